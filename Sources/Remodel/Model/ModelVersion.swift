@@ -1,0 +1,162 @@
+/// A composite type (Xcode 15): a named group of attributes that a
+/// `Composite` attribute stores together.
+public struct Composite: Sendable, Hashable {
+    /// The composite's name.
+    public var name: String
+    /// Its member attributes.
+    public var attributes: [Attribute]
+    /// Where it is written.
+    public var source: ElementSource
+}
+
+/// A named configuration listing member entities (read and kept).
+public struct Configuration: Sendable, Hashable {
+    /// The configuration's name.
+    public var name: String
+    /// Names of its member entities.
+    public var memberEntities: [String]
+    /// Where it is written.
+    public var source: ElementSource
+}
+
+/// One version of a data model: the entities of one `.xcdatamodel/contents` file.
+///
+/// For example:
+/// ```swift
+/// let bundle = try ModelBundle(contentsOf: "Models/Library.xcdatamodeld")
+/// let current = bundle.currentVersion
+/// for entity in current.entities {
+///     print(entity.name, current.attributes(of: entity).map(\.name))
+/// }
+/// ```
+public struct ModelVersion: Sendable, Hashable {
+    /// The version's name: the folder name without `.xcdatamodel`.
+    public var name: String
+    /// The `contents` file it was read from.
+    public var path: String
+    /// Entities in file order.
+    public private(set) var entities: [Entity]
+    /// Composite types.
+    public var composites: [Composite]
+    /// Configurations (kept, not interpreted).
+    public var configurations: [Configuration]
+    /// The `<model>` element.
+    public var source: ElementSource
+
+    private var indexByName: [String: Int]
+
+    /// Creates a version from its entities.
+    public init(
+        name: String, path: String = "<memory>", entities: [Entity], composites: [Composite] = [],
+        configurations: [Configuration] = [], source: ElementSource = .synthetic
+    ) {
+        self.name = name
+        self.path = path
+        self.entities = entities
+        self.composites = composites
+        self.configurations = configurations
+        self.source = source
+        var index: [String: Int] = [:]
+        for (position, entity) in entities.enumerated() where index[entity.name] == nil {
+            index[entity.name] = position
+        }
+        self.indexByName = index
+    }
+
+    /// The entity with that name (the first, if the file repeats it).
+    public func entity(named name: String) -> Entity? {
+        indexByName[name].map { entities[$0] }
+    }
+
+    /// The entity's parent, if it has one that exists.
+    public func parent(of entity: Entity) -> Entity? {
+        entity.parentName.flatMap { self.entity(named: $0) }
+    }
+
+    /// The entity's ancestors, nearest first; stops at a missing parent or a cycle.
+    public func ancestors(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        var current = parent(of: entity)
+        while let next = current, seen.insert(next.name).inserted {
+            result.append(next)
+            current = parent(of: next)
+        }
+        return result
+    }
+
+    /// The root of the entity's hierarchy, whose name the store table carries.
+    public func root(of entity: Entity) -> Entity {
+        ancestors(of: entity).last ?? entity
+    }
+
+    /// Whether `entity` is `ancestor` or inherits from it.
+    public func entity(_ entity: Entity, isKindOf ancestor: String) -> Bool {
+        entity.name == ancestor || ancestors(of: entity).contains { $0.name == ancestor }
+    }
+
+    /// Direct sub-entities, in file order.
+    public func subentities(of entity: Entity) -> [Entity] {
+        entities.filter { $0.parentName == entity.name && $0.name != entity.name }
+    }
+
+    /// The entity and every entity that inherits from it, parents before children.
+    public func hierarchy(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = []
+        var queue = [entity]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            guard seen.insert(next.name).inserted else { continue }
+            result.append(next)
+            queue.append(contentsOf: subentities(of: next))
+        }
+        return result
+    }
+
+    /// Entities that have no parent (or whose parent is missing): one store table each.
+    public var rootEntities: [Entity] {
+        var seen: Set<String> = []
+        return entities.compactMap { entity in
+            let root = root(of: entity)
+            return seen.insert(root.name).inserted ? root : nil
+        }
+    }
+
+    /// Every attribute of the entity, inherited ones first, as Core Data resolves them.
+    public func attributes(of entity: Entity) -> [Attribute] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap(\.attributes)
+    }
+
+    /// Every relationship of the entity, inherited ones first.
+    public func relationships(of entity: Entity) -> [Relationship] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
+    }
+
+    /// The attribute with that name, declared by the entity or inherited.
+    public func attribute(named name: String, in entity: Entity) -> Attribute? {
+        attributes(of: entity).first { $0.name == name }
+    }
+
+    /// The relationship with that name, declared by the entity or inherited.
+    public func relationship(named name: String, in entity: Entity) -> Relationship? {
+        relationships(of: entity).first { $0.name == name }
+    }
+
+    /// The inverse of a relationship, if it names one that exists.
+    public func inverse(of relationship: Relationship) -> Relationship? {
+        guard let inverseName = relationship.inverseName,
+            let destinationName = relationship.destinationEntity,
+            let destination = self.entity(named: destinationName)
+        else { return nil }
+        return self.relationship(named: inverseName, in: destination)
+    }
+
+    /// The entity that declares a relationship (itself or an ancestor of `entity`).
+    public func declaringEntity(of relationship: Relationship, in entity: Entity) -> Entity {
+        ([entity] + ancestors(of: entity)).first { $0.relationships.contains(relationship) } ?? entity
+    }
+
+    /// The composite with that name.
+    public func composite(named name: String) -> Composite? { composites.first { $0.name == name } }
+}

@@ -1,0 +1,133 @@
+import Foundation
+internal import RemodelLibXML2
+
+/// Reads an XML file with libxml2, safely: no network, no external entities,
+/// no DTD loading, no entity expansion beyond the predefined ones, and no
+/// entity declarations at all.
+enum XMLDocumentReader {
+    /// A failure to read: the file's path, a position when there is one, and libxml2's message.
+    struct Failure: Error {
+        var location: SourceLocation
+        var message: String
+    }
+
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    /// Parses the file at `path`; `displayPath` is what locations call it.
+    static func read(path: String, displayPath: String? = nil) throws(Failure) -> XMLNode {
+        let shown = displayPath ?? path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(location: SourceLocation(file: shown, line: 1, column: 1), message: "cannot read the file")
+        }
+        return try parse(Array(data), file: shown)
+    }
+
+    /// Parses XML text held in memory.
+    static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> XMLNode {
+        _ = initialized
+        var scanner = XMLTagScanner(bytes: bytes)
+        let tags = scanner.startTags()
+        if scanner.declaresEntities {
+            throw Failure(
+                location: SourceLocation(file: file, line: 1, column: 1),
+                message: "the document declares entities in its document type; Remodel does not expand them (remove the <!ENTITY …> declarations)"
+            )
+        }
+        guard let context = xmlNewParserCtxt() else {
+            throw Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "libxml2 could not allocate a parser")
+        }
+        defer { xmlFreeParserCtxt(context) }
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue
+        )
+        let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) { pointer in
+                xmlCtxtReadMemory(context, pointer, Int32(buffer.count), file, nil, options)
+            }
+        }
+        guard let document, context.pointee.wellFormed != 0 else {
+            if let document { xmlFreeDoc(document) }
+            throw failure(from: context, file: file)
+        }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
+        }
+        var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file, document: document)
+        return builder.build(root)
+    }
+
+    private static func failure(from context: xmlParserCtxtPtr, file: String) -> Failure {
+        guard let error = xmlCtxtGetLastError(context) else {
+            return Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "the file is not well-formed XML")
+        }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "the file is not well-formed XML"
+        let line = max(1, Int(error.pointee.line))
+        let column = max(1, Int(error.pointee.int2))
+        return Failure(
+            location: SourceLocation(file: file, line: line, column: column),
+            message: "malformed XML: " + message.trimmingCharacters(in: .whitespacesAndNewlines)
+        )
+    }
+
+    /// Walks libxml2's tree in document order, pairing each element with the
+    /// start tag the scanner found at the same position in that order.
+    private struct TreeBuilder {
+        let tags: [XMLTagScanner.Tag]
+        let lines: LineTable
+        let file: String
+        let document: xmlDocPtr
+        var nextTag = 0
+
+        init(tags: [XMLTagScanner.Tag], lines: LineTable, file: String, document: xmlDocPtr) {
+            self.tags = tags
+            self.lines = lines
+            self.file = file
+            self.document = document
+        }
+
+        mutating func build(_ node: xmlNodePtr) -> XMLNode {
+            let tag = nextTag < tags.count ? tags[nextTag] : nil
+            nextTag += 1
+            let location =
+                tag.map { lines.location(ofOffset: $0.offset, file: file) }
+                ?? SourceLocation(file: file, line: max(1, Int(xmlGetLineNo(node))), column: 1)
+            var attributes: [XMLNode.Attribute] = []
+            var property = node.pointee.properties
+            while let attribute = property {
+                let name = String(cString: attribute.pointee.name)
+                var value = ""
+                if let content = xmlNodeListGetString(document, attribute.pointee.children, 1) {
+                    value = String(cString: content)
+                    remodel_xml_free(content)
+                }
+                let written = tag?.attributes.first { $0.name == name }
+                let valueLocation = written.map { lines.location(ofOffset: $0.valueOffset, file: file) } ?? location
+                attributes.append(
+                    XMLNode.Attribute(name: name, value: value, rawValue: written?.rawValue ?? value, valueLocation: valueLocation)
+                )
+                property = attribute.pointee.next
+            }
+            var children: [XMLNode] = []
+            var text = ""
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE {
+                    children.append(build(current))
+                } else if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
+                    let content = current.pointee.content
+                {
+                    text += String(cString: content)
+                }
+                child = current.pointee.next
+            }
+            return XMLNode(
+                name: String(cString: node.pointee.name), attributes: attributes, children: children, text: text,
+                location: location)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// An XML element as Remodel reads it: name, attributes with the position of
+/// each value, children and text, and the position of its `<`.
+struct XMLNode: Sendable {
+    struct Attribute: Sendable {
+        var name: String
+        /// The value with entity and character references decoded.
+        var value: String
+        /// The value as written between the quotes.
+        var rawValue: String
+        /// The position of the value's first character.
+        var valueLocation: SourceLocation
+    }
+
+    var name: String
+    var attributes: [Attribute]
+    var children: [XMLNode]
+    /// Text directly inside the element (concatenated), trimmed of nothing.
+    var text: String
+    var location: SourceLocation
+
+    func attribute(_ name: String) -> String? {
+        attributes.first { $0.name == name }?.value
+    }
+
+    func children(named name: String) -> [XMLNode] {
+        children.filter { $0.name == name }
+    }
+
+    /// The element's source record for the model.
+    var source: ElementSource {
+        var values: [String: String] = [:]
+        var locations: [String: SourceLocation] = [:]
+        for attribute in attributes {
+            values[attribute.name] = attribute.value
+            locations[attribute.name] = attribute.valueLocation
+        }
+        return ElementSource(location: location, attributes: values, attributeLocations: locations)
+    }
+}
+
+extension XMLNode.Attribute {
+    /// The position of the character at `offset` (counted in decoded characters) within the value.
+    ///
+    /// Entity and character references (`&quot;`, `&#10;`) count as one decoded
+    /// character but several written ones; this maps back to what is written.
+    func location(atDecodedOffset offset: Int) -> SourceLocation {
+        var column = valueLocation.column
+        var line = valueLocation.line
+        var decoded = 0
+        var characters = rawValue.makeIterator()
+        while decoded < offset, let character = characters.next() {
+            if character == "&" {
+                column += 1
+                while let next = characters.next() {
+                    column += 1
+                    if next == ";" { break }
+                }
+            } else if character == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            decoded += 1
+        }
+        return SourceLocation(file: valueLocation.file, line: line, column: column + max(0, offset - decoded))
+    }
+}

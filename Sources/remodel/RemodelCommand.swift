@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct RemodelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remodel",
+        abstract: "Validate Core Data models and migrate SQLite stores between their versions.",
+        subcommands: [ValidateCommand.self]
+    )
+}
