@@ -57,6 +57,8 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
     public var primaryKey: Int64?
     /// The underlying error, if any.
     public var cause: (any Error & Sendable)?
+    /// SQLite's result code, for errors with code ``Code/sqlite``.
+    public var sqliteCode: Int32?
 
     /// Creates an error.
     public init(

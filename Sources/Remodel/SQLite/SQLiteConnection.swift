@@ -1,0 +1,165 @@
+import Foundation
+internal import RemodelSQLite
+
+/// One connection to an SQLite database. It owns its handle and closes it in
+/// `deinit`; it is not `Sendable`: keep it on one task.
+///
+/// For example:
+/// ```swift
+/// let connection = try SQLiteConnection(path: "store.sqlite")
+/// try connection.execute("CREATE TABLE t (x INTEGER)")
+/// try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+/// ```
+public final class SQLiteConnection {
+    /// How to open the file.
+    public enum Mode: Sendable {
+        /// Read-only; fails if the file does not exist. Never writes, not even a journal.
+        case readOnly
+        /// Read and write; fails if the file does not exist.
+        case readWrite
+        /// Read and write, creating the file if needed.
+        case create
+    }
+
+    let handle: OpaquePointer
+    /// The path the connection was opened with.
+    public let path: String
+
+    /// Opens a database.
+    /// - Throws: ``RemodelError`` with code ``RemodelError/Code/sqlite`` naming the path.
+    public init(path: String, mode: Mode = .create) throws(RemodelError) {
+        var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        let name: String
+        switch mode {
+        case .readOnly:
+            flags |= SQLITE_OPEN_READONLY
+            name = Self.readOnlyURI(for: path)
+        case .readWrite:
+            flags |= SQLITE_OPEN_READWRITE
+            name = Self.fileURI(for: path)
+        case .create:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            name = Self.fileURI(for: path)
+        }
+        var pointer: OpaquePointer?
+        let code = sqlite3_open_v2(name, &pointer, flags, nil)
+        guard let pointer else {
+            throw RemodelError.sqlite(code, message: "could not open the database", path: path)
+        }
+        guard code == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(pointer))
+            sqlite3_close_v2(pointer)
+            throw RemodelError.sqlite(code, message: message, path: path)
+        }
+        self.handle = pointer
+        self.path = path
+        sqlite3_extended_result_codes(pointer, 1)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    private static func fileURI(for path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+    }
+
+    private static func readOnlyURI(for path: String) -> String {
+        fileURI(for: path) + "?mode=ro"
+    }
+
+    /// SQLite's message for the last failure on this connection.
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Throws if `code` is not one of `accepted`.
+    func check(_ code: Int32, sql: String? = nil, accepted: Set<Int32> = [SQLITE_OK]) throws(RemodelError) {
+        guard accepted.contains(code) else {
+            throw RemodelError.sqlite(code, message: lastErrorMessage, sql: sql, path: path)
+        }
+    }
+
+    /// Runs one or more SQL statements that take no parameters.
+    public func execute(_ sql: String) throws(RemodelError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+    }
+
+    /// Prepares a statement.
+    public func prepare(_ sql: String) throws(RemodelError) -> SQLiteStatement {
+        try SQLiteStatement(connection: self, sql: sql)
+    }
+
+    /// Runs one statement with bound values, stepping it to completion.
+    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        while try statement.step() {}
+    }
+
+    /// Runs a query and returns every row (for small results; stream larger ones with ``prepare(_:)``).
+    public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        var result: [[SQLiteValue]] = []
+        while try statement.step() {
+            result.append(statement.row())
+        }
+        return result
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> SQLiteValue? {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// How many rows the last statement changed.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// How long to wait for a lock held by another connection before failing.
+    public func setBusyTimeout(milliseconds: Int) {
+        sqlite3_busy_timeout(handle, Int32(milliseconds))
+    }
+
+    /// Runs `body` in a transaction (`BEGIN IMMEDIATE`), committing on success and rolling back on error.
+    public func transaction<T>(_ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint, released on success and rolled back on error.
+    public func savepoint<T>(_ name: String = "remodel", _ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
+        try execute("SAVEPOINT \(quoteIdentifier(name))")
+        do {
+            let result = try body()
+            try execute("RELEASE \(quoteIdentifier(name))")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(quoteIdentifier(name)); RELEASE \(quoteIdentifier(name))")
+            throw error
+        }
+    }
+
+    /// Attaches another database file under a schema name.
+    public func attach(path: String, as schema: String, readOnly: Bool = false) throws(RemodelError) {
+        let uri = readOnly ? Self.readOnlyURI(for: path) : Self.fileURI(for: path)
+        try run("ATTACH DATABASE ? AS \(quoteIdentifier(schema))", [.text(uri)])
+    }
+
+    /// Detaches a schema attached with ``attach(path:as:readOnly:)``.
+    public func detach(_ schema: String) throws(RemodelError) {
+        try execute("DETACH DATABASE \(quoteIdentifier(schema))")
+    }
+}

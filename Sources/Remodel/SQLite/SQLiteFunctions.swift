@@ -1,0 +1,81 @@
+import Foundation
+internal import RemodelSQLite
+
+/// A scalar SQL function implemented in Swift, registered on a connection
+/// with ``SQLiteConnection/createFunction(_:argumentCount:deterministic:_:)``.
+public typealias SQLiteFunction = @Sendable ([SQLiteValue]) throws -> SQLiteValue
+
+private final class FunctionBox {
+    let function: SQLiteFunction
+    init(_ function: @escaping SQLiteFunction) { self.function = function }
+}
+
+extension SQLiteConnection {
+    /// Registers a scalar function callable from SQL on this connection.
+    ///
+    /// A thrown error makes the SQL statement fail with the error's description.
+    /// - Parameter argumentCount: The number of arguments, or -1 for any.
+    public func createFunction(
+        _ name: String, argumentCount: Int, deterministic: Bool = true, _ function: @escaping SQLiteFunction
+    ) throws(RemodelError) {
+        let box = Unmanaged.passRetained(FunctionBox(function)).toOpaque()
+        var flags = SQLITE_UTF8
+        if deterministic { flags |= SQLITE_DETERMINISTIC }
+        let code = sqlite3_create_function_v2(
+            handle, name, Int32(argumentCount), flags, box,
+            { context, count, arguments in
+                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                var values: [SQLiteValue] = []
+                values.reserveCapacity(Int(count))
+                for index in 0..<Int(count) {
+                    values.append(sqliteValue(arguments![index]))
+                }
+                do {
+                    setResult(try box.function(values), context: context)
+                } catch {
+                    sqlite3_result_error(context, "\(error)", -1)
+                }
+            },
+            nil, nil,
+            { pointer in
+                if let pointer { Unmanaged<FunctionBox>.fromOpaque(pointer).release() }
+            })
+        try check(code, sql: "create function \(name)")
+    }
+}
+
+private func sqliteValue(_ value: OpaquePointer?) -> SQLiteValue {
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER:
+        return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT:
+        return .real(sqlite3_value_double(value))
+    case SQLITE_TEXT:
+        guard let text = sqlite3_value_text(value) else { return .text("") }
+        let count = Int(sqlite3_value_bytes(value))
+        return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+    case SQLITE_BLOB:
+        let count = Int(sqlite3_value_bytes(value))
+        guard count > 0, let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
+        return .blob(Data(bytes: bytes, count: count))
+    default:
+        return .null
+    }
+}
+
+private func setResult(_ value: SQLiteValue, context: OpaquePointer?) {
+    switch value {
+    case .null:
+        sqlite3_result_null(context)
+    case .integer(let integer):
+        sqlite3_result_int64(context, integer)
+    case .real(let real):
+        sqlite3_result_double(context, real)
+    case .text(let text):
+        sqlite3_result_text(context, text, -1, remodel_sqlite_transient())
+    case .blob(let data):
+        data.withUnsafeBytes { bytes in
+            sqlite3_result_blob64(context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
+        }
+    }
+}

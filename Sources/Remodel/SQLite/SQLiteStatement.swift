@@ -1,0 +1,104 @@
+import Foundation
+internal import RemodelSQLite
+
+/// A prepared statement. It finalizes itself in `deinit`.
+public final class SQLiteStatement {
+    let handle: OpaquePointer
+    /// The SQL text, for error messages.
+    public let sql: String
+    private let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection, sql: String) throws(RemodelError) {
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection.handle, sql, -1, &pointer, nil)
+        guard code == SQLITE_OK, let pointer else {
+            throw RemodelError.sqlite(code, message: connection.lastErrorMessage, sql: sql, path: connection.path)
+        }
+        self.handle = pointer
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds values to the parameters, in order, after resetting the statement.
+    public func bind(_ values: [SQLiteValue]) throws(RemodelError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to a 1-based parameter index.
+    public func bind(_ value: SQLiteValue, at index: Int32) throws(RemodelError) {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            code = sqlite3_bind_int64(handle, index, integer)
+        case .real(let real):
+            code = sqlite3_bind_double(handle, index, real)
+        case .text(let text):
+            code = sqlite3_bind_text(handle, index, text, -1, remodel_sqlite_transient())
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
+            }
+        }
+        try connection.check(code, sql: sql)
+    }
+
+    /// Steps once: `true` when a row is ready, `false` when done.
+    @discardableResult
+    public func step() throws(RemodelError) -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        let message = connection.lastErrorMessage
+        sqlite3_reset(handle)
+        throw RemodelError.sqlite(code, message: message, sql: sql, path: connection.path)
+    }
+
+    /// Resets the statement so it can run again with the same bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// The number of columns in a result row.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of a result column.
+    public func columnName(at index: Int) -> String {
+        String(cString: sqlite3_column_name(handle, Int32(index)))
+    }
+
+    /// The value of a column of the current row.
+    public func value(at index: Int) -> SQLiteValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    /// Every column of the current row.
+    public func row() -> [SQLiteValue] {
+        (0..<columnCount).map { value(at: $0) }
+    }
+}

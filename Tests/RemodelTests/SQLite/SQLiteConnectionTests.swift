@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+struct SQLiteConnectionTests {
+    @Test func bindsAndReadsEveryStorageClass() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (a, b, c, d, e)")
+        let values: [SQLiteValue] = [.null, .integer(Int64.min), .real(-0.5), .text("é\"'; DROP"), .blob(Data([0, 1, 255]))]
+        try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
+        #expect(try connection.rows("SELECT * FROM t") == [values])
+    }
+
+    @Test func errorsCarryTheSQL() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let error = #expect(throws: RemodelError.self) { try connection.execute("SELECT * FROM missing") }
+        #expect(error?.description == ":memory:: SQLite error 1: no such table: missing - while executing `SELECT * FROM missing`")
+    }
+
+    @Test func swiftFunctionsAreCallableFromSQL() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.createFunction("twice", argumentCount: 1) { arguments in
+            guard case .integer(let value) = arguments[0] else { return .null }
+            return .integer(value * 2)
+        }
+        #expect(try connection.scalar("SELECT twice(21)") == .integer(42))
+    }
+
+    @Test func quotesIdentifiers() {
+        #expect(quoteIdentifier("a\"b") == "\"a\"\"b\"")
+    }
+}
