@@ -47,7 +47,7 @@ extension XMLNode.Attribute {
         var column = valueLocation.column
         var line = valueLocation.line
         var decoded = 0
-        var characters = rawValue.makeIterator()
+        var characters = rawValue.unicodeScalars.makeIterator()
         while decoded < offset, let character = characters.next() {
             if character == "&" {
                 column += 1

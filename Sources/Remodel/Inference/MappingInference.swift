@@ -1,0 +1,216 @@
+/// Infers the mapping between two versions of a model, at least as far as
+/// Core Data's lightweight migration goes, plus lossless widening.
+///
+/// What it cannot infer becomes a ``MappingProblem`` saying what to write.
+///
+/// For example:
+/// ```swift
+/// let bundle = try ModelBundle(contentsOf: "Models/Library.xcdatamodeld")
+/// let mapping = try MappingInference.infer(bundle: bundle, from: "Library 2", to: "Library 3")
+/// print(mapping.problems) // []
+/// ```
+public enum MappingInference {
+    /// Infers the mapping between two versions of a bundle, given by name.
+    /// - Throws: ``RemodelError`` when a version does not exist in the bundle.
+    public static func infer(bundle: ModelBundle, from source: String, to destination: String) throws(RemodelError) -> MappingModel {
+        guard let sourceVersion = bundle.version(named: source) else {
+            throw RemodelError(.invalidMapping, "the model \(bundle.name) has no version '\(source)'", path: bundle.path)
+        }
+        guard let destinationVersion = bundle.version(named: destination) else {
+            throw RemodelError(.invalidMapping, "the model \(bundle.name) has no version '\(destination)'", path: bundle.path)
+        }
+        return infer(from: sourceVersion, to: destinationVersion, modelName: bundle.name)
+    }
+
+    /// Infers the mapping between two model versions.
+    public static func infer(from source: ModelVersion, to destination: ModelVersion, modelName: String) -> MappingModel {
+        var inference = EntityInference(source: source, destination: destination)
+        return MappingModel(
+            modelName: modelName, sourceVersion: source.name, destinationVersion: destination.name,
+            entities: inference.entityMappings())
+    }
+}
+
+/// The work of one inference: entity by entity, property by property.
+struct EntityInference {
+    let source: ModelVersion
+    let destination: ModelVersion
+    /// Problems of the entity mapping being built.
+    private var problems: [MappingProblem] = []
+    /// Destination entity name for each matched source entity name.
+    var destinationForSource: [String: String] = [:]
+
+    init(source: ModelVersion, destination: ModelVersion) {
+        self.source = source
+        self.destination = destination
+    }
+
+    /// Every entity mapping: carried-over and removed source entities in source order, then added ones.
+    mutating func entityMappings() -> [EntityMapping] {
+        let matcher = ElementMatcher<Entity, Entity>(sources: source.entities, name: \.name, elementID: \.elementID)
+        let matches = matcher.match(destination.entities, name: \.name, elementID: \.elementID)
+        for (index, match) in matches.enumerated() {
+            if let match { destinationForSource[match.source.name] = destination.entities[index].name }
+        }
+        var carried: [String: EntityMapping] = [:]
+        var added: [EntityMapping] = []
+        for (index, match) in matches.enumerated() {
+            let entity = destination.entities[index]
+            if let match {
+                carried[match.source.name] = mapping(from: match.source, to: entity, provenance: match.provenance)
+            } else {
+                added.append(newEntityMapping(entity))
+            }
+        }
+        var result: [EntityMapping] = []
+        for entity in source.entities {
+            if let mapping = carried[entity.name] {
+                result.append(mapping)
+            } else {
+                result.append(EntityMapping(kind: .remove, source: entity.name, destination: nil, provenance: .removed))
+            }
+        }
+        return result + added
+    }
+
+    /// The mapping for a destination entity that has no source.
+    /// An added entity starts with no objects, so nothing about its attributes can be missing.
+    mutating func newEntityMapping(_ entity: Entity) -> EntityMapping {
+        problems = []
+        let attributes = destination.attributes(of: entity).filter(\.isStored).map { attribute in
+            AttributeMapping(
+                destination: attribute.name, value: nil,
+                provenance: attribute.defaultValue.map(Provenance.modelDefault) ?? .newAndEmpty)
+        }
+        let relationships = destination.relationships(of: entity).filter { !$0.isTransient }.map { relationship in
+            RelationshipMapping(destination: relationship.name, source: nil, provenance: .newAndEmpty)
+        }
+        return EntityMapping(
+            kind: .add, source: nil, destination: entity.name, attributes: attributes, relationships: relationships,
+            provenance: .newAndEmpty, problems: problems)
+    }
+
+    /// The mapping that carries `sourceEntity` objects over as `destinationEntity` objects.
+    mutating func mapping(from sourceEntity: Entity, to destinationEntity: Entity, provenance: Provenance) -> EntityMapping {
+        problems = []
+        if destinationEntity.isAbstract && !sourceEntity.isAbstract {
+            problems.append(
+                MappingProblem(
+                    entity: destinationEntity.name, property: nil,
+                    message: "\(sourceEntity.name) objects would become objects of the abstract entity \(destinationEntity.name), which can have none; map them to a concrete entity with <entity source=\"\(sourceEntity.name)\" destination=\"…\"/>"
+                ))
+        }
+        let attributes = attributeMappings(from: sourceEntity, to: destinationEntity)
+        let relationships = relationshipMappings(from: sourceEntity, to: destinationEntity)
+        let unchanged =
+            provenance == .sameName && attributes.allSatisfy { $0.provenance == .sameName && $0.value?.text == "$source.\($0.destination)" }
+            && relationships.allSatisfy { $0.provenance == .sameName }
+            && source.attributes(of: sourceEntity).filter(\.isStored).count == attributes.count
+        return EntityMapping(
+            kind: unchanged ? .copy : .transform, source: sourceEntity.name, destination: destinationEntity.name,
+            attributes: attributes, relationships: relationships, provenance: provenance, problems: problems)
+    }
+
+    // MARK: - Attributes
+
+    private mutating func attributeMappings(from sourceEntity: Entity, to destinationEntity: Entity) -> [AttributeMapping] {
+        let sourceAttributes = source.attributes(of: sourceEntity).filter(\.isStored)
+        let destinationAttributes = destination.attributes(of: destinationEntity).filter(\.isStored)
+        let matcher = ElementMatcher<Attribute, Attribute>(sources: sourceAttributes, name: \.name, elementID: \.elementID)
+        let matches = matcher.match(destinationAttributes, name: \.name, elementID: \.elementID)
+        return zip(destinationAttributes, matches).map { attribute, match in
+            guard let match else { return newAttribute(attribute, in: destinationEntity) }
+            return carriedAttribute(attribute, from: match.source, provenance: match.provenance, in: destinationEntity)
+        }
+    }
+
+    private mutating func newAttribute(_ attribute: Attribute, in entity: Entity) -> AttributeMapping {
+        if let defaultValue = attribute.defaultValue {
+            return AttributeMapping(destination: attribute.name, value: nil, provenance: .modelDefault(defaultValue))
+        }
+        if !attribute.isOptional {
+            problems.append(
+                MappingProblem(
+                    entity: entity.name, property: attribute.name,
+                    message: "\(attribute.type.rawValue) attribute is new and required, with no default value",
+                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"…\"/>"))
+        }
+        return AttributeMapping(destination: attribute.name, value: nil, provenance: .newAndEmpty)
+    }
+
+    private mutating func carriedAttribute(
+        _ attribute: Attribute, from sourceAttribute: Attribute, provenance: Provenance, in entity: Entity
+    ) -> AttributeMapping {
+        let operand = "$source.\(sourceAttribute.name)"
+        guard let expression = TypeConversion.lossless(from: sourceAttribute.type, to: attribute.type, operand: operand) else {
+            let reason = TypeConversion.refusalReason(from: sourceAttribute.type, to: attribute.type)
+            problems.append(
+                MappingProblem(
+                    entity: entity.name, property: attribute.name,
+                    message: "\(sourceAttribute.type.rawValue) → \(attribute.type.rawValue) cannot be inferred (\(reason))",
+                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(TypeConversion.suggestedConversion(to: attribute.type, operand: operand))\"/>"
+                ))
+            return AttributeMapping(destination: attribute.name, value: nil, sourceAttribute: sourceAttribute.name, provenance: provenance)
+        }
+        if sourceAttribute.isOptional && !attribute.isOptional && attribute.defaultValue == nil {
+            problems.append(
+                MappingProblem(
+                    entity: entity.name, property: attribute.name,
+                    message: "was optional and is now required with no default value, so objects where it is nil cannot be carried over",
+                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(operand) ?? …\"/>"))
+        }
+        var finalProvenance = provenance
+        if sourceAttribute.type != attribute.type {
+            finalProvenance = .widening(from: sourceAttribute.type, to: attribute.type)
+        }
+        return AttributeMapping(
+            destination: attribute.name, value: ValueExpression(expression), sourceAttribute: sourceAttribute.name,
+            provenance: finalProvenance)
+    }
+
+    // MARK: - Relationships
+
+    private mutating func relationshipMappings(from sourceEntity: Entity, to destinationEntity: Entity) -> [RelationshipMapping] {
+        let sourceRelationships = source.relationships(of: sourceEntity).filter { !$0.isTransient }
+        let destinationRelationships = destination.relationships(of: destinationEntity).filter { !$0.isTransient }
+        let matcher = ElementMatcher<Relationship, Relationship>(sources: sourceRelationships, name: \.name, elementID: \.elementID)
+        let matches = matcher.match(destinationRelationships, name: \.name, elementID: \.elementID)
+        return zip(destinationRelationships, matches).map { relationship, match in
+            guard let match else {
+                if !relationship.isOptional || (relationship.minCount ?? 0) > 0 {
+                    problems.append(
+                        MappingProblem(
+                            entity: destinationEntity.name, property: relationship.name,
+                            message: "relationship is new and required, but there is nothing to fill it from; make it optional, or map it from an existing relationship with <relationship name=\"\(relationship.name)\" source=\"…\"/>"
+                        ))
+                }
+                return RelationshipMapping(destination: relationship.name, source: nil, provenance: .newAndEmpty)
+            }
+            checkCompatibility(of: match.source, with: relationship, in: destinationEntity)
+            return RelationshipMapping(destination: relationship.name, source: match.source.name, provenance: match.provenance)
+        }
+    }
+
+    private mutating func checkCompatibility(of sourceRelationship: Relationship, with relationship: Relationship, in entity: Entity) {
+        if sourceRelationship.isToMany && !relationship.isToMany {
+            problems.append(
+                MappingProblem(
+                    entity: entity.name, property: relationship.name,
+                    message: "was to-many and is now to-one; an object related to several objects cannot keep them all, so this cannot be inferred; keep it to-many, or rename it and add a new to-one relationship"
+                ))
+            return
+        }
+        guard let sourceDestination = sourceRelationship.destinationEntity,
+            let carriedTo = destinationForSource[sourceDestination],
+            let wanted = relationship.destinationEntity,
+            let carriedEntity = destination.entity(named: carriedTo)
+        else { return }
+        if !destination.entity(carriedEntity, isKindOf: wanted) {
+            problems.append(
+                MappingProblem(
+                    entity: entity.name, property: relationship.name,
+                    message: "pointed to \(sourceDestination), whose objects become \(carriedTo), but now points to \(wanted); the related objects cannot follow"
+                ))
+        }
+    }
+}
