@@ -177,7 +177,7 @@ struct EntityInference {
         let matches = matcher.match(destinationRelationships, name: \.name, elementID: \.elementID)
         return zip(destinationRelationships, matches).map { relationship, match in
             guard let match else {
-                if !relationship.isOptional || (relationship.minCount ?? 0) > 0 {
+                if relationship.requiresObjects {
                     problems.append(
                         MappingProblem(
                             entity: destinationEntity.name, property: relationship.name,

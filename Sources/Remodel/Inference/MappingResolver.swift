@@ -41,7 +41,7 @@ public enum MappingResolver {
         let list = known.map { "'\($0)'" }.joined(separator: ", ")
         return Diagnostic(
             .error, rule: "mapping-unknown-version",
-            message: "model '\(file.modelName)' has no version '\(name)'\(Suggestion.didYouMean(name, among: known)); its versions are \(list)",
+            message: "model '\(file.modelName)' has no version '\(name)'; its versions are \(list)",
             at: file.source.location(of: attribute))
     }
 }

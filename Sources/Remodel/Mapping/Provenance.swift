@@ -22,7 +22,7 @@ public enum Provenance: Sendable, Hashable, CustomStringConvertible {
         case .sameName: return "inferred: same name"
         case .renamingIdentifier(let name): return "inferred: renamed from \(name) (renaming identifier)"
         case .widening(let from, let to): return "inferred: widened \(from.rawValue) → \(to.rawValue)"
-        case .modelDefault(let value): return "inferred: model default \(value)"
+        case .modelDefault(let value): return "inferred: model default \"\(value)\""
         case .newAndEmpty: return "inferred: new, starts empty"
         case .removed: return "inferred: removed, data dropped"
         case .explicit(let location): return "mapping file \(location)"

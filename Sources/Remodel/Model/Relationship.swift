@@ -65,6 +65,13 @@ public struct Relationship: Sendable, Hashable {
         self.source = source
     }
 
+    /// Whether an object must be related to at least one object: a required
+    /// to-one, or a to-many with a minimum count. (A required to-many with no
+    /// minimum may be empty, as in Core Data.)
+    public var requiresObjects: Bool {
+        isToMany ? (minCount ?? 0) > 0 : !isOptional
+    }
+
     /// The deletion rule, `nil` when absent or unknown.
     public var deletionRule: DeletionRule? { deletionRuleName.flatMap(DeletionRule.init(rawValue:)) }
 }

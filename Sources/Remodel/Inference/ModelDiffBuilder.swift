@@ -1,0 +1,152 @@
+/// Computes a ``ModelDiff`` from two versions and their inferred mapping.
+struct ModelDiffBuilder {
+    let source: ModelVersion
+    let destination: ModelVersion
+    let mapping: MappingModel
+    var lints: [ModelDiff.Lint] = []
+
+    init(source: ModelVersion, destination: ModelVersion, mapping: MappingModel) {
+        self.source = source
+        self.destination = destination
+        self.mapping = mapping
+    }
+
+    mutating func entityChanges() -> [ModelDiff.EntityChange] {
+        var result: [ModelDiff.EntityChange] = []
+        for entity in destination.entities {
+            guard let entityMapping = mapping.mapping(toDestination: entity.name) else { continue }
+            guard let sourceName = entityMapping.source, let sourceEntity = source.entity(named: sourceName) else {
+                result.append(
+                    ModelDiff.EntityChange(
+                        name: entity.name, sourceName: nil, change: .added, migration: .add,
+                        properties: destination.attributes(of: entity).filter(\.isStored).map {
+                            ModelDiff.PropertyChange(name: $0.name, change: .added, details: [$0.type.rawValue], migration: "new entity, starts empty")
+                        }))
+                continue
+            }
+            let properties = propertyChanges(from: sourceEntity, to: entity, mapping: entityMapping)
+            lintUniqueness(from: sourceEntity, to: entity)
+            let renamed = sourceName != entity.name
+            let change: ModelDiff.Change = renamed || properties.contains { $0.change != .unchanged } ? .changed : .unchanged
+            result.append(
+                ModelDiff.EntityChange(
+                    name: entity.name, sourceName: renamed ? sourceName : nil, change: change,
+                    migration: entityMapping.kind, properties: properties.filter { $0.change != .unchanged }))
+        }
+        for entityMapping in mapping.entities where entityMapping.kind == .remove {
+            guard let name = entityMapping.source, let entity = source.entity(named: name) else { continue }
+            if !entity.isAbstract {
+                lints.append(
+                    ModelDiff.Lint(
+                        rule: "data-dropped", severity: .warning, entity: name, property: nil,
+                        message: "entity \(name) is removed: all its objects will be dropped"))
+            }
+            result.append(
+                ModelDiff.EntityChange(name: name, sourceName: nil, change: .removed, migration: .remove, properties: []))
+        }
+        for problem in mapping.problems {
+            lints.append(
+                ModelDiff.Lint(
+                    rule: "needs-mapping", severity: .error, entity: problem.entity, property: problem.property,
+                    message: problem.description))
+        }
+        return result
+    }
+
+    private mutating func propertyChanges(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping) -> [ModelDiff.PropertyChange] {
+        var changes: [ModelDiff.PropertyChange] = []
+        var usedSources: Set<String> = []
+        var added: [Attribute] = []
+        for attribute in destination.attributes(of: entity).filter(\.isStored) {
+            guard let attributeMapping = mapping.attribute(attribute.name) else { continue }
+            let problem = mapping.problems.first { $0.property == attribute.name }
+            let migration = problem.map { "needs a mapping: \($0.message)" } ?? attributeMapping.provenance.description
+            guard let sourceName = attributeMapping.sourceAttribute,
+                let sourceAttribute = source.attribute(named: sourceName, in: sourceEntity)
+            else {
+                added.append(attribute)
+                changes.append(ModelDiff.PropertyChange(name: attribute.name, change: .added, details: [attribute.type.rawValue], migration: migration))
+                continue
+            }
+            usedSources.insert(sourceName)
+            var details: [String] = []
+            if sourceName != attribute.name { details.append("renamed from \(sourceName)") }
+            if sourceAttribute.type != attribute.type { details.append("\(sourceAttribute.type.rawValue) → \(attribute.type.rawValue)") }
+            if sourceAttribute.isOptional != attribute.isOptional {
+                details.append(attribute.isOptional ? "required → optional" : "optional → required")
+            }
+            changes.append(
+                ModelDiff.PropertyChange(
+                    name: attribute.name, change: details.isEmpty ? .unchanged : .changed, details: details, migration: migration))
+        }
+        let removed = source.attributes(of: sourceEntity).filter { $0.isStored && !usedSources.contains($0.name) }
+        for attribute in removed {
+            lints.append(
+                ModelDiff.Lint(
+                    rule: "data-dropped", severity: .warning, entity: entity.name, property: attribute.name,
+                    message: "\(sourceEntity.name).\(attribute.name) is removed: its values will be dropped"))
+            changes.append(ModelDiff.PropertyChange(name: attribute.name, change: .removed, details: [attribute.type.rawValue], migration: "dropped"))
+            if let twin = added.first(where: { $0.type == attribute.type }) {
+                lints.append(
+                    ModelDiff.Lint(
+                        rule: "likely-rename", severity: .warning, entity: entity.name, property: twin.name,
+                        message: "\(entity.name).\(attribute.name) is removed and \(entity.name).\(twin.name) of the same type is added: did you mean to set elementID=\"\(attribute.name)\" on \"\(twin.name)\"?"
+                    ))
+            }
+        }
+        changes += relationshipChanges(from: sourceEntity, to: entity, mapping: mapping)
+        return changes
+    }
+
+    private mutating func relationshipChanges(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping) -> [ModelDiff.PropertyChange] {
+        var changes: [ModelDiff.PropertyChange] = []
+        var usedSources: Set<String> = []
+        for relationship in destination.relationships(of: entity) where !relationship.isTransient {
+            guard let relationshipMapping = mapping.relationship(relationship.name) else { continue }
+            let problem = mapping.problems.first { $0.property == relationship.name }
+            let migration = problem.map { "needs a mapping: \($0.message)" } ?? relationshipMapping.provenance.description
+            guard let sourceName = relationshipMapping.source,
+                let sourceRelationship = source.relationship(named: sourceName, in: sourceEntity)
+            else {
+                changes.append(ModelDiff.PropertyChange(name: relationship.name, change: .added, details: [cardinality(relationship)], migration: migration))
+                continue
+            }
+            usedSources.insert(sourceName)
+            var details: [String] = []
+            if sourceName != relationship.name { details.append("renamed from \(sourceName)") }
+            if cardinality(sourceRelationship) != cardinality(relationship) {
+                details.append("\(cardinality(sourceRelationship)) → \(cardinality(relationship))")
+            }
+            if sourceRelationship.destinationEntity != relationship.destinationEntity {
+                details.append("destination \(sourceRelationship.destinationEntity ?? "?") → \(relationship.destinationEntity ?? "?")")
+            }
+            changes.append(
+                ModelDiff.PropertyChange(
+                    name: relationship.name, change: details.isEmpty ? .unchanged : .changed, details: details, migration: migration))
+        }
+        for relationship in source.relationships(of: sourceEntity) where !relationship.isTransient && !usedSources.contains(relationship.name) {
+            lints.append(
+                ModelDiff.Lint(
+                    rule: "data-dropped", severity: .warning, entity: entity.name, property: relationship.name,
+                    message: "\(sourceEntity.name).\(relationship.name) is removed: its links will be dropped"))
+            changes.append(ModelDiff.PropertyChange(name: relationship.name, change: .removed, details: [cardinality(relationship)], migration: "dropped"))
+        }
+        return changes
+    }
+
+    private func cardinality(_ relationship: Relationship) -> String {
+        relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+    }
+
+    private mutating func lintUniqueness(from sourceEntity: Entity, to entity: Entity) {
+        let existing = Set(sourceEntity.uniquenessConstraints.map { Set($0.properties) })
+        for constraint in entity.uniquenessConstraints where !existing.contains(Set(constraint.properties)) {
+            let names = constraint.properties.joined(separator: ", ")
+            lints.append(
+                ModelDiff.Lint(
+                    rule: "new-uniqueness-constraint", severity: .warning, entity: entity.name, property: constraint.properties.first,
+                    message: "\(entity.name) gets a new uniqueness constraint on (\(names)); existing objects may hold duplicates, and the migration will fail naming them"
+                ))
+        }
+    }
+}

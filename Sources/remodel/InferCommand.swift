@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Remodel
+
+struct InferCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "infer",
+        abstract: "Write the inferred mapping between two versions as a mapping file, ready to edit.")
+
+    @Argument(help: "A .xcdatamodeld bundle.")
+    var model: String
+
+    @Option(help: "The version to map from.")
+    var from: String
+
+    @Option(help: "The version to map to.")
+    var to: String
+
+    @Option(help: "Write the mapping file here instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let bundle = try loadBundle(model)
+        let mapping: MappingModel
+        do {
+            mapping = try MappingInference.infer(bundle: bundle, from: from, to: to)
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        let text = MappingFileWriter.text(for: mapping)
+        if let output {
+            do {
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                printError("\(output): cannot write the mapping file: \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        } else {
+            print(text, terminator: "")
+        }
+        for problem in mapping.problems {
+            printError("needs a mapping: \(problem)")
+        }
+        if !mapping.problems.isEmpty { throw ExitCode(1) }
+    }
+}
