@@ -1,0 +1,74 @@
+import Foundation
+
+/// Every mapping file of a folder (searched recursively) that belongs to one
+/// model, read, checked and merged over inference.
+///
+/// For example:
+/// ```swift
+/// let catalog = MappingCatalog(directory: "Mappings", bundle: bundle)
+/// for diagnostic in catalog.diagnostics { print(diagnostic) }
+/// ```
+public struct MappingCatalog: Sendable {
+    /// The merged mappings, keyed by source and destination version.
+    public private(set) var mappings: [VersionPair: MappingModel] = [:]
+    /// Problems in the files that belong to this model.
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// The files read that belong to this model.
+    public private(set) var files: [String] = []
+
+    /// A step between two versions.
+    public struct VersionPair: Sendable, Hashable {
+        /// The version migrated from.
+        public var source: String
+        /// The version migrated to.
+        public var destination: String
+
+        /// Creates a pair.
+        public init(source: String, destination: String) {
+            self.source = source
+            self.destination = destination
+        }
+    }
+
+    /// Reads every `*.xml` file under `directory` whose `model` is the bundle's name.
+    /// A missing or `nil` directory gives an empty catalog.
+    public init(directory: String?, bundle: ModelBundle) {
+        guard let directory else { return }
+        for path in Self.xmlFiles(under: directory) {
+            let (file, readDiagnostics) = MappingFileReader.read(path: path)
+            guard let file else {
+                diagnostics += readDiagnostics
+                continue
+            }
+            guard file.modelName == bundle.name else { continue }
+            files.append(path)
+            diagnostics += readDiagnostics
+            let (mapping, resolveDiagnostics) = MappingResolver.resolve(file: file, bundle: bundle)
+            diagnostics += resolveDiagnostics
+            guard let mapping else { continue }
+            let pair = VersionPair(source: file.sourceVersion, destination: file.destinationVersion)
+            if let existing = mappings[pair] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, rule: "mapping-duplicate-step",
+                        message: "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(existing.files.first ?? "?"): keep one",
+                        at: file.source.location))
+                continue
+            }
+            mappings[pair] = mapping
+        }
+    }
+
+    /// The `*.xml` files under a folder, sorted, or the path itself when it is a file.
+    static func xmlFiles(under directory: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else { return [directory] }
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        var result: [String] = []
+        while let entry = enumerator?.nextObject() as? String {
+            if entry.hasSuffix(".xml") { result.append(directory + "/" + entry) }
+        }
+        return result.sorted()
+    }
+}

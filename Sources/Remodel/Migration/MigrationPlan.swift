@@ -1,0 +1,62 @@
+/// One step of a migration: from one version to the next (or, with a mapping
+/// file that spans several versions, to a later one).
+public struct MigrationStep: Sendable {
+    /// The version the step reads.
+    public var source: ModelVersion
+    /// The version the step writes.
+    public var destination: ModelVersion
+    /// How every destination value is computed.
+    public var mapping: MappingModel
+
+    /// Whether the mapping came only from inference.
+    public var isInferred: Bool { mapping.files.isEmpty }
+}
+
+/// What a migration will do, computed before anything is written.
+///
+/// For example:
+/// ```swift
+/// let plan = try MigrationPlanner.plan(bundle: bundle, from: "Library", to: "Library 3", mappingsDirectory: "Mappings")
+/// print(plan.description)
+/// ```
+public struct MigrationPlan: Sendable, CustomStringConvertible {
+    /// The model's name.
+    public var modelName: String
+    /// The store's version.
+    public var sourceVersion: String
+    /// The version the store will be at.
+    public var targetVersion: String
+    /// The steps, in order. Empty when the store is already at the target.
+    public var steps: [MigrationStep]
+
+    /// The plan step by step, entity by entity, property by property, each with its provenance.
+    public var description: String {
+        guard !steps.isEmpty else { return "\(modelName): the store is at \(targetVersion); nothing to do.\n" }
+        var lines = ["\(modelName): migrate from \(sourceVersion) to \(targetVersion) in \(steps.count) step\(steps.count == 1 ? "" : "s")"]
+        for (index, step) in steps.enumerated() {
+            let how = step.mapping.files.isEmpty ? "inferred" : "mapping file \(step.mapping.files.joined(separator: ", "))"
+            lines.append("Step \(index + 1): \(step.source.name) → \(step.destination.name) (\(how))")
+            for entity in step.mapping.entities {
+                switch entity.kind {
+                case .remove:
+                    lines.append("  - \(entity.source ?? "?"): removed, objects dropped (\(entity.provenance))")
+                case .add:
+                    lines.append("  + \(entity.destination ?? "?"): added, starts empty (\(entity.provenance))")
+                case .copy, .transform:
+                    let from = entity.source == entity.destination ? "" : " from \(entity.source ?? "?")"
+                    let filter = entity.filter.map { " where \($0.text)" } ?? ""
+                    lines.append("  \(entity.destination ?? "?")\(from): \(entity.kind.rawValue)\(filter) (\(entity.provenance))")
+                    for attribute in entity.attributes {
+                        let value = attribute.value?.text ?? "nil"
+                        lines.append("      \(attribute.destination) = \(value)  [\(attribute.provenance)]")
+                    }
+                    for relationship in entity.relationships {
+                        let value = relationship.source.map { "$source.\($0)" } ?? "empty"
+                        lines.append("      \(relationship.destination) ← \(value)  [\(relationship.provenance)]")
+                    }
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

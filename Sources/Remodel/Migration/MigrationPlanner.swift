@@ -1,0 +1,81 @@
+/// Plans a migration along a bundle's version order, before any write.
+public enum MigrationPlanner {
+    /// Plans the steps from `source` to `target` (default: the current version).
+    ///
+    /// Each step uses the mapping file for its pair when there is one (merged
+    /// over inference), else inference; a mapping file that spans several
+    /// versions replaces those steps. Steps are never skipped otherwise, so a
+    /// property removed in one version and added again in a later one arrives
+    /// empty.
+    ///
+    /// For example:
+    /// ```swift
+    /// let plan = try MigrationPlanner.plan(bundle: bundle, from: "Library", mappingsDirectory: "Mappings")
+    /// ```
+    /// - Throws: ``RemodelError`` with code ``RemodelError/Code/migrationNotPlannable`` listing
+    ///   every entity and property that cannot be migrated and what to write,
+    ///   or ``RemodelError/Code/invalidMapping`` when a mapping file is wrong.
+    public static func plan(
+        bundle: ModelBundle, from source: String, to target: String? = nil, mappingsDirectory: String? = nil
+    ) throws(RemodelError) -> MigrationPlan {
+        let catalog = MappingCatalog(directory: mappingsDirectory, bundle: bundle)
+        return try plan(bundle: bundle, from: source, to: target, catalog: catalog)
+    }
+
+    /// Plans with mapping files already read.
+    public static func plan(
+        bundle: ModelBundle, from source: String, to target: String? = nil, catalog: MappingCatalog
+    ) throws(RemodelError) -> MigrationPlan {
+        if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
+            let count = catalog.diagnostics.filter { $0.severity == .error }.count
+            let more = count > 1 ? " (and \(count - 1) more; run `remodel validate`)" : ""
+            throw RemodelError(.invalidMapping, error.message + more, location: error.location)
+        }
+        let targetName = target ?? bundle.currentVersion.name
+        guard let start = bundle.index(ofVersion: source) else {
+            throw RemodelError(.migrationNotPlannable, "the model \(bundle.name) has no version '\(source)'", path: bundle.path)
+        }
+        guard let end = bundle.index(ofVersion: targetName) else {
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the model \(bundle.name) has no version '\(targetName)'; its versions are \(bundle.versions.map(\.name).joined(separator: ", "))",
+                path: bundle.path)
+        }
+        guard start <= end else {
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the store is at \(source), which comes after \(targetName) in the version order; Remodel does not migrate backwards",
+                path: bundle.path)
+        }
+        var steps: [MigrationStep] = []
+        var index = start
+        while index < end {
+            let (next, mapping) = nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
+            steps.append(MigrationStep(source: bundle.versions[index], destination: bundle.versions[next], mapping: mapping))
+            index = next
+        }
+        let problems = steps.flatMap { step in step.mapping.problems.map { (step, $0) } }
+        if !problems.isEmpty {
+            let lines = problems.map { step, problem in "\(step.source.name) → \(step.destination.name): \(problem)" }
+            var error = RemodelError(
+                .migrationNotPlannable,
+                "cannot migrate \(bundle.name) from \(source) to \(targetName):\n" + lines.joined(separator: "\n"),
+                path: bundle.path)
+            error.entity = problems.first?.1.entity
+            error.property = problems.first?.1.property
+            throw error
+        }
+        return MigrationPlan(modelName: bundle.name, sourceVersion: source, targetVersion: targetName, steps: steps)
+    }
+
+    /// The furthest version a mapping file reaches from `index` (within `limit`), else the next version inferred.
+    private static func nextStep(from index: Int, limit: Int, bundle: ModelBundle, catalog: MappingCatalog) -> (Int, MappingModel) {
+        let source = bundle.versions[index].name
+        for next in stride(from: limit, to: index, by: -1) {
+            let pair = MappingCatalog.VersionPair(source: source, destination: bundle.versions[next].name)
+            if let mapping = catalog.mappings[pair] { return (next, mapping) }
+        }
+        let mapping = MappingInference.infer(from: bundle.versions[index], to: bundle.versions[index + 1], modelName: bundle.name)
+        return (index + 1, mapping)
+    }
+}
