@@ -48,6 +48,7 @@ enum RelationshipRules {
                 at: source.location(of: "inverseName"))
             return
         }
+        if reportsItsOwnProblem(inverse, in: version) { return }
         if inverse.inverseName != relationship.name || !pointsBack(inverse, to: entity, in: version) {
             let back = inverse.inverseName.map { "'\($0)'" } ?? "no relationship"
             let target = inverse.destinationEntity.map { "'\($0)'" } ?? "no entity"
@@ -56,6 +57,14 @@ enum RelationshipRules {
                 "relationship '\(name)' has inverse '\(destinationName).\(inverseName)', but that relationship points to \(target) with inverse \(back); make each the other's inverse",
                 at: source.location(of: "inverseName"))
         }
+    }
+
+    /// Whether the inverse has a missing destination or inverse of its own, reported on it:
+    /// one mistake is reported once, not again from the other side.
+    private static func reportsItsOwnProblem(_ inverse: Relationship, in version: ModelVersion) -> Bool {
+        guard let destination = inverse.destinationEntity.flatMap(version.entity(named:)) else { return true }
+        guard let back = inverse.inverseName, !back.isEmpty else { return false }
+        return version.relationship(named: back, in: destination) == nil
     }
 
     /// Whether the inverse's destination is the declaring entity, one of its ancestors or one of its sub-entities.
