@@ -1,21 +1,48 @@
 import ArgumentParser
 import Remodel
 
+/// `remodel validate`: checks model files and prints every problem, compiler-style.
 struct ValidateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check model and mapping files.")
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check model and mapping files.",
+        discussion: """
+            Exit status: 0 when no error was found (warnings are allowed unless --strict), \
+            1 when errors were found (or warnings with --strict), 2 when the command could not run.
+            """
+    )
+
+    /// The output formats, as spelled on the command line.
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, sarif
+
+        var diagnosticFormat: DiagnosticFormat {
+            switch self {
+            case .text: .text
+            case .json: .json
+            case .sarif: .sarif
+            }
+        }
+    }
 
     @Argument(help: "Bundles, version folders, contents files or folders to search (default: Models and Mappings).")
     var paths: [String] = []
 
+    @Option(help: "Output format: text, json or sarif.")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Treat warnings as errors: exit with status 1 when there is any warning.")
+    var strict = false
+
     func run() throws {
-        var errors = 0
-        for path in paths {
-            let result = ModelReader.read(path: path)
-            for diagnostic in result.diagnostics.sorted() {
-                print(diagnostic)
-                if diagnostic.severity == .error { errors += 1 }
-            }
+        let report: ValidationReport
+        do {
+            report = try Validation.validate(paths: paths)
+        } catch {
+            printToStandardError("remodel validate: \(error)")
+            throw ExitCode(2)
         }
-        if errors > 0 { throw ExitCode(1) }
+        print(report.formatted(as: format.diagnosticFormat), terminator: "")
+        if report.fails(strict: strict) { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,116 @@
+/// Rules about names: identifiers, reserved names, duplicates, clashes and Xcode's conventions.
+enum NameRules {
+    static func check(_ version: ModelVersion, into list: inout DiagnosticList) {
+        var seenEntities: Set<String> = []
+        for entity in version.entities {
+            let location = entity.source.location(of: "name")
+            if checkName(entity.name, described: "entity '\(entity.name)'", isEntity: true, at: location, into: &list),
+                let first = entity.name.first, !first.isUppercase
+            {
+                list.report(
+                    .entityNameCase,
+                    "entity '\(entity.name)' should start with an uppercase letter, as Xcode expects; rename it to '\(capitalized(entity.name))'",
+                    at: location)
+            }
+            if !entity.name.isEmpty, !seenEntities.insert(entity.name).inserted {
+                list.report(
+                    .duplicateEntity,
+                    "entity '\(entity.name)' is defined twice in version '\(version.name)'; rename or remove one of them",
+                    at: location)
+            }
+            checkProperties(of: entity, in: version, into: &list)
+        }
+    }
+
+    /// Reports an invalid or reserved name; returns whether the name is a usable identifier.
+    private static func checkName(
+        _ name: String, described: String, isEntity: Bool, at location: SourceLocation, into list: inout DiagnosticList
+    ) -> Bool {
+        guard !name.isEmpty else {
+            list.report(.invalidName, "\(isEntity ? "an entity" : described) has no name; give it one", at: location)
+            return false
+        }
+        guard isIdentifier(name) else {
+            list.report(
+                .invalidName,
+                "\(described) is not a valid name; use only letters, digits and underscores, and do not start with a digit",
+                at: location)
+            return false
+        }
+        if name.hasPrefix("_") {
+            let why =
+                name == "_pk" || name == "_entity"
+                ? "the store uses '\(name)' for its own column" : "names starting with '_' are reserved for the store's own columns and tables"
+            list.report(.reservedName, "\(described) has a reserved name: \(why); rename it", at: location)
+            return false
+        }
+        if isEntity, name.lowercased().hasPrefix("sqlite_") {
+            list.report(
+                .reservedName,
+                "\(described) has a reserved name: SQLite reserves table names starting with 'sqlite_'; rename it", at: location)
+            return false
+        }
+        return true
+    }
+
+    private static func checkProperties(of entity: Entity, in version: ModelVersion, into list: inout DiagnosticList) {
+        let inherited = version.ancestors(of: entity).map { ($0, PropertyReference.declared(by: $0)) }
+        var earlier: [String: PropertyReference] = [:]
+        for property in PropertyReference.declared(by: entity) {
+            let described = "\(property.kind.rawValue) '\(entity.name).\(property.name)'"
+            if checkName(property.name, described: described, isEntity: false, at: property.nameLocation, into: &list),
+                let first = property.name.first, !first.isLowercase
+            {
+                list.report(
+                    .propertyNameCase,
+                    "\(described) should start with a lowercase letter, as Xcode expects; rename it to '\(lowercasedFirst(property.name))'",
+                    at: property.nameLocation)
+            }
+            guard !property.name.isEmpty else { continue }
+            if let previous = earlier[property.name] {
+                if previous.kind == property.kind {
+                    list.report(
+                        .duplicateProperty,
+                        "entity '\(entity.name)' declares \(property.kind.rawValue) '\(property.name)' twice; remove or rename one of them",
+                        at: property.nameLocation)
+                } else {
+                    list.report(
+                        .propertyNameClash,
+                        "\(described) has the same name as \(previous.kind.rawValue) '\(entity.name).\(previous.name)'; rename one of them",
+                        at: property.nameLocation)
+                }
+                continue
+            }
+            earlier[property.name] = property
+            for (ancestor, properties) in inherited {
+                guard let parentProperty = properties.first(where: { $0.name == property.name }) else { continue }
+                if parentProperty.kind == property.kind {
+                    list.report(
+                        .duplicateProperty,
+                        "\(described) redefines \(parentProperty.kind.rawValue) '\(property.name)' that '\(entity.name)' inherits from '\(ancestor.name)'; remove it from '\(entity.name)' or rename it",
+                        at: property.nameLocation)
+                } else {
+                    list.report(
+                        .propertyNameClash,
+                        "\(described) has the same name as \(parentProperty.kind.rawValue) '\(ancestor.name).\(property.name)', which '\(entity.name)' inherits; rename one of them",
+                        at: property.nameLocation)
+                }
+                break
+            }
+        }
+    }
+
+    /// Letters, digits and underscores, not starting with a digit.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.first, first == "_" || first.isLetter else { return false }
+        return name.allSatisfy { $0 == "_" || $0.isLetter || ($0.isASCII && $0.isNumber) }
+    }
+
+    private static func capitalized(_ name: String) -> String {
+        name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    private static func lowercasedFirst(_ name: String) -> String {
+        name.prefix(1).lowercased() + name.dropFirst()
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Validates the models found under paths given on the command line or by a program.
+///
+/// For example:
+/// ```swift
+/// let report = try Validation.validate(paths: ["Models/Library.xcdatamodeld"])
+/// for diagnostic in report.diagnostics { print(diagnostic) }
+/// print(report.summary) // Checked 1 model (3 versions): no problems.
+/// ```
+public enum Validation {
+    /// The folders checked when no path is given (those that exist).
+    public static let defaultPaths = ["Models", "Mappings"]
+
+    /// Reads and validates every model at or under `paths`, and lists the mapping files found.
+    ///
+    /// Each path may be a `.xcdatamodeld` bundle, a `.xcdatamodel` folder, a
+    /// `contents` file or a folder searched recursively (hidden entries are
+    /// skipped; a bundle found there is read as a whole). With no path, the
+    /// ``defaultPaths`` that exist are checked.
+    ///
+    /// - Parameter paths: What to check, relative to the current directory or absolute.
+    /// - Returns: The report, its diagnostics sorted.
+    /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist,
+    ///   or when no path is given and no default folder exists.
+    public static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
+        let fileManager = FileManager.default
+        var roots = paths
+        if roots.isEmpty {
+            roots = defaultPaths.filter { fileManager.fileExists(atPath: $0) }
+            guard !roots.isEmpty else {
+                throw RemodelError(
+                    .io, "no path given, and there is no Models or Mappings folder here; give the models to check", path: ".")
+            }
+        }
+        var search = ModelSearch()
+        for root in roots {
+            try search.add(trimmed(root))
+        }
+        var diagnostics: [Diagnostic] = []
+        var versionCount = 0
+        for model in search.models {
+            let result = ModelReader.read(path: model.path)
+            diagnostics += result.diagnostics
+            versionCount += model.versionCount
+            if let bundle = result.bundle {
+                diagnostics += ModelValidator.validate(bundle)
+            }
+        }
+        return ValidationReport(
+            diagnostics: diagnostics, modelCount: search.models.count, versionCount: versionCount,
+            mappingFiles: search.mappingFiles.sorted())
+    }
+
+    private static func trimmed(_ path: String) -> String {
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}
