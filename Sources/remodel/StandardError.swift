@@ -4,3 +4,8 @@ import Foundation
 func printToStandardError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+/// Prints `error: message` on standard error.
+func printError(_ message: String) {
+    printToStandardError("error: \(message)")
+}

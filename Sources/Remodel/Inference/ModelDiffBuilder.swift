@@ -86,14 +86,8 @@ struct ModelDiffBuilder {
                     rule: "data-dropped", severity: .warning, entity: entity.name, property: attribute.name,
                     message: "\(sourceEntity.name).\(attribute.name) is removed: its values will be dropped"))
             changes.append(ModelDiff.PropertyChange(name: attribute.name, change: .removed, details: [attribute.type.rawValue], migration: "dropped"))
-            if let twin = added.first(where: { $0.type == attribute.type }) {
-                lints.append(
-                    ModelDiff.Lint(
-                        rule: "likely-rename", severity: .warning, entity: entity.name, property: twin.name,
-                        message: "\(entity.name).\(attribute.name) is removed and \(entity.name).\(twin.name) of the same type is added: did you mean to set elementID=\"\(attribute.name)\" on \"\(twin.name)\"?"
-                    ))
-            }
         }
+        lintLikelyRenames(removed: removed, added: added, in: entity)
         changes += relationshipChanges(from: sourceEntity, to: entity, mapping: mapping)
         return changes
     }
@@ -132,6 +126,23 @@ struct ModelDiffBuilder {
             changes.append(ModelDiff.PropertyChange(name: relationship.name, change: .removed, details: [cardinality(relationship)], migration: "dropped"))
         }
         return changes
+    }
+
+    /// Pairs each added attribute with the removed attribute of the same type whose name is closest
+    /// (each removed one used once): the pairs that look like a rename without a renaming identifier.
+    private mutating func lintLikelyRenames(removed: [Attribute], added: [Attribute], in entity: Entity) {
+        var available = removed
+        for twin in added {
+            let candidates = available.filter { $0.type == twin.type }
+            guard let closest = candidates.min(by: { Suggestion.distance($0.name, twin.name) < Suggestion.distance($1.name, twin.name) })
+            else { continue }
+            available.removeAll { $0.name == closest.name }
+            lints.append(
+                ModelDiff.Lint(
+                    rule: "likely-rename", severity: .warning, entity: entity.name, property: twin.name,
+                    message: "\(entity.name).\(closest.name) is removed and \(entity.name).\(twin.name) of the same type is added: did you mean to set elementID=\"\(closest.name)\" on \"\(twin.name)\"?"
+                ))
+        }
     }
 
     private func cardinality(_ relationship: Relationship) -> String {
