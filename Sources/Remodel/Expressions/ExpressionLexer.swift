@@ -28,7 +28,10 @@ struct ExpressionLexer {
 
     init(_ text: String) { self.scalars = Array(text.unicodeScalars) }
 
-    static let symbols: [String] = ["==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">", "!", "?", ":", "(", ")", ",", "."]
+    /// Operators and punctuation, longest first, as scalars.
+    static let symbols: [(text: String, scalars: [Unicode.Scalar])] =
+        ["==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">", "!", "?", ":", "(", ")", ",", "."]
+        .map { ($0, Array($0.unicodeScalars)) }
 
     /// Every token, ending with `.end`.
     mutating func tokenize() throws(ExpressionDiagnostic) -> [ExpressionToken] {
@@ -84,11 +87,10 @@ struct ExpressionLexer {
         }
         if Self.isDigit(scalar) { return try number() }
         if scalar == "'" || scalar == "\"" { return try string(quote: scalar) }
-        for symbol in Self.symbols {
-            let symbolScalars = Array(symbol.unicodeScalars)
-            if symbolScalars.indices.allSatisfy({ peek($0) == symbolScalars[$0] }) {
-                position += symbolScalars.count
-                return ExpressionToken(kind: .symbol(symbol), range: start..<position)
+        for symbol in Self.symbols where symbol.scalars[0] == scalar {
+            if symbol.scalars.count == 1 || peek(1) == symbol.scalars[1] {
+                position += symbol.scalars.count
+                return ExpressionToken(kind: .symbol(symbol.text), range: start..<position)
             }
         }
         position += 1

@@ -50,8 +50,9 @@ public struct ExpressionTypeChecker: Sendable {
         var checked = try check(expression)
         let source = checked.resultType.type
         let range = expression.range
+        let attribute = (["A", "E", "I", "O"].contains(type.rawValue.prefix(1)) ? "an " : "a ") + type.rawValue + " attribute"
         guard let destination = ExpressionType(type) else {
-            throw .type("an expression cannot give a value to a \(type.rawValue) attribute", at: range)
+            throw .type("an expression cannot give a value to \(attribute)", at: range)
         }
         switch (source, destination) {
         case _ where source == destination, (.nil, _):
@@ -61,20 +62,20 @@ public struct ExpressionTypeChecker: Sendable {
         case (.string, .uri):
             break
         case (_, .string):
-            throw .type("cannot assign \(source) to a String attribute; convert with string(…)", at: range)
+            throw .type("cannot assign \(source) to \(attribute); convert with string(…)", at: range)
         case (.double, .integer), (.decimal, .integer):
-            throw .type("cannot assign \(source) to an \(type.rawValue) attribute; convert with int(…)", at: range)
+            throw .type("cannot assign \(source) to \(attribute); convert with int(…)", at: range)
         case (.decimal, .double):
-            throw .type("cannot assign Decimal to a \(type.rawValue) attribute; convert with double(…)", at: range)
+            throw .type("cannot assign Decimal to \(attribute); convert with double(…)", at: range)
         case (.double, .decimal):
-            throw .type("cannot assign Double to a Decimal attribute; convert with decimal(…)", at: range)
+            throw .type("cannot assign Double to \(attribute); convert with decimal(…)", at: range)
         case (.string, .integer), (.string, .double), (.string, .decimal):
             let function = destination == .integer ? "int" : destination == .double ? "double" : "decimal"
             throw .type(
-                "cannot assign String to a \(type.rawValue) attribute; convert with \(function)(…) (nil when the text is not a number)",
+                "cannot assign String to \(attribute); convert with \(function)(…) (nil when the text is not a number)",
                 at: range)
         default:
-            throw .type("cannot assign \(source) to a \(type.rawValue) attribute", at: range)
+            throw .type("cannot assign \(source) to \(attribute)", at: range)
         }
         if checked.resultType.isOptional && !optional {
             checked.warnings.append(
