@@ -173,3 +173,11 @@ struct ExpressionFunctionTests {
         }
     }
 }
+
+extension ExpressionFunctionTests {
+    @Test func textWithNULCharactersKeepsThem() throws {
+        #expect(try both("length('a\\0b')") == .integer(3))
+        #expect(try both("uppercase('a\\0b')") == .text("A\0B"))
+        #expect(try both("length($source.name)", ["name": .text("x\0y")]) == .integer(3))
+    }
+}
