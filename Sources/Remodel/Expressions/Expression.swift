@@ -73,19 +73,33 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
 
     /// A binary operator, with its precedence.
     public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+        /// `+`: adds numbers, joins strings.
         case add = "+"
+        /// `-`
         case subtract = "-"
+        /// `*`
         case multiply = "*"
+        /// `/`: integer division truncates.
         case divide = "/"
+        /// `%`
         case remainder = "%"
+        /// `==`
         case equal = "=="
+        /// `!=`
         case notEqual = "!="
+        /// `<`
         case less = "<"
+        /// `<=`
         case lessOrEqual = "<="
+        /// `>`
         case greater = ">"
+        /// `>=`
         case greaterOrEqual = ">="
+        /// `&&`
         case and = "&&"
+        /// `||`
         case or = "||"
+        /// `??`
         case nilCoalescing = "??"
 
         /// Higher binds tighter: `* / %` 7, `+ -` 6, `??` 5, comparisons 4, `&&` 3, `||` 2

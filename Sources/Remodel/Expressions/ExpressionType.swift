@@ -73,9 +73,32 @@ public struct ExpressionResultType: Sendable, Hashable, CustomStringConvertible 
 
 /// The functions an expression can call.
 public enum ExpressionFunction: String, Sendable, Hashable, CaseIterable {
-    case lowercase, uppercase, trim, length, substring, replace
-    case int, double, decimal, string
-    case now, uuid, coalesce
+    /// `lowercase(s)`: full Unicode lowercase mapping.
+    case lowercase
+    /// `uppercase(s)`: full Unicode uppercase mapping.
+    case uppercase
+    /// `trim(s)`: removes leading and trailing white space.
+    case trim
+    /// `length(s)`: the number of Unicode scalars.
+    case length
+    /// `substring(s, start, length)`: 0-based, in Unicode scalars, clipped.
+    case substring
+    /// `replace(s, find, replacement)`: every occurrence, exact scalars.
+    case replace
+    /// `int(x)`: converts to Integer.
+    case int
+    /// `double(x)`: converts to Double.
+    case double
+    /// `decimal(x)`: converts to Decimal.
+    case decimal
+    /// `string(x)`: converts to String.
+    case string
+    /// `now()`: the migration's instant.
+    case now
+    /// `uuid()`: a new random UUID.
+    case uuid
+    /// `coalesce(a, b, …)`: the first non-nil argument.
+    case coalesce
 
     /// How the function is written with its parameters, for messages.
     var signature: String {

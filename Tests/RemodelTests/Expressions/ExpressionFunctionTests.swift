@@ -181,3 +181,15 @@ extension ExpressionFunctionTests {
         #expect(try both("length($source.name)", ["name": .text("x\0y")]) == .integer(3))
     }
 }
+
+extension ExpressionFunctionTests {
+    /// SQLite stores an integral REAL as an integer, so a stored -0.0 reads back as 0.0;
+    /// the interpreter's rows come from the store and agree.
+    @Test func storedNegativeZeroReadsBackPositive() throws {
+        guard case .real(let value) = try both("$source.score", ["score": .real(-0.0)]) else {
+            Issue.record("not a REAL")
+            return
+        }
+        #expect(value.sign == .plus)
+    }
+}
