@@ -72,7 +72,8 @@ private func setResult(_ value: SQLiteValue, context: OpaquePointer?) {
     case .real(let real):
         sqlite3_result_double(context, real)
     case .text(let text):
-        sqlite3_result_text(context, text, -1, remodel_sqlite_transient())
+        // An explicit byte count keeps text with U+0000 whole (-1 would stop at the first NUL).
+        sqlite3_result_text(context, text, Int32(clamping: text.utf8.count), remodel_sqlite_transient())
     case .blob(let data):
         data.withUnsafeBytes { bytes in
             sqlite3_result_blob64(context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())

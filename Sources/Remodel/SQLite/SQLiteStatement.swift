@@ -43,7 +43,8 @@ public final class SQLiteStatement {
         case .real(let real):
             code = sqlite3_bind_double(handle, index, real)
         case .text(let text):
-            code = sqlite3_bind_text(handle, index, text, -1, remodel_sqlite_transient())
+            // An explicit byte count keeps text with U+0000 whole (-1 would stop at the first NUL).
+            code = sqlite3_bind_text(handle, index, text, Int32(clamping: text.utf8.count), remodel_sqlite_transient())
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
