@@ -106,7 +106,7 @@ struct AttributeCodec {
                     return .real(Double(float))
                 }
                 return .real(double)
-            case .string("NaN"): return .real(.nan)
+            case .string("NaN"): throw ValueProblem(message: "NaN cannot be stored: SQLite keeps it as NULL; use null")
             case .string("Infinity"): return .real(.infinity)
             case .string("-Infinity"): return .real(-.infinity)
             default: throw mismatch("a number", json)
