@@ -5,6 +5,6 @@ struct RemodelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remodel",
         abstract: "Validate Core Data models and migrate SQLite stores between their versions.",
-        subcommands: [ValidateCommand.self]
+        subcommands: [ValidateCommand.self, CreateCommand.self, ImportCommand.self, ExportCommand.self, StatusCommand.self]
     )
 }

@@ -52,10 +52,15 @@ extension JSONImporter {
 
     /// `Person _pk 3`, naming the object's concrete entity.
     func describe(_ primaryKey: Int64, inTableOf entityName: String) throws(RemodelError) -> String {
+        "\(try concreteEntity(of: primaryKey, inTableOf: entityName)) _pk \(primaryKey)"
+    }
+
+    /// The concrete entity of an object, found in the table of `entityName`'s hierarchy.
+    func concreteEntity(of primaryKey: Int64, inTableOf entityName: String) throws(RemodelError) -> String {
         let table = layout.table(forEntity: entityName)?.name ?? entityName
         let sql = "SELECT _entity FROM \(quoteIdentifier(table)) WHERE _pk = ?"
-        if case .text(let name) = try connection.scalar(sql, [.integer(primaryKey)]) { return "\(name) _pk \(primaryKey)" }
-        return "\(entityName) _pk \(primaryKey)"
+        if case .text(let name) = try connection.scalar(sql, [.integer(primaryKey)]) { return name }
+        return entityName
     }
 
     func relationshipFailure(_ subject: String, entity: String, _ relationship: String, primaryKey: Int64, _ message: String) -> RemodelError {
@@ -110,10 +115,10 @@ extension JSONImporter {
         for (given, other, givenEntity, otherEntity, givenRelationship, otherRelationship) in sides {
             guard let row = try connection.rows(sql, [.integer(given), .integer(other), .integer(other)]).first else { continue }
             let values = integers(row)
-            let subject = try describe(values[0], inTableOf: givenEntity)
+            let concrete = try concreteEntity(of: values[0], inTableOf: givenEntity)
             let object = try describe(values[1], inTableOf: otherEntity)
             throw relationshipFailure(
-                subject, entity: givenEntity, givenRelationship.name, primaryKey: values[0],
+                "\(concrete) _pk \(values[0])", entity: concrete, givenRelationship.name, primaryKey: values[0],
                 "names \(object), but that object's \"\(otherRelationship.name)\" does not name _pk \(values[0])")
         }
     }
