@@ -26,7 +26,7 @@ public enum DiagnosticFormatter {
     /// - Parameter diagnostics: The diagnostics, in any order; they are sorted.
     /// - Returns: Indented JSON ending with a newline.
     public static func json(_ diagnostics: [Diagnostic]) -> String {
-        let items = diagnostics.sorted().map { diagnostic -> JSONValue in
+        let items = diagnostics.sorted().map { diagnostic -> JSONDocument in
             .object([
                 ("file", diagnostic.location.map { .string($0.file) } ?? .null),
                 ("line", diagnostic.location.map { .int($0.line) } ?? .null),
@@ -36,7 +36,7 @@ public enum DiagnosticFormatter {
                 ("message", .string(diagnostic.message)),
             ])
         }
-        return JSONValue.array(items).rendered() + "\n"
+        return JSONDocument.array(items).rendered() + "\n"
     }
 
     /// A SARIF 2.1.0 log with one run of the `remodel` tool, listing each rule used.
@@ -59,7 +59,7 @@ public enum DiagnosticFormatter {
             ruleSeverity[diagnostic.rule] = diagnostic.severity
         }
         ruleIDs.sort()
-        let rules = ruleIDs.map { id -> JSONValue in
+        let rules = ruleIDs.map { id -> JSONDocument in
             .object([
                 ("id", .string(id)),
                 ("shortDescription", .object([("text", .string(ruleSummaries[id] ?? id))])),
@@ -67,15 +67,15 @@ public enum DiagnosticFormatter {
                 ("helpUri", .string(informationURI)),
             ])
         }
-        let results = sorted.map { diagnostic -> JSONValue in
-            var members: [(String, JSONValue)] = [
+        let results = sorted.map { diagnostic -> JSONDocument in
+            var members: [(String, JSONDocument)] = [
                 ("ruleId", .string(diagnostic.rule)),
                 ("ruleIndex", .int(ruleIDs.firstIndex(of: diagnostic.rule) ?? 0)),
                 ("level", .string(diagnostic.severity.rawValue)),
                 ("message", .object([("text", .string(diagnostic.message))])),
             ]
             if let location = diagnostic.location {
-                let physical: JSONValue = .object([
+                let physical: JSONDocument = .object([
                     ("artifactLocation", .object([("uri", .string(uri(for: location.file, relativeTo: baseDirectory)))])),
                     ("region", .object([("startLine", .int(location.line)), ("startColumn", .int(location.column))])),
                 ])
@@ -83,7 +83,7 @@ public enum DiagnosticFormatter {
             }
             return .object(members)
         }
-        let run: JSONValue = .object([
+        let run: JSONDocument = .object([
             ("tool", .object([("driver", .object([
                 ("name", .string("remodel")),
                 ("informationUri", .string(informationURI)),
@@ -92,7 +92,7 @@ public enum DiagnosticFormatter {
             ("columnKind", .string("unicodeCodePoints")),
             ("results", .array(results)),
         ])
-        let log: JSONValue = .object([
+        let log: JSONDocument = .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
             ("runs", .array([run])),

@@ -1,13 +1,13 @@
 /// A JSON value whose objects keep their keys in the order given, so that
 /// output is deterministic and reads in a sensible order.
-enum JSONValue: Sendable, Hashable {
+enum JSONDocument: Sendable, Hashable {
     case string(String)
     case int(Int)
     case null
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([JSONDocument])
+    case object([(String, JSONDocument)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
+    static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool { lhs.rendered() == rhs.rendered() }
 
     func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
 

@@ -1,0 +1,71 @@
+internal import RemodelSQLite
+
+extension SQLiteConnection {
+    /// The database's `user_version`, a number the application keeps in the file header.
+    ///
+    /// For example:
+    /// ```swift
+    /// try connection.setUserVersion(1)
+    /// print(try connection.userVersion()) // 1
+    /// ```
+    public func userVersion() throws(RemodelError) -> Int64 {
+        guard case .integer(let value) = try scalar("PRAGMA user_version") else { return 0 }
+        return value
+    }
+
+    /// Sets the database's `user_version`.
+    public func setUserVersion(_ version: Int64) throws(RemodelError) {
+        // PRAGMA takes no bound parameters; the value is an integer, never text.
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Runs `PRAGMA integrity_check` (or the faster `quick_check`) and returns its problems; empty when the file is sound.
+    ///
+    /// For example:
+    /// ```swift
+    /// let problems = try connection.integrityProblems(quick: true)
+    /// if !problems.isEmpty { print(problems.joined(separator: "\n")) }
+    /// ```
+    public func integrityProblems(quick: Bool = false) throws(RemodelError) -> [String] {
+        let statement = try prepare(quick ? "PRAGMA quick_check" : "PRAGMA integrity_check")
+        var problems: [String] = []
+        while try statement.step() {
+            if case .text(let line) = statement.value(at: 0), line != "ok" { problems.append(line) }
+        }
+        return problems
+    }
+
+    /// Whether a table (or view) with that name exists in a schema.
+    ///
+    /// For example:
+    /// ```swift
+    /// if try connection.tableExists("_RemodelMetadata") { … }
+    /// ```
+    public func tableExists(_ name: String, schema: String = "main") throws(RemodelError) -> Bool {
+        let sql = "SELECT 1 FROM \(quoteIdentifier(schema)).sqlite_master WHERE type IN ('table', 'view') AND name = ?"
+        return try scalar(sql, [.text(name)]) != nil
+    }
+
+    /// The names of the tables in a schema, sorted.
+    public func tableNames(schema: String = "main") throws(RemodelError) -> [String] {
+        let sql = "SELECT name FROM \(quoteIdentifier(schema)).sqlite_master WHERE type = 'table' ORDER BY name"
+        return try rows(sql).compactMap { row in
+            if case .text(let name) = row.first { return name }
+            return nil
+        }
+    }
+
+    /// The journal mode (`delete`, `wal`, …), as SQLite reports it.
+    public func journalMode() throws(RemodelError) -> String {
+        guard case .text(let mode) = try scalar("PRAGMA journal_mode") else { return "" }
+        return mode.lowercased()
+    }
+
+    /// Turns foreign-key enforcement on or off (Remodel checks references itself, so stores leave it off).
+    public func setForeignKeys(_ enabled: Bool) throws(RemodelError) {
+        try execute(enabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+    }
+
+    /// Whether the connection is inside a transaction.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+}

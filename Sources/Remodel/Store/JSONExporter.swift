@@ -1,0 +1,114 @@
+/// Writes a store as JSON while reading its rows, in the deterministic format
+/// of `docs/JSON.md`: concrete entities sorted by name, objects sorted by
+/// `_pk`, one object a line, keys in model order.
+struct JSONExporter {
+    let layout: StoreLayout
+    let connection: SQLiteConnection
+
+    func export(to output: inout JSONOutput) throws(RemodelError) {
+        let entities = layout.concreteEntitiesByName
+        output.write("{")
+        for (offset, entity) in entities.enumerated() {
+            output.write(offset == 0 ? "\n  " : ",\n  ")
+            output.writeString(entity.name)
+            output.write(": [")
+            let count = try exportObjects(of: entity, to: &output)
+            output.write(count == 0 ? "]" : "\n  ]")
+        }
+        output.write("\n}\n")
+        try output.flush()
+    }
+
+    private enum Field {
+        case attribute(AttributeType)
+        case toOne
+        case toMany
+    }
+
+    private func exportObjects(of entity: Entity, to output: inout JSONOutput) throws(RemodelError) -> Int {
+        guard let table = layout.table(forEntity: entity.name) else { return 0 }
+        var selections = ["t.\(quoteIdentifier("_pk"))"]
+        var keys: [[UInt8]] = []
+        var fields: [Field] = []
+        var parameters: [SQLiteValue] = []
+        for attribute in layout.storedAttributes(of: entity) {
+            selections.append("t.\(quoteIdentifier(attribute.name))")
+            keys.append(key(attribute.name))
+            fields.append(.attribute(attribute.type))
+        }
+        for relationship in layout.storedRelationships(of: entity) {
+            guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
+            let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
+            switch storage {
+            case .column(_, let column):
+                selections.append("t.\(quoteIdentifier(column))")
+                fields.append(.toOne)
+            case .inverseColumn(let destination, let column, let orderColumn):
+                let order = orderColumn.map { "\(quoteIdentifier($0)), " } ?? ""
+                selections.append(
+                    "(SELECT group_concat(m, ', ') FROM (SELECT _pk AS m FROM \(quoteIdentifier(destination)) "
+                        + "WHERE \(quoteIdentifier(column)) = t._pk AND _entity IN (\(placeholders(kinds.count))) ORDER BY \(order)_pk))")
+                parameters += kinds.map(SQLiteValue.text)
+                fields.append(.toMany)
+            case .joinTable(let name, let ownerIsSource, let orderColumn):
+                let mine = ownerIsSource ? StoreLayout.JoinTable.sourceColumn : StoreLayout.JoinTable.destinationColumn
+                let other = ownerIsSource ? StoreLayout.JoinTable.destinationColumn : StoreLayout.JoinTable.sourceColumn
+                let order = orderColumn.map { "\(quoteIdentifier($0)), " } ?? ""
+                selections.append(
+                    "(SELECT group_concat(m, ', ') FROM (SELECT \(quoteIdentifier(other)) AS m FROM \(quoteIdentifier(name)) "
+                        + "WHERE \(quoteIdentifier(mine)) = t._pk ORDER BY \(order)\(quoteIdentifier(other))))")
+                fields.append(.toMany)
+            }
+            keys.append(key(relationship.name))
+        }
+        let sql = "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
+            + "WHERE t._entity = ? ORDER BY t._pk"
+        let statement = try connection.prepare(sql)
+        try statement.bind(parameters + [.text(entity.name)])
+        var count = 0
+        while try statement.step() {
+            output.write(count == 0 ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
+            output.write(statement.int64(at: 0))
+            for (index, field) in fields.enumerated() {
+                output.writeKey(keys[index])
+                let column = index + 1
+                switch field {
+                case .attribute(let type):
+                    if statement.storageClass(at: column) == .text, type != .composite {
+                        try statement.withUTF8(at: column) { bytes throws(RemodelError) in output.writeString(utf8: bytes) }
+                    } else {
+                        AttributeCodec.writeJSON(statement.value(at: column), type: type, to: &output)
+                    }
+                case .toOne:
+                    if statement.storageClass(at: column) == .null { output.write("null") } else { output.write(statement.int64(at: column)) }
+                case .toMany:
+                    output.write("[")
+                    try statement.withUTF8(at: column) { bytes throws(RemodelError) in output.write(bytes: bytes) }
+                    output.write("]")
+                }
+            }
+            output.write("}")
+            count += 1
+            try output.flushIfNeeded()
+        }
+        return count
+    }
+
+    /// `, "name": ` as bytes, computed once per key.
+    private func key(_ name: String) -> [UInt8] {
+        var output = JSONOutput()
+        output.write(", ")
+        output.writeString(name)
+        output.write(": ")
+        return output.bytes
+    }
+}
+
+/// `?, ?, ?` for `count` bound values (at least one, so `IN ()` never appears).
+func placeholders(_ count: Int) -> String {
+    count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
+}
+
+extension JSONOutput {
+    mutating func writeKey(_ bytes: [UInt8]) { write(bytes: bytes) }
+}

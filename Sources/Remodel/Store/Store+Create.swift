@@ -1,0 +1,79 @@
+internal import Foundation
+
+extension Store {
+    /// Creates a store at a version of the bundle (the current one by default), optionally filled from
+    /// a JSON seed file. All or nothing: the store is built in a temporary file in the same folder and
+    /// moved into place only when complete, so on any error no file is left behind.
+    ///
+    /// For example:
+    /// ```swift
+    /// let store = try Store.create(at: "library.sqlite", bundle: bundle, seed: "seed.json")
+    /// ```
+    /// - Parameters:
+    ///   - path: Where the store goes; there must be no file there.
+    ///   - bundle: The model.
+    ///   - versionName: The version to create, or `nil` for the bundle's current version.
+    ///   - seed: A JSON file in the export shape to import, or `nil` for an empty store.
+    /// - Returns: The new store, open.
+    /// - Throws: ``RemodelError``: ``RemodelError/Code/incompatibleStore`` when a file exists at `path`,
+    ///   ``RemodelError/Code/invalidValue`` naming the entity, `_pk` and property of a bad seed value,
+    ///   ``RemodelError/Code/io`` or ``RemodelError/Code/sqlite`` when the file cannot be written.
+    public static func create(
+        at path: String, bundle: ModelBundle, version versionName: String? = nil, seed: String? = nil
+    ) throws(RemodelError) -> Store {
+        let version: ModelVersion
+        if let versionName {
+            guard let found = bundle.version(named: versionName) else {
+                let names = bundle.versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw RemodelError(.invalidModel, "model \"\(bundle.name)\" has no version \"\(versionName)\"; its versions are \(names)", path: bundle.path)
+            }
+            version = found
+        } else {
+            version = bundle.currentVersion
+        }
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw RemodelError(.incompatibleStore, "a file already exists here; creating a store never replaces a file: remove it, or import into it", path: path)
+        }
+        let temporary = temporaryPath(beside: path, purpose: "create")
+        do {
+            try build(at: temporary, bundle: bundle, version: version, seed: seed)
+            try FileSystem.synchronize(path: temporary)
+            try FileSystem.moveNew(from: temporary, to: path)
+        } catch {
+            FileSystem.removeQuietly(temporary)
+            FileSystem.removeQuietly(temporary + "-journal")
+            throw error
+        }
+        return Store(path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite))
+    }
+
+    private static func build(at path: String, bundle: ModelBundle, version: ModelVersion, seed: String?) throws(RemodelError) {
+        let connection = try SQLiteConnection(path: path, mode: .create)
+        // The temporary file is deleted on any failure, so it needs no journal while it is built.
+        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        let layout = StoreLayout(version: version)
+        try connection.execute("BEGIN")
+        for sql in layout.createTablesSQL { try connection.execute(sql) }
+        let history = [StoreMetadata.entry(from: nil, to: version.name, mapping: "created")]
+        try StoreMetadata(modelName: bundle.name, version: version, history: history).write(to: connection)
+        if let seed {
+            let importer = JSONImporter(layout: layout, connection: connection, path: seed)
+            try importer.load()
+            try importer.reconcileRelationships()
+            try importer.finish()
+            try StoreIndexes.build(layout, on: connection, path: seed)
+            try importer.validateRelationshipCounts()
+        } else {
+            try StoreIndexes.build(layout, on: connection, path: path)
+        }
+        try connection.execute("COMMIT")
+        try connection.execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// A fresh hidden file name in the same folder as `path` (so a rename stays on one file system).
+    static func temporaryPath(beside path: String, purpose: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let name = ".\(url.lastPathComponent).remodel-\(purpose)-\(UUID().uuidString)"
+        return url.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+}

@@ -1,0 +1,93 @@
+internal import Foundation
+
+extension Store {
+    /// Imports objects from a JSON file in the export shape (see `docs/JSON.md`), all or nothing: the
+    /// file is read in chunks and inserted in one transaction, which is rolled back on any error.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.importJSON(from: "more-books.json")
+    /// ```
+    /// - Parameter jsonPath: The JSON file.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidValue`` naming the entity, `_pk` and
+    ///   attribute or relationship at fault (`Person _pk 3 attribute "age": expected an integer, found "old"`);
+    ///   the store is then unchanged.
+    public func importJSON(from jsonPath: String) throws(RemodelError) {
+        let importer = JSONImporter(layout: layout, connection: connection, path: jsonPath)
+        try connection.transaction { () throws(RemodelError) in
+            try importer.load()
+            try importer.reconcileRelationships()
+            try importer.finish()
+            try StoreIndexes.build(layout, on: connection, path: jsonPath)
+            try importer.validateRelationshipCounts()
+        }
+    }
+
+    /// Exports every object as JSON to a file, writing while reading rows; the file is replaced only
+    /// when the export is complete.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.exportJSON(to: "library.json")
+    /// ```
+    /// - Parameter outputPath: The JSON file to write.
+    /// - Throws: ``RemodelError`` when the store cannot be read or the file cannot be written.
+    public func exportJSON(to outputPath: String) throws(RemodelError) {
+        let temporary = Self.temporaryPath(beside: outputPath, purpose: "export")
+        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else {
+            throw RemodelError(.io, "could not create the output file: \(String(cString: strerror(errno)))", path: outputPath)
+        }
+        do throws(RemodelError) {
+            try exportJSON(toFileDescriptor: descriptor, path: outputPath)
+            guard fsync(descriptor) == 0 else {
+                throw RemodelError(.io, "could not flush the output file: \(String(cString: strerror(errno)))", path: outputPath)
+            }
+            close(descriptor)
+            try FileSystem.replace(outputPath, with: temporary)
+        } catch {
+            close(descriptor)
+            FileSystem.removeQuietly(temporary)
+            throw error
+        }
+    }
+
+    /// Exports every object as JSON to standard output.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.exportJSONToStandardOutput()
+    /// ```
+    /// - Throws: ``RemodelError`` when the store cannot be read or the output cannot be written.
+    public func exportJSONToStandardOutput() throws(RemodelError) {
+        try exportJSON(toFileDescriptor: STDOUT_FILENO, path: "<standard output>")
+    }
+
+    func exportJSON(toFileDescriptor descriptor: Int32, path outputPath: String) throws(RemodelError) {
+        var output = JSONOutput(descriptor: descriptor, path: outputPath)
+        try readTransaction { () throws(RemodelError) in
+            try JSONExporter(layout: layout, connection: connection).export(to: &output)
+        }
+    }
+
+    /// The export as text, for small stores and tests.
+    func exportJSONString() throws(RemodelError) -> String {
+        var output = JSONOutput()
+        try readTransaction { () throws(RemodelError) in
+            try JSONExporter(layout: layout, connection: connection).export(to: &output)
+        }
+        return output.text
+    }
+
+    /// Runs `body` in a read transaction, so an export sees one consistent state.
+    private func readTransaction(_ body: () throws(RemodelError) -> Void) throws(RemodelError) {
+        try connection.execute("BEGIN")
+        do {
+            try body()
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

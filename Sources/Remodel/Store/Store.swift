@@ -1,0 +1,130 @@
+/// A Remodel store: one SQLite file laid out from one version of a model.
+///
+/// Each store is its own file with its own version, so per-user stores are
+/// simply separate paths; nothing is shared between `Store` values. A store
+/// owns its SQLite connection: keep it on one task.
+///
+/// For example:
+/// ```swift
+/// let bundle = try ModelBundle(contentsOf: "Models/Library.xcdatamodeld")
+/// switch try Store.openOrCreate(at: "users/ada.sqlite", bundle: bundle) {
+/// case .created(let store), .opened(let store):
+///     try store.exportJSON(to: "ada.json")
+/// case .needsMigration(let inspection):
+///     print(inspection.message)
+/// }
+/// ```
+public final class Store {
+    /// The store file.
+    public let path: String
+    /// The model bundle the store was opened with.
+    public let bundle: ModelBundle
+    /// The version the store is at.
+    public let version: ModelVersion
+
+    let layout: StoreLayout
+    let connection: SQLiteConnection
+
+    init(path: String, bundle: ModelBundle, version: ModelVersion, connection: SQLiteConnection) {
+        self.path = path
+        self.bundle = bundle
+        self.version = version
+        self.layout = StoreLayout(version: version)
+        self.connection = connection
+        connection.setBusyTimeout(milliseconds: 5000)
+    }
+
+    /// Opens an existing store at any version of the bundle (check ``version`` against
+    /// `bundle.currentVersion`; at app launch use ``openOrCreate(at:bundle:)``).
+    ///
+    /// For example:
+    /// ```swift
+    /// let store = try Store.open(at: "library.sqlite", bundle: bundle)
+    /// print(store.version.name)
+    /// ```
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - bundle: The model the store belongs to.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when there is no store,
+    ///   or the file is not a store of a version of this bundle; the file is left untouched.
+    public static func open(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
+        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+        let versionName: String
+        switch inspection.state {
+        case .current(let name), .older(let name, _):
+            versionName = name
+        case .missing:
+            throw RemodelError(.incompatibleStore, "there is no store at this path; create it first", path: path)
+        default:
+            throw RemodelError(.incompatibleStore, inspection.message)
+        }
+        guard let version = bundle.version(named: versionName) else {
+            throw RemodelError(.incompatibleStore, inspection.message)
+        }
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        return Store(path: path, bundle: bundle, version: version, connection: connection)
+    }
+
+    /// Opens the store an app needs at launch: creates it at the current version when there is none,
+    /// opens it when it is current, and reports when it needs a migration.
+    ///
+    /// For example:
+    /// ```swift
+    /// let launch = try Store.openOrCreate(at: userStorePath, bundle: bundle)
+    /// if case .needsMigration(let inspection) = launch { print(inspection.message) }
+    /// ```
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - bundle: The model; its current version is the one the app uses.
+    /// - Returns: The store and what was found.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when the file is a newer
+    ///   store, another model's store, another program's database or not a database; the file is left untouched.
+    public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> StoreLaunch {
+        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+        switch inspection.state {
+        case .missing:
+            return .created(try create(at: path, bundle: bundle))
+        case .current:
+            return .opened(try open(at: path, bundle: bundle))
+        case .older:
+            return .needsMigration(inspection)
+        default:
+            throw RemodelError(.incompatibleStore, inspection.message)
+        }
+    }
+
+    /// The store's metadata, read afresh.
+    func metadata() throws(RemodelError) -> StoreMetadata {
+        switch try StoreMetadata.read(from: connection) {
+        case .success(let metadata): return metadata
+        case .failure: throw RemodelError(.incompatibleStore, "the store's metadata is missing or damaged", path: path)
+        }
+    }
+}
+
+/// What ``Store/openOrCreate(at:bundle:)`` found and did.
+///
+/// For example:
+/// ```swift
+/// switch try Store.openOrCreate(at: path, bundle: bundle) {
+/// case .created(let store): print("first launch, created at \(store.version.name)")
+/// case .opened(let store): print("opened at \(store.version.name)")
+/// case .needsMigration(let inspection): print(inspection.message)
+/// }
+/// ```
+public enum StoreLaunch {
+    /// There was no store: it was created at the current version.
+    case created(Store)
+    /// The store is at the current version and is open.
+    case opened(Store)
+    /// The store is at an older version and must be migrated first; nothing was opened or changed.
+    case needsMigration(StoreInspection)
+
+    /// The store, when one was created or opened.
+    public var store: Store? {
+        switch self {
+        case .created(let store), .opened(let store): return store
+        case .needsMigration: return nil
+        }
+    }
+}

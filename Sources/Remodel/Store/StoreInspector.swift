@@ -1,0 +1,99 @@
+internal import Foundation
+
+/// Finds out what is at a store path without changing it: missing, current,
+/// older, newer, another model's store, another program's database, or not a
+/// database at all.
+///
+/// Inspection never writes: it checks the 16-byte SQLite header (and the
+/// database size the header records) before SQLite sees the file, then opens it
+/// read-only, so no byte changes and no `-journal`, `-wal` or `-shm` file is left.
+///
+/// For example:
+/// ```swift
+/// let bundle = try ModelBundle(contentsOf: "Models/Library.xcdatamodeld")
+/// let inspection = try StoreInspector.inspect(path: "library.sqlite", bundle: bundle)
+/// print(inspection.message)
+/// ```
+public enum StoreInspector {
+    /// Inspects the file at `path` against a model bundle.
+    ///
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - bundle: The model the store should belong to.
+    ///   - thorough: Also run SQLite's `quick_check`, which reads the whole file.
+    /// - Returns: What the file is, with a message to show.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the file cannot be read, or
+    ///   ``RemodelError/Code/locked`` when another process holds it.
+    public static func inspect(path: String, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
+        let (state, steps) = try state(path: path, bundle: bundle, thorough: thorough).state
+        return StoreInspection(
+            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: steps)
+    }
+
+    /// The inspection and, when the file is a store, its metadata.
+    static func state(path: String, bundle: ModelBundle, thorough: Bool) throws(RemodelError) -> (
+        state: (StoreInspection.State, Int?), metadata: StoreMetadata?
+    ) {
+        if let problem = try StoreFileHeader.check(path: path) {
+            return ((problem, nil), nil)
+        }
+        let metadata: Result<StoreMetadata, StoreMetadata.ReadFailure>
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            connection.setBusyTimeout(milliseconds: 2000)
+            if thorough, let problem = try connection.integrityProblems(quick: true).first {
+                return ((.notSQLite(reason: "damaged: \(problem)"), nil), nil)
+            }
+            metadata = try StoreMetadata.read(from: connection)
+        } catch {
+            return ((try damaged(error, path: path), nil), nil)
+        }
+        switch metadata {
+        case .failure(.noTable):
+            return ((.notRemodelStore(reason: "it has no \(StoreMetadata.tableName) table"), nil), nil)
+        case .failure(.malformed(let reason)):
+            return ((.notRemodelStore(reason: reason), nil), nil)
+        case .success(let metadata):
+            return (classify(metadata, in: bundle), metadata)
+        }
+    }
+
+    private static func damaged(_ error: RemodelError, path: String) throws(RemodelError) -> StoreInspection.State {
+        let primary = (error.sqliteCode ?? 0) & 0xFF
+        switch primary {
+        case 26, 11:  // SQLITE_NOTADB, SQLITE_CORRUPT
+            return .notSQLite(reason: "damaged: \(error.message)")
+        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+            throw RemodelError(.locked, "another process holds the store; try again when it has finished", path: path, cause: error)
+        default:
+            throw error
+        }
+    }
+
+    /// Which bundle version a store's metadata names: by entity hashes first, by name second.
+    static func classify(_ metadata: StoreMetadata, in bundle: ModelBundle) -> (StoreInspection.State, Int?) {
+        let current = bundle.currentVersion
+        let currentIndex = bundle.index(ofVersion: current.name) ?? bundle.versions.count - 1
+        let candidates = bundle.versions.filter { $0.entityHashes == metadata.entityHashes }
+        if !candidates.isEmpty {
+            let version = candidates.first { $0.name == metadata.versionName }
+                ?? candidates.first { $0.name == current.name } ?? candidates[candidates.count - 1]
+            return position(of: version.name, .hashes, bundle: bundle, currentIndex: currentIndex)
+        }
+        guard metadata.modelName == bundle.name else { return (.otherModel(name: metadata.modelName), nil) }
+        guard let index = bundle.index(ofVersion: metadata.versionName) else {
+            return (.newer(versionName: metadata.versionName), nil)
+        }
+        if index == currentIndex { return (.modifiedVersion(versionName: metadata.versionName), nil) }
+        return position(of: metadata.versionName, .name, bundle: bundle, currentIndex: currentIndex)
+    }
+
+    private static func position(
+        of name: String, _ match: StoreInspection.VersionMatch, bundle: ModelBundle, currentIndex: Int
+    ) -> (StoreInspection.State, Int?) {
+        let index = bundle.index(ofVersion: name) ?? currentIndex
+        if index == currentIndex { return (.current(version: name), nil) }
+        if index < currentIndex { return (.older(version: name, matchedBy: match), currentIndex - index) }
+        return (.newer(versionName: name), nil)
+    }
+}

@@ -1,0 +1,46 @@
+extension StoreLayout {
+    mutating func buildIndexes() {
+        var result: [Index] = []
+        for table in tables {
+            for column in table.columns {
+                if case .toOne = column.content {
+                    result.append(Index(name: "_\(table.name)_\(column.name)_index", table: table.name, keys: [.init(column: column.name)]))
+                }
+            }
+            if table.entities.count > 1 {
+                result.append(Index(name: "_\(table.name)_entity_index", table: table.name, keys: [.init(column: "_entity")]))
+            }
+            for entityName in table.entities {
+                guard let entity = version.entity(named: entityName) else { continue }
+                result += entityIndexes(entity, table: table)
+            }
+        }
+        for join in joinTables {
+            result.append(
+                Index(name: "_\(join.name)_destination_index", table: join.name, keys: [.init(column: JoinTable.destinationColumn)]))
+        }
+        var seen: Set<String> = []
+        indexes = result.filter { seen.insert($0.name).inserted }
+    }
+
+    private func entityIndexes(_ entity: Entity, table: Table) -> [Index] {
+        var result: [Index] = []
+        let isRoot = table.name == entity.name
+        let partial: [String]? = isRoot ? nil : kinds(of: entity.name)
+        for (offset, constraint) in entity.uniquenessConstraints.enumerated() {
+            let keys = constraint.properties.map { Index.Key(column: $0) }
+            guard !keys.isEmpty, keys.allSatisfy({ table.column(named: $0.column) != nil }) else { continue }
+            result.append(
+                Index(name: "_\(entity.name)_unique_\(offset + 1)", table: table.name, keys: keys, isUnique: true, entities: partial))
+        }
+        for fetchIndex in entity.fetchIndexes {
+            let keys = fetchIndex.elements.map { Index.Key(column: $0.property, ascending: $0.ascending) }
+            guard !keys.isEmpty, keys.allSatisfy({ table.column(named: $0.column) != nil }) else { continue }
+            result.append(Index(name: "_\(entity.name)_fetch_\(fetchIndex.name)", table: table.name, keys: keys))
+        }
+        for attribute in entity.attributes where attribute.isIndexed && attribute.isStored {
+            result.append(Index(name: "_\(entity.name)_fetch_\(attribute.name)", table: table.name, keys: [.init(column: attribute.name)]))
+        }
+        return result
+    }
+}

@@ -1,0 +1,180 @@
+/// How a store lays out one model version, exactly as `docs/STORE-LAYOUT.md`
+/// describes: one table per hierarchy, to-one columns, order columns, join
+/// tables and indexes. The store, the JSON exchange and the migrator all read
+/// this one computation, so they can never disagree about a name.
+///
+/// For example:
+/// ```swift
+/// let layout = StoreLayout(version: bundle.currentVersion)
+/// for sql in layout.createTablesSQL { try connection.execute(sql) }
+/// ```
+struct StoreLayout: Sendable {
+    /// One column of a hierarchy table.
+    struct Column: Sendable, Hashable {
+        /// What a column holds.
+        enum Content: Sendable, Hashable {
+            /// `_pk INTEGER PRIMARY KEY`.
+            case primaryKey
+            /// `_entity TEXT NOT NULL`, the concrete entity's name.
+            case entityName
+            /// An attribute (of the entity that first declares that name in the hierarchy).
+            case attribute(entity: String, name: String, type: AttributeType)
+            /// A to-one relationship holding the destination's `_pk`.
+            case toOne(entity: String, relationship: String, destination: String)
+            /// The position of this object in `owner.relationship`, an ordered to-many whose inverse is this table's `inverse` column.
+            case order(owner: String, relationship: String, inverse: String)
+        }
+
+        /// The column's name.
+        var name: String
+        /// The declared SQLite type (`INTEGER`, `REAL`, `TEXT`, `BLOB`).
+        var declaredType: String
+        /// What the column holds.
+        var content: Content
+
+        /// The column definition for `CREATE TABLE`.
+        var definitionSQL: String {
+            switch content {
+            case .primaryKey: return "\(quoteIdentifier(name)) INTEGER PRIMARY KEY"
+            case .entityName: return "\(quoteIdentifier(name)) TEXT NOT NULL"
+            default: return "\(quoteIdentifier(name)) \(declaredType)"
+            }
+        }
+    }
+
+    /// The table of one entity hierarchy, named as its root entity.
+    struct Table: Sendable, Hashable {
+        /// The table's name: the root entity's name.
+        var name: String
+        /// The entities stored in it, parents before children.
+        var entities: [String]
+        /// Its columns, in order.
+        var columns: [Column]
+
+        /// The column with that name.
+        func column(named name: String) -> Column? { columns.first { $0.name == name } }
+    }
+
+    /// A join table of a many-to-many relationship or a to-many relationship without an inverse.
+    struct JoinTable: Sendable, Hashable {
+        /// `_<Entity>_<relationship>` of the owner side.
+        var name: String
+        /// The entity that declares the owner relationship; its objects' `_pk` are in `source`.
+        var sourceEntity: String
+        /// The owner relationship.
+        var sourceRelationship: String
+        /// The destination entity; its objects' `_pk` are in `destination`.
+        var destinationEntity: String
+        /// The inverse relationship (declared by `destinationEntity` or an ancestor), if any.
+        var destinationRelationship: String?
+        /// Whether `source_order` is used (the owner relationship is ordered).
+        var sourceIsOrdered: Bool
+        /// Whether `destination_order` is used (the inverse relationship is ordered).
+        var destinationIsOrdered: Bool
+
+        static let sourceColumn = "source"
+        static let destinationColumn = "destination"
+        static let sourceOrderColumn = "source_order"
+        static let destinationOrderColumn = "destination_order"
+    }
+
+    /// An index, built after bulk loads.
+    struct Index: Sendable, Hashable {
+        /// One indexed column and its direction.
+        struct Key: Sendable, Hashable {
+            var column: String
+            var ascending: Bool = true
+        }
+
+        /// The index's name (always starting with `_`).
+        var name: String
+        /// The table it is on.
+        var table: String
+        /// Indexed columns, in order.
+        var keys: [Key]
+        /// Whether the index enforces uniqueness.
+        var isUnique: Bool = false
+        /// For a partial index: the `_entity` values it covers.
+        var entities: [String]? = nil
+    }
+
+    /// Where a relationship's objects are kept.
+    enum RelationshipStorage: Sendable, Hashable {
+        /// A to-one relationship: a column of the owner's table holding the destination's `_pk`.
+        case column(table: String, column: String)
+        /// A to-many relationship whose inverse is to-one: the inverse's column in the destination's
+        /// table, read backwards; `orderColumn` holds the positions when the relationship is ordered.
+        case inverseColumn(table: String, column: String, orderColumn: String?)
+        /// A join table; `ownerIsSource` tells whether the owner's `_pk` is in `source` (else in
+        /// `destination`); `orderColumn` holds the positions of this side when it is ordered.
+        case joinTable(name: String, ownerIsSource: Bool, orderColumn: String?)
+    }
+
+    /// The model version laid out.
+    let version: ModelVersion
+    /// One table per hierarchy, in the order of the root entities in the file.
+    var tables: [Table] = []
+    /// Join tables, in the order their owner relationships appear.
+    var joinTables: [JoinTable] = []
+    /// Every index, in a fixed order.
+    var indexes: [Index] = []
+
+    var tableIndexByEntity: [String: Int] = [:]
+    var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
+
+    struct PropertyKey: Hashable, Sendable {
+        var entity: String
+        var property: String
+    }
+
+    /// Computes the layout of a version.
+    init(version: ModelVersion) {
+        self.version = version
+        buildTables()
+        buildRelationshipStorage()
+        buildIndexes()
+    }
+
+    /// The table that stores an entity's objects.
+    func table(forEntity name: String) -> Table? {
+        tableIndexByEntity[name].map { tables[$0] }
+    }
+
+    /// The join table with that name.
+    func joinTable(named name: String) -> JoinTable? { joinTables.first { $0.name == name } }
+
+    /// Where a relationship of an entity (declared by it or inherited) is kept; `nil` for transient
+    /// relationships and relationships whose destination does not exist.
+    func storage(of relationship: String, in entity: String) -> RelationshipStorage? {
+        storageByProperty[PropertyKey(entity: entity, property: relationship)]
+    }
+
+    /// The column holding an attribute of an entity (declared by it or inherited).
+    func column(forAttribute attribute: String, in entity: String) -> Column? {
+        guard let table = table(forEntity: entity), let column = table.column(named: attribute),
+            case .attribute = column.content
+        else { return nil }
+        return column
+    }
+
+    /// The entity's stored attributes in resolved model order (inherited first).
+    func storedAttributes(of entity: Entity) -> [Attribute] {
+        version.attributes(of: entity).filter(\.isStored)
+    }
+
+    /// The entity's stored relationships in resolved model order (inherited first).
+    func storedRelationships(of entity: Entity) -> [Relationship] {
+        version.relationships(of: entity).filter { storage(of: $0.name, in: entity.name) != nil }
+    }
+
+    /// Concrete (non-abstract) entities, sorted by name in UTF-8 byte order: the order of a JSON export.
+    var concreteEntitiesByName: [Entity] {
+        version.entities.filter { !$0.isAbstract }.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+    }
+
+    /// The names of an entity and every entity inheriting from it: the `_entity` values a `_pk` of that kind may have.
+    func kinds(of entityName: String) -> [String] {
+        guard let entity = version.entity(named: entityName) else { return [] }
+        return version.hierarchy(of: entity).map(\.name)
+    }
+}

@@ -1,0 +1,158 @@
+internal import Foundation
+
+/// The `_RemodelMetadata` table: which model and version a store holds, each
+/// entity's version hash, and the history of migrations applied to it.
+struct StoreMetadata: Sendable, Equatable {
+    /// One applied step: creation (`from` is `nil`) or a migration.
+    struct HistoryEntry: Sendable, Equatable {
+        /// The version migrated from, `nil` when the store was created.
+        var from: String?
+        /// The version migrated to (or created at).
+        var to: String
+        /// When, ISO 8601 UTC.
+        var date: String
+        /// `"created"`, `"inferred"` or the mapping file's path.
+        var mapping: String
+    }
+
+    static let tableName = "_RemodelMetadata"
+    static let currentFormatVersion = 1
+    static let entityHashPrefix = "entityHash."
+
+    var formatVersion: Int
+    var modelName: String
+    var versionName: String
+    var modelHash: String
+    var entityHashes: [String: String]
+    var history: [HistoryEntry]
+
+    /// The metadata of a store newly created at a version.
+    init(modelName: String, version: ModelVersion, history: [HistoryEntry]) {
+        self.formatVersion = Self.currentFormatVersion
+        self.modelName = modelName
+        self.versionName = version.name
+        self.modelHash = version.modelHash
+        self.entityHashes = version.entityHashes
+        self.history = history
+    }
+
+    private init(formatVersion: Int, modelName: String, versionName: String, modelHash: String, entityHashes: [String: String], history: [HistoryEntry]) {
+        self.formatVersion = formatVersion
+        self.modelName = modelName
+        self.versionName = versionName
+        self.modelHash = modelHash
+        self.entityHashes = entityHashes
+        self.history = history
+    }
+
+    /// A history entry dated now.
+    static func entry(from: String?, to: String, mapping: String, date: Date = Date()) -> HistoryEntry {
+        HistoryEntry(from: from, to: to, date: ISODate.format(date.timeIntervalSince1970) ?? "", mapping: mapping)
+    }
+
+    /// Why metadata could not be read: no table, or a table that is not Remodel's.
+    enum ReadFailure: Error {
+        case noTable
+        case malformed(String)
+    }
+
+    /// Reads the metadata of the database on `connection`.
+    static func read(from connection: SQLiteConnection) throws(RemodelError) -> Result<StoreMetadata, ReadFailure> {
+        guard try connection.tableExists(tableName) else { return .failure(.noTable) }
+        var values: [String: String] = [:]
+        let statement: SQLiteStatement
+        do {
+            statement = try connection.prepare("SELECT key, value FROM \(quoteIdentifier(tableName))")
+        } catch {
+            return .failure(.malformed("its \(tableName) table has no key and value columns"))
+        }
+        try statement.forEachRow { row throws(RemodelError) in
+            if case .text(let key) = row.value(at: 0), case .text(let value) = row.value(at: 1) { values[key] = value }
+        }
+        guard let modelName = values["modelName"], let versionName = values["versionName"] else {
+            return .failure(.malformed("its \(tableName) table names no model or version"))
+        }
+        let formatVersion = values["formatVersion"].flatMap { Int($0) } ?? 0
+        var hashes: [String: String] = [:]
+        for (key, value) in values where key.hasPrefix(entityHashPrefix) {
+            hashes[String(key.dropFirst(entityHashPrefix.count))] = value
+        }
+        let history: [HistoryEntry]
+        do {
+            history = try parseHistory(values["history"] ?? "[]")
+        } catch {
+            return .failure(.malformed("its history is not readable: \(error.message)"))
+        }
+        return .success(
+            StoreMetadata(
+                formatVersion: formatVersion, modelName: modelName, versionName: versionName, modelHash: values["modelHash"] ?? "",
+                entityHashes: hashes, history: history))
+    }
+
+    /// Creates the table if needed and writes every key, replacing what was there.
+    func write(to connection: SQLiteConnection) throws(RemodelError) {
+        let table = quoteIdentifier(Self.tableName)
+        try connection.execute("CREATE TABLE IF NOT EXISTS \(table) (key TEXT PRIMARY KEY, value TEXT)")
+        try connection.run("DELETE FROM \(table) WHERE key LIKE ? ESCAPE '\\'", [.text("entityHash\\.%")])
+        let insert = try connection.prepare("INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)")
+        var rows: [(String, String)] = [
+            ("formatVersion", String(formatVersion)), ("modelName", modelName), ("versionName", versionName),
+            ("modelHash", modelHash), ("history", Self.historyJSON(history)),
+        ]
+        rows += entityHashes.sorted { $0.key < $1.key }.map { (Self.entityHashPrefix + $0.key, $0.value) }
+        for (key, value) in rows {
+            try insert.bind([.text(key), .text(value)])
+            try insert.step()
+        }
+    }
+
+    /// Appends a history entry to the store's metadata (the migrator calls this after each step).
+    static func appendHistory(_ entry: HistoryEntry, to connection: SQLiteConnection) throws(RemodelError) {
+        let table = quoteIdentifier(tableName)
+        var history: [HistoryEntry] = []
+        if case .text(let text) = try connection.scalar("SELECT value FROM \(table) WHERE key = 'history'") {
+            do {
+                history = try parseHistory(text)
+            } catch {
+                throw RemodelError(.incompatibleStore, "the store's migration history is not readable: \(error.message)", path: connection.path)
+            }
+        }
+        history.append(entry)
+        try connection.run("INSERT OR REPLACE INTO \(table) (key, value) VALUES ('history', ?)", [.text(historyJSON(history))])
+    }
+
+    static func historyJSON(_ history: [HistoryEntry]) -> String {
+        var output = JSONOutput()
+        output.write("[")
+        for (offset, entry) in history.enumerated() {
+            if offset > 0 { output.write(", ") }
+            output.write("{\"from\": ")
+            if let from = entry.from { output.writeString(from) } else { output.write("null") }
+            output.write(", \"to\": ")
+            output.writeString(entry.to)
+            output.write(", \"date\": ")
+            output.writeString(entry.date)
+            output.write(", \"mapping\": ")
+            output.writeString(entry.mapping)
+            output.write("}")
+        }
+        output.write("]")
+        return output.text
+    }
+
+    static func parseHistory(_ text: String) throws(RemodelError) -> [HistoryEntry] {
+        var parser = JSONPullParser(bytes: Array(text.utf8), path: tableName)
+        guard case .array(let items) = try parser.readValue() else { throw parser.failure("expected an array") }
+        var history: [HistoryEntry] = []
+        for item in items {
+            guard case .object(let members) = item else { throw parser.failure("expected an object in the history") }
+            func text(_ key: String) -> String? {
+                if case .string(let value) = members.first(where: { $0.key == key })?.value { return value }
+                return nil
+            }
+            guard let to = text("to") else { throw parser.failure("a history entry has no \"to\"") }
+            history.append(HistoryEntry(from: text("from"), to: to, date: text("date") ?? "", mapping: text("mapping") ?? ""))
+        }
+        return history
+    }
+}

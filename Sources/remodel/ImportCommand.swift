@@ -1,0 +1,21 @@
+import ArgumentParser
+import Remodel
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import objects from a JSON file into a store, all or nothing.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The JSON file to import.")
+    var file: String
+
+    func run() throws {
+        let bundle = try options.bundle()
+        try runReportingFailure { () throws(RemodelError) in
+            let store = try Store.open(at: options.store, bundle: bundle)
+            try store.importJSON(from: file)
+        }
+        print("Imported \(file) into \(options.store).")
+    }
+}
