@@ -80,3 +80,10 @@ struct StoreFiles {
         return RemodelError(.io, "\(what): \(reason)", path: path)
     }
 }
+
+extension StoreFiles {
+    /// Removes one file if it exists.
+    static func removeIfPresent(_ path: String) {
+        if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Named places in a migration where a test can make the process die (`SIGKILL`),
+/// to prove that a crash at any moment leaves the old store or the new one, whole.
+///
+/// Set `REMODEL_FAULT_POINT` to a point's name (and optionally `REMODEL_FAULT_HIT`
+/// to the 1-based time it is reached, default 1) in the environment of a
+/// `remodel migrate` child process. Not public API; when the variable is unset,
+/// reaching a point costs one comparison of a constant.
+enum FaultPoint: String, CaseIterable {
+    /// The plan is made and the lock is held; nothing written yet.
+    case planned
+    /// A batch of phase 1 was committed to the step's store.
+    case afterBatch = "after-batch"
+    /// Phase 1 of a step is done.
+    case afterInstances = "after-instances"
+    /// Phase 2 of a step is done.
+    case afterRelationships = "after-relationships"
+    /// Phase 3 of a step passed.
+    case afterValidation = "after-validation"
+    /// The step's store has its metadata and indexes.
+    case afterMetadata = "after-metadata"
+    /// A whole step is done (its store closed).
+    case afterStep = "after-step"
+    /// The temporary store is durable; the rename is next.
+    case beforeRename = "before-rename"
+    /// The rename happened; the folder is not yet flushed nor the sidecars removed.
+    case afterRename = "after-rename"
+    /// The original's `-wal`/`-shm` were being removed.
+    case duringSidecarCleanup = "during-sidecar-cleanup"
+
+    private static let armed: (name: String, hit: Int)? = {
+        guard let name = ProcessInfo.processInfo.environment["REMODEL_FAULT_POINT"] else { return nil }
+        let hit = ProcessInfo.processInfo.environment["REMODEL_FAULT_HIT"].flatMap { Int($0) } ?? 1
+        return (name, hit)
+    }()
+
+    private static let counter = FaultCounter()
+
+    /// Kills the process here if this point is armed and reached for the armed time.
+    func reach() {
+        guard let armed = Self.armed, armed.name == rawValue else { return }
+        if Self.counter.increment() == armed.hit {
+            kill(getpid(), SIGKILL)
+        }
+    }
+}
+
+private final class FaultCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+}

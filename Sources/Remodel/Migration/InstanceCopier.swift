@@ -1,0 +1,172 @@
+/// Phase 1: creates the destination objects of each entity mapping and
+/// computes their attributes, one `INSERT … SELECT` per batch of source keys.
+struct InstanceCopier {
+    let context: StepContext
+
+    func run() throws(RemodelError) {
+        if context.keys.needsKeyTable {
+            try context.connection.execute(KeyPlan.createKeyTableSQL)
+        }
+        var nextKey: [String: Int64] = [:]
+        let mappings = context.mapping.entities.enumerated().filter { $0.element.source != nil && $0.element.destination != nil }
+        var progress = PhaseProgress(total: 0)
+        for (_, mapping) in mappings { progress.total += try rowCount(of: mapping) }
+        try context.tracker.report(.instances, step: context.step, entity: nil, completed: 0, total: progress.total, force: true)
+        for (index, mapping) in mappings {
+            try copy(mapping, index: index, nextKey: &nextKey, progress: &progress)
+        }
+        if context.keys.needsKeyTable {
+            try context.connection.execute(KeyPlan.indexKeyTableSQL)
+        }
+    }
+
+    /// Rows done across every entity mapping of the phase.
+    struct PhaseProgress {
+        var total: Int
+        var completed = 0
+    }
+
+    private func rowCount(of mapping: EntityMapping) throws(RemodelError) -> Int {
+        guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName)?.name else { return 0 }
+        let count = try context.connection.scalar(
+            "SELECT count(*) FROM \(StepContext.sourceSchema).\(quoteIdentifier(table)) WHERE \"_entity\" = ?", [.text(sourceName)])
+        return Int(count?.integerValue ?? 0)
+    }
+
+    private struct Insert {
+        var columns: [String] = []
+        var values: [String] = []
+        var parameters: [SQLiteValue] = []
+    }
+
+    private func copy(
+        _ mapping: EntityMapping, index: Int, nextKey: inout [String: Int64], progress: inout PhaseProgress
+    ) throws(RemodelError) {
+        guard let sourceName = mapping.source, let destinationName = mapping.destination,
+            let sourceEntity = context.source.entity(named: sourceName),
+            let destinationEntity = context.destination.entity(named: destinationName),
+            let sourceTable = context.sourceLayout.table(forEntity: sourceName)?.name,
+            let destinationTable = context.destinationLayout.table(forEntity: destinationName)?.name,
+            !sourceEntity.isAbstract
+        else { return }
+        let connection = context.connection
+        let src = StepContext.sourceSchema
+        guard let bounds = try connection.rows(
+            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(src).\(quoteIdentifier(sourceTable)) WHERE \"_entity\" = ?",
+            [.text(sourceName)]
+        ).first, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1], case .integer(let total) = bounds[2]
+        else { return }
+        let startedAt = progress.completed
+        var insert = try valueColumns(mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity)
+        let filter = try mapping.filter.map { expression throws(RemodelError) in
+            try context.compile(expression, over: sourceEntity, into: nil)
+        }
+        let remapped = context.keys.mode(ofDestinationTable: destinationTable) == .remapped
+        let sourceFrom = "\(src).\(quoteIdentifier(sourceTable)) AS s"
+        let range = "s.\"_entity\" = ? AND s.\"_pk\" > ? AND s.\"_pk\" <= ?"
+        let filterSQL = filter.map { " AND (\($0.sql))" } ?? ""
+        let columnList = (["_pk", "_entity"] + insert.columns).map(quoteIdentifier).joined(separator: ", ")
+        insert.parameters.insert(.text(destinationName), at: 0)
+
+        let keySQL =
+            "INSERT INTO \"_RemodelKeys\" (mapping, source_table, source_pk, destination_table, destination_pk) SELECT ?, ?, s.\"_pk\", ?, ? + row_number() OVER (ORDER BY s.\"_pk\") FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
+        let copySQL: String
+        if remapped {
+            copySQL =
+                "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columnList)) SELECT k.destination_pk, ?\(insert.values.map { ", " + $0 }.joined()) FROM \(sourceFrom) JOIN \"_RemodelKeys\" AS k ON k.mapping = ? AND k.source_pk = s.\"_pk\" WHERE \(range)"
+        } else {
+            copySQL =
+                "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columnList)) SELECT s.\"_pk\", ?\(insert.values.map { ", " + $0 }.joined()) FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
+        }
+        let copyStatement = try connection.prepare(copySQL)
+        let keyStatement = remapped ? try connection.prepare(keySQL) : nil
+        var lower = low - 1
+        while lower < high {
+            let upper = lower + Int64(context.batchSize) >= high ? high : lower + Int64(context.batchSize)
+            let rangeValues: [SQLiteValue] = [.text(sourceName), .integer(lower), .integer(upper)]
+            try connection.transaction { () throws(RemodelError) in
+                if let keyStatement {
+                    let base = nextKey[destinationTable, default: 0]
+                    try keyStatement.bind(
+                        [.integer(Int64(index)), .text(sourceTable), .text(destinationTable), .integer(base)] + rangeValues
+                            + (filter?.parameters ?? []))
+                    try keyStatement.step()
+                    nextKey[destinationTable] = base + Int64(connection.changes)
+                    try copyStatement.bind(insert.parameters + [.integer(Int64(index))] + rangeValues)
+                } else {
+                    try copyStatement.bind(insert.parameters + rangeValues + (filter?.parameters ?? []))
+                }
+                try copyStatement.step()
+            }
+            FaultPoint.afterBatch.reach()
+            let done = Double(upper - low + 1) / Double(high - low + 1)
+            progress.completed = startedAt + Int(done * Double(total))
+            try context.tracker.report(
+                .instances, step: context.step, entity: destinationName, completed: progress.completed, total: progress.total)
+            lower = upper
+        }
+    }
+
+    /// The attribute columns (and directly copied to-one columns) with their value SQL.
+    private func valueColumns(_ mapping: EntityMapping, sourceEntity: Entity, destinationEntity: Entity) throws(RemodelError) -> Insert {
+        var insert = Insert()
+        for attributeMapping in mapping.attributes {
+            guard let attribute = context.destination.attribute(named: attributeMapping.destination, in: destinationEntity),
+                attribute.isStored
+            else { continue }
+            let fallback = ModelDefaultValue.stored(for: attribute)
+            var sql: String
+            var parameters: [SQLiteValue] = []
+            if let value = attributeMapping.value {
+                if let sourceName = attributeMapping.sourceAttribute, value.text == "$source.\(sourceName)" {
+                    sql = "s.\(quoteIdentifier(sourceName))"
+                } else {
+                    let compiled = try context.compile(value, over: sourceEntity, into: attribute)
+                    sql = compiled.sql
+                    parameters = compiled.parameters
+                }
+                if let fallback, !attribute.isOptional {
+                    sql = "coalesce(\(sql), ?)"
+                    parameters.append(fallback)
+                }
+            } else if let fallback {
+                sql = "?"
+                parameters = [fallback]
+            } else {
+                continue
+            }
+            insert.columns.append(attribute.name)
+            insert.values.append(sql)
+            insert.parameters += parameters
+        }
+        for relationshipMapping in mapping.relationships {
+            guard let sourceName = relationshipMapping.source,
+                let relationship = context.destination.relationship(named: relationshipMapping.destination, in: destinationEntity),
+                let sourceRelationship = context.source.relationship(named: sourceName, in: sourceEntity),
+                canCopyDirectly(relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity),
+                case .column(let table, let column)? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name)
+            else { continue }
+            insert.columns.append(column)
+            insert.values.append("s.\(quoteIdentifier(sourceName))")
+            context.copiedToOneColumns.append((table, column, relationship))
+        }
+        return insert
+    }
+
+    /// Whether a to-one column can take the source column's keys as they are.
+    func canCopyDirectly(
+        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship, in sourceEntity: Entity
+    ) -> Bool {
+        guard case .column? = context.sourceLayout.storage(of: sourceRelationship.name, in: sourceEntity.name),
+            case .column? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name),
+            let ownTable = context.destinationLayout.table(forEntity: destinationEntity.name)?.name,
+            case .preserved? = context.keys.mode(ofDestinationTable: ownTable),
+            let targetName = relationship.destinationEntity,
+            let targetTable = context.destinationLayout.table(forEntity: targetName)?.name,
+            let sourceTargetName = sourceRelationship.destinationEntity,
+            let sourceTargetTable = context.sourceLayout.table(forEntity: sourceTargetName)?.name,
+            case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: targetTable)
+        else { return false }
+        return feeder == sourceTargetTable
+    }
+}

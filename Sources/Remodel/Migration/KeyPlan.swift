@@ -1,0 +1,65 @@
+/// How destination objects get their `_pk`: the same as the source object's
+/// where a destination table is fed from exactly one source table and no
+/// source object can arrive twice; otherwise new keys, recorded in a key table.
+struct KeyPlan {
+    /// How one destination table gets its keys.
+    enum Mode: Equatable {
+        /// Same `_pk` as in this source table.
+        case preserved(sourceTable: String)
+        /// New keys, recorded in ``KeyPlan/keyTable``.
+        case remapped
+    }
+
+    /// The key table in the destination store, dropped before the store is finished.
+    static let keyTable = "_RemodelKeys"
+
+    private(set) var modes: [String: Mode] = [:]
+
+    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) {
+        var feeders: [String: [(sourceTable: String, sourceEntity: String)]] = [:]
+        for entity in mapping.entities {
+            guard let from = entity.source, let to = entity.destination,
+                let sourceTable = source.table(forEntity: from)?.name,
+                let destinationTable = destination.table(forEntity: to)?.name
+            else { continue }
+            feeders[destinationTable, default: []].append((sourceTable, from))
+        }
+        for (table, list) in feeders {
+            let tables = Set(list.map(\.sourceTable))
+            let entities = list.map(\.sourceEntity)
+            if tables.count == 1, Set(entities).count == entities.count, let only = tables.first {
+                modes[table] = .preserved(sourceTable: only)
+            } else {
+                modes[table] = .remapped
+            }
+        }
+    }
+
+    func mode(ofDestinationTable table: String) -> Mode? { modes[table] }
+
+    /// Whether any table needs the key table.
+    var needsKeyTable: Bool { modes.values.contains(.remapped) }
+
+    static let createKeyTableSQL = """
+        CREATE TABLE "_RemodelKeys" (mapping INTEGER NOT NULL, source_table TEXT NOT NULL, source_pk INTEGER NOT NULL, \
+        destination_table TEXT NOT NULL, destination_pk INTEGER NOT NULL, PRIMARY KEY (mapping, source_pk)) WITHOUT ROWID
+        """
+    static let indexKeyTableSQL = """
+        CREATE INDEX "_RemodelKeys_lookup" ON "_RemodelKeys" (source_table, source_pk, destination_table, destination_pk)
+        """
+
+    /// SQL for the destination `_pk` of the source object `sourcePK` (a column reference) of
+    /// `sourceTable`, in `destinationTable`; NULL when it did not arrive there.
+    func destinationKeySQL(sourcePK: String, sourceTable: String, destinationTable: String, parameters: inout [SQLiteValue]) -> String {
+        switch modes[destinationTable] {
+        case .preserved(let feeder)?:
+            return feeder == sourceTable ? sourcePK : "NULL"
+        case .remapped?:
+            parameters.append(.text(sourceTable))
+            parameters.append(.text(destinationTable))
+            return "(SELECT min(k.destination_pk) FROM \"_RemodelKeys\" AS k WHERE k.source_table = ? AND k.source_pk = \(sourcePK) AND k.destination_table = ?)"
+        case nil:
+            return "NULL"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// How a migration runs.
+///
+/// For example:
+/// ```swift
+/// var options = MigrationOptions()
+/// options.mappingsDirectory = "Mappings"
+/// options.keepBackup = true
+/// ```
+public struct MigrationOptions: Sendable {
+    /// Where mapping files are (searched recursively); `nil` for inference only.
+    public var mappingsDirectory: String?
+    /// The version to migrate to; `nil` for the bundle's current version.
+    public var targetVersion: String?
+    /// Keep the original store beside the migrated one as `<store>.remodel-backup`.
+    public var keepBackup: Bool
+    /// Source keys per batch in phase 1: smaller batches give finer progress and cancellation.
+    public var batchSize: Int
+    /// How long to wait for another process's lock on the store before failing, in milliseconds.
+    public var lockTimeoutMilliseconds: Int
+    /// Checks of your own, run in phase 3 on every step's result.
+    public var validations: [CustomValidation]
+
+    /// Creates options with the defaults.
+    public init(
+        mappingsDirectory: String? = nil, targetVersion: String? = nil, keepBackup: Bool = false, batchSize: Int = 25_000,
+        lockTimeoutMilliseconds: Int = 5_000, validations: [CustomValidation] = []
+    ) {
+        self.mappingsDirectory = mappingsDirectory
+        self.targetVersion = targetVersion
+        self.keepBackup = keepBackup
+        self.batchSize = max(1, batchSize)
+        self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
+        self.validations = validations
+    }
+}
+
+/// What a finished migration did.
+public struct MigrationReport: Sendable, Hashable {
+    /// The store migrated.
+    public var path: String
+    /// The version it was at.
+    public var sourceVersion: String
+    /// The version it is at now.
+    public var targetVersion: String
+    /// The number of steps run (0 when the store was already at the target).
+    public var steps: Int
+    /// Objects in the migrated store.
+    public var objects: Int
+    /// Wall time, in seconds.
+    public var seconds: Double
+    /// The kept original, with ``MigrationOptions/keepBackup``.
+    public var backupPath: String?
+}

@@ -1,0 +1,226 @@
+/// Phase 2: rebuilds every relationship of the destination store from the
+/// source relationships it is mapped from. Each storage unit (a to-one
+/// column, a join table) is written once, from the side that has a source;
+/// links to objects that did not arrive (filtered, removed, changed entity)
+/// are left out; ordered relationships keep their order.
+struct RelationshipBuilder {
+    let context: StepContext
+
+    private var source: ModelVersion { context.source }
+    private var destination: ModelVersion { context.destination }
+    private var connection: SQLiteConnection { context.connection }
+
+    func run() throws(RemodelError) {
+        let work = plannedWrites()
+        let total = work.count + context.copiedToOneColumns.count + orderColumns().count
+        var completed = 0
+        try context.tracker.report(.relationships, step: context.step, entity: nil, completed: 0, total: total, force: true)
+        for write in work {
+            try connection.transaction { () throws(RemodelError) in try perform(write) }
+            completed += 1
+            try context.tracker.report(.relationships, step: context.step, entity: write.entity.name, completed: completed, total: total)
+        }
+        for copied in context.copiedToOneColumns {
+            try removeDanglingLinks(table: copied.table, column: copied.column, relationship: copied.relationship)
+            completed += 1
+            try context.tracker.report(.relationships, step: context.step, entity: copied.table, completed: completed, total: total)
+        }
+        for order in orderColumns() {
+            try renumber(order)
+            completed += 1
+            try context.tracker.report(.relationships, step: context.step, entity: order.table, completed: completed, total: total)
+        }
+    }
+
+    // MARK: - What to write
+
+    /// One relationship mapping that writes its storage.
+    struct Write {
+        var mappingIndex: Int
+        var sourceEntity: Entity
+        var entity: Entity
+        var relationship: Relationship
+        var sourceRelationship: Relationship
+        var storage: StoreLayout.RelationshipStorage
+    }
+
+    private func plannedWrites() -> [Write] {
+        var writes: [Write] = []
+        var copied: Set<String> = []
+        for item in context.copiedToOneColumns { copied.insert("\(item.table).\(item.column)") }
+        for (index, mapping) in context.mapping.entities.enumerated() {
+            guard let sourceName = mapping.source, let destinationName = mapping.destination,
+                let sourceEntity = source.entity(named: sourceName), let entity = destination.entity(named: destinationName),
+                !sourceEntity.isAbstract
+            else { continue }
+            for relationshipMapping in mapping.relationships {
+                guard let sourceRelationshipName = relationshipMapping.source,
+                    let relationship = destination.relationship(named: relationshipMapping.destination, in: entity),
+                    let sourceRelationship = source.relationship(named: sourceRelationshipName, in: sourceEntity),
+                    let storage = context.destinationLayout.storage(of: relationship.name, in: entity.name)
+                else { continue }
+                let write = Write(
+                    mappingIndex: index, sourceEntity: sourceEntity, entity: entity, relationship: relationship,
+                    sourceRelationship: sourceRelationship, storage: storage)
+                switch storage {
+                case .column(let table, let column):
+                    if !copied.contains("\(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
+                case .inverseColumn:
+                    if !inverseHasSource(relationship) || relationship.isOrdered { writes.append(write) }
+                case .joinTable(_, let ownerIsSource, _):
+                    if ownerIsSource || !inverseHasSource(relationship) { writes.append(write) }
+                }
+            }
+        }
+        return writes
+    }
+
+    private func copiedDirectly(_ write: Write) -> Bool {
+        InstanceCopier(context: context).canCopyDirectly(
+            write.relationship, in: write.entity, from: write.sourceRelationship, in: write.sourceEntity)
+    }
+
+    /// Whether the inverse of a destination relationship is itself mapped from a source relationship.
+    private func inverseHasSource(_ relationship: Relationship) -> Bool {
+        guard let inverseName = relationship.inverseName, let target = relationship.destinationEntity else { return false }
+        for mapping in context.mapping.entities {
+            guard let destinationName = mapping.destination, let entity = destination.entity(named: destinationName),
+                destination.entity(entity, isKindOf: target)
+            else { continue }
+            if mapping.relationship(inverseName)?.source != nil { return true }
+        }
+        return false
+    }
+
+    // MARK: - Writing
+
+    /// `(a2, b2, position)`: the source links of one entity mapping in destination keys, only where both objects arrived.
+    private func mappedLinks(_ write: Write, parameters: inout [SQLiteValue]) -> String? {
+        guard
+            let links = RelationshipLinks.sql(
+                of: write.sourceRelationship.name, in: write.sourceEntity.name, layout: context.sourceLayout,
+                schema: StepContext.sourceSchema),
+            let sourceTable = context.sourceLayout.table(forEntity: write.sourceEntity.name)?.name,
+            let table = context.destinationLayout.table(forEntity: write.entity.name)?.name,
+            let targetSourceName = write.sourceRelationship.destinationEntity,
+            let targetSourceTable = context.sourceLayout.table(forEntity: targetSourceName)?.name,
+            let targetName = write.relationship.destinationEntity,
+            let targetTable = context.destinationLayout.table(forEntity: targetName)?.name
+        else { return nil }
+        var keyParameters: [SQLiteValue] = []
+        let a2: String
+        if context.keys.mode(ofDestinationTable: table) == .remapped {
+            keyParameters.append(.integer(Int64(write.mappingIndex)))
+            a2 = "(SELECT k.destination_pk FROM \"_RemodelKeys\" AS k WHERE k.mapping = ? AND k.source_pk = l.a)"
+        } else {
+            a2 = "l.a"
+        }
+        let b2 = context.keys.destinationKeySQL(
+            sourcePK: "l.b", sourceTable: targetSourceTable, destinationTable: targetTable, parameters: &keyParameters)
+        var tail: [SQLiteValue] = [.text(write.sourceEntity.name)]
+        let kinds = context.placeholders(context.kinds(of: targetName, in: destination), &tail)
+        tail.append(.text(write.entity.name))
+        parameters += keyParameters + tail
+        return """
+            SELECT m.a2, m.b2, m.position FROM (SELECT \(a2) AS a2, \(b2) AS b2, l.position AS position \
+            FROM (\(links)) AS l JOIN \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable)) AS o ON o."_pk" = l.a AND o."_entity" = ?) AS m \
+            WHERE m.b2 IN (SELECT "_pk" FROM main.\(quoteIdentifier(targetTable)) WHERE "_entity" IN (\(kinds))) \
+            AND m.a2 IN (SELECT "_pk" FROM main.\(quoteIdentifier(table)) WHERE "_entity" = ?)
+            """
+    }
+
+    private func perform(_ write: Write) throws(RemodelError) {
+        var parameters: [SQLiteValue] = []
+        guard let links = mappedLinks(write, parameters: &parameters) else { return }
+        let sql: String
+        switch write.storage {
+        case .column(let table, let column):
+            let name = quoteIdentifier(table)
+            sql = "UPDATE main.\(name) SET \(quoteIdentifier(column)) = l.b2 FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.a2"
+        case .inverseColumn(let table, let column, let orderColumn):
+            let name = quoteIdentifier(table)
+            var assignments: [String] = []
+            if !inverseHasSource(write.relationship) { assignments.append("\(quoteIdentifier(column)) = l.a2") }
+            if let orderColumn, write.sourceRelationship.isOrdered { assignments.append("\(quoteIdentifier(orderColumn)) = l.position") }
+            guard !assignments.isEmpty else { return }
+            sql = "UPDATE main.\(name) SET \(assignments.joined(separator: ", ")) FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.b2"
+        case .joinTable(let name, let ownerIsSource, let orderColumn):
+            let position = orderColumn != nil && write.sourceRelationship.isOrdered ? "position" : "NULL"
+            if ownerIsSource {
+                sql = "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, source_order) SELECT a2, b2, \(position) FROM (\(links))"
+            } else {
+                sql = "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, destination_order) SELECT b2, a2, \(position) FROM (\(links))"
+            }
+        }
+        try connection.run(sql, parameters)
+    }
+
+    /// Clears to-one links copied in phase 1 whose destination object did not arrive.
+    private func removeDanglingLinks(table: String, column: String, relationship: Relationship) throws(RemodelError) {
+        guard let target = relationship.destinationEntity,
+            let targetTable = context.destinationLayout.table(forEntity: target)?.name
+        else { return }
+        var parameters: [SQLiteValue] = []
+        let kinds = context.placeholders(context.kinds(of: target, in: destination), &parameters)
+        let name = quoteIdentifier(column)
+        try connection.run(
+            "UPDATE main.\(quoteIdentifier(table)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
+            parameters)
+    }
+
+    // MARK: - Order
+
+    /// A column holding positions: the group column and the position column.
+    struct OrderColumn {
+        var table: String
+        var group: String
+        var position: String
+        var member: String
+        /// The columns that identify a row (join tables have no rowid of their own to rely on).
+        var keys: [String]
+    }
+
+    private func orderColumns() -> [OrderColumn] {
+        var result: [OrderColumn] = []
+        for table in context.destinationLayout.tables {
+            for column in table.columns {
+                if case .order(_, _, let inverse) = column.content {
+                    result.append(OrderColumn(table: table.name, group: inverse, position: column.name, member: "_pk", keys: ["_pk"]))
+                }
+            }
+        }
+        for join in context.destinationLayout.joinTables {
+            if join.sourceIsOrdered {
+                result.append(
+                    OrderColumn(
+                        table: join.name, group: "source", position: "source_order", member: "destination",
+                        keys: ["source", "destination"]))
+            }
+            if join.destinationIsOrdered {
+                result.append(
+                    OrderColumn(
+                        table: join.name, group: "destination", position: "destination_order", member: "source",
+                        keys: ["source", "destination"]))
+            }
+        }
+        return result
+    }
+
+    /// Makes positions dense (0, 1, 2, …) within each owner, keeping the source order and
+    /// putting objects that had none after the others, by key.
+    private func renumber(_ order: OrderColumn) throws(RemodelError) {
+        let table = quoteIdentifier(order.table)
+        let group = quoteIdentifier(order.group)
+        let position = quoteIdentifier(order.position)
+        let member = quoteIdentifier(order.member)
+        let keys = order.keys.map(quoteIdentifier)
+        let keyList = keys.joined(separator: ", ")
+        let match = keys.map { "main.\(table).\($0) = r.\($0)" }.joined(separator: " AND ")
+        try connection.execute("""
+            UPDATE main.\(table) SET \(position) = r.new_position FROM (SELECT \(keyList), row_number() OVER (PARTITION BY \(group) \
+            ORDER BY \(position) IS NULL, \(position), \(member)) - 1 AS new_position FROM main.\(table) WHERE \(group) IS NOT NULL) AS r \
+            WHERE \(match)
+            """)
+        try connection.execute("UPDATE main.\(table) SET \(position) = NULL WHERE \(group) IS NULL AND \(position) IS NOT NULL")
+    }
+}

@@ -1,0 +1,69 @@
+/// Everything one migration step works with: the connection to the store
+/// being built (with the source store attached as `src`), both layouts, the
+/// mapping and how keys are assigned.
+final class StepContext {
+    let connection: SQLiteConnection
+    let step: Int
+    let source: ModelVersion
+    let destination: ModelVersion
+    let sourceLayout: StoreLayout
+    let destinationLayout: StoreLayout
+    let mapping: MappingModel
+    let keys: KeyPlan
+    let environment: ExpressionEnvironment
+    let tracker: ProgressTracker
+    let batchSize: Int
+    /// To-one columns copied directly in phase 1, whose links to objects that did not arrive phase 2 removes.
+    var copiedToOneColumns: [(table: String, column: String, relationship: Relationship)] = []
+
+    static let sourceSchema = "src"
+
+    init(
+        connection: SQLiteConnection, step: Int, source: ModelVersion, destination: ModelVersion, mapping: MappingModel,
+        environment: ExpressionEnvironment, tracker: ProgressTracker, batchSize: Int
+    ) {
+        self.connection = connection
+        self.step = step
+        self.source = source
+        self.destination = destination
+        self.sourceLayout = StoreLayout(version: source)
+        self.destinationLayout = StoreLayout(version: destination)
+        self.mapping = mapping
+        self.keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
+        self.environment = environment
+        self.tracker = tracker
+        self.batchSize = batchSize
+    }
+
+    /// Names of an entity and every entity that inherits from it, in a version.
+    func kinds(of entityName: String, in version: ModelVersion) -> [String] {
+        guard let entity = version.entity(named: entityName) else { return [] }
+        return version.hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
+    }
+
+    /// `?, ?, ?` for a list, appending the values to `parameters`.
+    func placeholders(_ values: [String], _ parameters: inout [SQLiteValue]) -> String {
+        parameters += values.map(SQLiteValue.text)
+        return values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ", ")
+    }
+
+    /// Compiles a mapping expression over objects of `entity` for a destination attribute (or a filter when `attribute` is nil).
+    func compile(_ expression: ValueExpression, over entity: Entity, into attribute: Attribute?) throws(RemodelError) -> CompiledSQL {
+        let checker = ExpressionTypeChecker(model: source, entity: entity)
+        let checked: CheckedExpression
+        do {
+            let parsed = try ExpressionParser.parse(expression.text)
+            if let attribute {
+                checked = try checker.check(parsed, assignableTo: attribute.type, optional: attribute.isOptional)
+            } else {
+                checked = try checker.check(parsed)
+            }
+        } catch {
+            throw RemodelError(
+                .invalidMapping, error.message, location: expression.location(atOffset: error.range.lowerBound),
+                entity: entity.name, property: attribute?.name)
+        }
+        let context = SourceSQLContext(layout: sourceLayout, entity: entity, schema: Self.sourceSchema, alias: "s")
+        return ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
+    }
+}

@@ -1,0 +1,85 @@
+/// Runs one migration step: builds the destination store in a new file from
+/// the source store (attached read-only) in three phases.
+struct StepExecutor {
+    let step: MigrationStep
+    let index: Int
+    let modelName: String
+    let environment: ExpressionEnvironment
+    let tracker: ProgressTracker
+    let options: MigrationOptions
+
+    /// Builds `destinationPath` from `sourcePath`; the destination is removed again on failure.
+    func run(sourcePath: String, destinationPath: String) throws(RemodelError) {
+        StoreFiles.remove(destinationPath)
+        do {
+            try build(sourcePath: sourcePath, destinationPath: destinationPath)
+        } catch {
+            StoreFiles.remove(destinationPath)
+            throw error
+        }
+    }
+
+    private func build(sourcePath: String, destinationPath: String) throws(RemodelError) {
+        let connection = try SQLiteConnection(path: destinationPath, mode: .create)
+        // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
+        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+        let context = StepContext(
+            connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
+            environment: environment, tracker: tracker, batchSize: options.batchSize)
+        try connection.transaction { () throws(RemodelError) in
+            for sql in context.destinationLayout.createTablesSQL { try connection.execute(sql) }
+        }
+        try ExpressionFunctions.register(on: connection)
+        try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
+
+        try InstanceCopier(context: context).run()
+        FaultPoint.afterInstances.reach()
+        try RelationshipBuilder(context: context).run()
+        FaultPoint.afterRelationships.reach()
+        if context.keys.needsKeyTable {
+            try connection.execute("DROP TABLE \"_RemodelKeys\"")
+        }
+        try connection.transaction { () throws(RemodelError) in
+            for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
+        }
+
+        let validator = MigrationValidator(
+            connection: connection, version: step.destination, layout: context.destinationLayout,
+            customValidations: options.validations
+        ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
+            try tracker.report(.validation, step: index, entity: entity, completed: completed, total: total)
+        }
+        let failures = try validator.run()
+        if !failures.isEmpty {
+            throw Self.validationError(failures, step: step)
+        }
+        FaultPoint.afterValidation.reach()
+        try connection.transaction { () throws(RemodelError) in
+            for index in context.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
+            try writeMetadata(on: connection, sourcePath: sourcePath)
+        }
+        FaultPoint.afterMetadata.reach()
+        try connection.detach(StepContext.sourceSchema)
+    }
+
+    private func writeMetadata(on connection: SQLiteConnection, sourcePath: String) throws(RemodelError) {
+        var history: [StoreMetadata.HistoryEntry] = []
+        if case .success(let source) = try StoreMetadata.read(from: try SQLiteConnection(path: sourcePath, mode: .readOnly)) {
+            history = source.history
+        }
+        let how = step.mapping.files.isEmpty ? "inferred" : step.mapping.files.joined(separator: ", ")
+        history.append(StoreMetadata.entry(from: step.source.name, to: step.destination.name, mapping: how))
+        try StoreMetadata(modelName: modelName, version: step.destination, history: history).write(to: connection)
+    }
+
+    static func validationError(_ failures: [ValidationFailure], step: MigrationStep) -> RemodelError {
+        let lines = failures.map { "  - \($0)" }.joined(separator: "\n")
+        var error = RemodelError(
+            .validationFailed,
+            "the data migrated from \(step.source.name) to \(step.destination.name) breaks the model's rules, so the store was left as it was:\n\(lines)")
+        error.entity = failures.first?.entity
+        error.property = failures.first?.property
+        error.primaryKey = failures.first?.primaryKey
+        return error
+    }
+}

@@ -1,0 +1,91 @@
+/// Keeps every other writer out of a store for the whole migration, and
+/// replaces the store's file while still holding that lock.
+///
+/// The lock is an SQLite write transaction (`BEGIN IMMEDIATE`) on the original:
+/// other connections can still read, but any write waits or fails with
+/// `SQLITE_BUSY`. After the replace, a connection still open on the old file
+/// that tries to write gets `SQLITE_READONLY_DBMOVED` from SQLite, so no write
+/// can land in the replaced file by mistake.
+final class StoreLock {
+    private var connection: SQLiteConnection?
+    private let path: String
+    private let isWAL: Bool
+
+    init(path: String, timeoutMilliseconds: Int) throws(RemodelError) {
+        self.path = path
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        connection.setBusyTimeout(milliseconds: timeoutMilliseconds)
+        let mode = try connection.scalar("PRAGMA journal_mode")
+        self.isWAL = mode == .text("wal")
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw RemodelError(
+                .locked,
+                "another process is writing to the store; Remodel waited \(timeoutMilliseconds) ms for it to finish. Close the other program (or its transaction) and migrate again",
+                path: path, cause: error)
+        }
+        self.connection = connection
+    }
+
+    /// Replaces the store with the finished temporary store, durably and atomically.
+    ///
+    /// The temporary store is flushed to disk, given the original's journal mode, then
+    /// renamed over the original; the folder is flushed; the original's `-wal`/`-shm`
+    /// are removed. In WAL mode the original's log is first checkpointed and emptied,
+    /// so a crash right after the rename can never replay it onto the new store.
+    func replaceStore(with temporaryPath: String, backupPath: String?) throws(RemodelError) {
+        guard let connection else { return }
+        if isWAL {
+            try emptyWriteAheadLog(connection)
+            let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+            _ = try temporary.scalar("PRAGMA journal_mode = WAL")
+        } else {
+            let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+            _ = try temporary.scalar("PRAGMA journal_mode = DELETE")
+        }
+        try StoreFiles.synchronize(file: temporaryPath)
+        if let backupPath {
+            try StoreFiles.hardLink(path, as: backupPath)
+        }
+        FaultPoint.beforeRename.reach()
+        try StoreFiles.replace(path, with: temporaryPath)
+        FaultPoint.afterRename.reach()
+        try StoreFiles.synchronize(directoryOf: path)
+        for suffix in ["-wal", "-shm"] {
+            StoreFiles.removeIfPresent(path + suffix)
+            FaultPoint.duringSidecarCleanup.reach()
+        }
+    }
+
+    /// Checkpoints the original's log into the database file and truncates it to zero bytes.
+    ///
+    /// A checkpoint cannot run inside the lock's transaction, so the lock is let go for the
+    /// checkpoint and taken again; `data_version` shows whether another connection wrote
+    /// in between, in which case the migration stops (the original is untouched; run it again).
+    private func emptyWriteAheadLog(_ connection: SQLiteConnection) throws(RemodelError) {
+        let before = try connection.scalar("PRAGMA data_version")
+        try connection.execute("ROLLBACK")
+        let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first
+        try connection.execute("BEGIN IMMEDIATE")
+        let after = try connection.scalar("PRAGMA data_version")
+        guard before == after else {
+            throw RemodelError(.locked, "another process wrote to the store while it was being migrated; nothing was changed; migrate again", path: path)
+        }
+        guard let result, result.first == .integer(0) else {
+            throw RemodelError(.locked, "other connections are still reading the store's write-ahead log; nothing was changed; close them and migrate again", path: path)
+        }
+    }
+
+    /// Ends the lock's transaction and closes the connection.
+    func release() {
+        if let connection {
+            try? connection.execute("ROLLBACK")
+        }
+        connection = nil
+    }
+
+    deinit {
+        release()
+    }
+}

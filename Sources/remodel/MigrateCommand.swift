@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import Remodel
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a store to the model's current version (or --to a version), safely.")
+
+    @Argument(help: "The store file.")
+    var store: String
+
+    @Option(help: "The .xcdatamodeld bundle the store belongs to.")
+    var model: String
+
+    @Option(help: "Folder of mapping files (default: Mappings, when it exists).")
+    var mappings: String?
+
+    @Option(help: "The version to migrate to (default: the current version).")
+    var to: String?
+
+    @Flag(help: "Print the plan, step by step, entity by entity and property by property, and change nothing.")
+    var dryRun = false
+
+    @Option(help: "auto, bar, json or none (auto: a bar on a terminal, nothing otherwise).")
+    var progress: ProgressStyle = .auto
+
+    @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
+    var keepBackup = false
+
+    func run() async throws {
+        let bundle = try loadBundle(model)
+        let options = MigrationOptions(
+            mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
+        let migrator = Migrator(bundle: bundle, options: options)
+        if dryRun {
+            do {
+                print(try migrator.plan(storeAt: store).description, terminator: "")
+            } catch {
+                printError(error.description)
+                throw ExitCode(1)
+            }
+            return
+        }
+        let printer = ProgressPrinter(style: progress)
+        do {
+            let report = try await migrator.migrate(storeAt: store) { value in printer.print(value) }
+            printer.finish()
+            print(Self.summary(report))
+        } catch {
+            printer.finish()
+            printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+
+    static func summary(_ report: MigrationReport) -> String {
+        guard report.steps > 0 else {
+            return "\(report.path) is already at \(report.targetVersion): nothing to do."
+        }
+        let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
+        var text = String(
+            format: "Migrated %@ from %@ to %@ in %@: %@ objects, %.2f s.", report.path, report.sourceVersion, report.targetVersion,
+            steps, ProgressPrinter.grouped(report.objects), report.seconds)
+        if let backup = report.backupPath { text += " The original is kept as \(backup)." }
+        return text
+    }
+}
+
+extension ProgressStyle: ExpressibleByArgument {}
+
+/// `Mappings` in the current folder, when it exists.
+func defaultMappingsDirectory() -> String? {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: "Mappings", isDirectory: &isDirectory) && isDirectory.boolValue ? "Mappings" : nil
+}
