@@ -37,7 +37,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let report: ValidationReport
         do {
-            report = try Validation.validate(paths: paths)
+            report = try ProjectValidation.validate(paths: paths)
         } catch {
             printToStandardError("remodel validate: \(error)")
             throw ExitCode(2)

@@ -37,7 +37,8 @@ public struct ValidationReport: Sendable {
 
     /// The closing line of text output, such as `Checked 2 models (5 versions): 2 errors, 1 warning.`
     public var summary: String {
-        let checked = "Checked \(counted(modelCount, "model")) (\(counted(versionCount, "version")))"
+        var checked = "Checked \(counted(modelCount, "model")) (\(counted(versionCount, "version")))"
+        if !mappingFiles.isEmpty { checked += " and \(counted(mappingFiles.count, "mapping file"))" }
         var found: [String] = []
         if errorCount > 0 { found.append(counted(errorCount, "error")) }
         if warningCount > 0 { found.append(counted(warningCount, "warning")) }

@@ -12,7 +12,7 @@ struct ValidationSearchTests {
         #expect(report.versionCount == 2)
         #expect(report.mappingFiles == [search + "/Mappings/ShopToShop2.xml"])
         #expect(report.diagnostics.isEmpty)
-        #expect(report.summary == "Checked 2 models (2 versions): no problems.")
+        #expect(report.summary == "Checked 2 models (2 versions) and 1 mapping file: no problems.")
     }
 
     @Test func throwsForAMissingPath() {
