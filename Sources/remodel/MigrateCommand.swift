@@ -7,11 +7,7 @@ struct MigrateCommand: AsyncParsableCommand {
         commandName: "migrate",
         abstract: "Migrate a store to the model's current version (or --to a version), safely.")
 
-    @Argument(help: "The store file.")
-    var store: String
-
-    @Option(help: "The .xcdatamodeld bundle the store belongs to.")
-    var model: String
+    @OptionGroup var store: StoreOptions
 
     @Option(help: "Folder of mapping files (default: Mappings, when it exists).")
     var mappings: String?
@@ -29,13 +25,13 @@ struct MigrateCommand: AsyncParsableCommand {
     var keepBackup = false
 
     func run() async throws {
-        let bundle = try loadBundle(model)
+        let bundle = try store.bundle()
         let options = MigrationOptions(
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
         let migrator = Migrator(bundle: bundle, options: options)
         if dryRun {
             do {
-                print(try migrator.plan(storeAt: store).description, terminator: "")
+                print(try migrator.plan(storeAt: store.store).description, terminator: "")
             } catch {
                 printError(error.description)
                 throw ExitCode(1)
@@ -44,7 +40,7 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let printer = ProgressPrinter(style: progress)
         do {
-            let report = try await migrator.migrate(storeAt: store) { value in printer.print(value) }
+            let report = try await migrator.migrate(storeAt: store.store) { value in printer.print(value) }
             printer.finish()
             print(Self.summary(report))
         } catch {

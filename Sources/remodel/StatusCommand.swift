@@ -16,12 +16,11 @@ struct StatusCommand: ParsableCommand {
         let inspection = try runReportingFailure { () throws(RemodelError) in
             try StoreInspector.inspect(path: options.store, bundle: bundle)
         }
-        let current = bundle.currentVersion.name
         switch inspection.state {
         case .missing, .current, .older:
             print(inspection.message)
         default:
-            FileHandle.standardError.write(Data("error: \(inspection.message)\n".utf8))
+            printError(inspection.message)
             throw ExitCode(1)
         }
         switch inspection.state {
@@ -29,9 +28,16 @@ struct StatusCommand: ParsableCommand {
             print("Next: create")
         case .current:
             print("Next: nothing to do")
-        case .older(let version, _):
-            let steps = inspection.migrationSteps ?? 0
-            print("Next: migrate from \(version) to \(current) (\(steps) step\(steps == 1 ? "" : "s"))")
+        case .older:
+            let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings ?? defaultMappingsDirectory()))
+            do {
+                let plan = try migrator.plan(storeAt: options.store)
+                print("Next: migrate. The plan:")
+                print(plan.description, terminator: "")
+            } catch {
+                printError("the store cannot be migrated yet: \(error.description)")
+                throw ExitCode(1)
+            }
         default:
             break
         }

@@ -12,7 +12,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Reads the model, printing the reason and failing when it cannot be read.
     func bundle() throws -> ModelBundle {
-        try runReportingFailure { () throws(RemodelError) in try ModelBundle(contentsOf: model) }
+        try loadBundle(model)
     }
 }
 
@@ -21,7 +21,12 @@ func runReportingFailure<T>(_ body: () throws(RemodelError) -> T) throws -> T {
     do {
         return try body()
     } catch {
-        FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+        printError(error.description)
         throw ExitCode(1)
     }
+}
+
+/// Reads a model given on the command line, failing with its reason.
+func loadBundle(_ path: String) throws -> ModelBundle {
+    try runReportingFailure { () throws(RemodelError) in try ModelBundle(contentsOf: path) }
 }
