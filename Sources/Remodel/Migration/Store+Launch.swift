@@ -1,0 +1,56 @@
+/// What ``Store/launch(at:bundle:seed:options:progress:)`` found and did.
+public enum StoreLaunchOutcome: Sendable, Hashable {
+    /// There was no store: it was created at the current version (with the seed data, if given).
+    case created
+    /// The store was at the current version: it was opened as it was.
+    case opened
+    /// The store was older: it was migrated to the current version, then opened.
+    case migrated(MigrationReport)
+}
+
+extension Store {
+    /// Opens an app's store at launch, whatever is there: creates it when missing
+    /// (with seed data, like an app's bundled defaults), migrates it when it is
+    /// older (reporting progress), opens it when current, and refuses a store
+    /// written by a newer app, another model's store or a file that is not a store,
+    /// leaving that file untouched. Per-user stores are just separate paths.
+    ///
+    /// For example:
+    /// ```swift
+    /// let bundle = try ModelBundle(contentsOf: modelsURL.appendingPathComponent("Library.xcdatamodeld").path)
+    /// let (store, outcome) = try await Store.launch(
+    ///     at: "\(home)/\(user).sqlite", bundle: bundle, seed: defaultsURL.path,
+    ///     options: MigrationOptions(mappingsDirectory: mappingsURL.path)
+    /// ) { progress in
+    ///     splash.update(progress.fraction)
+    /// }
+    /// if case .migrated(let report) = outcome { log("migrated from \(report.sourceVersion)") }
+    /// ```
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - bundle: The app's model.
+    ///   - seed: A JSON file (the export format) to fill a newly created store with.
+    ///   - options: How to migrate an older store (mapping files, backup, validations).
+    ///   - progress: Called with the migration's progress, if there is one.
+    /// - Returns: The open store and what was done.
+    /// - Throws: ``RemodelError`` naming the file and what to do; the file is then unchanged.
+    public static func launch(
+        at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
+        progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
+    ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
+        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+        switch inspection.state {
+        case .missing:
+            return (try Store.create(at: path, bundle: bundle, seed: seed), .created)
+        case .current:
+            return (try Store.open(at: path, bundle: bundle), .opened)
+        case .older:
+            var migrationOptions = options
+            migrationOptions.targetVersion = nil
+            let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(storeAt: path, progress: progress)
+            return (try Store.open(at: path, bundle: bundle), .migrated(report))
+        default:
+            throw RemodelError(.incompatibleStore, inspection.message, path: path)
+        }
+    }
+}
