@@ -61,6 +61,14 @@ struct InstanceCopier {
         let filter = try mapping.filter.map { expression throws(RemodelError) in
             try context.compile(expression, over: sourceEntity, into: nil)
         }
+        if let policy = context.policies[destinationName] {
+            var next = nextKey[destinationTable, default: 0]
+            try PolicyCopier(context: context, policy: policy).copy(
+                mapping, index: index, sourceEntity: sourceEntity, destinationEntity: destinationEntity, nextKey: &next,
+                progress: &progress)
+            nextKey[destinationTable] = next
+            return
+        }
         let remapped = context.keys.mode(ofDestinationTable: destinationTable) == .remapped
         let sourceFrom = "\(src).\(quoteIdentifier(sourceTable)) AS s"
         let range = "s.\"_entity\" = ? AND s.\"_pk\" > ? AND s.\"_pk\" <= ?"

@@ -15,7 +15,9 @@ struct KeyPlan {
 
     private(set) var modes: [String: Mode] = [:]
 
-    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) {
+    /// Plans keys; tables holding any of `remappedEntities` (made by policies) always get new keys.
+    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout, remappedEntities: Set<String> = []) {
+        let forced = Set(remappedEntities.compactMap { destination.table(forEntity: $0)?.name })
         var feeders: [String: [(sourceTable: String, sourceEntity: String)]] = [:]
         for entity in mapping.entities {
             guard let from = entity.source, let to = entity.destination,
@@ -27,7 +29,7 @@ struct KeyPlan {
         for (table, list) in feeders {
             let tables = Set(list.map(\.sourceTable))
             let entities = list.map(\.sourceEntity)
-            if tables.count == 1, Set(entities).count == entities.count, let only = tables.first {
+            if tables.count == 1, Set(entities).count == entities.count, let only = tables.first, !forced.contains(table) {
                 modes[table] = .preserved(sourceTable: only)
             } else {
                 modes[table] = .remapped

@@ -19,6 +19,10 @@ public struct MigrationOptions: Sendable {
     public var lockTimeoutMilliseconds: Int
     /// Checks of your own, run in phase 3 on every step's result.
     public var validations: [CustomValidation]
+    /// Swift code that makes the objects of some destination entities (instead of their expressions).
+    public var policies: [EntityPolicy] = []
+    /// Code run before and after each step, with SQL access to both stores.
+    public var hooks = MigrationHooks()
 
     /// Creates options with the defaults.
     public init(

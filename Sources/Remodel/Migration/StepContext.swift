@@ -13,6 +13,8 @@ final class StepContext {
     let environment: ExpressionEnvironment
     let tracker: ProgressTracker
     let batchSize: Int
+    /// Policies by destination entity name.
+    let policies: [String: EntityPolicy]
     /// To-one columns copied directly in phase 1, whose links to objects that did not arrive phase 2 removes.
     var copiedToOneColumns: [(table: String, column: String, relationship: Relationship)] = []
 
@@ -20,8 +22,11 @@ final class StepContext {
 
     init(
         connection: SQLiteConnection, step: Int, source: ModelVersion, destination: ModelVersion, mapping: MappingModel,
-        environment: ExpressionEnvironment, tracker: ProgressTracker, batchSize: Int
+        environment: ExpressionEnvironment, tracker: ProgressTracker, batchSize: Int, policies: [EntityPolicy] = []
     ) {
+        var byDestination: [String: EntityPolicy] = [:]
+        for policy in policies { byDestination[policy.destination] = policy }
+        self.policies = byDestination
         self.connection = connection
         self.step = step
         self.source = source
@@ -29,7 +34,8 @@ final class StepContext {
         self.sourceLayout = StoreLayout(version: source)
         self.destinationLayout = StoreLayout(version: destination)
         self.mapping = mapping
-        self.keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
+        self.keys = KeyPlan(
+            mapping: mapping, source: sourceLayout, destination: destinationLayout, remappedEntities: Set(byDestination.keys))
         self.environment = environment
         self.tracker = tracker
         self.batchSize = batchSize

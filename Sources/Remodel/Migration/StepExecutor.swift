@@ -25,13 +25,15 @@ struct StepExecutor {
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
         let context = StepContext(
             connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
-            environment: environment, tracker: tracker, batchSize: options.batchSize)
+            environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies)
         try connection.transaction { () throws(RemodelError) in
             for sql in context.destinationLayout.createTablesSQL { try connection.execute(sql) }
         }
         try ExpressionFunctions.register(on: connection)
         try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
 
+        let database = MigrationStepDatabase(step: step, connection: connection)
+        try runHook(options.hooks.beforeStep, database, when: "before")
         try InstanceCopier(context: context).run()
         FaultPoint.afterInstances.reach()
         try RelationshipBuilder(context: context).run()
@@ -39,6 +41,7 @@ struct StepExecutor {
         if context.keys.needsKeyTable {
             try connection.execute("DROP TABLE \"_RemodelKeys\"")
         }
+        try runHook(options.hooks.afterStep, database, when: "after")
         try connection.transaction { () throws(RemodelError) in
             for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
         }
@@ -70,6 +73,19 @@ struct StepExecutor {
         let how = step.mapping.files.isEmpty ? "inferred" : step.mapping.files.joined(separator: ", ")
         history.append(StoreMetadata.entry(from: step.source.name, to: step.destination.name, mapping: how))
         try StoreMetadata(modelName: modelName, version: step.destination, history: history).write(to: connection)
+    }
+
+    private func runHook(
+        _ hook: (@Sendable (MigrationStepDatabase) throws -> Void)?, _ database: MigrationStepDatabase, when: String
+    ) throws(RemodelError) {
+        guard let hook else { return }
+        do {
+            try hook(database)
+        } catch {
+            throw RemodelError(
+                .validationFailed, "the hook run \(when) step \(step.source.name) → \(step.destination.name) failed: \(error)",
+                cause: error as? RemodelError)
+        }
     }
 
     static func validationError(_ failures: [ValidationFailure], step: MigrationStep) -> RemodelError {

@@ -1,0 +1,118 @@
+/// A source object as a ``EntityPolicy`` sees it: its `_pk` and every stored
+/// attribute and to-one relationship, by name, in the store's encoding
+/// (see docs/STORE-LAYOUT.md: Date as seconds since 1970, UUID as text, …).
+public struct SourceObject: Sendable {
+    /// The object's `_pk` in the source store.
+    public let primaryKey: Int64
+    /// The object's entity in the source version.
+    public let entity: String
+    let names: ValueNames
+    let values: [SQLiteValue]
+
+    /// The stored value of an attribute (or the `_pk` a to-one relationship points to); `.null` when unknown.
+    public subscript(_ name: String) -> SQLiteValue {
+        guard let index = names.index[name] else { return .null }
+        return values[index]
+    }
+}
+
+/// Names of the values of a ``SourceObject``, shared by every object of a batch.
+final class ValueNames: Sendable {
+    let index: [String: Int]
+    init(_ names: [String]) {
+        var index: [String: Int] = [:]
+        for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }
+        self.index = index
+    }
+}
+
+/// A destination object a policy creates: attribute values by name, in the
+/// store's encoding. Attributes it leaves out get the model's default, or nil.
+public struct DestinationObject: Sendable {
+    /// The values set so far.
+    public var values: [String: SQLiteValue]
+
+    /// Creates an object with these values.
+    public init(_ values: [String: SQLiteValue] = [:]) {
+        self.values = values
+    }
+
+    /// Reads or sets one attribute's value.
+    public subscript(_ name: String) -> SQLiteValue? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+}
+
+/// Swift code for one destination entity where expressions are not enough:
+/// it sees each source object and returns the destination objects to create —
+/// none (skip it), one, or several. Objects are streamed in batches.
+///
+/// Relationships are still rebuilt by phase 2 from the relationship mappings;
+/// a source object's links go to the first object the policy made from it.
+///
+/// For example:
+/// ```swift
+/// let split = EntityPolicy(destination: "Person") { source in
+///     guard case .text(let full) = source["name"] else { return [] }
+///     let parts = full.split(separator: " ", maxSplits: 1).map(String.init)
+///     return [DestinationObject(["firstName": .text(parts[0]), "lastName": .text(parts.count > 1 ? parts[1] : "")])]
+/// }
+/// var options = MigrationOptions()
+/// options.policies = [split]
+/// ```
+public struct EntityPolicy: Sendable {
+    /// The destination entity whose objects the policy makes.
+    public var destination: String
+    /// Makes the destination objects of one source object.
+    public var transform: @Sendable (SourceObject) throws -> [DestinationObject]
+
+    /// Creates a policy.
+    public init(destination: String, transform: @escaping @Sendable (SourceObject) throws -> [DestinationObject]) {
+        self.destination = destination
+        self.transform = transform
+    }
+}
+
+/// The store being built by a step, handed to hooks: the destination store on
+/// ``connection`` (schema `main`) with the source store attached read-only as `src`.
+public final class MigrationStepDatabase {
+    /// The step.
+    public let step: MigrationStep
+    /// The connection to the destination store, with the source attached as `src`.
+    public let connection: SQLiteConnection
+
+    init(step: MigrationStep, connection: SQLiteConnection) {
+        self.step = step
+        self.connection = connection
+    }
+}
+
+/// Code to run around each migration step, with SQL access to both stores.
+///
+/// `beforeStep` runs when the destination tables exist and are empty; `afterStep`
+/// runs after relationships are rebuilt and before validation, so what it
+/// changes is validated too.
+///
+/// For example:
+/// ```swift
+/// var hooks = MigrationHooks()
+/// hooks.afterStep = { database in
+///     try database.connection.execute("UPDATE Person SET fullName = trim(fullName)")
+/// }
+/// ```
+public struct MigrationHooks: Sendable {
+    /// Runs before phase 1 of each step.
+    public var beforeStep: (@Sendable (MigrationStepDatabase) throws -> Void)?
+    /// Runs after phase 2 of each step, before validation.
+    public var afterStep: (@Sendable (MigrationStepDatabase) throws -> Void)?
+
+    /// Creates hooks.
+    public init(
+        beforeStep: (@Sendable (MigrationStepDatabase) throws -> Void)? = nil,
+        afterStep: (@Sendable (MigrationStepDatabase) throws -> Void)? = nil
+    ) {
+        self.beforeStep = beforeStep
+        self.afterStep = afterStep
+    }
+}
