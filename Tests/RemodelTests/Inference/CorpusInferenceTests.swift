@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// Inference over every consecutive version pair of the real Xcode models in the shared corpus.
+struct CorpusInferenceTests {
+    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    func everyConsecutivePairGetsAMappingOrAPreciseAnswer() throws {
+        var search = ModelSearch()
+        try search.add(ValidationSupport.corpus.path)
+        var pairs = 0
+        var inferable = 0
+        var problems: [String] = []
+        for model in search.models {
+            guard let bundle = ModelReader.read(path: model.path).bundle, bundle.versions.count > 1 else { continue }
+            for (source, destination) in zip(bundle.versions, bundle.versions.dropFirst()) {
+                pairs += 1
+                let mapping = MappingInference.infer(from: source, to: destination, modelName: bundle.name)
+                #expect(mapping.entities.allSatisfy { $0.source != nil || $0.destination != nil })
+                if mapping.problems.isEmpty {
+                    inferable += 1
+                } else {
+                    for problem in mapping.problems {
+                        #expect(destination.entity(named: problem.entity) != nil || source.entity(named: problem.entity) != nil)
+                        #expect(!problem.message.isEmpty)
+                        problems.append("\(bundle.name) \(source.name) → \(destination.name): \(problem)")
+                    }
+                }
+                let diff = try ModelDiff(bundle: bundle, from: source.name, to: destination.name)
+                #expect(diff.lints.filter { $0.rule == "needs-mapping" }.count == mapping.problems.count)
+            }
+        }
+        // 7 multi-version bundles with 19 consecutive pairs (SOURCES.md: 8 + 1 + 1 + 2 + 1 + 3 + 3).
+        #expect(pairs == 19)
+        #expect(inferable + Set(problems.map { $0.components(separatedBy: ":").first ?? "" }).count == pairs)
+        print("Corpus inference: \(pairs) consecutive pairs, \(inferable) inferred completely, \(pairs - inferable) need a mapping (\(problems.count) problems)")
+        for line in problems { print("  " + line) }
+    }
+}
