@@ -105,6 +105,9 @@ extension ValidationRule {
     static let identicalVersionHash = ValidationRule(
         id: "identical-version-hash", severity: .warning,
         summary: "Two versions of a bundle have identical version hashes, so a store's version cannot be told from its hashes.")
+    static let currentVersionNotLast = ValidationRule(
+        id: "current-version-not-last", severity: .warning,
+        summary: "The current version is not the last one in migration order, so later versions are never migrated to by default.")
 
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
@@ -114,7 +117,7 @@ extension ValidationRule {
         invalidDefaultValue, invalidValueBound, booleanWordForNumber, minGreaterThanMax, invalidRegularExpression,
         unknownDeletionRule, missingDestination, missingInverse, inverseMismatch, inverseEntityMismatch, invalidCount,
         minCountGreaterThanMaxCount, noInverse, denyWithoutInverse, missingParentEntity, inheritanceCycle,
-        unknownConstraintProperty, unknownIndexProperty, identicalVersionHash,
+        unknownConstraintProperty, unknownIndexProperty, identicalVersionHash, currentVersionNotLast,
     ]
 
     /// Each rule's summary by id, for output formats that describe the rules they use.

@@ -37,3 +37,25 @@ struct CorpusInferenceTests {
         for line in problems { print("  " + line) }
     }
 }
+
+struct VersionOrderWarningTests {
+    @Test func aCurrentVersionFollowedByOthersIsWarnedAbout() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-order-\(UUID().uuidString)/App.xcdatamodeld")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        for name in ["1.5", "App"] {
+            let version = folder.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try #"<model><entity name="Item" versionHashModifier="\#(name)"/></model>"#.write(
+                to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>1.5.xcdatamodel</string></dict></plist>
+            """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        let bundle = try ModelBundle(contentsOf: folder.path)
+        let found = ModelValidator.validate(bundle).filter { $0.rule == "current-version-not-last" }
+        #expect(found.map(\.description) == [
+            "\(folder.path)/1.5.xcdatamodel/contents:1:1: warning: the current version '1.5' is followed in migration order (natural sort of names) by 'App'; if those are older versions, list every version oldest first in .remodel-version-order in the bundle [current-version-not-last]"
+        ])
+    }
+}
