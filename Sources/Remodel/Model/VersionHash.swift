@@ -4,7 +4,7 @@ import Foundation
 /// Version hashes: a fingerprint of each entity's storage, used to recognise a
 /// store's version even when versions are renamed.
 ///
-/// The recipe (stable across runs and machines; see `docs/VERSION-HASH.md`):
+/// The recipe (stable across runs and machines; see `docs/MODELS.md`):
 /// SHA-256, as lowercase hex, of the UTF-8 text made of these lines, each
 /// field quoted with `"` (`"` and `\` escaped by `\`), lines joined by `\n`:
 ///
