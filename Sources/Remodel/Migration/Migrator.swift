@@ -129,6 +129,9 @@ public struct Migrator: Sendable {
         } catch {
             files.removeLeftovers()
             lock.release()
+            // Errors about the data (validation, cancellation) know no file of their own: name the store.
+            var error = error
+            if error.path == nil && error.location == nil { error.path = path }
             throw error
         }
         lock.release()
