@@ -44,6 +44,7 @@ import Testing
         #expect(error.message.contains(#"Item _pk 2 "number""#))
         #expect(error.message.contains(#"Item _pk 3 "number""#), "every offender is listed")
         #expect(error.message.contains("[required]"))
+        #expect(error.description.hasPrefix(migration.store + ": "), "the error names the store")
     }
 
     @Test func uniquenessBrokenByMigratedData() async throws {
