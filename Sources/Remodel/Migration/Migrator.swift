@@ -145,7 +145,9 @@ public struct Migrator: Sendable {
 
     private static func objectCount(path: String, version: ModelVersion?) throws(RemodelError) -> Int {
         guard let version else { return 0 }
-        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        // Read-write, though it only reads: the last connection to a WAL store removes its `-wal` and
+        // `-shm` when it closes, which a read-only one cannot do, so they would be left beside the store.
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
         var count = 0
         for table in StoreLayout(version: version).tables {
             if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {
