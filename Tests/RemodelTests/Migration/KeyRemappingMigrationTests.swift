@@ -19,4 +19,12 @@ import Testing
     @Test func remappingWorksInBatchesOfOne() async throws {
         try await MigrationCase.checkFixture("Merge", batchSize: 1)
     }
+
+    /// A filter on a remapped entity: the keys it skips are not handed out, and links to the objects
+    /// it drops disappear (ordered to-many renumbered, many-to-many rows left out).
+    @Test func filteredRemappedObjectsLeaveNoLinks() async throws {
+        let migration = try MigrationCase(fixture: "Merge")
+        try await migration.migrate(MigrationOptions(mappingsDirectory: MigrationFixtures.path("Merge", "FilterMappings"), batchSize: 1))
+        expectSameText(try migration.export(), try MigrationFixtures.text("Merge", "expected-filtered.json"))
+    }
 }
