@@ -95,7 +95,8 @@ public struct Migrator: Sendable {
         let lock = try StoreLock(path: path, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()
         // Under the lock, read the version again: another process may have migrated the store meanwhile.
-        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+        // Read it through the lock's connection: opening the file any other way would drop the lock.
+        let inspection = try lock.inspect(bundle: bundle)
         let plan = try makePlan(from: try Self.migratableVersion(inspection))
         guard !plan.steps.isEmpty else {
             lock.release()
@@ -128,6 +129,9 @@ public struct Migrator: Sendable {
         } catch {
             files.removeLeftovers()
             lock.release()
+            // Errors about the data (validation, cancellation) know no file of their own: name the store.
+            var error = error
+            if error.path == nil && error.location == nil { error.path = path }
             throw error
         }
         lock.release()
@@ -141,7 +145,9 @@ public struct Migrator: Sendable {
 
     private static func objectCount(path: String, version: ModelVersion?) throws(RemodelError) -> Int {
         guard let version else { return 0 }
-        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        // Read-write, though it only reads: the last connection to a WAL store removes its `-wal` and
+        // `-shm` when it closes, which a read-only one cannot do, so they would be left beside the store.
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
         var count = 0
         for table in StoreLayout(version: version).tables {
             if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {

@@ -77,6 +77,22 @@ final class StoreLock {
         }
     }
 
+    /// The store's state, read through the lock's own connection.
+    ///
+    /// While the lock is held, nothing in this process may open the store's file any other way:
+    /// SQLite's locks are POSIX advisory locks, which belong to the process, and closing any other
+    /// descriptor of the file (a `FileHandle` reading its header) silently releases them all.
+    func inspect(bundle: ModelBundle) throws(RemodelError) -> StoreInspection {
+        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
+        let state: StoreInspection.State
+        switch try StoreMetadata.read(from: connection) {
+        case .success(let metadata): state = StoreInspector.classify(metadata, in: bundle).0
+        case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
+        }
+        return StoreInspection(
+            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: nil)
+    }
+
     /// Ends the lock's transaction and closes the connection.
     func release() {
         if let connection {

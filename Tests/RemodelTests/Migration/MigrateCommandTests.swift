@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// `remodel migrate` end to end through the built binary.
+@Suite struct MigrateCommandTests {
+    private static let model = "Models/Library.xcdatamodeld"
+
+    private func library() throws -> MigrationCase {
+        try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+    }
+
+    @Test func dryRunPrintsThePlanAndChangesNothing() throws {
+        let migration = try library()
+        let before = try migration.snapshot()
+        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--dry-run"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("Library: migrate from Library to Library 3 in 2 steps\n"))
+        #expect(result.output.contains("Step 1: Library → Library 2 (mapping file Mappings/Library to Library 2.xml)\n"))
+        #expect(result.output.contains("Step 2: Library 2 → Library 3 (inferred)\n"))
+        #expect(result.output.contains("fullName = trim($source.firstName + ' ' + $source.lastName)"))
+        #expect(try migration.snapshot() == before)
+    }
+
+    @Test func progressJSONLinesOnStandardError() throws {
+        let migration = try library()
+        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--progress", "json"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("Migrated \(migration.store) from Library to Library 3 in 2 steps: 6 objects"))
+        let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "every line ends with a newline")
+        var fractions: [Double] = []
+        var phases: [String] = []
+        for line in lines.dropLast() {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            for key in ["phase", "step", "steps", "entity", "completed", "total", "fraction"] {
+                #expect(object[key] != nil, "\(key) missing in \(line)")
+            }
+            #expect(object["entity"] is String || object["entity"] is NSNull)
+            fractions.append(try #require(object["fraction"] as? Double))
+            phases.append(try #require(object["phase"] as? String))
+        }
+        #expect(fractions.count >= 8)
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "never decreasing: \(fractions)")
+        #expect(fractions.last == 1.0)
+        #expect(phases.first == "planning" && phases.last == "finished")
+        #expect(Set(phases) == ["planning", "instances", "relationships", "validation", "replace", "finished"])
+        expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
+    }
+
+    @Test func failureExitsNonZeroWithOneSentenceAndChangesNothing() throws {
+        let migration = try MigrationCase(fixture: "RequiredNil")
+        let before = try migration.snapshot()
+        let bundle = MigrationFixtures.path("RequiredNil", "Refuse.xcdatamodeld")
+        let result = try RemodelProcess.run(
+            ["migrate", migration.store, "--model", bundle, "--mappings", MigrationFixtures.path("RequiredNil", "Mappings"), "--progress", "none"])
+        #expect(result.status != 0)
+        #expect(result.output == "")
+        // One sentence naming the store, then one line per offending object.
+        let lines = result.error.split(separator: "\n").map(String.init)
+        #expect(lines.first == "error: \(migration.store): the data migrated from Refuse to Refuse 2 breaks the model's rules, so the store was left as it was:")
+        #expect(lines.dropFirst() == [
+            #"  - Item _pk 2 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
+            #"  - Item _pk 3 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
+        ])
+        #expect(try migration.snapshot() == before)
+    }
+
+    @Test func garbageStoreExitsNonZeroWithOneLine() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.write("not a database\n", to: "store.sqlite")
+        let result = try RemodelProcess.run(["migrate", store, "--model", Self.model, "--progress", "json"])
+        #expect(result.status != 0)
+        let errorLines = result.error.split(separator: "\n").filter { !$0.hasPrefix("{") }
+        #expect(errorLines.count == 1, "\(result.error)")
+        #expect(errorLines.first?.contains(store) == true)
+        #expect(try folder.contents() == ["store.sqlite"])
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == "not a database\n")
+    }
+}

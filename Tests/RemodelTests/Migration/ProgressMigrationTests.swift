@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// Progress reported during a migration: through the callback, the `AsyncSequence` and
+/// `Foundation.Progress`; and cancellation from the callback.
+@Suite struct ProgressMigrationTests {
+    private static let options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, batchSize: 1)
+
+    private func library() throws -> MigrationCase {
+        try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+    }
+
+    private static let order: [MigrationProgress.Phase] = [.instances, .relationships, .validation, .replace]
+
+    /// Checks the rules every sequence of progress values follows.
+    private func checkSequence(_ events: [MigrationProgress], steps: Int, entities: Set<String>, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        guard let first = events.first, let last = events.last else {
+            Issue.record("no progress at all", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(first.phase == .planning && first.fraction == 0 && first.step == 0, sourceLocation: sourceLocation)
+        #expect(last.phase == .finished, sourceLocation: sourceLocation)
+        #expect(last.fraction == 1.0, sourceLocation: sourceLocation)
+        #expect(last.step == steps && last.steps == steps, sourceLocation: sourceLocation)
+        #expect(events.dropLast().allSatisfy { $0.fraction < 1 }, "only the last value is 1", sourceLocation: sourceLocation)
+        for (previous, next) in zip(events, events.dropFirst()) {
+            #expect(next.fraction >= previous.fraction, "\(previous) then \(next)", sourceLocation: sourceLocation)
+            #expect(next.step >= previous.step, sourceLocation: sourceLocation)
+            if next.step == previous.step, let a = Self.order.firstIndex(of: previous.phase), let b = Self.order.firstIndex(of: next.phase) {
+                #expect(b >= a, "phases never go backwards within a step: \(previous.phase) then \(next.phase)", sourceLocation: sourceLocation)
+            }
+        }
+        for event in events where event.phase != .planning {
+            #expect(event.steps == steps, sourceLocation: sourceLocation)
+            #expect((1...steps).contains(event.step), sourceLocation: sourceLocation)
+            #expect(event.completed >= 0 && event.completed <= event.total, "\(event)", sourceLocation: sourceLocation)
+            #expect((0...1).contains(event.fraction), sourceLocation: sourceLocation)
+        }
+        let instanceEntities = Set(events.filter { $0.phase == .instances }.compactMap(\.entity))
+        #expect(instanceEntities.isSubset(of: entities), "\(instanceEntities)", sourceLocation: sourceLocation)
+        #expect(!instanceEntities.isEmpty, sourceLocation: sourceLocation)
+        for step in 1...steps {
+            let phases = Set(events.filter { $0.step == step && $0.phase != .finished }.map(\.phase))
+            // Every step has the three phases; only the last one replaces the store.
+            let expected: Set<MigrationProgress.Phase> = step == steps ? [.instances, .relationships, .validation, .replace] : [.instances, .relationships, .validation]
+            #expect(phases == expected, "step \(step) reports its phases", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func callbackValuesArriveInOrder() async throws {
+        let migration = try library()
+        let events = Collector<MigrationProgress>()
+        try await migration.migrate(Self.options) { events.append($0) }
+        checkSequence(events.values, steps: 2, entities: ["Book", "Person"])
+    }
+
+    @Test func startDeliversAnAsyncSequenceAndFoundationProgress() async throws {
+        let migration = try library()
+        let run = Migrator(bundle: migration.bundle, options: Self.options).start(storeAt: migration.store)
+        var events: [MigrationProgress] = []
+        for await value in run.progressUpdates { events.append(value) }
+        let report = try await run.result
+        #expect(report.steps == 2)
+        checkSequence(events, steps: 2, entities: ["Book", "Person"])
+        #expect(run.progress.fractionCompleted == 1.0)
+        #expect(run.progress.completedUnitCount == run.progress.totalUnitCount)
+        expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
+    }
+
+    /// Cancelling from the callback at the first phase-1 value (batches of one object, so many batches
+    /// follow) throws `.cancelled` and leaves the original byte-identical with nothing beside it.
+    @Test func cancellingFromTheCallbackLeavesTheStore() async throws {
+        let migration = try library()
+        let before = try migration.snapshot()
+        let events = Collector<MigrationProgress>()
+        let options = Self.options
+        let migrator = Migrator(bundle: migration.bundle, options: options)
+        let store = migration.store
+        let task = Task { () async throws(RemodelError) -> MigrationReport in
+            try await migrator.migrate(storeAt: store) { value in
+                events.append(value)
+                if value.phase == .instances { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        let result = await task.result
+        guard case .failure(let error) = result else {
+            Issue.record("the migration finished although it was cancelled")
+            return
+        }
+        #expect((error as? RemodelError)?.code == .cancelled, "\(error)")
+        #expect(events.values.last?.phase == .instances, "nothing is reported after the cancellation")
+        #expect(events.values.filter { $0.phase == .instances }.count == 1)
+        #expect(try migration.snapshot() == before)
+    }
+}
