@@ -78,33 +78,8 @@ extension ExpressionRuntime {
         }
     }
 
-    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` for seconds since 1970, milliseconds rounded down.
+    /// `yyyy-MM-ddTHH:mm:ss.SSSZ` for seconds since 1970, to the nearest millisecond: the export's format.
     static func iso8601(_ seconds: Double) -> String? {
-        // 0001-01-01 and 10000-01-01 in seconds since 1970.
-        guard seconds.isFinite, seconds >= -62_135_596_800, seconds < 253_402_300_800 else { return nil }
-        let milliseconds = Int64((seconds * 1000).rounded(.down))
-        var days = milliseconds / 86_400_000
-        var rest = milliseconds % 86_400_000
-        if rest < 0 {
-            rest += 86_400_000
-            days -= 1
-        }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        guard (1...9999).contains(year) else { return nil }
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        let hours = rest / 3_600_000, minutes = rest / 60_000 % 60, secs = rest / 1000 % 60, millis = rest % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(secs, 2)).\(pad(millis, 3))Z"
+        ISODate.format(seconds)
     }
 }

@@ -26,7 +26,7 @@ import Testing
 
     /// `string()` of a Date before 1970 must keep the millisecond it was stored with:
     /// `1969-12-31T23:59:59.999Z` is stored as -0.001 s, and `(-0.001 * 1000).rounded(.down)` is -2 ms.
-    @Test(.disabled("ExpressionRuntime.iso8601 rounds seconds * 1000 down, so -0.001 s becomes .998; the fix belongs in Sources/Remodel/Expressions, outside this branch's scope"))
+    @Test
     func dateBefore1970ToStringKeepsItsMilliseconds() async throws {
         let source = try makeVersion("D", #"<entity name="V"><attribute name="d" optional="YES" attributeType="Date"/></entity>"#)
         let destination = try makeVersion("D 2", #"<entity name="V"><attribute name="d" optional="YES" attributeType="String"/></entity>"#)
