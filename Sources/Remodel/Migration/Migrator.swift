@@ -87,8 +87,6 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = StoreFiles(path: path)
-        let planningTracker = ProgressTracker(steps: 1, cancellation: cancellation, observer: observer)
-        try planningTracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
         // Fail fast, before taking any lock, on what is not a store of this model.
         _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
 
@@ -98,9 +96,11 @@ public struct Migrator: Sendable {
         // Read it through the lock's connection: opening the file any other way would drop the lock.
         let inspection = try lock.inspect(bundle: bundle)
         let plan = try makePlan(from: try Self.migratableVersion(inspection))
+        // The first event, once the number of steps is known.
+        let tracker = ProgressTracker(steps: plan.steps.count, cancellation: cancellation, observer: observer)
+        try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             lock.release()
-            let tracker = ProgressTracker(steps: 1, cancellation: cancellation, observer: observer)
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
@@ -109,7 +109,6 @@ public struct Migrator: Sendable {
         }
 
         FaultPoint.planned.reach()
-        let tracker = ProgressTracker(steps: plan.steps.count, cancellation: cancellation, observer: observer)
         let environment = ExpressionEnvironment(now: started)
         var sourcePath = path
         do {

@@ -19,7 +19,7 @@ final class ProgressTracker {
     private var lastDelivery = Date.distantPast
 
     init(steps: Int, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void) {
-        self.steps = max(steps, 1)
+        self.steps = steps
         self.cancellation = cancellation
         self.observer = observer
     }
@@ -36,7 +36,7 @@ final class ProgressTracker {
         case .finished: fraction = 1
         default:
             let weight = Self.weights[phase] ?? (0, 0)
-            fraction = (Double(step - 1) + weight.start + weight.share * within) / Double(steps)
+            fraction = (Double(step - 1) + weight.start + weight.share * within) / Double(max(steps, 1))
         }
         fraction = min(phase == .finished ? 1 : 0.999_999, max(lastFraction, fraction))
         let now = Date()
