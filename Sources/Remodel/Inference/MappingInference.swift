@@ -133,7 +133,7 @@ struct EntityInference {
                 MappingProblem(
                     entity: entity.name, property: attribute.name,
                     message: "\(attribute.type.rawValue) attribute is new and required, with no default value",
-                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"…\"/>"))
+                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"…\"/>", condition: .ifSourceObjectsExist))
         }
         return AttributeMapping(destination: attribute.name, value: nil, provenance: .newAndEmpty)
     }
@@ -157,7 +157,8 @@ struct EntityInference {
                 MappingProblem(
                     entity: entity.name, property: attribute.name,
                     message: "was optional and is now required with no default value, so objects where it is nil cannot be carried over",
-                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(operand) ?? …\"/>"))
+                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(operand) ?? …\"/>",
+                    condition: .ifNil(sourceAttribute: sourceAttribute.name)))
         }
         var finalProvenance = provenance
         if sourceAttribute.type != attribute.type {
@@ -181,8 +182,8 @@ struct EntityInference {
                     problems.append(
                         MappingProblem(
                             entity: destinationEntity.name, property: relationship.name,
-                            message: "relationship is new and required, but there is nothing to fill it from; make it optional, or map it from an existing relationship with <relationship name=\"\(relationship.name)\" source=\"…\"/>"
-                        ))
+                            message: "relationship is new and required, but there is nothing to fill it from; make it optional, or map it from an existing relationship with <relationship name=\"\(relationship.name)\" source=\"…\"/>",
+                            condition: .ifSourceObjectsExist))
                 }
                 return RelationshipMapping(destination: relationship.name, source: nil, provenance: .newAndEmpty)
             }

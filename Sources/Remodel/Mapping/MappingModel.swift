@@ -119,13 +119,26 @@ public struct MappingProblem: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// What to add to a mapping file, if there is an obvious line to write.
     public var suggestion: String?
+    /// When the problem matters for a given store.
+    public var condition: Condition
+
+    /// When a problem stops the migration of a store.
+    public enum Condition: Sendable, Hashable {
+        /// Whatever the store holds.
+        case always
+        /// Only when the store has objects of the mapping's source entity.
+        case ifSourceObjectsExist
+        /// Only when an object of the source entity has no value for this source attribute.
+        case ifNil(sourceAttribute: String)
+    }
 
     /// Creates a problem.
-    public init(entity: String, property: String?, message: String, suggestion: String? = nil) {
+    public init(entity: String, property: String?, message: String, suggestion: String? = nil, condition: Condition = .always) {
         self.entity = entity
         self.property = property
         self.message = message
         self.suggestion = suggestion
+        self.condition = condition
     }
 
     /// The problem in one sentence, with the suggestion.

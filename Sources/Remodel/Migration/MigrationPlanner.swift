@@ -19,12 +19,20 @@ public enum MigrationPlanner {
         bundle: ModelBundle, from source: String, to target: String? = nil, mappingsDirectory: String? = nil
     ) throws(RemodelError) -> MigrationPlan {
         let catalog = MappingCatalog(directory: mappingsDirectory, bundle: bundle)
-        return try plan(bundle: bundle, from: source, to: target, catalog: catalog)
+        return try plan(bundle: bundle, from: source, to: target, catalog: catalog, screen: nil)
     }
 
     /// Plans with mapping files already read.
     public static func plan(
         bundle: ModelBundle, from source: String, to target: String? = nil, catalog: MappingCatalog
+    ) throws(RemodelError) -> MigrationPlan {
+        try plan(bundle: bundle, from: source, to: target, catalog: catalog, screen: nil)
+    }
+
+    /// Plans; `screen` may drop the first step's problems that cannot bite the store being migrated.
+    static func plan(
+        bundle: ModelBundle, from source: String, to target: String?, catalog: MappingCatalog,
+        screen: ((MigrationStep) throws(RemodelError) -> MappingModel)?
     ) throws(RemodelError) -> MigrationPlan {
         if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
             let count = catalog.diagnostics.filter { $0.severity == .error }.count
@@ -53,6 +61,9 @@ public enum MigrationPlanner {
             let (next, mapping) = nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
             steps.append(MigrationStep(source: bundle.versions[index], destination: bundle.versions[next], mapping: mapping))
             index = next
+        }
+        if let screen, !steps.isEmpty {
+            steps[0].mapping = try screen(steps[0])
         }
         let problems = steps.flatMap { step in step.mapping.problems.map { (step, $0) } }
         if !problems.isEmpty {

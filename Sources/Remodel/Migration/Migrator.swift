@@ -37,12 +37,17 @@ public struct Migrator: Sendable {
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
         let version = try Self.migratableVersion(inspection)
-        return try makePlan(from: version)
+        return try makePlan(from: version, store: try SQLiteConnection(path: path, mode: .readOnly))
     }
 
-    private func makePlan(from version: String) throws(RemodelError) -> MigrationPlan {
+    /// Plans from a version, dropping first-step problems that cannot bite the store on `store`.
+    private func makePlan(from version: String, store: SQLiteConnection) throws(RemodelError) -> MigrationPlan {
+        let catalog = MappingCatalog(directory: options.mappingsDirectory, bundle: bundle)
         var plan = try MigrationPlanner.plan(
-            bundle: bundle, from: version, to: options.targetVersion, mappingsDirectory: options.mappingsDirectory)
+            bundle: bundle, from: version, to: options.targetVersion, catalog: catalog
+        ) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
+            try ProblemScreen(connection: store, schema: "main").screen(step.mapping, source: step.source)
+        }
         try MappingChecker.check(&plan)
         return plan
     }
@@ -95,7 +100,9 @@ public struct Migrator: Sendable {
         // Under the lock, read the version again: another process may have migrated the store meanwhile.
         // Read it through the lock's connection: opening the file any other way would drop the lock.
         let inspection = try lock.inspect(bundle: bundle)
-        let plan = try makePlan(from: try Self.migratableVersion(inspection))
+        let plan = try lock.withConnection { (connection) throws(RemodelError) in
+            try makePlan(from: try Self.migratableVersion(inspection), store: connection)
+        }
         // The first event, once the number of steps is known.
         let tracker = ProgressTracker(steps: plan.steps.count, cancellation: cancellation, observer: observer)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)

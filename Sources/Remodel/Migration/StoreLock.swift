@@ -93,6 +93,12 @@ final class StoreLock {
             path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: nil)
     }
 
+    /// Runs `body` with the lock's own connection: reading the store any other way would drop the lock.
+    func withConnection<T>(_ body: (SQLiteConnection) throws(RemodelError) -> T) throws(RemodelError) -> T {
+        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
+        return try body(connection)
+    }
+
     /// Ends the lock's transaction and closes the connection.
     func release() {
         if let connection {
