@@ -1,0 +1,84 @@
+import Foundation
+@testable import Remodel
+
+/// Fills a store of any model version with valid objects: values of every
+/// type within the model's bounds, every to-one pointing at an object of its
+/// destination, join tables with a few links each.
+enum GeneratedStoreData {
+    static func fill(_ connection: SQLiteConnection, version: ModelVersion, objectsPerEntity count: Int) throws {
+        let layout = StoreLayout(version: version)
+        var nextKey: [String: Int64] = [:]
+        try connection.transaction { () throws(RemodelError) in
+            for entity in version.entities where !entity.isAbstract {
+                guard let table = layout.table(forEntity: entity.name) else { continue }
+                let attributes = version.attributes(of: entity).filter(\.isStored)
+                let columns = (["_pk", "_entity"] + attributes.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
+                let insert = try connection.prepare(
+                    "INSERT INTO \(quoteIdentifier(table.name)) (\(columns)) VALUES (\(Array(repeating: "?", count: attributes.count + 2).joined(separator: ", ")))")
+                for _ in 0..<count {
+                    let key = nextKey[table.name, default: 0] + 1
+                    nextKey[table.name] = key
+                    try insert.bind([.integer(key), .text(entity.name)] + attributes.map { value(for: $0, key: key) })
+                    try insert.step()
+                }
+            }
+            for table in layout.tables {
+                for column in table.columns {
+                    guard case .toOne(_, _, let destination) = column.content,
+                        let target = layout.table(forEntity: destination)
+                    else { continue }
+                    var parameters: [SQLiteValue] = []
+                    let kinds = layout.kinds(of: destination)
+                    let list = kinds.map { _ in "?" }.joined(separator: ", ")
+                    parameters += kinds.map(SQLiteValue.text)
+                    try connection.run(
+                        "UPDATE \(quoteIdentifier(table.name)) SET \(quoteIdentifier(column.name)) = (SELECT t.\"_pk\" FROM \(quoteIdentifier(target.name)) AS t WHERE t.\"_entity\" IN (\(list.isEmpty ? "NULL" : list)) ORDER BY t.\"_pk\" LIMIT 1)",
+                        parameters)
+                }
+            }
+            for join in layout.joinTables {
+                guard let source = layout.table(forEntity: join.sourceEntity), let destination = layout.table(forEntity: join.destinationEntity)
+                else { continue }
+                try connection.run(
+                    "INSERT OR IGNORE INTO \(quoteIdentifier(join.name)) (source, destination) SELECT s.\"_pk\", d.\"_pk\" FROM \(quoteIdentifier(source.name)) AS s JOIN \(quoteIdentifier(destination.name)) AS d ON (s.\"_pk\" + d.\"_pk\") % 3 = 0")
+            }
+        }
+    }
+
+    private static func bounds(_ attribute: Attribute) -> (Double?, Double?) {
+        (attribute.minValue.flatMap { Double($0) }, attribute.maxValue.flatMap { Double($0) })
+    }
+
+    static func value(for attribute: Attribute, key: Int64) -> SQLiteValue {
+        let (low, high) = bounds(attribute)
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            let lower = Int64(low ?? 0)
+            let span = Int64(max(1, (high ?? Double(lower + 10_000)) - Double(lower) + 1))
+            return .integer(lower + key % span)
+        case .double, .float, .decimal:
+            let number = (low ?? 0) + Double(key % 10) / 4
+            let bounded = min(number, high ?? number)
+            return attribute.type == .decimal ? .text(String(bounded)) : .real(bounded)
+        case .boolean:
+            return .integer(key % 2)
+        case .string, .uri:
+            if attribute.regularExpression != nil { return attribute.isOptional ? .null : .text("") }
+            var text = attribute.type == .uri ? "https://example.com/\(key)" : "v\(key)"
+            if let low, text.count < Int(low) { text += String(repeating: "x", count: Int(low) - text.count) }
+            if let high, text.count > Int(high) { text = String(text.prefix(max(0, Int(high)))) }
+            return .text(text)
+        case .date:
+            return .real(max(low.map { $0 + 978_307_200 } ?? 0, 1_600_000_000 + Double(key) * 86_400))
+        case .uuid:
+            let hex = String(key, radix: 16, uppercase: true)
+            return .text("00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex)
+        case .binary, .transformable:
+            return .blob(Data([0, 1, UInt8(key % 256)]))
+        case .composite:
+            return .text("{}")
+        case .objectID, .undefined:
+            return .null
+        }
+    }
+}
