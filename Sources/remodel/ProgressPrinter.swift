@@ -40,7 +40,7 @@ final class ProgressPrinter: @unchecked Sendable {
         defer { lock.unlock() }
         switch style {
         case .json:
-            FileHandle.standardError.write(Data((Self.json(progress) + "\n").utf8))
+            FileHandle.standardError.write(Data((progress.jsonLine + "\n").utf8))
         case .bar:
             let line = Self.bar(progress)
             guard line != lastLine else { return }
@@ -58,33 +58,6 @@ final class ProgressPrinter: @unchecked Sendable {
         defer { lock.unlock() }
         if style == .bar, !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
         lastLine = ""
-    }
-
-    static func json(_ progress: MigrationProgress) -> String {
-        var fields = [
-            "\"phase\":\"\(progress.phase.rawValue)\"",
-            "\"step\":\(progress.step)",
-            "\"steps\":\(progress.steps)",
-            "\"entity\":" + (progress.entity.map { "\"" + escape($0) + "\"" } ?? "null"),
-            "\"completed\":\(progress.completed)",
-            "\"total\":\(progress.total)",
-            "\"fraction\":\(progress.fraction)",
-        ]
-        fields.append("\"eta\":" + (progress.estimatedSecondsRemaining.map { String(format: "%.1f", $0) } ?? "null"))
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    private static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     static func bar(_ progress: MigrationProgress) -> String {

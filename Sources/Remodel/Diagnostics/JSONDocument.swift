@@ -3,6 +3,7 @@
 enum JSONDocument: Sendable, Hashable {
     case string(String)
     case int(Int)
+    case number(Double)
     case null
     case array([JSONDocument])
     case object([(String, JSONDocument)])
@@ -11,11 +12,21 @@ enum JSONDocument: Sendable, Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
 
+    /// The value on one line, with no spaces: for JSON-lines output.
+    func compact() -> String {
+        switch self {
+        case .array(let items): return "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
+        default: return rendered()
+        }
+    }
+
     /// The value as indented JSON text (two spaces a level), without a final newline.
     func rendered(indent: String = "") -> String {
         switch self {
         case .string(let text): return Self.quoted(text)
         case .int(let number): return String(number)
+        case .number(let number): return number.isFinite ? String(number) : "null"
         case .null: return "null"
         case .array(let items):
             guard !items.isEmpty else { return "[]" }

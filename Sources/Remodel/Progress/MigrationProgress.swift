@@ -50,3 +50,20 @@ public struct MigrationProgress: Sendable, Hashable, Codable {
         self.estimatedSecondsRemaining = estimatedSecondsRemaining
     }
 }
+
+extension MigrationProgress {
+    /// The progress as one line of JSON, as `remodel migrate --progress json` writes it:
+    /// `phase`, `step`, `steps`, `entity`, `completed`, `total`, `fraction`, `eta` (seconds or null).
+    public var jsonLine: String {
+        JSONDocument.object([
+            ("phase", .string(phase.rawValue)),
+            ("step", .int(step)),
+            ("steps", .int(steps)),
+            ("entity", entity.map(JSONDocument.string) ?? .null),
+            ("completed", .int(completed)),
+            ("total", .int(total)),
+            ("fraction", .number(fraction)),
+            ("eta", estimatedSecondsRemaining.map { .number(($0 * 10).rounded() / 10) } ?? .null),
+        ]).compact()
+    }
+}

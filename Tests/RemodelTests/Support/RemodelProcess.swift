@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Runs the built `remodel` executable, found the way `ValidateCommandTests` finds it.
+/// Runs the built `remodel` executable.
 enum RemodelProcess {
     /// The `remodel` executable beside the test products (`.build/<triple>/debug/remodel`).
     static var executable: URL? {

@@ -3,28 +3,9 @@ import Testing
 
 /// Runs the built `remodel` binary end to end.
 struct ValidateCommandTests {
-    /// The `remodel` executable beside the test products (`.build/<triple>/debug/remodel`).
-    private static var executable: URL? {
-        let candidates = [
-            Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("remodel"),
-            ValidationSupport.packageRoot.appendingPathComponent(".build/debug/remodel"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let executable: URL = try #require(Self.executable, "build the remodel product first")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = ValidationSupport.packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try RemodelProcess.run(arguments)
+        return (result.status, result.output)
     }
 
     @Test func reportsABrokenFileAndExitsWithOne() throws {
