@@ -32,7 +32,7 @@ struct StoreLaunchMigrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("user-2.sqlite").path
         _ = try Store.create(at: path, bundle: try library(), version: "Library 2")
-        let events = EventLog()
+        let events = Collector<MigrationProgress>()
         let options = MigrationOptions(mappingsDirectory: repository.appendingPathComponent("Mappings").path)
         let (store, outcome) = try await Store.launch(at: path, bundle: try library(), options: options) { events.append($0) }
         guard case .migrated(let report) = outcome else {
@@ -54,23 +54,5 @@ struct StoreLaunchMigrationTests {
         await #expect(throws: RemodelError.self) { _ = try await Store.launch(at: path, bundle: try library()) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.sqlite"])
-    }
-}
-
-/// Collects progress values from any thread.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [MigrationProgress] = []
-
-    func append(_ value: MigrationProgress) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
-    }
-
-    var values: [MigrationProgress] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// Cancelling the task that runs a migration stops it and leaves the store exactly as it was.
+struct TaskCancellationTests {
+    @Test func cancellingTheTaskMidwayLeavesTheStoreUntouched() async throws {
+        let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: nil)
+        let connection = try SQLiteConnection(path: migration.store, mode: .readWrite)
+        try connection.run(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) INSERT INTO Person (_pk, _entity, firstName, lastName) SELECT i, 'Person', 'A', 'B' FROM n")
+        let before = try migration.snapshot()
+        let events = Collector<MigrationProgress>()
+        let options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, batchSize: 1)
+        let error = await #expect(throws: RemodelError.self) {
+            try await migration.migrate(options) { progress in
+                events.append(progress)
+                if progress.phase == .instances, progress.completed > 0 {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+            }
+        }
+        #expect(error?.code == .cancelled)
+        #expect(events.values.allSatisfy { $0.phase == .planning || $0.phase == .instances })
+        #expect(try migration.snapshot() == before)
+    }
+}

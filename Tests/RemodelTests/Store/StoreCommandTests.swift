@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `remodel create`, `import`, `export` and `status` through the built binary.
+struct StoreCommandTests {
+    private let model = ValidationSupport.packageRoot.appendingPathComponent("Models/Library.xcdatamodeld").path
+
+    @Test func createImportExportAndStatusWorkTogether() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        let people = folder.file("people.json")
+        try #"{"Person": [{"_pk": 1, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": 36, "email": null, "books": []}]}"#
+            .write(toFile: people, atomically: true, encoding: .utf8)
+
+        let created = try RemodelProcess.run(["create", store, "--model", model, "--version", "Library"])
+        #expect(created.status == 0)
+        #expect(created.output == "Created \(store) at version \"Library\" of model \"Library\".\n")
+
+        #expect(try RemodelProcess.run(["import", store, people, "--model", model]).status == 0)
+
+        let exported = try RemodelProcess.run(["export", store, "--model", model])
+        #expect(exported.status == 0)
+        #expect(exported.output == """
+            {
+              "Book": [],
+              "Person": [
+                {"_pk": 1, "email": null, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": 36, "books": []}
+              ]
+            }
+
+            """)
+
+        let status = try RemodelProcess.run(["status", store, "--model", model, "--mappings", MigrationFixtures.libraryMappings])
+        #expect(status.status == 0)
+        #expect(status.output.hasPrefix("The store at \(store) is at version \"Library\" (recognised by its entity hashes), older than the current \"Library 3\""))
+        #expect(status.output.contains("Step 1: Library → Library 2 (mapping file"))
+        #expect(status.output.contains("Step 2: Library 2 → Library 3 (inferred)"))
+    }
+
+    @Test func aBadSeedValueFailsNamingTheObjectAndLeavesNoStore() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        let seed = folder.file("seed.json")
+        try #"{"Person": [{"_pk": 7, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": "old"}]}"#
+            .write(toFile: seed, atomically: true, encoding: .utf8)
+        let result = try RemodelProcess.run(["create", store, "--model", model, "--version", "Library", "--seed", seed])
+        #expect(result.status == 1)
+        #expect(result.error.contains("Person _pk 7"))
+        #expect(result.error.contains("yearsSinceBirth"))
+        #expect(result.error.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+}
