@@ -8,6 +8,7 @@ struct Options {
     var scenarios: [String] = Options.allScenarios
     var verify = false
     var keep = false
+    var repeats = 1
 
     init(_ arguments: [String]) throws {
         var index = 0
@@ -33,6 +34,9 @@ struct Options {
                 }
             case "--verify":
                 verify = true
+            case "--repeat":
+                guard let count = Int(try next()), count >= 1 else { throw BenchError("--repeat takes a count of at least 1") }
+                repeats = count
             case "--keep":
                 keep = true
             case "-h", "--help":
@@ -46,9 +50,10 @@ struct Options {
     }
 
     static let usage = """
-        usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--verify] [--keep]
+        usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep]
           --objects  object counts of the generated source store (default 100000,1000000)
           --only     scenarios to run: \(allScenarios.joined(separator: ", "))
+          --repeat   run each scenario N times (each on a fresh copy) and report the median run
           --verify   check that the library's v1→v2 and v1→v4 stores hold exactly what the hand-written SQL produces
           --keep     keep the temporary folder /tmp/remodel-bench-*
         """

@@ -27,9 +27,18 @@ struct Orchestrator {
             var kept: [String: String] = [:]
             for scenario in storeScenarios {
                 let copy = "\(folder)/\(scenario)-\(size).sqlite"
-                try? FileManager.default.removeItem(atPath: copy)
-                try FileManager.default.copyItem(atPath: source, toPath: copy)
-                let result = try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy])
+                var runs: [ScenarioResult] = []
+                for _ in 0..<options.repeats {
+                    removeStore(copy)
+                    try FileManager.default.copyItem(atPath: source, toPath: copy)
+                    runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy]))
+                }
+                runs.sort { $0.seconds < $1.seconds }
+                var result = runs[runs.count / 2]
+                if runs.count > 1 {
+                    result.note = "median of \(runs.count): \(runs.map { fixed($0.seconds, 2) }.joined(separator: ", ")) s"
+                }
+                result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
                 log("\(pad(size, 9)) objects: \(scenario.padding(toLength: 9, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 2)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)))")
                 results.append((size, result))
                 if options.verify, scenario != "policy" { kept[scenario] = copy } else { removeStore(copy) }
@@ -106,7 +115,7 @@ struct Report {
             let peers = results.filter { $0.size == size }.map(\.result)
             func seconds(_ name: String) -> Double? { peers.first { $0.scenario == name }?.seconds }
             var ratio = ""
-            var notes = ""
+            var notes: [String] = []
             switch result.scenario {
             case "migrate":
                 if let limit = seconds("limit") { ratio = String(format: "%.2f× limit", result.seconds / limit) }
@@ -115,24 +124,25 @@ struct Report {
                 if let single = seconds("migrate") { parts.append(String(format: "%.2f× single step", result.seconds / single)) }
                 if let limit = seconds("limit3") { parts.append(String(format: "%.2f× limit3", result.seconds / limit)) }
                 ratio = parts.joined(separator: ", ")
-                notes = "steps " + result.steps.map { String(format: "%.2f", $0) }.joined(separator: " + ") + " s; "
+                notes.append("steps " + result.steps.map { String(format: "%.2f", $0) }.joined(separator: " + ") + " s")
             case "limit3":
                 if let limit = seconds("limit") { ratio = String(format: "%.2f× limit", result.seconds / limit) }
             case "policy":
                 let perSecond = result.extra["objectsPerSecond"] ?? 0
                 let sql = result.extra["sqlObjectsPerSecond"] ?? 0
                 ratio = String(format: "%.2f M obj/s", perSecond / 1e6)
-                notes = "\(Int(result.extra["people"] ?? 0)) Person; the same with one INSERT…SELECT: \(fixed(sql / 1e6, 2)) M obj/s (\(fixed(result.extra["sqlSeconds"] ?? 0, 2)) s)"
+                notes.append("\(Int(result.extra["people"] ?? 0)) Person; the same with one INSERT…SELECT: \(fixed(sql / 1e6, 2)) M obj/s (\(fixed(result.extra["sqlSeconds"] ?? 0, 2)) s)")
             default:
                 break
             }
+            if result.note.hasPrefix("median") { notes.append(result.note) }
             if !result.phases.isEmpty {
-                notes += Self.phaseOrder.compactMap { phase in
+                notes.append(Self.phaseOrder.compactMap { phase in
                     result.phases[phase].map { "\(Self.phaseShort[phase] ?? phase) \(fixed(100 * $0 / result.seconds, 0))%" }
-                }.joined(separator: " · ")
+                }.joined(separator: " · "))
             }
             lines.append(
-                "| \(size) | \(result.scenario) | \(fixed(result.seconds, 2)) | \(ratio) | \(fixed(Double(result.maxRSSKiB) / 1024, 1)) | \(notes) |")
+                "| \(size) | \(result.scenario) | \(fixed(result.seconds, 2)) | \(ratio) | \(fixed(Double(result.maxRSSKiB) / 1024, 1)) | \(notes.joined(separator: "; ")) |")
         }
         if let validation {
             if validation.note.hasPrefix("skipped") {

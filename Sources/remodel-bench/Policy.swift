@@ -53,44 +53,38 @@ enum Policy {
         return connection
     }
 
+    /// Streams the source rows with one statement and writes each transformed object as it comes,
+    /// committing every `batch` objects: memory stays flat whatever the entity's size.
     private static func swiftPolicy(source: String, destination: String, create: String) throws -> Int {
         let connection = try open(destination, source: source, create: create)
         let read = try connection.prepare(
-            "SELECT \"_pk\", \"firstName\", \"lastName\", \"yearsSinceBirth\", \"score\" FROM src.\"Person\" WHERE \"_pk\" > ? ORDER BY \"_pk\" LIMIT \(batch)")
+            "SELECT \"_pk\", \"firstName\", \"lastName\", \"yearsSinceBirth\", \"score\" FROM src.\"Person\" ORDER BY \"_pk\"")
         let write = try connection.prepare(
             "INSERT INTO main.\"Person\" (\"_pk\", \"_entity\", \"fullName\", \"age\", \"nickname\", \"status\", \"score\") VALUES (?, 'Person', ?, ?, NULL, ?, ?)")
-        var objects: [Person] = []
-        objects.reserveCapacity(batch)
-        var last: Int64 = 0
         var count = 0
-        while true {
-            objects.removeAll(keepingCapacity: true)
-            try read.bind([.integer(last)])
-            try read.forEachRow { row throws(RemodelError) in
-                // The policy: what a caller's Swift code would do with each source object.
-                let first = try row.withUTF8(at: 1) { String(decoding: $0, as: UTF8.self) }
-                let lastName = try row.withUTF8(at: 2) { String(decoding: $0, as: UTF8.self) }
-                objects.append(
-                    Person(
-                        pk: row.int64(at: 0), fullName: first + " " + lastName,
-                        age: row.storageClass(at: 3) == .null ? nil : row.int64(at: 3), status: 0,
-                        score: row.storageClass(at: 4) == .null ? nil : row.int64(at: 4)))
+        try connection.execute("BEGIN")
+        try read.forEachRow { row throws(RemodelError) in
+            // The policy: what a caller's Swift code would do with each source object.
+            let first = try row.withUTF8(at: 1) { String(decoding: $0, as: UTF8.self) }
+            let last = try row.withUTF8(at: 2) { String(decoding: $0, as: UTF8.self) }
+            let person = Person(
+                pk: row.int64(at: 0), fullName: first + " " + last,
+                age: row.storageClass(at: 3) == .null ? nil : row.int64(at: 3), status: 0,
+                score: row.storageClass(at: 4) == .null ? nil : row.int64(at: 4))
+            write.reset()
+            try write.bind(.integer(person.pk), at: 1)
+            try write.bind(.text(person.fullName), at: 2)
+            try write.bind(person.age.map(SQLiteValue.integer) ?? .null, at: 3)
+            try write.bind(.integer(person.status), at: 4)
+            try write.bind(person.score.map(SQLiteValue.integer) ?? .null, at: 5)
+            try write.step()
+            count += 1
+            if count % batch == 0 {
+                try connection.execute("COMMIT")
+                try connection.execute("BEGIN")
             }
-            guard let tail = objects.last else { break }
-            last = tail.pk
-            try connection.execute("BEGIN")
-            for person in objects {
-                write.reset()
-                try write.bind(.integer(person.pk), at: 1)
-                try write.bind(.text(person.fullName), at: 2)
-                try write.bind(person.age.map(SQLiteValue.integer) ?? .null, at: 3)
-                try write.bind(.integer(person.status), at: 4)
-                try write.bind(person.score.map(SQLiteValue.integer) ?? .null, at: 5)
-                try write.step()
-            }
-            try connection.execute("COMMIT")
-            count += objects.count
         }
+        try connection.execute("COMMIT")
         return count
     }
 }
