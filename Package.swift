@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Remodel", targets: ["Remodel"]),
         .executable(name: "remodel", targets: ["RemodelCLI"]),
+        .executable(name: "remodel-bench", targets: ["RemodelBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +40,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/remodel"
+        ),
+        .executableTarget(
+            name: "RemodelBench",
+            dependencies: ["Remodel"],
+            path: "Sources/remodel-bench"
         ),
         .testTarget(
             name: "RemodelTests",

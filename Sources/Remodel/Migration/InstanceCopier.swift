@@ -10,10 +10,14 @@ struct InstanceCopier {
         var nextKey: [String: Int64] = [:]
         let mappings = context.mapping.entities.enumerated().filter { $0.element.source != nil && $0.element.destination != nil }
         var progress = PhaseProgress(total: 0)
-        for (_, mapping) in mappings { progress.total += try rowCount(of: mapping) }
+        var bounds: [Int: [SQLiteValue]] = [:]
+        for (index, mapping) in mappings {
+            bounds[index] = try sourceBounds(of: mapping)
+            progress.total += Int(bounds[index]?[2].integerValue ?? 0)
+        }
         try context.tracker.report(.instances, step: context.step, entity: nil, completed: 0, total: progress.total, force: true)
         for (index, mapping) in mappings {
-            try copy(mapping, index: index, nextKey: &nextKey, progress: &progress)
+            try copy(mapping, index: index, bounds: bounds[index], nextKey: &nextKey, progress: &progress)
         }
         if context.keys.needsKeyTable {
             try context.connection.execute(KeyPlan.indexKeyTableSQL)
@@ -26,11 +30,14 @@ struct InstanceCopier {
         var completed = 0
     }
 
-    private func rowCount(of mapping: EntityMapping) throws(RemodelError) -> Int {
-        guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName)?.name else { return 0 }
-        let count = try context.connection.scalar(
-            "SELECT count(*) FROM \(StepContext.sourceSchema).\(quoteIdentifier(table)) WHERE \"_entity\" = ?", [.text(sourceName)])
-        return Int(count?.integerValue ?? 0)
+    /// `min(_pk)`, `max(_pk)` and `count(*)` of the mapping's source objects, in one scan: the count for
+    /// the progress total, the keys for the batches.
+    private func sourceBounds(of mapping: EntityMapping) throws(RemodelError) -> [SQLiteValue]? {
+        guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName)?.name else { return nil }
+        return try context.connection.rows(
+            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(StepContext.sourceSchema).\(quoteIdentifier(table)) WHERE \"_entity\" = ?",
+            [.text(sourceName)]
+        ).first
     }
 
     private struct Insert {
@@ -40,7 +47,7 @@ struct InstanceCopier {
     }
 
     private func copy(
-        _ mapping: EntityMapping, index: Int, nextKey: inout [String: Int64], progress: inout PhaseProgress
+        _ mapping: EntityMapping, index: Int, bounds: [SQLiteValue]?, nextKey: inout [String: Int64], progress: inout PhaseProgress
     ) throws(RemodelError) {
         guard let sourceName = mapping.source, let destinationName = mapping.destination,
             let sourceEntity = context.source.entity(named: sourceName),
@@ -51,10 +58,7 @@ struct InstanceCopier {
         else { return }
         let connection = context.connection
         let src = StepContext.sourceSchema
-        guard let bounds = try connection.rows(
-            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(src).\(quoteIdentifier(sourceTable)) WHERE \"_entity\" = ?",
-            [.text(sourceName)]
-        ).first, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1], case .integer(let total) = bounds[2]
+        guard let bounds, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1], case .integer(let total) = bounds[2]
         else { return }
         let startedAt = progress.completed
         var insert = try valueColumns(mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity)

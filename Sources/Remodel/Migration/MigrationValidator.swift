@@ -15,6 +15,8 @@ struct MigrationValidator {
     static let offendersInAll = 20
 
     private var limit: Int { Self.offendersPerCheck }
+    /// The row checks of the entity being validated, run together in one scan of its table.
+    let scan = TableScan()
 
     func run() throws(RemodelError) -> [ValidationFailure] {
         try registerFunctions()
@@ -24,8 +26,12 @@ struct MigrationValidator {
         var completed = 0
         for entity in entities {
             try report(completed, total, entity.name)
-            failures += try attributeFailures(of: entity)
-            failures += try relationshipFailures(of: entity)
+            if let table = layout.table(forEntity: entity.name)?.name {
+                scan.begin(table: table, entity: entity.name)
+                failures += try attributeFailures(of: entity)
+                failures += try relationshipFailures(of: entity)
+                failures += try scan.finish(connection, limit: limit)
+            }
             failures += try uniquenessFailures(of: entity)
             completed += 1
             if failures.count >= Self.offendersInAll { return Array(failures.prefix(Self.offendersInAll)) }
@@ -54,6 +60,22 @@ struct MigrationValidator {
         }
     }
 
+    /// The offenders of a check over the rows of one entity (`select` ends in `WHERE "_entity" = ? AND `;
+    /// `parameters` starts with the entity's name): left to ``TableScan`` while it collects the entity's checks.
+    private func offenders(
+        _ select: String, _ condition: String, _ parameters: [SQLiteValue], entity: String, property: String?, rule: String,
+        message: @escaping (SQLiteValue) -> String
+    ) throws(RemodelError) -> [ValidationFailure] {
+        if scan.add(
+            TableScan.Check(
+                sql: select + condition, condition: condition, parameters: parameters, entity: entity, property: property, rule: rule,
+                message: message))
+        {
+            return []
+        }
+        return try offenders(select + condition, parameters, entity: entity, property: property, rule: rule, message: message)
+    }
+
     private func offenders(
         _ sql: String, _ parameters: [SQLiteValue], entity: String, property: String?, rule: String,
         message: (SQLiteValue) -> String
@@ -74,19 +96,19 @@ struct MigrationValidator {
             let select = from.replacingOccurrences(of: "%@", with: column)
             let entityName: [SQLiteValue] = [.text(entity.name)]
             if !attribute.isOptional {
-                failures += try offenders(select + "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name, rule: "required") { _ in
+                failures += try offenders(select, "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name, rule: "required") { _ in
                     "a value is required, but it is nil; give it a default in the model or a value in the mapping"
                 }
             }
             if let check = storageCheck(attribute, column: column) {
-                failures += try offenders(select + check.condition, entityName, entity: entity.name, property: attribute.name, rule: check.rule) { value in
+                failures += try offenders(select, check.condition, entityName, entity: entity.name, property: attribute.name, rule: check.rule) { value in
                     "\(check.message) (found \(value))"
                 }
             }
             failures += try boundFailures(attribute, column: column, select: select, entity: entity)
             if let pattern = attribute.regularExpression, !pattern.isEmpty, attribute.type == .string || attribute.type == .uri {
                 failures += try offenders(
-                    select + "\(column) IS NOT NULL AND remodel_matches(\(column), ?) = 0", entityName + [.text(pattern)],
+                    select, "\(column) IS NOT NULL AND remodel_matches(\(column), ?) = 0", entityName + [.text(pattern)],
                     entity: entity.name, property: attribute.name, rule: "regular-expression"
                 ) { value in "\(value) does not match the regular expression \(pattern)" }
             }
@@ -136,7 +158,7 @@ struct MigrationValidator {
             guard let text = bound, let limitValue = Double(text.trimmingCharacters(in: .whitespaces)) else { continue }
             let shown = unit.isEmpty ? text : "\(text) \(unit)"
             failures += try offenders(
-                select + "\(column) IS NOT NULL AND \(measure) \(comparison) ?", [.text(entity.name), .real(limitValue + offset)],
+                select, "\(column) IS NOT NULL AND \(measure) \(comparison) ?", [.text(entity.name), .real(limitValue + offset)],
                 entity: entity.name, property: attribute.name, rule: comparison == "<" ? "minimum" : "maximum"
             ) { value in "\(value) is \(word) \(shown)" }
         }
@@ -154,7 +176,7 @@ struct MigrationValidator {
             if case .column(_, let column) = storage {
                 let name = quoteIdentifier(column)
                 if !relationship.isOptional {
-                    failures += try offenders(base + "o.\(name) IS NULL", [.text(entity.name)], entity: entity.name, property: relationship.name, rule: "required") { _ in
+                    failures += try offenders(base, "o.\(name) IS NULL", [.text(entity.name)], entity: entity.name, property: relationship.name, rule: "required") { _ in
                         "a related object is required, but there is none"
                     }
                 }
@@ -162,19 +184,20 @@ struct MigrationValidator {
                     var parameters: [SQLiteValue] = [.text(entity.name)]
                     let kinds = placeholders(kinds(of: target), &parameters)
                     failures += try offenders(
-                        "SELECT o.\"_pk\", o.\(name) FROM main.\(quoteIdentifier(table)) AS o WHERE o.\"_entity\" = ? AND o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
+                        "SELECT o.\"_pk\", o.\(name) FROM main.\(quoteIdentifier(table)) AS o WHERE o.\"_entity\" = ? AND ",
+                        "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
                         parameters, entity: entity.name, property: relationship.name, rule: "dangling"
                     ) { value in "points to _pk \(value), which is not a \(target)" }
                 }
             }
             guard relationship.isToMany, let count = countSQL(storage) else { continue }
             if let minimum = relationship.minCount, minimum > 0 {
-                failures += try offenders(base + "\(count) < ?", [.text(entity.name), .integer(Int64(minimum))], entity: entity.name, property: relationship.name, rule: "minimum-count") { _ in
+                failures += try offenders(base, "\(count) < ?", [.text(entity.name), .integer(Int64(minimum))], entity: entity.name, property: relationship.name, rule: "minimum-count") { _ in
                     "holds fewer than \(minimum) objects"
                 }
             }
             if let maximum = relationship.maxCount, maximum > 0 {
-                failures += try offenders(base + "\(count) > ?", [.text(entity.name), .integer(Int64(maximum))], entity: entity.name, property: relationship.name, rule: "maximum-count") { _ in
+                failures += try offenders(base, "\(count) > ?", [.text(entity.name), .integer(Int64(maximum))], entity: entity.name, property: relationship.name, rule: "maximum-count") { _ in
                     "holds more than \(maximum) objects"
                 }
             }
@@ -239,6 +262,74 @@ struct MigrationValidator {
                 ValidationFailure(
                     entity: "\(row[0])", primaryKey: row[1].integerValue, property: nil, rule: "foreign-key-check",
                     message: "references a missing row of \(row[2])"))
+        }
+        return failures
+    }
+}
+
+/// Runs the row checks of one entity as one scan of its table instead of one scan each: a first query
+/// asks, for every check at once, whether any row fails it; only the checks that some row fails then
+/// run on their own to name their first offenders, so the failures are exactly those of running every
+/// check by itself, in the same order.
+final class TableScan {
+    struct Check {
+        var sql: String
+        var condition: String
+        /// The entity's name, then the condition's own parameters.
+        var parameters: [SQLiteValue]
+        var entity: String
+        var property: String?
+        var rule: String
+        var message: (SQLiteValue) -> String
+    }
+
+    /// Conditions per probe query, well under SQLite's limits on result columns and expression size.
+    static let checksPerProbe = 100
+
+    private var table: String?
+    private var entity = ""
+    private var checks: [Check] = []
+
+    /// Starts collecting the checks of `entity`, whose rows are in `table`.
+    func begin(table: String, entity: String) {
+        self.table = table
+        self.entity = entity
+        checks = []
+    }
+
+    /// Takes a check while collecting; `false` when it must run at once.
+    func add(_ check: Check) -> Bool {
+        guard table != nil, check.entity == entity, check.parameters.first == .text(entity) else { return false }
+        checks.append(check)
+        return true
+    }
+
+    /// Stops collecting and returns the offenders of the checks that some row fails.
+    func finish(_ connection: SQLiteConnection, limit: Int) throws(RemodelError) -> [ValidationFailure] {
+        guard let table else { return [] }
+        self.table = nil
+        defer { checks = [] }
+        var failing: [Check] = []
+        var start = 0
+        while start < checks.count {
+            let group = checks[start..<min(start + Self.checksPerProbe, checks.count)]
+            start += Self.checksPerProbe
+            let columns = group.map { "max(CASE WHEN \($0.condition) THEN 1 END)" }.joined(separator: ", ")
+            let parameters = group.flatMap { $0.parameters.dropFirst() } + [.text(entity)]
+            guard let row = try connection.rows(
+                "SELECT \(columns) FROM main.\(quoteIdentifier(table)) AS o WHERE o.\"_entity\" = ?", parameters
+            ).first else { continue }
+            for (check, value) in zip(group, row) where value == .integer(1) {
+                failing.append(check)
+            }
+        }
+        var failures: [ValidationFailure] = []
+        for check in failing {
+            failures += try connection.rows(check.sql + " LIMIT \(limit)", check.parameters).map { row in
+                ValidationFailure(
+                    entity: check.entity, primaryKey: row[0].integerValue, property: check.property, rule: check.rule,
+                    message: check.message(row.count > 1 ? row[1] : .null))
+            }
         }
         return failures
     }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What one scenario measured, printed by the child as one JSON line after `RESULT `.
+struct ScenarioResult: Codable {
+    var scenario: String
+    var objects: Int
+    var seconds: Double
+    /// Seconds per phase name (summed over steps), for library migrations.
+    var phases: [String: Double] = [:]
+    /// Seconds per step, for multi-step migrations.
+    var steps: [Double] = []
+    /// `getrusage(RUSAGE_SELF).ru_maxrss`, KiB.
+    var maxRSSKiB: Int = 0
+    /// `VmHWM` from /proc/self/status, KiB (the peak of this process image alone).
+    var highWaterKiB: Int = 0
+    /// Scenario-specific figures.
+    var extra: [String: Double] = [:]
+    var note: String = ""
+}
+
+enum Measure {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func maxRSSKiB() -> Int {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        return usage.ru_maxrss / 1024  // bytes on macOS
+        #endif
+    }
+
+    static func highWaterKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+
+    /// Records phase changes reported by the migrator's progress callback.
+    final class PhaseClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var marks: [(phase: String, step: Int, time: Double)] = []
+
+        func mark(phase: String, step: Int) {
+            let time = Measure.now()
+            lock.lock()
+            defer { lock.unlock() }
+            if let last = marks.last, last.phase == phase, last.step == step { return }
+            marks.append((phase, step, time))
+        }
+
+        /// Seconds per phase and per step, from `start` to `end`.
+        func split(start: Double, end: Double) -> (phases: [String: Double], steps: [Double]) {
+            lock.lock()
+            defer { lock.unlock() }
+            var phases: [String: Double] = [:]
+            var steps: [Int: Double] = [:]
+            var previous = (phase: "planning", step: 0, time: start)
+            for mark in marks + [("end", -1, end)] {
+                phases[previous.phase, default: 0] += mark.time - previous.time
+                if previous.step > 0, ["instances", "relationships", "validation"].contains(previous.phase) {
+                    steps[previous.step, default: 0] += mark.time - previous.time
+                }
+                previous = mark
+            }
+            phases["end"] = nil
+            phases["finished"] = nil
+            return (phases, steps.keys.sorted().map { steps[$0]! })
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The command line of the parent process.
+struct Options {
+    static let allScenarios = ["migrate", "limit", "migrate3", "limit3", "policy", "validate"]
+
+    var sizes: [Int] = [100_000, 1_000_000]
+    var scenarios: [String] = Options.allScenarios
+    var verify = false
+    var keep = false
+    var repeats = 1
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            func next() throws -> String {
+                index += 1
+                guard index < arguments.count else { throw BenchError("\(argument) needs a value") }
+                return arguments[index]
+            }
+            switch argument {
+            case "--objects":
+                sizes = try next().split(separator: ",").map { part in
+                    guard let size = Int(part.replacingOccurrences(of: "_", with: "")), size >= 1_000 else {
+                        throw BenchError("--objects takes sizes of at least 1000, separated by commas")
+                    }
+                    return size
+                }
+            case "--only":
+                scenarios = try next().split(separator: ",").map(String.init)
+                for name in scenarios where !Self.allScenarios.contains(name) {
+                    throw BenchError("unknown scenario \(name); the scenarios are \(Self.allScenarios.joined(separator: ", "))")
+                }
+            case "--verify":
+                verify = true
+            case "--repeat":
+                guard let count = Int(try next()), count >= 1 else { throw BenchError("--repeat takes a count of at least 1") }
+                repeats = count
+            case "--keep":
+                keep = true
+            case "-h", "--help":
+                print(Self.usage)
+                exit(0)
+            default:
+                throw BenchError("unknown argument \(argument)\n\(Self.usage)")
+            }
+            index += 1
+        }
+    }
+
+    static let usage = """
+        usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep]
+          --objects  object counts of the generated source store (default 100000,1000000)
+          --only     scenarios to run: \(allScenarios.joined(separator: ", "))
+          --repeat   run each scenario N times (each on a fresh copy) and report the median run
+          --verify   check that the library's v1→v2 and v1→v4 stores hold exactly what the hand-written SQL produces
+          --keep     keep the temporary folder /tmp/remodel-bench-*
+        """
+
+    static func value(of flag: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
