@@ -17,7 +17,7 @@ enum BenchModel {
     }()
     static var bundlePath: String { repository + "/Benchmarks/Models/BenchLibrary.xcdatamodeld" }
     static var mappingsPath: String { repository + "/Benchmarks/Mappings" }
-    static var corpusBundle: String { "/work/shared/corpus/mastodon__mastodon-ios/CoreData.xcdatamodeld" }
+    static var corpusBundle: String { repository + "/../shared/corpus/mastodon__mastodon-ios/CoreData.xcdatamodeld" }
 
     static func bundle() throws -> ModelBundle {
         try ModelBundle(contentsOf: bundlePath)

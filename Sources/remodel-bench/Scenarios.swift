@@ -30,7 +30,7 @@ struct ScenarioRunner {
             try HandWritten.migrate(storeAt: store, template: template, toVersion4: scenario == "limit3")
             result.seconds = Measure.now() - start
         case "policy":
-            try Policy.run(source: try value("--store"), result: &result)
+            try await Policy.run(source: try value("--store"), result: &result)
         case "validate":
             try validate(result: &result)
         case "verify":

@@ -32,6 +32,11 @@ struct InstanceCopier {
 
     /// `min(_pk)`, `max(_pk)` and `count(*)` of the mapping's source objects, in one scan: the count for
     /// the progress total, the keys for the batches.
+    private func maximumKey(of sourceTable: String) throws(RemodelError) -> Int64 {
+        try context.connection.scalar(
+            "SELECT max(\"_pk\") FROM \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable))")?.integerValue ?? 0
+    }
+
     private func sourceBounds(of mapping: EntityMapping) throws(RemodelError) -> [SQLiteValue]? {
         guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName)?.name else { return nil }
         return try context.connection.rows(
@@ -66,7 +71,13 @@ struct InstanceCopier {
             try context.compile(expression, over: sourceEntity, into: nil)
         }
         if let policy = context.policies[destinationName] {
-            var next = nextKey[destinationTable, default: 0]
+            // Keys of extra objects start above every key of the source table (kept keys stay unique).
+            var next: Int64
+            if let known = nextKey[destinationTable] {
+                next = known
+            } else {
+                next = try maximumKey(of: sourceTable)
+            }
             try PolicyCopier(context: context, policy: policy).copy(
                 mapping, index: index, sourceEntity: sourceEntity, destinationEntity: destinationEntity, nextKey: &next,
                 progress: &progress)

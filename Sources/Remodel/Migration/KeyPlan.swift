@@ -15,9 +15,8 @@ struct KeyPlan {
 
     private(set) var modes: [String: Mode] = [:]
 
-    /// Plans keys; tables holding any of `remappedEntities` (made by policies) always get new keys.
-    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout, remappedEntities: Set<String> = []) {
-        let forced = Set(remappedEntities.compactMap { destination.table(forEntity: $0)?.name })
+    /// Plans keys for one step's mapping.
+    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) {
         var feeders: [String: [(sourceTable: String, sourceEntity: String)]] = [:]
         for entity in mapping.entities {
             guard let from = entity.source, let to = entity.destination,
@@ -29,7 +28,7 @@ struct KeyPlan {
         for (table, list) in feeders {
             let tables = Set(list.map(\.sourceTable))
             let entities = list.map(\.sourceEntity)
-            if tables.count == 1, Set(entities).count == entities.count, let only = tables.first, !forced.contains(table) {
+            if tables.count == 1, Set(entities).count == entities.count, let only = tables.first {
                 modes[table] = .preserved(sourceTable: only)
             } else {
                 modes[table] = .remapped

@@ -123,7 +123,9 @@ struct RelationshipBuilder {
         // join with `o` lets through, so checking that the owner arrived would only repeat the join.
         var ownerCopiedWhole = false
         if case .preserved? = context.keys.mode(ofDestinationTable: table) {
-            ownerCopiedWhole = context.mapping.entities[write.mappingIndex].filter == nil
+            // A policy may skip objects, as a filter does.
+            ownerCopiedWhole =
+                context.mapping.entities[write.mappingIndex].filter == nil && context.policies[write.entity.name] == nil
         }
         var ownerArrived = ""
         if !ownerCopiedWhole {

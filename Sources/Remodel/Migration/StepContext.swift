@@ -34,8 +34,7 @@ final class StepContext {
         self.sourceLayout = StoreLayout(version: source)
         self.destinationLayout = StoreLayout(version: destination)
         self.mapping = mapping
-        self.keys = KeyPlan(
-            mapping: mapping, source: sourceLayout, destination: destinationLayout, remappedEntities: Set(byDestination.keys))
+        self.keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
         self.environment = environment
         self.tracker = tracker
         self.batchSize = batchSize

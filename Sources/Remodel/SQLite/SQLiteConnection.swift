@@ -74,8 +74,9 @@ public final class SQLiteConnection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Throws if `code` is not one of `accepted`.
-    func check(_ code: Int32, sql: String? = nil, accepted: Set<Int32> = [SQLITE_OK]) throws(RemodelError) {
-        guard accepted.contains(code) else {
+    /// Throws unless `code` is `SQLITE_OK` (called for every bind: no allocation on the way).
+    func check(_ code: Int32, sql: String? = nil) throws(RemodelError) {
+        guard code == SQLITE_OK else {
             throw RemodelError.sqlite(code, message: lastErrorMessage, sql: sql, path: path)
         }
     }
