@@ -19,6 +19,9 @@ public struct MigrationOptions: Sendable {
     public var lockTimeoutMilliseconds: Int
     /// Checks of your own, run in phase 3 on every step's result.
     public var validations: [CustomValidation]
+    /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
+    /// so tests can make the temporary store run out of space. `nil` (always, outside tests) costs nothing.
+    var maximumPageCount: Int?
 
     /// Creates options with the defaults.
     public init(
