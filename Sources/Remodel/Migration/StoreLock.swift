@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Keeps every other writer out of a store for the whole migration, and
 /// replaces the store's file while still holding that lock.
 ///
@@ -13,6 +19,17 @@ final class StoreLock {
 
     init(path: String, timeoutMilliseconds: Int) throws(RemodelError) {
         self.path = path
+        // SQLite opens a read-only file read-only without a word, and the rename would then replace it anyway.
+        guard access(path, W_OK) == 0 else {
+            throw RemodelError(
+                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path)
+        }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        guard access(folder, W_OK) == 0 else {
+            throw RemodelError(
+                .io, "the store's folder is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
+                path: path)
+        }
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         connection.setBusyTimeout(milliseconds: timeoutMilliseconds)
         let mode = try connection.scalar("PRAGMA journal_mode")
