@@ -61,6 +61,7 @@ final class StoreLock {
             let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
             _ = try temporary.scalar("PRAGMA journal_mode = DELETE")
         }
+        try StoreFiles.copyPermissions(from: path, to: temporaryPath)
         try StoreFiles.synchronize(file: temporaryPath)
         if let backupPath {
             try StoreFiles.hardLink(path, as: backupPath)
