@@ -95,7 +95,7 @@ public struct Migrator: Sendable {
         let lock = try StoreLock(path: path, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()
         // Under the lock, read the version again: another process may have migrated the store meanwhile.
-        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+        let inspection = try StoreInspector.inspect(lockedPath: path, bundle: bundle)
         let plan = try makePlan(from: try Self.migratableVersion(inspection))
         guard !plan.steps.isEmpty else {
             lock.release()

@@ -30,11 +30,20 @@ public enum StoreInspector {
             path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: steps)
     }
 
+    /// Inspects a store this process holds an SQLite lock on (a migration's `StoreLock`): reads it
+    /// only through SQLite. Reading the header with a file handle would close a second descriptor of
+    /// the file, and closing any descriptor drops all of the process's POSIX locks on it, SQLite's too.
+    static func inspect(lockedPath path: String, bundle: ModelBundle) throws(RemodelError) -> StoreInspection {
+        let (state, steps) = try state(path: path, bundle: bundle, thorough: false, checkingHeader: false).state
+        return StoreInspection(
+            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: steps)
+    }
+
     /// The inspection and, when the file is a store, its metadata.
-    static func state(path: String, bundle: ModelBundle, thorough: Bool) throws(RemodelError) -> (
+    static func state(path: String, bundle: ModelBundle, thorough: Bool, checkingHeader: Bool = true) throws(RemodelError) -> (
         state: (StoreInspection.State, Int?), metadata: StoreMetadata?
     ) {
-        if let problem = try StoreFileHeader.check(path: path) {
+        if checkingHeader, let problem = try StoreFileHeader.check(path: path) {
             return ((problem, nil), nil)
         }
         let metadata: Result<StoreMetadata, StoreMetadata.ReadFailure>
