@@ -96,6 +96,22 @@ struct HostileModelTests {
         #expect(error?.location.line == 8, "\(String(describing: error?.location))")
     }
 
+    /// Bytes that are not in the declared encoding: libxml2 reports that on its generic channel
+    /// (standard error); the reader collects it and reports it as the cause, and prints nothing.
+    @Test func wrongEncodingIsTheReportedCauseAndNothingIsPrinted() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("Bad.xcdatamodel"), withIntermediateDirectories: true)
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<model>\n<entity name=\"A".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+            + Array("\"/>\n</model>\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder.file("Bad.xcdatamodel/contents")))
+        let error = #expect(throws: XMLDocumentReader.Failure.self) { _ = try XMLDocumentReader.parse(bytes, file: "Bad") }
+        #expect(error?.message.contains("input conversion failed") == true, "\(error?.message ?? "")")
+        let outcome = try Reliability.remodel(["validate", folder.file("Bad.xcdatamodel")])
+        #expect(outcome.status == 1)
+        #expect(outcome.output.contains("input conversion failed"), "\(outcome)")
+        #expect(outcome.error.isEmpty, "libxml2 printed: \(outcome.error)")
+    }
+
     /// Reads and validates a generated model of `count` entities in a ring of relationships; returns the seconds taken.
     private func readAndValidate(entities count: Int) throws -> Double {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model type=\"com.apple.IDECoreDataModeler.DataModel\" documentVersion=\"1.0\">\n"

@@ -58,12 +58,20 @@ enum XMLDocumentReader {
             XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
                 | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue
         )
+        // Encoding errors go to libxml2's generic channel (standard error): collect the first instead.
+        var generic = remodel_xml_generic_errors()
+        remodel_xml_begin_collecting_generic_errors(&generic)
         let document: xmlDocPtr? = withExtendedLifetime(firstError) {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) { pointer in
                     xmlCtxtReadMemory(context, pointer, Int32(buffer.count), file, nil, options)
                 }
             }
+        }
+        remodel_xml_end_collecting_generic_errors(&generic)
+        if generic.count > 0 {
+            let message = withUnsafeBytes(of: generic.first) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            firstError.message = message.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         context.pointee._private = nil
         guard let document, context.pointee.wellFormed != 0 else {
