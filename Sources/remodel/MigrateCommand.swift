@@ -26,8 +26,12 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let bundle = try store.bundle()
-        let options = MigrationOptions(
+        var options = MigrationOptions(
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
+        // Hidden, for crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
+        if let batchSize = ProcessInfo.processInfo.environment["REMODEL_BATCH_SIZE"].flatMap({ Int($0) }) {
+            options.batchSize = max(1, batchSize)
+        }
         let migrator = Migrator(bundle: bundle, options: options)
         if dryRun {
             do {

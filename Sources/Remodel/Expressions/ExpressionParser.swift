@@ -123,7 +123,15 @@ private struct Parser {
                     "comparisons cannot be chained: '\(lastComparison.rawValue)' then '\(op.rawValue)'; combine them with '&&'",
                     at: token.range)
             }
-            let right = try parseOperand(after: token, binary: op.isRightAssociative ? op.precedence : op.precedence + 1)
+            let right: Expression
+            if op.isRightAssociative {
+                // `a ?? b ?? c …` nests to the right by recursion: count it, or a long chain overflows the stack.
+                try enter(token.range)
+                defer { depth -= 1 }
+                right = try parseOperand(after: token, binary: op.precedence)
+            } else {
+                right = try parseOperand(after: token, binary: op.precedence + 1)
+            }
             left = try node(.binary(op, left, right, operatorRange: token.range), left.range.lowerBound..<right.range.upperBound)
             lastComparison = op.isComparison ? op : nil
         }

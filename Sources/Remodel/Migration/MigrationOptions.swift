@@ -23,6 +23,9 @@ public struct MigrationOptions: Sendable {
     public var policies: [EntityPolicy] = []
     /// Code run before and after each step, with SQL access to both stores.
     public var hooks = MigrationHooks()
+    /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
+    /// so tests can make the temporary store run out of space. `nil` (always, outside tests) costs nothing.
+    var maximumPageCount: Int?
 
     /// Creates options with the defaults.
     public init(

@@ -23,6 +23,7 @@ struct StepExecutor {
         let connection = try SQLiteConnection(path: destinationPath, mode: .create)
         // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+        if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         let context = StepContext(
             connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
             environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies)

@@ -64,6 +64,15 @@ struct StoreFiles {
         guard fsync(descriptor) == 0 else { throw ioError("cannot flush the folder to disk", folder) }
     }
 
+    /// Gives `copy` the permission bits (and, when allowed, the owner and group) of `original`,
+    /// so that replacing a store never widens who can read it.
+    static func copyPermissions(from original: String, to copy: String) throws(RemodelError) {
+        var info = stat()
+        guard stat(original, &info) == 0 else { throw ioError("cannot read the permissions", original) }
+        _ = chown(copy, info.st_uid, info.st_gid)  // only root may give a file away; otherwise it stays the migrating user's
+        guard chmod(copy, info.st_mode & 0o7777) == 0 else { throw ioError("cannot give the migrated store the original's permissions", copy) }
+    }
+
     /// Atomically replaces `destination` with `source` (POSIX `rename`).
     static func replace(_ destination: String, with source: String) throws(RemodelError) {
         guard rename(source, destination) == 0 else { throw ioError("cannot rename \(source) over it", destination) }

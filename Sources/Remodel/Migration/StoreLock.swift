@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Keeps every other writer out of a store for the whole migration, and
 /// replaces the store's file while still holding that lock.
 ///
@@ -13,19 +19,49 @@ final class StoreLock {
 
     init(path: String, timeoutMilliseconds: Int) throws(RemodelError) {
         self.path = path
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        connection.setBusyTimeout(milliseconds: timeoutMilliseconds)
-        let mode = try connection.scalar("PRAGMA journal_mode")
-        self.isWAL = mode == .text("wal")
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch {
+        // SQLite opens a read-only file read-only without a word, and the rename would then replace it anyway.
+        guard access(path, W_OK) == 0 else {
             throw RemodelError(
-                .locked,
-                "another process is writing to the store; Remodel waited \(timeoutMilliseconds) ms for it to finish. Close the other program (or its transaction) and migrate again",
-                path: path, cause: error)
+                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path)
         }
-        self.connection = connection
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        guard access(folder, W_OK) == 0 else {
+            throw RemodelError(
+                .io, "the store's folder is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
+                path: path)
+        }
+        // Another migrator may replace the file while this one waits for the lock: then the lock is on the
+        // old, replaced file. Take it again on the file the path names now (a few times at most).
+        var attempt = 0
+        while true {
+            attempt += 1
+            let before = Self.fileIdentity(path)
+            let connection = try SQLiteConnection(path: path, mode: .readWrite)
+            connection.setBusyTimeout(milliseconds: timeoutMilliseconds)
+            let mode = try connection.scalar("PRAGMA journal_mode")
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                throw RemodelError(
+                    .locked,
+                    "another process is writing to the store; Remodel waited \(timeoutMilliseconds) ms for it to finish. Close the other program (or its transaction) and migrate again",
+                    path: path, cause: error)
+            }
+            if attempt >= 3 || (before != nil && before == Self.fileIdentity(path)) {
+                self.isWAL = mode == .text("wal")
+                self.connection = connection
+                return
+            }
+            try? connection.execute("ROLLBACK")
+        }
+    }
+
+    /// The device and inode the path names now, read with `stat` (which opens no descriptor:
+    /// closing one would drop this process's locks on the file).
+    private static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// Replaces the store with the finished temporary store, durably and atomically.
@@ -44,6 +80,7 @@ final class StoreLock {
             let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
             _ = try temporary.scalar("PRAGMA journal_mode = DELETE")
         }
+        try StoreFiles.copyPermissions(from: path, to: temporaryPath)
         try StoreFiles.synchronize(file: temporaryPath)
         if let backupPath {
             try StoreFiles.hardLink(path, as: backupPath)

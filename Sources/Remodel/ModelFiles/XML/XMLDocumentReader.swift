@@ -40,18 +40,43 @@ enum XMLDocumentReader {
             throw Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "libxml2 could not allocate a parser")
         }
         defer { xmlFreeParserCtxt(context) }
+        // libxml2 keeps only its last error ("Premature end of data"); record the first fatal
+        // one, which names the real cause (a mismatched tag), through a structured error handler.
+        let firstError = FirstError()
+        context.pointee._private = Unmanaged.passUnretained(firstError).toOpaque()
+        context.pointee.sax.pointee.serror = { userData, error in
+            guard let userData, let error, error.pointee.level == XML_ERR_FATAL else { return }
+            let parser = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let box = parser.pointee._private else { return }
+            let first = Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue()
+            guard first.message == nil else { return }
+            first.message = error.pointee.message.map { String(cString: $0) } ?? "the file is not well-formed XML"
+            first.line = Int(error.pointee.line)
+            first.column = Int(error.pointee.int2)
+        }
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
                 | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue
         )
-        let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) { pointer in
-                xmlCtxtReadMemory(context, pointer, Int32(buffer.count), file, nil, options)
+        // Encoding errors go to libxml2's generic channel (standard error): collect the first instead.
+        var generic = remodel_xml_generic_errors()
+        remodel_xml_begin_collecting_generic_errors(&generic)
+        let document: xmlDocPtr? = withExtendedLifetime(firstError) {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) { pointer in
+                    xmlCtxtReadMemory(context, pointer, Int32(buffer.count), file, nil, options)
+                }
             }
         }
+        remodel_xml_end_collecting_generic_errors(&generic)
+        if generic.count > 0 {
+            let message = withUnsafeBytes(of: generic.first) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            firstError.message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        context.pointee._private = nil
         guard let document, context.pointee.wellFormed != 0 else {
             if let document { xmlFreeDoc(document) }
-            throw failure(from: context, file: file)
+            throw failure(from: context, first: firstError, file: file)
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else {
@@ -61,13 +86,25 @@ enum XMLDocumentReader {
         return builder.build(root)
     }
 
-    private static func failure(from context: xmlParserCtxtPtr, file: String) -> Failure {
-        guard let error = xmlCtxtGetLastError(context) else {
+    /// The first error libxml2 reported while parsing (set by the structured error handler).
+    private final class FirstError {
+        var message: String?
+        var line = 0
+        var column = 0
+    }
+
+    private static func failure(from context: xmlParserCtxtPtr, first: FirstError, file: String) -> Failure {
+        var message = first.message, line = first.line, column = first.column
+        if message == nil, let error = xmlCtxtGetLastError(context) {
+            message = error.pointee.message.map { String(cString: $0) }
+            line = Int(error.pointee.line)
+            column = Int(error.pointee.int2)
+        }
+        guard let message else {
             return Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "the file is not well-formed XML")
         }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "the file is not well-formed XML"
-        let line = max(1, Int(error.pointee.line))
-        let column = max(1, Int(error.pointee.int2))
+        line = max(1, line)
+        column = max(1, column)
         return Failure(
             location: SourceLocation(file: file, line: line, column: column),
             message: "malformed XML: " + message.trimmingCharacters(in: .whitespacesAndNewlines)

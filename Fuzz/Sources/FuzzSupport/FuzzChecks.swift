@@ -1,0 +1,1 @@
+../../../Tests/RemodelTests/Reliability/FuzzChecks.swift

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// Kills `remodel migrate` (SIGKILL, through `REMODEL_FAULT_POINT`) at every named fault
+/// point of a two-step migration (Library → Library 2 with a mapping file → Library 3
+/// inferred) and checks that the store is whole, at the old version with the old data or at
+/// the new version with the new data, that a second run finishes the migration, and that
+/// nothing is left beside the store.
+struct CrashInjectionTests {
+    /// One armed kill: a fault point and the time it is reached.
+    struct Fault: Sendable, CustomTestStringConvertible {
+        var point: String
+        var hit: Int
+        var testDescription: String { "\(point) #\(hit)" }
+    }
+
+    /// 300 people and 600 books in batches of 100: 9 batches per step, 18 in all.
+    static let people = 300
+    static let batchSize = 100
+    static let batchesPerStep = 9
+
+    /// Every fault point; those reached more than once are armed at several of their hits.
+    static let faults: [Fault] = FaultPoint.allCases.flatMap { point -> [Fault] in
+        let hits: [Int]
+        switch point {
+        case .afterBatch: hits = [1, 2, 5, batchesPerStep, batchesPerStep + 1, 2 * batchesPerStep]
+        case .afterInstances, .afterRelationships, .afterValidation, .afterMetadata, .afterStep: hits = [1, 2]
+        case .duringSidecarCleanup: hits = [1, 2]
+        case .planned, .beforeRename, .afterRename: hits = [1]
+        }
+        return hits.map { Fault(point: point.rawValue, hit: $0) }
+    }
+
+    /// The points where a WAL store differs: the log is emptied, then the file replaced.
+    static let walFaults: [Fault] = [
+        Fault(point: FaultPoint.afterStep.rawValue, hit: 2), Fault(point: FaultPoint.beforeRename.rawValue, hit: 1),
+        Fault(point: FaultPoint.afterRename.rawValue, hit: 1), Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 1),
+        Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 2),
+    ]
+
+    /// The old store's export and the export after a clean migration, made once.
+    static let expected: Result<(old: String, new: String), any Error> = Result {
+        let folder = try TemporaryFolder()
+        let store = folder.file("expected.sqlite")
+        try Reliability.makeStore(at: store, people: people)
+        let old = try Reliability.export(store)
+        let outcome = try Reliability.migrate(store)
+        guard outcome.status == 0 else { throw RemodelError(.io, "the clean migration failed: \(outcome)") }
+        return (old, try Reliability.export(store))
+    }
+
+    @Test(arguments: faults) func killedMigrationLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
+        try check(fault, wal: false)
+    }
+
+    @Test(arguments: walFaults) func killedMigrationOfWALStoreLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
+        try check(fault, wal: true)
+    }
+
+    private func check(_ fault: Fault, wal: Bool) throws {
+        let expected = try Self.expected.get()
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: Self.people)
+        if wal {
+            let connection = try SQLiteConnection(path: store, mode: .readWrite)
+            #expect(try connection.scalar("PRAGMA journal_mode = WAL") == .text("wal"))
+        }
+
+        let killed = try Reliability.migrate(
+            store,
+            environment: [
+                "REMODEL_FAULT_POINT": fault.point, "REMODEL_FAULT_HIT": String(fault.hit),
+                "REMODEL_BATCH_SIZE": String(Self.batchSize),
+            ])
+        #expect(killed.killedBySignal == SIGKILL, "the fault point was not reached: \(killed)")
+
+        // Whole, and exactly the old store or the new one.
+        #expect(try Reliability.integrity(store) == "ok")
+        let version = try Reliability.version(store)
+        let export = try Reliability.export(store)
+        switch version {
+        case "Library": #expect(export == expected.old)
+        case "Library 3": #expect(export == expected.new)
+        default: Issue.record("after the kill the store is at \(version ?? "no version")")
+        }
+        let isReplaced = version == "Library 3"
+        let replacedPoints: Set<String> = [FaultPoint.afterRename.rawValue, FaultPoint.duringSidecarCleanup.rawValue]
+        #expect(isReplaced == replacedPoints.contains(fault.point), "killed at \(fault.testDescription), the store is at \(version ?? "?")")
+
+        // The next run finishes (or has nothing to do) and cleans up.
+        let resumed = try Reliability.migrate(store)
+        #expect(resumed.status == 0, "\(resumed)")
+        #expect(try Reliability.version(store) == "Library 3")
+        #expect(try Reliability.export(store) == expected.new)
+        #expect(try Reliability.integrity(store) == "ok")
+        let left = try folder.contents().filter { $0 != "library.sqlite" }
+        if wal {
+            #expect(left.allSatisfy { $0 == "library.sqlite-wal" || $0 == "library.sqlite-shm" }, "left beside the store: \(left)")
+        } else {
+            #expect(left.isEmpty, "left beside the store: \(left)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target of the Fuzz/ package and runs it.
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
+#
+# TARGET: model, mapping or expression (or FuzzModel, FuzzMapping, FuzzExpression).
+# The seed corpus is made at run time in a temporary folder from Models/, Mappings/,
+# the tests' fixtures and /work/shared/corpus (or $REMODEL_CORPUS); nothing is
+# written into the repository except crash reproducers, which libFuzzer leaves in
+# .build-fuzz/artifacts/TARGET/ (git-ignored). Copy a reproducer into
+# Tests/RemodelTests/Fixtures/Reliability/Fuzz/TARGET/ once it is fixed: the
+# normal test suite replays every file there.
+#
+# The fuzzer runs under `nice -n 10`; run one target at a time on a shared machine.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+target=${1:?usage: scripts/fuzz.sh model|mapping|expression SECONDS [libFuzzer options…]}
+seconds=${2:-60}
+shift $(( $# >= 2 ? 2 : $# ))
+case "$target" in
+    model | FuzzModel) product=FuzzModel ;;
+    mapping | FuzzMapping) product=FuzzMapping ;;
+    expression | FuzzExpression) product=FuzzExpression ;;
+    *) echo "unknown target '$target': use model, mapping or expression" >&2; exit 2 ;;
+esac
+shared_corpus=${REMODEL_CORPUS:-$root/../shared/corpus}
+[ -d "$shared_corpus" ] || shared_corpus=/work/shared/corpus
+
+flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --package-path "$root/Fuzz")
+nice -n 10 swift build "${flags[@]}" --product "$product" >&2
+binary="$(swift build "${flags[@]}" --show-bin-path)/$product"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/remodel-fuzz-$product.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+corpus="$work/corpus"
+mkdir -p "$corpus"
+artifacts="$root/.build-fuzz/artifacts/$product"
+mkdir -p "$artifacts"
+
+seed() {  # copies each file given on standard input into the corpus under a unique name
+    local n=0
+    while IFS= read -r file; do
+        n=$((n + 1))
+        cp "$file" "$corpus/seed-$n-$(basename "$file" | tr -c 'A-Za-z0-9._-' '_')"
+    done
+}
+sources=("$root/Models" "$root/Mappings" "$root/Tests/RemodelTests/Fixtures")
+[ -d "$shared_corpus" ] && sources+=("$shared_corpus")
+dictionary=()
+case "$product" in
+    FuzzModel)
+        find "${sources[@]}" -type f -name contents | seed
+        ;;
+    FuzzMapping)
+        find "${sources[@]}" -type f -name '*.xml' | seed
+        ;;
+    FuzzExpression)
+        # Every value= and filter= of the mapping files, one seed each, plus a few of every construct.
+        n=0
+        while IFS= read -r expression; do
+            n=$((n + 1))
+            printf '%s' "$expression" | sed -e 's/&quot;/"/g' -e "s/&apos;/'/g" -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' >"$corpus/mapping-$n"
+        done < <(find "${sources[@]}" -type f -name '*.xml' -exec grep -ohE '(value|filter)="[^"]*"' {} + | sed -E 's/^[a-z]+="(.*)"$/\1/')
+        n=0
+        while IFS= read -r expression; do
+            n=$((n + 1))
+            printf '%s' "$expression" >"$corpus/construct-$n"
+        done <<'SEEDS'
+$source.firstName + ' ' + $source.lastName
+trim(lowercase($source.email ?? 'none'))
+$source.books.@count > 0 && !($source.yearsSinceBirth == nil)
+$source.yearsSinceBirth * 2 / 3 % 4 - -1
+$source.yearsSinceBirth > 17 ? 'adult' : 'minor'
+substring($source.lastName, 1, 3) + replace($source.firstName, 'a', 'b')
+int('12') + double('1.5e3') + length(string(42))
+coalesce($source.email, $source.firstName, 'x') + uuid() + string(now())
+'x''); DROP TABLE "Person"; --' + "quote \" inside"
+9223372036854775807 + 1
+1 / 0
+1.0 / 0.0
+((((((((((1))))))))))
+'λ ☃ 😀' + $source.books.@count
+SEEDS
+        printf '"$source."\n"@count"\n"??"\n"&&"\n"||"\n"lowercase("\n"substring("\n"replace("\n"coalesce("\n"int("\n"double("\n"string("\n"nil"\n"true"\n"9223372036854775807"\n' >"$work/expression.dict"
+        dictionary=(-dict="$work/expression.dict")
+        ;;
+esac
+echo "$product: $(ls "$corpus" | wc -l) seeds, ${seconds} s" >&2
+
+nice -n 10 "$binary" "$corpus" ${dictionary[@]+"${dictionary[@]}"} \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "$@"
