@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -12,10 +14,20 @@
 /// `SQLITE_BUSY`. After the replace, a connection still open on the old file
 /// that tries to write gets `SQLITE_READONLY_DBMOVED` from SQLite, so no write
 /// can land in the replaced file by mistake.
+///
+/// SQLite makes that check only for rollback-journal databases, so a store in
+/// WAL mode is first switched to rollback journaling (its log checkpointed
+/// into the file). SQLite allows the switch only when no other connection has
+/// the store open: otherwise the migration is refused, because a connection
+/// opened before the replace could commit into the replaced file's log and
+/// lose the write. The migrated store gets WAL mode back; a failed migration
+/// gives it back to the original.
 final class StoreLock {
     private var connection: SQLiteConnection?
     private let path: String
     private let isWAL: Bool
+    /// Whether the original was switched out of WAL and not yet replaced.
+    private var originalLeftWAL = false
 
     init(path: String, timeoutMilliseconds: Int) throws(RemodelError) {
         self.path = path
@@ -50,6 +62,7 @@ final class StoreLock {
             if attempt >= 3 || (before != nil && before == Self.fileIdentity(path)) {
                 self.isWAL = mode == .text("wal")
                 self.connection = connection
+                if isWAL { try leaveWriteAheadLogging(connection, timeoutMilliseconds: timeoutMilliseconds) }
                 return
             }
             try? connection.execute("ROLLBACK")
@@ -67,13 +80,12 @@ final class StoreLock {
     /// Replaces the store with the finished temporary store, durably and atomically.
     ///
     /// The temporary store is flushed to disk, given the original's journal mode, then
-    /// renamed over the original; the folder is flushed; the original's `-wal`/`-shm`
-    /// are removed. In WAL mode the original's log is first checkpointed and emptied,
-    /// so a crash right after the rename can never replay it onto the new store.
+    /// renamed over the original; the folder is flushed; stray `-wal`/`-shm` files are
+    /// removed. (A WAL original left WAL mode when the lock was taken, so it has no log
+    /// that a crash right after the rename could replay onto the new store.)
     func replaceStore(with temporaryPath: String, backupPath: String?) throws(RemodelError) {
-        guard let connection else { return }
+        guard connection != nil else { return }
         if isWAL {
-            try emptyWriteAheadLog(connection)
             let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
             _ = try temporary.scalar("PRAGMA journal_mode = WAL")
         } else {
@@ -87,6 +99,7 @@ final class StoreLock {
         }
         FaultPoint.beforeRename.reach()
         try StoreFiles.replace(path, with: temporaryPath)
+        originalLeftWAL = false
         FaultPoint.afterRename.reach()
         try StoreFiles.synchronize(directoryOf: path)
         for suffix in ["-wal", "-shm"] {
@@ -95,26 +108,36 @@ final class StoreLock {
         }
     }
 
-    /// Checkpoints the original's log into the database file and truncates it to zero bytes.
-    ///
-    /// A checkpoint cannot run inside the lock's transaction, so the lock is let go for the
-    /// checkpoint and taken again; `data_version` shows whether another connection wrote
-    /// in between, in which case the migration stops (the original is untouched; run it again).
-    private func emptyWriteAheadLog(_ connection: SQLiteConnection) throws(RemodelError) {
-        let before = try connection.scalar("PRAGMA data_version")
+    /// Checkpoints the original's log into the file and switches it to rollback journaling,
+    /// then takes the lock again; refuses when another connection has the store open.
+    private func leaveWriteAheadLogging(_ connection: SQLiteConnection, timeoutMilliseconds: Int) throws(RemodelError) {
         try connection.execute("ROLLBACK")
-        let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first
-        try connection.execute("BEGIN IMMEDIATE")
-        let after = try connection.scalar("PRAGMA data_version")
-        guard before == after else {
-            throw RemodelError(.locked, "another process wrote to the store while it was being migrated; nothing was changed; migrate again", path: path)
+        // SQLite does not wait on its busy handler for this switch: try again until the lock's timeout,
+        // so connections that come and go briefly (another process's short writes) do not stop it.
+        let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
+        var mode: SQLiteValue?
+        repeat {
+            mode = try? connection.scalar("PRAGMA journal_mode = DELETE")
+            if mode == .text("delete") { break }
+            usleep(10_000)
+        } while Date() < deadline
+        guard mode == .text("delete") else {
+            throw RemodelError(
+                .locked,
+                "the store is in WAL mode and another connection has it open (Remodel waited \(timeoutMilliseconds) ms); a write through that connection could be lost when the store is replaced, so nothing was changed: close the other connections and migrate again",
+                path: path)
         }
-        guard let result, result.first == .integer(0) else {
-            throw RemodelError(.locked, "other connections are still reading the store's write-ahead log; nothing was changed; close them and migrate again", path: path)
+        originalLeftWAL = true
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw RemodelError(
+                .locked, "another process started writing to the store; nothing was changed: close it and migrate again",
+                path: path, cause: error)
         }
     }
 
-    /// The store's state, read through the lock's own connection.
+    /// What the locked store is, read through the lock's own connection.
     ///
     /// While the lock is held, nothing in this process may open the store's file any other way:
     /// SQLite's locks are POSIX advisory locks, which belong to the process, and closing any other
@@ -140,6 +163,11 @@ final class StoreLock {
     func release() {
         if let connection {
             try? connection.execute("ROLLBACK")
+            if originalLeftWAL {
+                // The migration did not replace the store: give the original its WAL mode back.
+                _ = try? connection.scalar("PRAGMA journal_mode = WAL")
+                originalLeftWAL = false
+            }
         }
         connection = nil
     }

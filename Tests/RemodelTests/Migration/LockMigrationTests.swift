@@ -82,15 +82,24 @@ import Testing
         #expect(try migration.folder.contents() == ["store.sqlite"])
     }
 
-    /// A store in WAL mode, with a change still only in its log, is migrated with that change and
-    /// stays in WAL mode; no `-wal`/`-shm` of the old file is left.
+    /// A store in WAL mode is not replaced while another connection has it open (a write through it
+    /// could land in the replaced file's log and be lost): the migration is refused and nothing
+    /// changes. Once that connection is closed, the store is migrated with every change of its log
+    /// and stays in WAL mode; no `-wal`/`-shm` of the old file is left.
     @Test func walStoreIsReplacedWhole() async throws {
         let migration = try library()
-        let writer = try SQLiteConnection(path: migration.store, mode: .readWrite)
-        #expect(try writer.scalar("PRAGMA journal_mode = WAL") == .text("wal"))
-        _ = try writer.scalar("PRAGMA wal_autocheckpoint = 0")
-        try writer.run("UPDATE Book SET title = 'Walled' WHERE _pk = 12")
+        var writer: SQLiteConnection? = try SQLiteConnection(path: migration.store, mode: .readWrite)
+        #expect(try writer?.scalar("PRAGMA journal_mode = WAL") == .text("wal"))
+        _ = try writer?.scalar("PRAGMA wal_autocheckpoint = 0")
+        try writer?.run("UPDATE Book SET title = 'Walled' WHERE _pk = 12")
         #expect(try migration.folder.contents().contains("store.sqlite-wal"))
+        var impatient = Self.options
+        impatient.lockTimeoutMilliseconds = 100
+        let refusal = await #expect(throws: RemodelError.self) { try await migration.migrate(impatient) }
+        #expect(refusal?.code == .locked)
+        #expect(refusal?.message.contains("close the other connections and migrate again") == true)
+        try writer?.run("UPDATE Book SET title = 'Walled' WHERE _pk = 12")
+        writer = nil
         try await migration.migrate(Self.options)
         #expect(try migration.folder.contents() == ["store.sqlite"])
         let connection = try SQLiteConnection(path: migration.store, mode: .readOnly)
