@@ -10,6 +10,7 @@ public enum MappingChecker {
     /// ```
     public static func diagnostics(for mapping: MappingModel, source: ModelVersion, destination: ModelVersion) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        let probe = SQLProbe()
         for entity in mapping.entities {
             guard let sourceName = entity.source, let destinationName = entity.destination,
                 let sourceEntity = source.entity(named: sourceName),
@@ -19,6 +20,10 @@ public enum MappingChecker {
             if let filter = entity.filter {
                 do {
                     let checked = try checker.check(try ExpressionParser.parse(filter.text))
+                    if let problem = probe.problem(with: checked) {
+                        diagnostics.append(
+                            diagnostic(problem, rule: "expression-too-deep", expression: filter, offset: 0, entity: destinationName))
+                    }
                     let type = checked.resultType.type
                     if type != .boolean && type != .nil {
                         diagnostics.append(
@@ -36,7 +41,14 @@ public enum MappingChecker {
                 else { continue }
                 if let sourceAttribute = attributeMapping.sourceAttribute, value.text == "$source.\(sourceAttribute)" { continue }
                 do {
-                    _ = try checker.check(try ExpressionParser.parse(value.text), assignableTo: attribute.type, optional: attribute.isOptional)
+                    let checked = try checker.check(
+                        try ExpressionParser.parse(value.text), assignableTo: attribute.type, optional: attribute.isOptional)
+                    if let problem = probe.problem(with: checked) {
+                        diagnostics.append(
+                            diagnostic(
+                                "\(destinationName).\(attribute.name): \(problem)", rule: "expression-too-deep", expression: value,
+                                offset: 0, entity: destinationName))
+                    }
                 } catch {
                     diagnostics.append(
                         diagnostic(
@@ -52,5 +64,41 @@ public enum MappingChecker {
         Diagnostic(
             .error, rule: rule, message: message,
             at: expression.location(atOffset: offset) ?? SourceLocation(file: "(inferred mapping of \(entity))", line: 1, column: 1 + offset))
+    }
+}
+
+/// Prepares the SQL an expression compiles to on an in-memory database, to find
+/// what SQLite itself would refuse (its parser allows about 20 levels of nested
+/// calls and operators, far fewer than the expression parser) before a migration runs.
+final class SQLProbe {
+    private lazy var connection: SQLiteConnection? = {
+        guard let connection = try? SQLiteConnection(path: ":memory:"), (try? ExpressionFunctions.register(on: connection)) != nil
+        else { return nil }
+        return connection
+    }()
+
+    /// Stands in for the source store: paths become nested subqueries, as they do in a migration.
+    private struct Context: ExpressionSQLContext {
+        func attributeSQL(_ attribute: String, through relationships: [String]) -> String {
+            relationships.reduce("NULL") { inner, _ in "(SELECT \(inner))" }
+        }
+
+        func countSQL(of relationship: String, through relationships: [String]) -> String {
+            relationships.reduce("(SELECT count(*))") { inner, _ in "(SELECT \(inner))" }
+        }
+    }
+
+    /// Why SQLite cannot run the expression, or nil when it can.
+    func problem(with expression: CheckedExpression) -> String? {
+        guard let connection else { return nil }
+        let compiled = ExpressionSQLCompiler().compile(expression, context: Context())
+        do {
+            _ = try connection.prepare("SELECT " + compiled.sql)
+            return nil
+        } catch where error.message.contains("parser stack overflow") || error.message.contains("too deep") {
+            return "the expression nests too deeply for SQLite, which runs it (about 20 levels of nested operators and calls at most); split it into simpler parts, or compute it in a migration hook"
+        } catch {
+            return nil
+        }
     }
 }

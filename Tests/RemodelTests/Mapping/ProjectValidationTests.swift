@@ -51,4 +51,23 @@ struct ProjectValidationTests {
             "\(file.path):1:17: error: no model named 'Shop' was found (looked in Models, \(folder.path)); give its .xcdatamodeld bundle as a path too [mapping-unknown-model]"
         ])
     }
+
+    @Test func anExpressionTooDeepForSQLiteIsCaughtWhenTheFileIsChecked() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("deep.xml")
+        let chain = "$source.firstName" + String(repeating: " ?? $source.lastName", count: 30)
+        try """
+            <mapping model="Library" sourceVersion="Library" destinationVersion="Library 2">
+                <entity source="Person" destination="Person">
+                    <attribute name="fullName" value="\(chain)"/>
+                </entity>
+            </mapping>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let models = repository.appendingPathComponent("Models").path
+        let report = try ProjectValidation.validate(paths: [models, folder.path])
+        #expect(report.diagnostics.map(\.description) == [
+            "\(file.path):3:43: error: Person.fullName: the expression nests too deeply for SQLite, which runs it (about 20 levels of nested operators and calls at most); split it into simpler parts, or compute it in a migration hook [expression-too-deep]"
+        ])
+    }
 }
