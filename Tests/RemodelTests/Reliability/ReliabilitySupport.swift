@@ -11,13 +11,7 @@ import Testing
 enum Reliability {
     /// The `remodel` executable, found as `ValidateCommandTests` finds it: beside the test
     /// products, or in `.build/debug` of the package.
-    static let executable: URL? = {
-        let candidates = [
-            Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("remodel"),
-            ValidationSupport.packageRoot.appendingPathComponent(".build/debug/remodel"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable: URL? = RemodelProcess.executable
 
     static let modelPath = ValidationSupport.packageRoot.appendingPathComponent("Models/Library.xcdatamodeld").path
     static let mappingsPath = ValidationSupport.packageRoot.appendingPathComponent("Mappings").path
