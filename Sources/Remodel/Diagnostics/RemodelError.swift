@@ -79,7 +79,8 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
     /// The error in one line: position or path first, then the message.
     public var description: String {
         if let location { return "\(location): \(message)" }
-        if let path { return "\(path): \(message)" }
+        // The path stays on the error for programs; the line names it once.
+        if let path, !message.contains(path) { return "\(path): \(message)" }
         return message
     }
 }

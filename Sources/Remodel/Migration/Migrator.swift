@@ -56,6 +56,11 @@ public struct Migrator: Sendable {
         switch inspection.state {
         case .older(let version, _), .current(let version):
             return version
+        case .missing:
+            throw RemodelError(
+                .incompatibleStore,
+                "there is no store at \(inspection.path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
+                path: inspection.path)
         default:
             throw RemodelError(.incompatibleStore, inspection.message, path: inspection.path)
         }

@@ -74,7 +74,17 @@ import Testing
         let errorLines = result.error.split(separator: "\n").filter { !$0.hasPrefix("{") }
         #expect(errorLines.count == 1, "\(result.error)")
         #expect(errorLines.first?.contains(store) == true)
+        #expect(errorLines.first?.components(separatedBy: store).count == 2, "the path is named once: \(result.error)")
         #expect(try folder.contents() == ["store.sqlite"])
         #expect(try String(contentsOfFile: store, encoding: .utf8) == "not a database\n")
+    }
+
+    @Test func aMissingStoreIsNotMigratedNorCreated() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("store.sqlite")
+        let result = try RemodelProcess.run(["migrate", store, "--model", Self.model])
+        #expect(result.status == 1)
+        #expect(result.error == "error: there is no store at \(store), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)\n")
+        #expect(try folder.contents().isEmpty)
     }
 }
