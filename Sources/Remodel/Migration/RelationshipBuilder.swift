@@ -177,10 +177,22 @@ struct RelationshipBuilder {
         else { return }
         var parameters: [SQLiteValue] = []
         let kinds = context.placeholders(context.kinds(of: target, in: destination), &parameters)
+        if try everySourceObjectArrived(in: targetTable, kinds: kinds, parameters) { return }
         let name = quoteIdentifier(column)
         try connection.run(
             "UPDATE main.\(quoteIdentifier(table)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
             parameters)
+    }
+
+    /// Whether the table kept every object of the source table it is fed from, each as a kind of
+    /// the relationship's destination: with kept keys, equal counts mean the same keys, so no copied
+    /// link can point at a missing object and the per-row check above can be skipped.
+    private func everySourceObjectArrived(in table: String, kinds: String, _ parameters: [SQLiteValue]) throws(RemodelError) -> Bool {
+        guard case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: table) else { return false }
+        let before = try connection.scalar("SELECT count(*) FROM \(StepContext.sourceSchema).\(quoteIdentifier(feeder))")
+        let after = try connection.scalar(
+            "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(kinds))", parameters)
+        return before != nil && before == after
     }
 
     // MARK: - Order
