@@ -34,13 +34,13 @@ struct InstanceCopier {
     /// the progress total, the keys for the batches.
     private func maximumKey(of sourceTable: String) throws(RemodelError) -> Int64 {
         try context.connection.scalar(
-            "SELECT max(\"_pk\") FROM \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable))")?.integerValue ?? 0
+            "SELECT max(\"_pk\") FROM \(context.sourceTables(sourceTable))")?.integerValue ?? 0
     }
 
     private func sourceBounds(of mapping: EntityMapping) throws(RemodelError) -> [SQLiteValue]? {
         guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName)?.name else { return nil }
         return try context.connection.rows(
-            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(StepContext.sourceSchema).\(quoteIdentifier(table)) WHERE \"_entity\" = ?",
+            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(context.sourceTables(table)) WHERE \"_entity\" = ?",
             [.text(sourceName)]
         ).first
     }
@@ -62,7 +62,6 @@ struct InstanceCopier {
             !sourceEntity.isAbstract
         else { return }
         let connection = context.connection
-        let src = StepContext.sourceSchema
         guard let bounds, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1], case .integer(let total) = bounds[2]
         else { return }
         let startedAt = progress.completed
@@ -85,7 +84,7 @@ struct InstanceCopier {
             return
         }
         let remapped = context.keys.mode(ofDestinationTable: destinationTable) == .remapped
-        let sourceFrom = "\(src).\(quoteIdentifier(sourceTable)) AS s"
+        let sourceFrom = "\(context.sourceTables(sourceTable)) AS s"
         let range = "s.\"_entity\" = ? AND s.\"_pk\" > ? AND s.\"_pk\" <= ?"
         let filterSQL = filter.map { " AND (\($0.sql))" } ?? ""
         let columnList = (["_pk", "_entity"] + insert.columns).map(quoteIdentifier).joined(separator: ", ")

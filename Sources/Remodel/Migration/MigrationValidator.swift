@@ -6,6 +6,8 @@ struct MigrationValidator {
     let connection: SQLiteConnection
     let version: ModelVersion
     let layout: StoreLayout
+    /// Where the version's tables are: the store being built, or the views of a version a composed step passes through.
+    var tables: TableReferences = .destination
     let customValidations: [CustomValidation]
     let report: (Int, Int, String?) throws(RemodelError) -> Void
 
@@ -30,14 +32,15 @@ struct MigrationValidator {
                 scan.begin(table: table, entity: entity.name)
                 failures += try attributeFailures(of: entity)
                 failures += try relationshipFailures(of: entity)
-                failures += try scan.finish(connection, limit: limit)
+                failures += try scan.finish(connection, tables: tables, limit: limit)
             }
             failures += try uniquenessFailures(of: entity)
             completed += 1
             if failures.count >= Self.offendersInAll { return Array(failures.prefix(Self.offendersInAll)) }
         }
         try report(completed, total, nil)
-        failures += try integrityFailures()
+        // Views hold nothing of their own for SQLite to check.
+        if !tables.areViews { failures += try integrityFailures() }
         completed += 2
         for validation in customValidations {
             do {
@@ -89,7 +92,7 @@ struct MigrationValidator {
 
     private func attributeFailures(of entity: Entity) throws(RemodelError) -> [ValidationFailure] {
         guard let table = layout.table(forEntity: entity.name) else { return [] }
-        let from = "SELECT \"_pk\", %@ FROM main.\(quoteIdentifier(table.name)) WHERE \"_entity\" = ? AND "
+        let from = "SELECT \"_pk\", %@ FROM \(tables(table.name)) WHERE \"_entity\" = ? AND "
         var failures: [ValidationFailure] = []
         for attribute in version.attributes(of: entity) where attribute.isStored {
             let column = quoteIdentifier(attribute.name)
@@ -172,7 +175,7 @@ struct MigrationValidator {
         var failures: [ValidationFailure] = []
         for relationship in version.relationships(of: entity) where !relationship.isTransient {
             guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
-            let base = "SELECT o.\"_pk\" FROM main.\(quoteIdentifier(table)) AS o WHERE o.\"_entity\" = ? AND "
+            let base = "SELECT o.\"_pk\" FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND "
             if case .column(_, let column) = storage {
                 let name = quoteIdentifier(column)
                 if !relationship.isOptional {
@@ -184,8 +187,8 @@ struct MigrationValidator {
                     var parameters: [SQLiteValue] = [.text(entity.name)]
                     let kinds = placeholders(kinds(of: target), &parameters)
                     failures += try offenders(
-                        "SELECT o.\"_pk\", o.\(name) FROM main.\(quoteIdentifier(table)) AS o WHERE o.\"_entity\" = ? AND ",
-                        "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
+                        "SELECT o.\"_pk\", o.\(name) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND ",
+                        "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM \(tables(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
                         parameters, entity: entity.name, property: relationship.name, rule: "dangling"
                     ) { value in "points to _pk \(value), which is not a \(target)" }
                 }
@@ -208,9 +211,9 @@ struct MigrationValidator {
     private func countSQL(_ storage: StoreLayout.RelationshipStorage) -> String? {
         switch storage {
         case .inverseColumn(let table, let column, _):
-            return "(SELECT count(*) FROM main.\(quoteIdentifier(table)) AS c WHERE c.\(quoteIdentifier(column)) = o.\"_pk\")"
+            return "(SELECT count(*) FROM \(tables(table)) AS c WHERE c.\(quoteIdentifier(column)) = o.\"_pk\")"
         case .joinTable(let name, let ownerIsSource, _):
-            return "(SELECT count(*) FROM main.\(quoteIdentifier(name)) AS c WHERE c.\"\(ownerIsSource ? "source" : "destination")\" = o.\"_pk\")"
+            return "(SELECT count(*) FROM \(tables(name)) AS c WHERE c.\"\(ownerIsSource ? "source" : "destination")\" = o.\"_pk\")"
         case .column:
             return nil
         }
@@ -244,7 +247,7 @@ struct MigrationValidator {
             let notNull = columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
             let names = constraint.properties.joined(separator: ", ")
             failures += try offenders(
-                "SELECT max(\"_pk\"), min(\"_pk\") FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1",
+                "SELECT max(\"_pk\"), min(\"_pk\") FROM \(tables(table)) WHERE \"_entity\" IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1",
                 parameters, entity: entity.name, property: constraint.properties.first, rule: "unique"
             ) { first in "has the same (\(names)) as _pk \(first); the uniqueness constraint on (\(names)) does not allow it" }
         }
@@ -305,7 +308,7 @@ final class TableScan {
     }
 
     /// Stops collecting and returns the offenders of the checks that some row fails.
-    func finish(_ connection: SQLiteConnection, limit: Int) throws(RemodelError) -> [ValidationFailure] {
+    func finish(_ connection: SQLiteConnection, tables: TableReferences, limit: Int) throws(RemodelError) -> [ValidationFailure] {
         guard let table else { return [] }
         self.table = nil
         defer { checks = [] }
@@ -317,7 +320,7 @@ final class TableScan {
             let columns = group.map { "max(CASE WHEN \($0.condition) THEN 1 END)" }.joined(separator: ", ")
             let parameters = group.flatMap { $0.parameters.dropFirst() } + [.text(entity)]
             guard let row = try connection.rows(
-                "SELECT \(columns) FROM main.\(quoteIdentifier(table)) AS o WHERE o.\"_entity\" = ?", parameters
+                "SELECT \(columns) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ?", parameters
             ).first else { continue }
             for (check, value) in zip(group, row) where value == .integer(1) {
                 failing.append(check)

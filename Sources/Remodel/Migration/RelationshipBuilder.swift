@@ -99,7 +99,7 @@ struct RelationshipBuilder {
         guard
             let links = RelationshipLinks.sql(
                 of: write.sourceRelationship.name, in: write.sourceEntity.name, layout: context.sourceLayout,
-                schema: StepContext.sourceSchema),
+                tables: context.sourceTables),
             let sourceTable = context.sourceLayout.table(forEntity: write.sourceEntity.name)?.name,
             let table = context.destinationLayout.table(forEntity: write.entity.name)?.name,
             let targetSourceName = write.sourceRelationship.destinationEntity,
@@ -139,7 +139,7 @@ struct RelationshipBuilder {
         // probes (49 million for 100 000 objects). The filter stays the same; only its use as an index goes.
         return """
             SELECT m.a2, m.b2, m.position FROM (SELECT \(a2) AS a2, \(b2) AS b2, l.position AS position \
-            FROM (\(links)) AS l JOIN \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable)) AS o ON o."_pk" = l.a AND o."_entity" = ?) AS m \
+            FROM (\(links)) AS l JOIN \(context.sourceTables(sourceTable)) AS o ON o."_pk" = l.a AND o."_entity" = ?) AS m \
             WHERE +m.b2 IN (SELECT "_pk" FROM main.\(quoteIdentifier(targetTable)) WHERE "_entity" IN (\(kinds)))\(ownerArrived)
             """
     }
@@ -189,7 +189,7 @@ struct RelationshipBuilder {
     /// link can point at a missing object and the per-row check above can be skipped.
     private func everySourceObjectArrived(in table: String, kinds: String, _ parameters: [SQLiteValue]) throws(RemodelError) -> Bool {
         guard case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: table) else { return false }
-        let before = try connection.scalar("SELECT count(*) FROM \(StepContext.sourceSchema).\(quoteIdentifier(feeder))")
+        let before = try connection.scalar("SELECT count(*) FROM \(context.sourceTables(feeder))")
         let after = try connection.scalar(
             "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(kinds))", parameters)
         return before != nil && before == after

@@ -3,20 +3,20 @@
 /// of a related object, `position` its place in an ordered relationship (or NULL).
 enum RelationshipLinks {
     /// The link query, or nil when the relationship has no storage.
-    static func sql(of relationship: String, in entity: String, layout: StoreLayout, schema: String) -> String? {
+    static func sql(of relationship: String, in entity: String, layout: StoreLayout, tables: TableReferences) -> String? {
         guard let storage = layout.storage(of: relationship, in: entity) else { return nil }
         switch storage {
         case .column(let table, let column):
             let name = quoteIdentifier(column)
-            return "SELECT \"_pk\" AS a, \(name) AS b, NULL AS position FROM \(schema).\(quoteIdentifier(table)) WHERE \(name) IS NOT NULL"
+            return "SELECT \"_pk\" AS a, \(name) AS b, NULL AS position FROM \(tables(table)) WHERE \(name) IS NOT NULL"
         case .inverseColumn(let table, let column, let orderColumn):
             let name = quoteIdentifier(column)
             let position = orderColumn.map(quoteIdentifier) ?? "NULL"
-            return "SELECT \(name) AS a, \"_pk\" AS b, \(position) AS position FROM \(schema).\(quoteIdentifier(table)) WHERE \(name) IS NOT NULL"
+            return "SELECT \(name) AS a, \"_pk\" AS b, \(position) AS position FROM \(tables(table)) WHERE \(name) IS NOT NULL"
         case .joinTable(let name, let ownerIsSource, let orderColumn):
             let position = orderColumn.map(quoteIdentifier) ?? "NULL"
             let (a, b) = ownerIsSource ? ("source", "destination") : ("destination", "source")
-            return "SELECT \"\(a)\" AS a, \"\(b)\" AS b, \(position) AS position FROM \(schema).\(quoteIdentifier(name))"
+            return "SELECT \"\(a)\" AS a, \"\(b)\" AS b, \(position) AS position FROM \(tables(name))"
         }
     }
 }

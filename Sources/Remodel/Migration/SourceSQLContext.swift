@@ -4,8 +4,8 @@
 struct SourceSQLContext: ExpressionSQLContext {
     let layout: StoreLayout
     let entity: Entity
-    /// The schema the source store is attached as.
-    let schema: String
+    /// Where the source version's tables are.
+    let tables: TableReferences
     /// The alias of the source table in the enclosing query.
     let alias: String
 
@@ -17,7 +17,7 @@ struct SourceSQLContext: ExpressionSQLContext {
             return "NULL"
         }
         let depth = relationships.count
-        return "(SELECT x\(depth).\(quoteIdentifier(attribute)) FROM \(schema).\(quoteIdentifier(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+        return "(SELECT x\(depth).\(quoteIdentifier(attribute)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
     }
 
     func countSQL(of relationship: String, through relationships: [String]) -> String {
@@ -26,10 +26,10 @@ struct SourceSQLContext: ExpressionSQLContext {
         else { return "NULL" }
         switch storage {
         case .inverseColumn(let table, let column, _):
-            return "(SELECT count(*) FROM \(schema).\(quoteIdentifier(table)) AS c WHERE c.\(quoteIdentifier(column)) = \(pk))"
+            return "(SELECT count(*) FROM \(tables(table)) AS c WHERE c.\(quoteIdentifier(column)) = \(pk))"
         case .joinTable(let name, let ownerIsSource, _):
             let side = ownerIsSource ? "source" : "destination"
-            return "(SELECT count(*) FROM \(schema).\(quoteIdentifier(name)) AS c WHERE c.\"\(side)\" = \(pk))"
+            return "(SELECT count(*) FROM \(tables(name)) AS c WHERE c.\"\(side)\" = \(pk))"
         case .column(_, let column):
             return "(CASE WHEN \(alias).\(quoteIdentifier(column)) IS NULL THEN 0 ELSE 1 END)"
         }
@@ -47,7 +47,7 @@ struct SourceSQLContext: ExpressionSQLContext {
             if index > 0 {
                 guard let table = layout.table(forEntity: current.name) else { return nil }
                 let depth = index
-                pk = "(SELECT x\(depth).\(quoteIdentifier(name)) FROM \(schema).\(quoteIdentifier(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+                pk = "(SELECT x\(depth).\(quoteIdentifier(name)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
             }
             current = destination
         }

@@ -18,12 +18,17 @@ final class StepContext {
     /// To-one columns copied directly in phase 1, whose links to objects that did not arrive phase 2 removes.
     var copiedToOneColumns: [(table: String, column: String, relationship: Relationship)] = []
 
+    /// The schema the source store is attached as.
     static let sourceSchema = "src"
+    /// Where the source version's tables are: the attached store's, or views standing in for them.
+    let sourceTables: TableReferences
 
     init(
         connection: SQLiteConnection, step: Int, source: ModelVersion, destination: ModelVersion, mapping: MappingModel,
-        environment: ExpressionEnvironment, tracker: ProgressTracker, batchSize: Int, policies: [EntityPolicy] = []
+        environment: ExpressionEnvironment, tracker: ProgressTracker, batchSize: Int, policies: [EntityPolicy] = [],
+        sourceTables: TableReferences = .source
     ) {
+        self.sourceTables = sourceTables
         var byDestination: [String: EntityPolicy] = [:]
         for policy in policies { byDestination[policy.destination] = policy }
         self.policies = byDestination
@@ -68,7 +73,7 @@ final class StepContext {
                 .invalidMapping, error.message, location: expression.location(atOffset: error.range.lowerBound),
                 entity: entity.name, property: attribute?.name)
         }
-        let context = SourceSQLContext(layout: sourceLayout, entity: entity, schema: Self.sourceSchema, alias: "s")
+        let context = SourceSQLContext(layout: sourceLayout, entity: entity, tables: sourceTables, alias: "s")
         return ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
     }
 }

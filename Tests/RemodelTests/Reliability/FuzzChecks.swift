@@ -84,7 +84,7 @@ public enum FuzzChecks {
         let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 1_700_000_000))
         _ = try? ExpressionInterpreter(environment: environment).evaluate(checked, row: FuzzRow())
         let connection = store(version)
-        let context = SourceSQLContext(layout: StoreLayout(version: version), entity: person, schema: "main", alias: "s")
+        let context = SourceSQLContext(layout: StoreLayout(version: version), entity: person, tables: TableReferences(schema: "main"), alias: "s")
         let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
         let sql = "SELECT \(compiled.sql) FROM main.\"Person\" AS s"
         do {

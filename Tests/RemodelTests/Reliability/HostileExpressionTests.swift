@@ -34,7 +34,7 @@ struct HostileExpressionTests {
         let checked = try ExpressionTypeChecker(model: Self.version, entity: Self.person).check(text)
         let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 0))
         let interpreted = try ExpressionInterpreter(environment: environment).evaluate(checked, row: Row())
-        let context = SourceSQLContext(layout: StoreLayout(version: Self.version), entity: Self.person, schema: "main", alias: "s")
+        let context = SourceSQLContext(layout: StoreLayout(version: Self.version), entity: Self.person, tables: TableReferences(schema: "main"), alias: "s")
         let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
         let sql = try connection.scalar("SELECT \(compiled.sql) FROM main.\"Person\" AS s", compiled.parameters)
         #expect(sql == interpreted, "`\(text)`: SQL gives \(String(describing: sql)), the interpreter \(interpreted)")
