@@ -45,7 +45,9 @@ struct InstanceCopier {
         ).first
     }
 
-    private struct Insert {
+    /// The destination columns an `INSERT … SELECT` fills and their value SQL over the source row `s`,
+    /// with the parameters of every value, in order.
+    struct Insert {
         var columns: [String] = []
         var values: [String] = []
         var parameters: [SQLiteValue] = []
@@ -130,7 +132,7 @@ struct InstanceCopier {
     }
 
     /// The attribute columns (and directly copied to-one columns) with their value SQL.
-    private func valueColumns(_ mapping: EntityMapping, sourceEntity: Entity, destinationEntity: Entity) throws(RemodelError) -> Insert {
+    func valueColumns(_ mapping: EntityMapping, sourceEntity: Entity, destinationEntity: Entity) throws(RemodelError) -> Insert {
         var insert = Insert()
         for attributeMapping in mapping.attributes {
             guard let attribute = context.destination.attribute(named: attributeMapping.destination, in: destinationEntity),

@@ -108,8 +108,9 @@ public struct Migrator: Sendable {
         let plan = try lock.withConnection { (connection) throws(RemodelError) in
             try makePlan(from: try Self.migratableVersion(inspection), store: connection)
         }
-        // The first event, once the number of steps is known.
-        let tracker = ProgressTracker(steps: plan.steps.count, cancellation: cancellation, observer: observer)
+        let passes = StepComposition.passes(of: plan.steps, options: options)
+        // The first event, once the number of passes is known.
+        let tracker = ProgressTracker(steps: passes.count, cancellation: cancellation, observer: observer)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             lock.release()
@@ -124,17 +125,18 @@ public struct Migrator: Sendable {
         let environment = ExpressionEnvironment(now: started)
         var sourcePath = path
         do {
-            for (offset, step) in plan.steps.enumerated() {
+            for (offset, pass) in passes.enumerated() {
                 let number = offset + 1
-                let destinationPath = number == plan.steps.count ? files.temporaryPath : files.stepPath(number)
+                let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
                 let executor = StepExecutor(
-                    step: step, index: number, modelName: bundle.name, environment: environment, tracker: tracker, options: options)
+                    step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
+                    environment: environment, tracker: tracker, options: options)
                 try executor.run(sourcePath: sourcePath, destinationPath: destinationPath)
                 FaultPoint.afterStep.reach()
                 if sourcePath != path { StoreFiles.remove(sourcePath) }
                 sourcePath = destinationPath
             }
-            try tracker.report(.replace, step: plan.steps.count, entity: nil, completed: 0, total: 1, force: true)
+            try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
             try tracker.checkCancellation()
             try lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil)
         } catch {

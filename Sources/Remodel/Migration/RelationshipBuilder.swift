@@ -44,7 +44,7 @@ struct RelationshipBuilder {
         var storage: StoreLayout.RelationshipStorage
     }
 
-    private func plannedWrites() -> [Write] {
+    func plannedWrites() -> [Write] {
         var writes: [Write] = []
         var copied: Set<String> = []
         for item in context.copiedToOneColumns { copied.insert("\(item.table).\(item.column)") }
@@ -207,7 +207,7 @@ struct RelationshipBuilder {
         var keys: [String]
     }
 
-    private func orderColumns() -> [OrderColumn] {
+    func orderColumns() -> [OrderColumn] {
         var result: [OrderColumn] = []
         for table in context.destinationLayout.tables {
             for column in table.columns {

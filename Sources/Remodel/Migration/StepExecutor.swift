@@ -1,7 +1,12 @@
 /// Runs one migration step: builds the destination store in a new file from
-/// the source store (attached read-only) in three phases.
+/// the source store (attached read-only) in three phases. Steps the pass goes
+/// through first are read as views (see ``StepComposition``): their rules are
+/// checked on the views in phase 3, and their results are never written.
 struct StepExecutor {
     let step: MigrationStep
+    /// The steps before `step` that this pass reads through as views, in order.
+    var passedThrough: [MigrationStep] = []
+    /// The pass's number, for progress.
     let index: Int
     let modelName: String
     let environment: ExpressionEnvironment
@@ -24,14 +29,16 @@ struct StepExecutor {
         // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
+        try ExpressionFunctions.register(on: connection)
+        try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
+        let intermediates = try createViews(on: connection)
         let context = StepContext(
             connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
-            environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies)
+            environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies,
+            sourceTables: intermediates.last?.tables ?? .source)
         try connection.transaction { () throws(RemodelError) in
             for sql in context.destinationLayout.createTablesSQL { try connection.execute(sql) }
         }
-        try ExpressionFunctions.register(on: connection)
-        try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
 
         let database = MigrationStepDatabase(step: step, connection: connection)
         try runHook(options.hooks.beforeStep, database, when: "before")
@@ -47,6 +54,7 @@ struct StepExecutor {
             for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
         }
 
+        for intermediate in intermediates { try validate(intermediate, on: connection) }
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
             customValidations: options.validations
@@ -66,13 +74,53 @@ struct StepExecutor {
         try connection.detach(StepContext.sourceSchema)
     }
 
+    /// A version the pass goes through, as views.
+    private struct Intermediate {
+        var step: MigrationStep
+        var tables: TableReferences
+        var layout: StoreLayout
+    }
+
+    /// Checks a version passed through against its model's rules, on its views.
+    private func validate(_ intermediate: Intermediate, on connection: SQLiteConnection) throws(RemodelError) {
+        let tracker = tracker
+        let index = index
+        let validator = MigrationValidator(
+            connection: connection, version: intermediate.step.destination, layout: intermediate.layout, tables: intermediate.tables,
+            customValidations: []
+        ) { (_: Int, total: Int, entity: String?) throws(RemodelError) in
+            // The pass's own validation comes next: progress stays at the start of the phase.
+            try tracker.report(.validation, step: index, entity: entity, completed: 0, total: total)
+        }
+        let failures = try validator.run()
+        if !failures.isEmpty { throw Self.validationError(failures, step: intermediate.step) }
+    }
+
+    /// Creates the views of every step passed through, each reading the previous one's.
+    private func createViews(on connection: SQLiteConnection) throws(RemodelError) -> [Intermediate] {
+        guard !passedThrough.isEmpty else { return [] }
+        let parameters = try ViewParameters(connection: connection)
+        var intermediates: [Intermediate] = []
+        for (offset, through) in passedThrough.enumerated() {
+            let context = StepContext(
+                connection: connection, step: index, source: through.source, destination: through.destination,
+                mapping: through.mapping, environment: environment, tracker: tracker, batchSize: options.batchSize,
+                sourceTables: intermediates.last?.tables ?? .source)
+            let tables = try IntermediateViews.create(for: context, number: offset + 1, parameters: parameters)
+            intermediates.append(Intermediate(step: through, tables: tables, layout: context.destinationLayout))
+        }
+        return intermediates
+    }
+
     private func writeMetadata(on connection: SQLiteConnection, sourcePath: String) throws(RemodelError) {
         var history: [StoreMetadata.HistoryEntry] = []
         if case .success(let source) = try StoreMetadata.read(from: try SQLiteConnection(path: sourcePath, mode: .readOnly)) {
             history = source.history
         }
-        let how = step.mapping.files.isEmpty ? "inferred" : step.mapping.files.joined(separator: ", ")
-        history.append(StoreMetadata.entry(from: step.source.name, to: step.destination.name, mapping: how))
+        for done in passedThrough + [step] {
+            let how = done.mapping.files.isEmpty ? "inferred" : done.mapping.files.joined(separator: ", ")
+            history.append(StoreMetadata.entry(from: done.source.name, to: done.destination.name, mapping: how))
+        }
         try StoreMetadata(modelName: modelName, version: step.destination, history: history).write(to: connection)
     }
 
