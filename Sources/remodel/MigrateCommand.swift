@@ -24,10 +24,14 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
     var keepBackup = false
 
+    @Flag(help: "Write and check every version in turn instead of composing consecutive steps into one pass (slower).")
+    var stepByStep = false
+
     func run() async throws {
         let bundle = try store.bundle()
         var options = MigrationOptions(
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
+        options.composesSteps = !stepByStep
         // Hidden, for crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
         if let batchSize = ProcessInfo.processInfo.environment["REMODEL_BATCH_SIZE"].flatMap({ Int($0) }) {
             options.batchSize = max(1, batchSize)

@@ -23,6 +23,12 @@ public struct MigrationOptions: Sendable {
     public var policies: [EntityPolicy] = []
     /// Code run before and after each step, with SQL access to both stores.
     public var hooks = MigrationHooks()
+    /// Whether consecutive steps may run as one pass: a step that keeps every object under its key
+    /// and carries every link as it is is read by the next step through views instead of being
+    /// written, and its version's rules are checked on those views (see docs/MIGRATION.md).
+    /// `false` writes and checks every version in turn, which is slower; with policies or hooks
+    /// every step is written anyway.
+    public var composesSteps = true
     /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
     /// so tests can make the temporary store run out of space. `nil` (always, outside tests) costs nothing.
     var maximumPageCount: Int?

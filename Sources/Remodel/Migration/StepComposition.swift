@@ -25,7 +25,8 @@ enum StepComposition {
     /// read through by the next step; the last step is always written.
     static func passes(of steps: [MigrationStep], options: MigrationOptions) -> [Pass] {
         // Swift code sees real stores: with policies or hooks every step is written.
-        let composable = options.policies.isEmpty && options.hooks.beforeStep == nil && options.hooks.afterStep == nil
+        let composable =
+            options.composesSteps && options.policies.isEmpty && options.hooks.beforeStep == nil && options.hooks.afterStep == nil
         var passes: [Pass] = []
         var waiting: [MigrationStep] = []
         for (offset, step) in steps.enumerated() {

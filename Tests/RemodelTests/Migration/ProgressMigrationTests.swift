@@ -6,6 +6,12 @@ import Testing
 /// `Foundation.Progress`; and cancellation from the callback.
 @Suite struct ProgressMigrationTests {
     private static let options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, batchSize: 1)
+    /// Every version written in turn: Library → 2 → 3 is two passes.
+    private static let stepByStep: MigrationOptions = {
+        var stepByStep = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, batchSize: 1)
+        stepByStep.composesSteps = false
+        return stepByStep
+    }()
 
     private func library() throws -> MigrationCase {
         try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
@@ -51,13 +57,23 @@ import Testing
     @Test func callbackValuesArriveInOrder() async throws {
         let migration = try library()
         let events = Collector<MigrationProgress>()
-        try await migration.migrate(Self.options) { events.append($0) }
+        try await migration.migrate(Self.stepByStep) { events.append($0) }
         checkSequence(events.values, steps: 2, entities: ["Book", "Person"])
+    }
+
+    /// Composed, the two steps are one pass, and progress counts passes.
+    @Test func aComposedMigrationReportsOnePass() async throws {
+        let migration = try library()
+        let events = Collector<MigrationProgress>()
+        let report = try await migration.migrate(Self.options) { events.append($0) }
+        #expect(report.steps == 2, "the report still counts the versions stepped through")
+        checkSequence(events.values, steps: 1, entities: ["Book", "Person"])
+        expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 
     @Test func startDeliversAnAsyncSequenceAndFoundationProgress() async throws {
         let migration = try library()
-        let run = Migrator(bundle: migration.bundle, options: Self.options).start(storeAt: migration.store)
+        let run = Migrator(bundle: migration.bundle, options: Self.stepByStep).start(storeAt: migration.store)
         var events: [MigrationProgress] = []
         for await value in run.progressUpdates { events.append(value) }
         let report = try await run.result

@@ -4,7 +4,7 @@ import Testing
 
 /// Kills `remodel migrate` (SIGKILL, through `REMODEL_FAULT_POINT`) at every named fault
 /// point of a two-step migration (Library → Library 2 with a mapping file → Library 3
-/// inferred) and checks that the store is whole, at the old version with the old data or at
+/// inferred), run step by step (two passes) and composed (one pass), and checks that the store is whole, at the old version with the old data or at
 /// the new version with the new data, that a second run finishes the migration, and that
 /// nothing is left beside the store.
 struct CrashInjectionTests {
@@ -15,7 +15,7 @@ struct CrashInjectionTests {
         var testDescription: String { "\(point) #\(hit)" }
     }
 
-    /// 300 people and 600 books in batches of 100: 9 batches per step, 18 in all.
+    /// 300 people and 600 books in batches of 100: 9 batches per pass, 18 in all step by step.
     static let people = 300
     static let batchSize = 100
     static let batchesPerStep = 9
@@ -28,6 +28,16 @@ struct CrashInjectionTests {
         case .afterInstances, .afterRelationships, .afterValidation, .afterMetadata, .afterStep: hits = [1, 2]
         case .duringSidecarCleanup: hits = [1, 2]
         case .planned, .beforeRename, .afterRename: hits = [1]
+        }
+        return hits.map { Fault(point: point.rawValue, hit: $0) }
+    }
+
+    /// Every fault point of the composed run: one pass.
+    static let composedFaults: [Fault] = FaultPoint.allCases.flatMap { point -> [Fault] in
+        let hits: [Int]
+        switch point {
+        case .afterBatch: hits = [1, 5, batchesPerStep]
+        default: hits = [1]
         }
         return hits.map { Fault(point: point.rawValue, hit: $0) }
     }
@@ -51,14 +61,18 @@ struct CrashInjectionTests {
     }
 
     @Test(arguments: faults) func killedMigrationLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
-        try check(fault, wal: false)
+        try check(fault, wal: false, stepByStep: true)
+    }
+
+    @Test(arguments: composedFaults) func killedComposedMigrationLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
+        try check(fault, wal: false, stepByStep: false)
     }
 
     @Test(arguments: walFaults) func killedMigrationOfWALStoreLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
-        try check(fault, wal: true)
+        try check(fault, wal: true, stepByStep: true)
     }
 
-    private func check(_ fault: Fault, wal: Bool) throws {
+    private func check(_ fault: Fault, wal: Bool, stepByStep: Bool) throws {
         let expected = try Self.expected.get()
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
@@ -73,7 +87,7 @@ struct CrashInjectionTests {
             environment: [
                 "REMODEL_FAULT_POINT": fault.point, "REMODEL_FAULT_HIT": String(fault.hit),
                 "REMODEL_BATCH_SIZE": String(Self.batchSize),
-            ])
+            ], stepByStep: stepByStep)
         #expect(killed.killedBySignal == SIGKILL, "the fault point was not reached: \(killed)")
 
         // Whole, and exactly the old store or the new one.

@@ -81,8 +81,10 @@ enum Reliability {
     }
 
     /// `remodel migrate STORE --model Models/Library.xcdatamodeld --mappings Mappings --progress none`.
-    static func migrate(_ store: String, environment: [String: String] = [:], unprivileged: Bool = false) throws -> Outcome {
-        try remodel(migrateArguments(store), environment: environment, unprivileged: unprivileged)
+    static func migrate(
+        _ store: String, environment: [String: String] = [:], unprivileged: Bool = false, stepByStep: Bool = false
+    ) throws -> Outcome {
+        try remodel(migrateArguments(store) + (stepByStep ? ["--step-by-step"] : []), environment: environment, unprivileged: unprivileged)
     }
 
     static func migrateArguments(_ store: String) -> [String] {
