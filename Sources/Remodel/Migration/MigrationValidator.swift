@@ -8,6 +8,8 @@ struct MigrationValidator {
     let layout: StoreLayout
     /// Where the version's tables are: the store being built, or the views of a version a composed step passes through.
     var tables: TableReferences = .destination
+    /// Checks left to a later version's (for a version a composed pass goes through).
+    var implied: ImpliedChecks?
     let customValidations: [CustomValidation]
     let report: (Int, Int, String?) throws(RemodelError) -> Void
 
@@ -69,6 +71,7 @@ struct MigrationValidator {
         _ select: String, _ condition: String, _ parameters: [SQLiteValue], entity: String, property: String?, rule: String,
         message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
+        if implied?.contains(entity: entity, property: property, rule: rule) == true { return [] }
         if scan.add(
             TableScan.Check(
                 sql: select + condition, condition: condition, parameters: parameters, entity: entity, property: property, rule: rule,

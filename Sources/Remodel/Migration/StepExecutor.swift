@@ -54,7 +54,11 @@ struct StepExecutor {
             for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
         }
 
-        for intermediate in intermediates { try validate(intermediate, on: connection) }
+        for (offset, intermediate) in intermediates.enumerated() {
+            let next = offset + 1 < intermediates.count ? intermediates[offset + 1].step : step
+            let implied = ImpliedChecks(version: intermediate.step.destination, next: next, nextIsPassedThrough: offset + 1 < intermediates.count)
+            try validate(intermediate, implied: implied, on: connection)
+        }
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
             customValidations: options.validations
@@ -82,16 +86,17 @@ struct StepExecutor {
     }
 
     /// Checks a version passed through against its model's rules, on its views.
-    private func validate(_ intermediate: Intermediate, on connection: SQLiteConnection) throws(RemodelError) {
+    private func validate(_ intermediate: Intermediate, implied: ImpliedChecks, on connection: SQLiteConnection) throws(RemodelError) {
         let tracker = tracker
         let index = index
-        let validator = MigrationValidator(
+        var validator = MigrationValidator(
             connection: connection, version: intermediate.step.destination, layout: intermediate.layout, tables: intermediate.tables,
             customValidations: []
         ) { (_: Int, total: Int, entity: String?) throws(RemodelError) in
             // The pass's own validation comes next: progress stays at the start of the phase.
             try tracker.report(.validation, step: index, entity: entity, completed: 0, total: total)
         }
+        validator.implied = implied
         let failures = try validator.run()
         if !failures.isEmpty { throw Self.validationError(failures, step: intermediate.step) }
     }

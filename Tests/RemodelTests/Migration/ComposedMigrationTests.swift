@@ -11,8 +11,8 @@ import Testing
         return options
     }()
 
-    /// Item.count gets a maximum of 10 in v2 only; v3 lifts it again.
-    private static func boundedInTheMiddle() throws -> ModelBundle {
+    /// Item.count gets a maximum of 10 in v2; v3 lifts it again unless `keptInV3`.
+    private static func boundedInTheMiddle(keptInV3: Bool = false) throws -> ModelBundle {
         let item = { (bound: String) in
             """
             <entity name="Item" representedClassName="Item">
@@ -23,15 +23,15 @@ import Testing
         }
         return makeBundle(
             "Items", try makeVersion("Items", item("")), try makeVersion("Items 2", item("maxValueString=\"10\" ")),
-            try makeVersion("Items 3", item("")))
+            try makeVersion("Items 3", item(keptInV3 ? "maxValueString=\"10\" " : "")))
     }
 
-    private func itemsStore(counts: [Int]) throws -> MigrationCase {
+    private func itemsStore(counts: [Int], keptInV3: Bool = false) throws -> MigrationCase {
         let folder = try TemporaryFolder()
         let rows = counts.enumerated().map { #"{"_pk": \#($0.offset + 1), "name": "item \#($0.offset)", "count": \#($0.element)}"# }
         let seed = folder.file("seed.json")
         try #"{"Item": [\#(rows.joined(separator: ", "))]}"#.write(toFile: seed, atomically: true, encoding: .utf8)
-        return try MigrationCase(bundle: try Self.boundedInTheMiddle(), seed: seed)
+        return try MigrationCase(bundle: try Self.boundedInTheMiddle(keptInV3: keptInV3), seed: seed)
     }
 
     @Test func aStepThatKeepsEveryObjectIsPassedThrough() throws {
@@ -56,6 +56,32 @@ import Testing
                     && error.message.contains("from Items to Items 2") && error.message.contains("more than the maximum 10")
             }
             #expect(try migration.snapshot() == before, "composed: \(options.composesSteps)")
+        }
+    }
+
+    /// When v3 keeps the same maximum on the copied value, the check runs once, on v3, and still refuses.
+    @Test func aRuleKeptByTheNextVersionIsCheckedThere() async throws {
+        let migration = try itemsStore(counts: [3, 50, 7], keptInV3: true)
+        let before = try migration.snapshot()
+        await #expect {
+            try await migration.migrate()
+        } throws: { error in
+            guard let error = error as? RemodelError else { return false }
+            return error.code == .validationFailed && error.primaryKey == 2 && error.message.contains("more than the maximum 10")
+        }
+        #expect(try migration.snapshot() == before)
+    }
+
+    /// The maximum on v2 is left to v3 only when v3 has the same one on the value it copies.
+    @Test func impliedChecksFollowTheNextVersionsRules() throws {
+        for keptInV3 in [true, false] {
+            let bundle = try Self.boundedInTheMiddle(keptInV3: keptInV3)
+            let steps = try MigrationPlanner.plan(bundle: bundle, from: "Items").steps
+            let implied = ImpliedChecks(version: steps[0].destination, next: steps[1], nextIsPassedThrough: false)
+            #expect(implied.contains(entity: "Item", property: "count", rule: "maximum") == keptInV3)
+            #expect(implied.contains(entity: "Item", property: "count", rule: "type"))
+            #expect(!implied.contains(entity: "Item", property: "name", rule: "unique"))
+            #expect(!implied.contains(entity: "Gone", property: "count", rule: "maximum"))
         }
     }
 
