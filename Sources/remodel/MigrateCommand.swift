@@ -39,7 +39,9 @@ struct MigrateCommand: AsyncParsableCommand {
         let migrator = Migrator(bundle: bundle, options: options)
         if dryRun {
             do {
-                print(try migrator.plan(storeAt: store.store).description, terminator: "")
+                let plan = try migrator.plan(storeAt: store.store)
+                print(plan.description, terminator: "")
+                if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
             } catch {
                 printError(error.description)
                 throw ExitCode(1)

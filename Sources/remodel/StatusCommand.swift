@@ -34,6 +34,7 @@ struct StatusCommand: ParsableCommand {
                 let plan = try migrator.plan(storeAt: options.store)
                 print("Next: migrate. The plan:")
                 print(plan.description, terminator: "")
+                if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
             } catch {
                 printError("the store cannot be migrated yet: \(error.description)")
                 throw ExitCode(1)

@@ -40,6 +40,20 @@ public struct Migrator: Sendable {
         return try makePlan(from: version, store: try SQLiteConnection(path: path, mode: .readOnly))
     }
 
+    /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
+    /// share a pass where the earlier ones can be read as views (see ``MigrationOptions/composesSteps``).
+    public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
+        StepComposition.passes(of: plan.steps, options: options).map { ($0.number - $0.passedThrough.count)...$0.number }
+    }
+
+    /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
+    public func passSummary(of plan: MigrationPlan) -> String {
+        let passes = passes(of: plan)
+        let composed = passes.filter { $0.count > 1 }.map { "steps \($0.lowerBound)–\($0.upperBound) in one" }
+        let detail = composed.isEmpty ? "" : " (\(composed.joined(separator: ", ")))"
+        return "Runs as \(passes.count) pass\(passes.count == 1 ? "" : "es") over the store\(detail)."
+    }
+
     /// Plans from a version, dropping first-step problems that cannot bite the store on `store`.
     private func makePlan(from version: String, store: SQLiteConnection) throws(RemodelError) -> MigrationPlan {
         let catalog = MappingCatalog(directory: options.mappingsDirectory, bundle: bundle)

@@ -19,6 +19,9 @@ import Testing
         #expect(result.output.contains("Step 1: Library → Library 2 (mapping file Mappings/Library to Library 2.xml)\n"))
         #expect(result.output.contains("Step 2: Library 2 → Library 3 (inferred)\n"))
         #expect(result.output.contains("fullName = trim($source.firstName + ' ' + $source.lastName)"))
+        #expect(result.output.hasSuffix("Runs as 1 pass over the store (steps 1–2 in one).\n"))
+        let stepByStep = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--dry-run", "--step-by-step"])
+        #expect(stepByStep.output.hasSuffix("Runs as 2 passes over the store.\n"))
         #expect(try migration.snapshot() == before)
     }
 
