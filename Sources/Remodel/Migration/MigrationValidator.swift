@@ -8,6 +8,8 @@ struct MigrationValidator {
     let layout: StoreLayout
     /// Where the version's tables are: the store being built, or the views of a version a composed step passes through.
     var tables: TableReferences = .destination
+    /// SQLite's own check of the store, after the model's rules.
+    var integrityCheck = MigrationOptions.IntegrityCheck.quick
     let customValidations: [CustomValidation]
     let report: (Int, Int, String?) throws(RemodelError) -> Void
 
@@ -256,7 +258,7 @@ struct MigrationValidator {
 
     private func integrityFailures() throws(RemodelError) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for row in try connection.rows("PRAGMA main.integrity_check") {
+        for row in try connection.rows(integrityCheck.pragma) {
             guard case .text(let text) = row[0], text != "ok" else { continue }
             failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "integrity-check", message: text))
         }
