@@ -41,6 +41,7 @@ struct MigrationValidator {
             if failures.count >= Self.offendersInAll { return Array(failures.prefix(Self.offendersInAll)) }
         }
         try report(completed, total, nil)
+        failures += try joinTableFailures()
         // Views hold nothing of their own for SQLite to check.
         if !tables.areViews { failures += try integrityFailures() }
         completed += 2
@@ -66,15 +67,16 @@ struct MigrationValidator {
     }
 
     /// The offenders of a check over the rows of one entity (`select` ends in `WHERE "_entity" = ? AND `;
-    /// `parameters` starts with the entity's name): left to ``TableScan`` while it collects the entity's checks.
+    /// `parameters` starts with the entity's name): left to ``TableScan`` while it collects the entity's checks,
+    /// which asks `probe` instead of its scan when there is one.
     func offenders(
-        _ select: String, _ condition: String, _ parameters: [SQLiteValue], entity: String, property: String?, rule: String,
-        message: @escaping (SQLiteValue) -> String
+        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probe: TableScan.Probe? = nil, entity: String,
+        property: String?, rule: String, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         if scan.add(
             TableScan.Check(
-                sql: select + condition, condition: condition, parameters: parameters, entity: entity, property: property, rule: rule,
-                message: message))
+                sql: select + condition, condition: condition, parameters: parameters, probe: probe, entity: entity, property: property,
+                rule: rule, message: message))
         {
             return []
         }
