@@ -18,13 +18,23 @@ extension RelationshipBuilder {
 
     /// Whether the table kept every object of the source table it is fed from, each as one of `kinds`:
     /// with kept keys, equal counts mean the same keys, so no copied link can point at a missing object.
+    /// Where every entity of the table is one of `kinds`, its rows are counted without reading them
+    /// (phase 1 writes only those entities' names).
     func everySourceObjectArrived(in table: String, as kinds: [String]) throws(RemodelError) -> Bool {
-        guard case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: table) else { return false }
-        var parameters: [SQLiteValue] = []
-        let list = context.placeholders(kinds, &parameters)
+        guard case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: table),
+            let entities = context.destinationLayout.tables.first(where: { $0.name == table })?.entities
+        else { return false }
         let before = try counts.count("SELECT count(*) FROM \(context.sourceTables(feeder))", [], on: context.connection)
-        let after = try counts.count(
-            "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(list))", parameters, on: context.connection)
+        let after: SQLiteValue?
+        let concrete = entities.filter { context.destination.entity(named: $0)?.isAbstract == false }
+        if Set(concrete).isSubset(of: kinds) {
+            after = try counts.count("SELECT count(*) FROM main.\(quoteIdentifier(table))", [], on: context.connection)
+        } else {
+            var parameters: [SQLiteValue] = []
+            let list = context.placeholders(kinds, &parameters)
+            after = try counts.count(
+                "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(list))", parameters, on: context.connection)
+        }
         return before != nil && before == after
     }
 
