@@ -30,17 +30,26 @@ struct InstanceCopier {
         var completed = 0
     }
 
-    /// `min(_pk)`, `max(_pk)` and `count(*)` of the mapping's source objects, in one scan: the count for
-    /// the progress total, the keys for the batches.
+    /// The largest `_pk` of a source table (0 when it is empty).
     private func maximumKey(of sourceTable: String) throws(RemodelError) -> Int64 {
         try context.connection.scalar(
             "SELECT max(\"_pk\") FROM \(context.sourceTables(sourceTable))")?.integerValue ?? 0
     }
 
+    /// `min(_pk)`, `max(_pk)` and `count(*)` of the mapping's source objects: the count for the progress
+    /// total, the keys for the batches.
     private func sourceBounds(of mapping: EntityMapping) throws(RemodelError) -> [SQLiteValue]? {
-        guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName)?.name else { return nil }
+        guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName) else { return nil }
+        let name = context.sourceTables(table.name)
+        if table.entities == [sourceName] {
+            // The table holds this entity only: min and max are one b-tree descent each and count(*) decodes
+            // no row, where filtering on `_entity` reads every row. The batches still copy only this entity's rows.
+            return try context.connection.rows(
+                "SELECT (SELECT min(\"_pk\") FROM \(name)), (SELECT max(\"_pk\") FROM \(name)), (SELECT count(*) FROM \(name))"
+            ).first
+        }
         return try context.connection.rows(
-            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(context.sourceTables(table)) WHERE \"_entity\" = ?",
+            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(name) WHERE \"_entity\" = ?",
             [.text(sourceName)]
         ).first
     }

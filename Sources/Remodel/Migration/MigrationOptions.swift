@@ -29,6 +29,9 @@ public struct MigrationOptions: Sendable {
     /// `false` writes and checks every version in turn, which is slower; with policies or hooks
     /// every step is written anyway.
     public var composesSteps = true
+    /// SQLite's own check of each step's new store in phase 3: ``IntegrityCheck/quick`` (the default)
+    /// or ``IntegrityCheck/full``.
+    public var integrityCheck = IntegrityCheck.quick
     /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
     /// so tests can make the temporary store run out of space. `nil` (always, outside tests) costs nothing.
     var maximumPageCount: Int?

@@ -5,6 +5,8 @@
 /// are left out; ordered relationships keep their order.
 struct RelationshipBuilder {
     let context: StepContext
+    /// Row counts asked while deciding which writes can skip their checks, each counted once.
+    let counts = RowCounts()
 
     private var source: ModelVersion { context.source }
     private var destination: ModelVersion { context.destination }
@@ -146,7 +148,13 @@ struct RelationshipBuilder {
 
     private func perform(_ write: Write) throws(RemodelError) {
         var parameters: [SQLiteValue] = []
-        guard let links = mappedLinks(write, parameters: &parameters) else { return }
+        let found: String?
+        if case .joinTable = write.storage, try bothEndsArrivedWhole(write) {
+            found = sourceLinks(write)
+        } else {
+            found = mappedLinks(write, parameters: &parameters)
+        }
+        guard let links = found else { return }
         let sql: String
         switch write.storage {
         case .column(let table, let column):
@@ -168,31 +176,6 @@ struct RelationshipBuilder {
             }
         }
         try connection.run(sql, parameters)
-    }
-
-    /// Clears to-one links copied in phase 1 whose destination object did not arrive.
-    private func removeDanglingLinks(table: String, column: String, relationship: Relationship) throws(RemodelError) {
-        guard let target = relationship.destinationEntity,
-            let targetTable = context.destinationLayout.table(forEntity: target)?.name
-        else { return }
-        var parameters: [SQLiteValue] = []
-        let kinds = context.placeholders(context.kinds(of: target, in: destination), &parameters)
-        if try everySourceObjectArrived(in: targetTable, kinds: kinds, parameters) { return }
-        let name = quoteIdentifier(column)
-        try connection.run(
-            "UPDATE main.\(quoteIdentifier(table)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
-            parameters)
-    }
-
-    /// Whether the table kept every object of the source table it is fed from, each as a kind of
-    /// the relationship's destination: with kept keys, equal counts mean the same keys, so no copied
-    /// link can point at a missing object and the per-row check above can be skipped.
-    private func everySourceObjectArrived(in table: String, kinds: String, _ parameters: [SQLiteValue]) throws(RemodelError) -> Bool {
-        guard case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: table) else { return false }
-        let before = try connection.scalar("SELECT count(*) FROM \(context.sourceTables(feeder))")
-        let after = try connection.scalar(
-            "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(kinds))", parameters)
-        return before != nil && before == after
     }
 
     // MARK: - Order

@@ -61,7 +61,7 @@ struct StepExecutor {
         }
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
-            customValidations: options.validations
+            integrityCheck: options.integrityCheck, customValidations: options.validations
         ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
             try tracker.report(.validation, step: index, entity: entity, completed: completed, total: total)
         }

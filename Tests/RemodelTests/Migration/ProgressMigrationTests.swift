@@ -71,6 +71,19 @@ import Testing
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 
+    /// Phase 1's total is the number of source objects: counted from the whole table where it holds one
+    /// entity (Library's Book and Person), by `_entity` where it holds several (Inheritance's Shape holds
+    /// Circle and Square; counting the whole table for each would give 4 + 4 + 3).
+    @Test func instancesTotalIsTheNumberOfSourceObjects() async throws {
+        let inheritance = try MigrationCase(fixture: "Inheritance")
+        for (migration, mappings, objects) in [(try library(), MigrationFixtures.libraryMappings, 6), (inheritance, nil, 7)] {
+            let events = Collector<MigrationProgress>()
+            try await migration.migrate(MigrationOptions(mappingsDirectory: mappings)) { events.append($0) }
+            let totals = Set(events.values.filter { $0.phase == .instances && $0.step == 1 }.map(\.total))
+            #expect(totals == [objects])
+        }
+    }
+
     @Test func startDeliversAnAsyncSequenceAndFoundationProgress() async throws {
         let migration = try library()
         let run = Migrator(bundle: migration.bundle, options: Self.stepByStep).start(storeAt: migration.store)

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Phase 3: the checks of attribute values (required, storage type, bounds, regular expressions).
+extension MigrationValidator {
+    func attributeFailures(of entity: Entity) throws(RemodelError) -> [ValidationFailure] {
+        guard let table = layout.table(forEntity: entity.name) else { return [] }
+        let from = "SELECT \"_pk\", %@ FROM \(tables(table.name)) WHERE \"_entity\" = ? AND "
+        var failures: [ValidationFailure] = []
+        for attribute in version.attributes(of: entity) where attribute.isStored {
+            let column = quoteIdentifier(attribute.name)
+            let select = from.replacingOccurrences(of: "%@", with: column)
+            let entityName: [SQLiteValue] = [.text(entity.name)]
+            if !attribute.isOptional {
+                failures += try offenders(select, "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name, rule: "required") { _ in
+                    "a value is required, but it is nil; give it a default in the model or a value in the mapping"
+                }
+            }
+            if let check = storageCheck(attribute, column: column) {
+                failures += try offenders(select, check.condition, entityName, entity: entity.name, property: attribute.name, rule: check.rule) { value in
+                    "\(check.message) (found \(value))"
+                }
+            }
+            failures += try boundFailures(attribute, column: column, select: select, entity: entity)
+            if let pattern = attribute.regularExpression, !pattern.isEmpty, attribute.type == .string || attribute.type == .uri {
+                failures += try offenders(
+                    select, "\(column) IS NOT NULL AND remodel_matches(\(column), ?) = 0", entityName + [.text(pattern)],
+                    entity: entity.name, property: attribute.name, rule: "regular-expression"
+                ) { value in "\(value) does not match the regular expression \(pattern)" }
+            }
+        }
+        return failures
+    }
+
+    /// The condition a value of the wrong storage class meets. SQLite orders values of different
+    /// classes NULL < numbers < text < blobs, and no column affinity converts the text `''` or the blob
+    /// `x''`, so comparisons with them tell the classes apart without calling `typeof()` on every row
+    /// (a function call per row and column, the largest cost of a table's scan). Only integer against
+    /// real needs `typeof()`.
+    func storageCheck(_ attribute: Attribute, column: String) -> (condition: String, rule: String, message: String)? {
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            guard let range = attribute.type.integerRange else { return nil }
+            // Every SQLite integer is a 64-bit one: only narrower types need the range.
+            let outside = range == Int64.min...Int64.max ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
+            return (
+                "\(column) IS NOT NULL AND (typeof(\(column)) <> 'integer'\(outside))", "type", "the value is not an \(attribute.type.rawValue)"
+            )
+        case .boolean:
+            return ("\(column) IS NOT NULL AND \(column) NOT IN (0, 1)", "type", "the value is not a Boolean (0 or 1)")
+        case .double, .float, .date:
+            // Text and blobs sort after every number.
+            return ("\(column) >= ''", "type", "the value is not a number")
+        case .string, .uri, .decimal, .uuid:
+            // Numbers sort before every text, blobs after.
+            return ("(\(column) < '' OR \(column) >= x'')", "type", "the value is not text")
+        default:
+            return nil
+        }
+    }
+
+    func boundFailures(_ attribute: Attribute, column: String, select: String, entity: Entity) throws(RemodelError) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let measure: String
+        let unit: String
+        switch attribute.type {
+        case .string, .uri:
+            measure = "length(\(column))"
+            unit = "characters"
+        case .binary:
+            measure = "length(\(column))"
+            unit = "bytes"
+        case .decimal:
+            measure = "CAST(\(column) AS REAL)"
+            unit = ""
+        default:
+            measure = column
+            unit = ""
+        }
+        let offset = attribute.type == .date ? ModelDefaultValue.referenceDateOffset : 0
+        for (bound, comparison, word) in [(attribute.minValue, "<", "less than the minimum"), (attribute.maxValue, ">", "more than the maximum")] {
+            guard let text = bound, let limitValue = Double(text.trimmingCharacters(in: .whitespaces)) else { continue }
+            let shown = unit.isEmpty ? text : "\(text) \(unit)"
+            failures += try offenders(
+                select, "\(column) IS NOT NULL AND \(measure) \(comparison) ?", [.text(entity.name), .real(limitValue + offset)],
+                entity: entity.name, property: attribute.name, rule: comparison == "<" ? "minimum" : "maximum"
+            ) { value in "\(value) is \(word) \(shown)" }
+        }
+        return failures
+    }
+}

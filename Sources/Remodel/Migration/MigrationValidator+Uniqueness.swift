@@ -1,0 +1,40 @@
+/// Phase 3: uniqueness constraints, and SQLite's own checks of the whole store.
+extension MigrationValidator {
+    func uniquenessFailures(of entity: Entity) throws(RemodelError) -> [ValidationFailure] {
+        guard let table = layout.table(forEntity: entity.name)?.name else { return [] }
+        var failures: [ValidationFailure] = []
+        for constraint in entity.uniquenessConstraints {
+            let columns = constraint.properties.compactMap { property -> String? in
+                if layout.column(forAttribute: property, in: entity.name) != nil { return property }
+                if case .column(_, let column)? = layout.storage(of: property, in: entity.name) { return column }
+                return nil
+            }
+            guard !columns.isEmpty, columns.count == constraint.properties.count else { continue }
+            var parameters: [SQLiteValue] = []
+            let kinds = placeholders(kinds(of: entity.name), &parameters)
+            let list = columns.map(quoteIdentifier).joined(separator: ", ")
+            let notNull = columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
+            let names = constraint.properties.joined(separator: ", ")
+            failures += try offenders(
+                "SELECT max(\"_pk\"), min(\"_pk\") FROM \(tables(table)) WHERE \"_entity\" IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1",
+                parameters, entity: entity.name, property: constraint.properties.first, rule: "unique"
+            ) { first in "has the same (\(names)) as _pk \(first); the uniqueness constraint on (\(names)) does not allow it" }
+        }
+        return failures
+    }
+
+    func integrityFailures() throws(RemodelError) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for row in try connection.rows(integrityCheck.pragma) {
+            guard case .text(let text) = row[0], text != "ok" else { continue }
+            failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "integrity-check", message: text))
+        }
+        for row in try connection.rows("PRAGMA main.foreign_key_check") {
+            failures.append(
+                ValidationFailure(
+                    entity: "\(row[0])", primaryKey: row[1].integerValue, property: nil, rule: "foreign-key-check",
+                    message: "references a missing row of \(row[2])"))
+        }
+        return failures
+    }
+}

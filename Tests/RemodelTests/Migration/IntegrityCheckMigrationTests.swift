@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// `MigrationOptions.integrityCheck`: what `.quick` (the default) and `.full` each find in a step's store.
+@Suite struct IntegrityCheckMigrationTests {
+    private func library() throws -> MigrationCase {
+        try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+    }
+
+    /// Rewrites the schema of the store being built behind SQLite's back, the way a damaged file would
+    /// look: `PRAGMA writable_schema`, then a new schema version so the connection reads it again.
+    private static func rewriteSchema(_ connection: SQLiteConnection, _ sql: String) throws {
+        guard case .integer(let version)? = try connection.scalar("PRAGMA main.schema_version") else { return }
+        try connection.execute("PRAGMA writable_schema = ON")
+        try connection.execute(sql)
+        try connection.execute("PRAGMA writable_schema = OFF")
+        try connection.execute("PRAGMA main.schema_version = \(version + 1)")
+    }
+
+    /// An index whose entries are not its table's rows (its definition changed after it was built).
+    private static let mismatchedIndex: @Sendable (MigrationStepDatabase) throws -> Void = { database in
+        try database.connection.execute(#"CREATE INDEX "_broken" ON "Book" ("title")"#)
+        try rewriteSchema(
+            database.connection, #"UPDATE main.sqlite_master SET sql = 'CREATE INDEX "_broken" ON "Book" ("_pk")' WHERE name = '_broken'"#)
+    }
+
+    /// The full check compares every index with its table, names the index, and leaves the store as it was.
+    @Test func fullCheckFindsAnIndexThatDoesNotMatchItsTable() async throws {
+        let migration = try library()
+        let before = try migration.snapshot()
+        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.integrityCheck = .full
+        options.hooks.afterStep = Self.mismatchedIndex
+        let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
+        #expect(error.code == .validationFailed)
+        #expect(error.message.contains("- -: row 1 missing from index _broken [integrity-check]"), "\(error.message)")
+        #expect(try migration.snapshot() == before)
+    }
+
+    /// The quick check, the default, does not compare indexes with tables: the same store migrates.
+    @Test func quickCheckIsTheDefaultAndDoesNotCompareIndexes() async throws {
+        #expect(MigrationOptions().integrityCheck == .quick)
+        let migration = try library()
+        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.hooks.afterStep = Self.mismatchedIndex
+        let report = try await migration.migrate(options)
+        #expect(report.targetVersion == "Library 3")
+    }
+
+    /// Both checks find a NULL in a NOT NULL column, which no rule of the model looks at (`_entity`).
+    @Test(arguments: [MigrationOptions.IntegrityCheck.quick, .full])
+    func eitherCheckFindsANullInANotNullColumn(check: MigrationOptions.IntegrityCheck) async throws {
+        let migration = try library()
+        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.integrityCheck = check
+        options.hooks.afterStep = { database in
+            let connection = database.connection
+            guard case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'") else { return }
+            let loose = table.replacingOccurrences(of: "TEXT NOT NULL", with: "TEXT")
+            try Self.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(loose)' WHERE name = 'Book'")
+            try connection.execute(#"INSERT INTO "Book" ("_pk", "_entity", "title") VALUES (99, NULL, 'no entity')"#)
+            try Self.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(table)' WHERE name = 'Book'")
+        }
+        let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
+        #expect(error.message.contains("- -: NULL value in Book._entity [integrity-check]"), "\(error.message)")
+    }
+}
