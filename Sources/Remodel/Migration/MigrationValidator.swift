@@ -28,6 +28,10 @@ struct MigrationValidator {
         let entities = version.entities.filter { !$0.isAbstract }
         let total = entities.count + 2 + customValidations.count
         var completed = 0
+        let ends = joinEnds()
+        // Views hold nothing of their own for SQLite to check, and no second connection would see them.
+        let storeChecks = tables.areViews ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), check: integrityCheck)
+        defer { storeChecks?.stop() }
         for entity in entities {
             try report(completed, total, entity.name)
             if let table = layout.table(forEntity: entity.name)?.name {
@@ -41,9 +45,13 @@ struct MigrationValidator {
             if failures.count >= Self.offendersInAll { return Array(failures.prefix(Self.offendersInAll)) }
         }
         try report(completed, total, nil)
-        failures += try joinTableFailures()
-        // Views hold nothing of their own for SQLite to check.
-        if !tables.areViews { failures += try integrityFailures() }
+        if let storeChecks {
+            let results = try storeChecks.results()
+            failures += try joinTableFailures(ends, found: results.answers)
+            failures += try integrityFailures(results.findings)
+        } else {
+            failures += try joinTableFailures(ends, found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
+        }
         completed += 2
         for validation in customValidations {
             do {

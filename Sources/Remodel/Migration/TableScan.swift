@@ -93,9 +93,14 @@ final class TableScan {
     /// Whether some row may fail the checks a probe stands for; each probe runs once.
     func answer(_ probe: Probe, _ connection: SQLiteConnection) throws(RemodelError) -> Bool {
         if let known = answers[probe] { return known }
-        let value = try connection.scalar(probe.sql, probe.parameters)
-        let answer = value != nil && value != .null && value != .integer(0)
+        let answer = try Self.ask(probe, connection)
         answers[probe] = answer
         return answer
+    }
+
+    /// Runs a probe.
+    static func ask(_ probe: Probe, _ connection: SQLiteConnection) throws(RemodelError) -> Bool {
+        let value = try connection.scalar(probe.sql, probe.parameters)
+        return value != nil && value != .null && value != .integer(0)
     }
 }
