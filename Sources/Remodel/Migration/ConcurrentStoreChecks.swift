@@ -46,8 +46,15 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
                     return !stopped
                 }
                 defer { lock.withLock { running = nil } }
-                guard started else { return .success(Results(answers: [], findings: [])) }
-                let answers = try probes.map { (probe) throws(RemodelError) -> Bool in try TableScan.ask(probe, connection) }
+                // An interrupt reaches only the statement running when it comes: look before each one.
+                let stoppedResults = Result<Results, RemodelError>.success(Results(answers: [], findings: []))
+                guard started else { return stoppedResults }
+                var answers: [Bool] = []
+                for probe in probes {
+                    if lock.withLock({ stopped }) { return stoppedResults }
+                    answers.append(try TableScan.ask(probe, connection))
+                }
+                if lock.withLock({ stopped }) { return stoppedResults }
                 let findings = try connection.rows(pragma).compactMap { row -> String? in
                     guard case .text(let text) = row[0], text != "ok" else { return nil }
                     return text
