@@ -47,6 +47,9 @@ struct StepExecutor {
             for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
         }
 
+        // The last step's store is the one flushed before it replaces the original: start now.
+        let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
+        defer { flush?.wait() }
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
             integrityCheck: options.integrityCheck, customValidations: options.validations
@@ -57,6 +60,7 @@ struct StepExecutor {
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)
         }
+        try flush?.finish()
         FaultPoint.afterValidation.reach()
         try connection.transaction { () throws(RemodelError) in
             for index in context.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
