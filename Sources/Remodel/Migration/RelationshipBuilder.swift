@@ -150,6 +150,7 @@ struct RelationshipBuilder {
         var parameters: [SQLiteValue] = []
         let found: String?
         if case .joinTable = write.storage, try bothEndsArrivedWhole(write) {
+            if try copyJoinTableAsItIs(write) { return }
             found = sourceLinks(write)
         } else {
             found = mappedLinks(write, parameters: &parameters)
