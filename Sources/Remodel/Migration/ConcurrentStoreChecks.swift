@@ -30,7 +30,7 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
         group.enter()
         Thread.detachNewThread { [self] in
             let result = run(path: path, probes: probes, pragma: check.pragma)
-            lock.withLock { outcome = result }
+            locked { outcome = result }
             group.leave()
         }
     }
@@ -41,20 +41,20 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
             // It reads every page once: a small cache of its own keeps the process's memory as it was.
             try connection.execute("PRAGMA cache_size = 64")
             return try withExtendedLifetime(connection) { () throws(RemodelError) -> Result<Results, RemodelError> in
-                let started = lock.withLock { () -> Bool in
+                let started = locked { () -> Bool in
                     if !stopped { running = connection.handle }
                     return !stopped
                 }
-                defer { lock.withLock { running = nil } }
+                defer { locked { running = nil } }
                 // An interrupt reaches only the statement running when it comes: look before each one.
                 let stoppedResults = Result<Results, RemodelError>.success(Results(answers: [], findings: []))
                 guard started else { return stoppedResults }
                 var answers: [Bool] = []
                 for probe in probes {
-                    if lock.withLock({ stopped }) { return stoppedResults }
+                    if locked({ stopped }) { return stoppedResults }
                     answers.append(try TableScan.ask(probe, connection))
                 }
-                if lock.withLock({ stopped }) { return stoppedResults }
+                if locked({ stopped }) { return stoppedResults }
                 let findings = try connection.rows(pragma).compactMap { row -> String? in
                     guard case .text(let text) = row[0], text != "ok" else { return nil }
                     return text
@@ -70,15 +70,22 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
     /// - Throws: ``RemodelError`` when they could not run.
     func results() throws(RemodelError) -> Results {
         group.wait()
-        return try lock.withLock { outcome ?? .success(Results(answers: [], findings: [])) }.get()
+        return try locked { outcome ?? .success(Results(answers: [], findings: [])) }.get()
     }
 
     /// Interrupts the checks if they are still running and waits for their thread to let go of the store.
     func stop() {
-        lock.withLock {
+        locked {
             stopped = true
             if let running { sqlite3_interrupt(running) }
         }
         group.wait()
+    }
+
+    /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }

@@ -16,7 +16,7 @@ final class EarlyFlush: @unchecked Sendable {
             do throws(RemodelError) {
                 try StoreFiles.synchronize(file: path)
             } catch {
-                lock.withLock { failure = error }
+                locked { failure = error }
             }
             group.leave()
         }
@@ -27,11 +27,18 @@ final class EarlyFlush: @unchecked Sendable {
     ///   a page that could not be written.
     func finish() throws(RemodelError) {
         group.wait()
-        if let failure = lock.withLock({ failure }) { throw failure }
+        if let failure = locked({ failure }) { throw failure }
     }
 
     /// Waits for the flush, whatever its outcome (the step failed anyway).
     func wait() {
         group.wait()
+    }
+
+    /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }
