@@ -78,13 +78,13 @@ struct MigrationValidator {
     /// `parameters` starts with the entity's name): left to ``TableScan`` while it collects the entity's checks,
     /// which asks `probe` instead of its scan when there is one.
     func offenders(
-        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probe: TableScan.Probe? = nil, entity: String,
-        property: String?, rule: String, message: @escaping (SQLiteValue) -> String
+        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probeCondition: String? = nil, probe: TableScan.Probe? = nil,
+        entity: String, property: String?, rule: String, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         if scan.add(
             TableScan.Check(
-                sql: select + condition, condition: condition, parameters: parameters, probe: probe, entity: entity, property: property,
-                rule: rule, message: message))
+                sql: select + condition, condition: condition, probeCondition: probeCondition, parameters: parameters, probe: probe,
+                entity: entity, property: property, rule: rule, message: message))
         {
             return []
         }
