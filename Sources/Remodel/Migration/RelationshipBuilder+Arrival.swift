@@ -58,31 +58,6 @@ extension RelationshipBuilder {
         return try everySourceObjectArrived(in: targetTable, as: context.kinds(of: targetName, in: context.destination))
     }
 
-    /// Copies a join table that both versions store the same way (same name, same relationships, same
-    /// orientation, neither side ordered) row for row, once its links can be written as they are: its
-    /// indexes are created first, so that SQLite's transfer optimization copies the table and each
-    /// index from the source's own, already sorted, instead of sorting them again. `false` when the
-    /// table is not stored the same way, or the source lacks one of the indexes.
-    func copyJoinTableAsItIs(_ write: Write) throws(RemodelError) -> Bool {
-        guard case .joinTable(let name, _, _) = write.storage,
-            !context.sourceTables.areViews,
-            context.sourceLayout.storage(of: write.sourceRelationship.name, in: write.sourceEntity.name) == write.storage,
-            let join = context.destinationLayout.joinTable(named: name), context.sourceLayout.joinTable(named: name) == join,
-            // Positions are written from one side only; the other side's are not carried over.
-            !join.sourceIsOrdered, !join.destinationIsOrdered
-        else { return false }
-        let indexes = context.destinationLayout.indexes.filter { $0.table == name && !$0.isUnique }
-        for index in indexes {
-            let found = try context.connection.scalar(
-                "SELECT count(*) FROM \(context.sourceTables.schema).sqlite_master WHERE type = 'index' AND name = ? AND tbl_name = ?",
-                [.text(index.name), .text(name)])
-            guard found == .integer(1) else { return false }
-        }
-        for index in indexes { try context.connection.execute(index.createSQL) }
-        try context.connection.execute("INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) SELECT * FROM \(context.sourceTables(name))")
-        return true
-    }
-
     /// `(a2, b2, position)`: the source links as they are.
     func sourceLinks(_ write: Write) -> String? {
         RelationshipLinks.sql(

@@ -150,7 +150,6 @@ struct RelationshipBuilder {
         var parameters: [SQLiteValue] = []
         let found: String?
         if case .joinTable = write.storage, try bothEndsArrivedWhole(write) {
-            if try copyJoinTableAsItIs(write) { return }
             found = sourceLinks(write)
         } else {
             found = mappedLinks(write, parameters: &parameters)
