@@ -16,9 +16,10 @@ extension MigrationValidator {
                 }
             }
             if let check = storageCheck(attribute, column: column) {
-                failures += try offenders(select, check.condition, entityName, entity: entity.name, property: attribute.name, rule: check.rule) { value in
-                    "\(check.message) (found \(value))"
-                }
+                let wider = table.column(named: attribute.name)?.declaredType == "INTEGER" ? integerProbe(attribute, column: column) : nil
+                failures += try offenders(
+                    select, check.condition, entityName, probeCondition: wider, entity: entity.name, property: attribute.name, rule: check.rule
+                ) { value in "\(check.message) (found \(value))" }
             }
             failures += try boundFailures(attribute, column: column, select: select, entity: entity)
             if let pattern = attribute.regularExpression, !pattern.isEmpty, attribute.type == .string || attribute.type == .uri {
@@ -56,6 +57,19 @@ extension MigrationValidator {
         default:
             return nil
         }
+    }
+
+    /// For an integer attribute in a column of a stored table with INTEGER affinity: a condition every
+    /// value of the wrong storage class meets, without `typeof()`, for the scan that asks whether any row
+    /// fails (the check's own condition then names the offenders, so a value this also meets costs only
+    /// that query). SQLite stores a real written to such a column as an integer when it is one between
+    /// the smallest and largest 64-bit integers, exclusive: so a real still there either differs from its
+    /// integer part (a fraction, or beyond the 64-bit range, where the cast stops at the bound) or is
+    /// -2^63 itself; text and blobs sort after every number. Views apply no affinity: nil there.
+    func integerProbe(_ attribute: Attribute, column: String) -> String? {
+        guard !tables.areViews, let range = attribute.type.integerRange else { return nil }
+        let outside = range == Int64.min...Int64.max ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
+        return "\(column) >= '' OR \(column) <> CAST(\(column) AS INTEGER) OR \(column) <= -9223372036854775808\(outside)"
     }
 
     func boundFailures(_ attribute: Attribute, column: String, select: String, entity: Entity) throws(RemodelError) -> [ValidationFailure] {

@@ -10,15 +10,16 @@ extension MigrationValidator {
         return danglingProbe(table: table, column: column, targetTable: targetTable, kinds: kinds(of: target))
     }
 
-    /// Whether some distinct non-NULL value of `column` is not the `_pk` of an object of one of `kinds` in `targetTable`.
-    private func danglingProbe(table: String, column: String, targetTable: String, kinds: [String]) -> TableScan.Probe {
+    /// Whether some distinct non-NULL value of `column` is not the `_pk` of an object of one of `kinds` in
+    /// `targetTable`. (An outer join looks the values up at half the cost of a correlated `NOT EXISTS`.)
+    func danglingProbe(table: String, column: String, targetTable: String, kinds: [String]) -> TableScan.Probe {
         var parameters: [SQLiteValue] = []
         let list = placeholders(kinds, &parameters)
         let name = quoteIdentifier(column)
         return TableScan.Probe(
             sql: """
-                SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT r.\(name) AS k FROM \(tables(table)) AS r WHERE r.\(name) IS NOT NULL) \
-                WHERE NOT EXISTS (SELECT 1 FROM \(tables(targetTable)) AS t WHERE t."_pk" = k AND t."_entity" IN (\(list))))
+                SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT r.\(name) AS k FROM \(tables(table)) AS r WHERE r.\(name) IS NOT NULL) AS d \
+                LEFT JOIN \(tables(targetTable)) AS t ON t."_pk" = d.k AND t."_entity" IN (\(list)) WHERE t."_pk" IS NULL)
                 """,
             parameters: parameters)
     }
@@ -33,48 +34,66 @@ extension MigrationValidator {
 
     // MARK: - Join tables
 
-    /// Join-table rows whose ends are not objects of the relationship's entities: a row with a missing
-    /// destination is reported on the object that has the relationship, one with a missing source on the
-    /// destination object. The first offenders of each end, by `(source, destination)`.
-    func joinTableFailures() throws(RemodelError) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
+    /// One end of a join table: its rows whose `column` is not the `_pk` of a `target` in `targetTable`.
+    struct JoinEnd {
+        var join: StoreLayout.JoinTable
+        var column: String
+        var targetTable: String
+        var target: String
+        var probe: TableScan.Probe
+    }
+
+    /// Both ends of every join table, destination first.
+    func joinEnds() -> [JoinEnd] {
+        var ends: [JoinEnd] = []
         for join in layout.joinTables {
             guard let sourceTable = layout.table(forEntity: join.sourceEntity)?.name,
                 let destinationTable = layout.table(forEntity: join.destinationEntity)?.name
             else { continue }
-            failures += try danglingRows(of: join, column: StoreLayout.JoinTable.destinationColumn, targetTable: destinationTable, target: join.destinationEntity) {
-                source, destination in
-                ValidationFailure(
-                    entity: join.sourceEntity, primaryKey: source.integerValue, property: join.sourceRelationship, rule: "dangling",
-                    message: "points to _pk \(destination), which is not a \(join.destinationEntity)")
+            for (column, targetTable, target) in [
+                (StoreLayout.JoinTable.destinationColumn, destinationTable, join.destinationEntity),
+                (StoreLayout.JoinTable.sourceColumn, sourceTable, join.sourceEntity),
+            ] {
+                let probe = danglingProbe(table: join.name, column: column, targetTable: targetTable, kinds: kinds(of: target))
+                ends.append(JoinEnd(join: join, column: column, targetTable: targetTable, target: target, probe: probe))
             }
-            failures += try danglingRows(of: join, column: StoreLayout.JoinTable.sourceColumn, targetTable: sourceTable, target: join.sourceEntity) {
-                source, destination in
-                ValidationFailure(
-                    entity: join.destinationEntity, primaryKey: destination.integerValue, property: join.destinationRelationship, rule: "dangling",
-                    message: join.destinationRelationship == nil
-                        ? "is linked from _pk \(source) in \(join.name), which is not a \(join.sourceEntity)"
-                        : "points to _pk \(source), which is not a \(join.sourceEntity)")
+        }
+        return ends
+    }
+
+    /// Join-table rows whose ends are not objects of the relationship's entities, for the ends whose
+    /// probe found some (`found`, in the order of `ends`): a row with a missing destination is reported
+    /// on the object that has the relationship, one with a missing source on the destination object;
+    /// the first offenders of each end, by `(source, destination)`.
+    func joinTableFailures(_ ends: [JoinEnd], found: [Bool]) throws(RemodelError) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for (end, found) in zip(ends, found) where found {
+            let join = end.join
+            var parameters: [SQLiteValue] = []
+            let list = placeholders(kinds(of: end.target), &parameters)
+            let rows = try connection.rows(
+                """
+                SELECT j."source", j."destination" FROM \(tables(join.name)) AS j WHERE NOT EXISTS (SELECT 1 FROM \(tables(end.targetTable)) AS t \
+                WHERE t."_pk" = j.\(quoteIdentifier(end.column)) AND t."_entity" IN (\(list))) ORDER BY j."source", j."destination" LIMIT \(limit)
+                """, parameters)
+            for row in rows {
+                let (source, destination) = (row[0], row[1])
+                if end.column == StoreLayout.JoinTable.destinationColumn {
+                    failures.append(
+                        ValidationFailure(
+                            entity: join.sourceEntity, primaryKey: source.integerValue, property: join.sourceRelationship, rule: "dangling",
+                            message: "points to _pk \(destination), which is not a \(join.destinationEntity)"))
+                } else {
+                    failures.append(
+                        ValidationFailure(
+                            entity: join.destinationEntity, primaryKey: destination.integerValue, property: join.destinationRelationship,
+                            rule: "dangling",
+                            message: join.destinationRelationship == nil
+                                ? "is linked from _pk \(source) in \(join.name), which is not a \(join.sourceEntity)"
+                                : "points to _pk \(source), which is not a \(join.sourceEntity)"))
+                }
             }
         }
         return failures
-    }
-
-    private func danglingRows(
-        of join: StoreLayout.JoinTable, column: String, targetTable: String, target: String,
-        failure: (_ source: SQLiteValue, _ destination: SQLiteValue) -> ValidationFailure
-    ) throws(RemodelError) -> [ValidationFailure] {
-        let kinds = kinds(of: target)
-        guard try scan.answer(danglingProbe(table: join.name, column: column, targetTable: targetTable, kinds: kinds), connection) else {
-            return []
-        }
-        var parameters: [SQLiteValue] = []
-        let list = placeholders(kinds, &parameters)
-        let rows = try connection.rows(
-            """
-            SELECT j."source", j."destination" FROM \(tables(join.name)) AS j WHERE NOT EXISTS (SELECT 1 FROM \(tables(targetTable)) AS t \
-            WHERE t."_pk" = j.\(quoteIdentifier(column)) AND t."_entity" IN (\(list))) ORDER BY j."source", j."destination" LIMIT \(limit)
-            """, parameters)
-        return rows.map { failure($0[0], $0[1]) }
     }
 }

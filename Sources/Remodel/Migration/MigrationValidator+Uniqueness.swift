@@ -23,11 +23,10 @@ extension MigrationValidator {
         return failures
     }
 
-    func integrityFailures() throws(RemodelError) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
-        for row in try connection.rows(integrityCheck.pragma) {
-            guard case .text(let text) = row[0], text != "ok" else { continue }
-            failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "integrity-check", message: text))
+    /// What SQLite's own check found (`findings`, from ``ConcurrentStoreChecks``), and its foreign key check.
+    func integrityFailures(_ findings: [String]) throws(RemodelError) -> [ValidationFailure] {
+        var failures = findings.map { text in
+            ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "integrity-check", message: text)
         }
         for row in try connection.rows("PRAGMA main.foreign_key_check") {
             failures.append(

@@ -30,6 +30,10 @@ struct MigrationValidator {
         let entities = version.entities.filter { !$0.isAbstract }
         let total = entities.count + 2 + customValidations.count
         var completed = 0
+        let ends = joinEnds()
+        // Views hold nothing of their own for SQLite to check, and no second connection would see them.
+        let storeChecks = tables.areViews ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), check: integrityCheck)
+        defer { storeChecks?.stop() }
         for entity in entities {
             try report(completed, total, entity.name)
             if let table = layout.table(forEntity: entity.name)?.name {
@@ -43,10 +47,14 @@ struct MigrationValidator {
             if failures.count >= Self.offendersInAll { return Array(failures.prefix(Self.offendersInAll)) }
         }
         try report(completed, total, nil)
-        // A version passed through leaves its links to the written step (see ImpliedChecks).
-        if implied?.contains(entity: "-", property: nil, rule: "dangling") != true { failures += try joinTableFailures() }
-        // Views hold nothing of their own for SQLite to check.
-        if !tables.areViews { failures += try integrityFailures() }
+        if let storeChecks {
+            let results = try storeChecks.results()
+            failures += try joinTableFailures(ends, found: results.answers)
+            failures += try integrityFailures(results.findings)
+        } else if implied?.contains(entity: "-", property: nil, rule: "dangling") != true {
+            // A version passed through leaves its links to the written step (see ImpliedChecks).
+            failures += try joinTableFailures(ends, found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
+        }
         completed += 2
         for validation in customValidations {
             do {
@@ -73,14 +81,14 @@ struct MigrationValidator {
     /// `parameters` starts with the entity's name): left to ``TableScan`` while it collects the entity's checks,
     /// which asks `probe` instead of its scan when there is one.
     func offenders(
-        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probe: TableScan.Probe? = nil, entity: String,
-        property: String?, rule: String, message: @escaping (SQLiteValue) -> String
+        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probeCondition: String? = nil, probe: TableScan.Probe? = nil,
+        entity: String, property: String?, rule: String, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         if implied?.contains(entity: entity, property: property, rule: rule) == true { return [] }
         if scan.add(
             TableScan.Check(
-                sql: select + condition, condition: condition, parameters: parameters, probe: probe, entity: entity, property: property,
-                rule: rule, message: message))
+                sql: select + condition, condition: condition, probeCondition: probeCondition, parameters: parameters, probe: probe,
+                entity: entity, property: property, rule: rule, message: message))
         {
             return []
         }

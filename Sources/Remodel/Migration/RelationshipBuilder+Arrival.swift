@@ -66,7 +66,7 @@ extension RelationshipBuilder {
     }
 }
 
-/// Row counts by query, each run once.
+/// Row counts by query, each run once: phase 2 asks for the counts of entity tables, which it does not change.
 final class RowCounts {
     private struct Query: Hashable {
         var sql: String

@@ -54,6 +54,9 @@ struct StepExecutor {
             for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
         }
 
+        // The last step's store is the one flushed before it replaces the original: start now.
+        let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
+        defer { flush?.wait() }
         for (offset, intermediate) in intermediates.enumerated() {
             let next = offset + 1 < intermediates.count ? intermediates[offset + 1].step : step
             let implied = ImpliedChecks(version: intermediate.step.destination, next: next, nextIsPassedThrough: offset + 1 < intermediates.count)
@@ -69,6 +72,7 @@ struct StepExecutor {
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)
         }
+        try flush?.finish()
         FaultPoint.afterValidation.reach()
         try connection.transaction { () throws(RemodelError) in
             for index in context.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }

@@ -16,7 +16,9 @@ import Foundation
 struct StoreFiles {
     let path: String
 
-    var temporaryPath: String { path + ".remodel-migrating" }
+    var temporaryPath: String { path + Self.temporarySuffix }
+    /// What the name of the store built by the last step ends with.
+    static let temporarySuffix = ".remodel-migrating"
     var backupPath: String { path + ".remodel-backup" }
     func stepPath(_ step: Int) -> String { path + ".remodel-step-\(step)" }
 

@@ -9,6 +9,9 @@ final class TableScan {
     struct Check {
         var sql: String
         var condition: String
+        /// A cheaper condition that every row meeting `condition` meets too, for the scan that asks whether
+        /// any row fails (nil: `condition` itself).
+        var probeCondition: String?
         /// The entity's name, then the condition's own parameters.
         var parameters: [SQLiteValue]
         /// Asks instead of the scan whether some row may fail the check; it may say yes when none does
@@ -62,7 +65,7 @@ final class TableScan {
             start += Self.checksPerProbe
             // Clean tables are the rule: first ask whether any row fails any check (stopping at the first
             // one), which costs less than an aggregate per check and row; only then which checks fail.
-            let any = group.map { "(\($0.condition))" }.joined(separator: " OR ")
+            let any = group.map { "(\($0.probeCondition ?? $0.condition))" }.joined(separator: " OR ")
             let anyFails = try connection.scalar(
                 "SELECT EXISTS (SELECT 1 FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND (\(any)))",
                 [.text(entity)] + group.flatMap { $0.parameters.dropFirst() })
@@ -93,9 +96,14 @@ final class TableScan {
     /// Whether some row may fail the checks a probe stands for; each probe runs once.
     func answer(_ probe: Probe, _ connection: SQLiteConnection) throws(RemodelError) -> Bool {
         if let known = answers[probe] { return known }
-        let value = try connection.scalar(probe.sql, probe.parameters)
-        let answer = value != nil && value != .null && value != .integer(0)
+        let answer = try Self.ask(probe, connection)
         answers[probe] = answer
         return answer
+    }
+
+    /// Runs a probe.
+    static func ask(_ probe: Probe, _ connection: SQLiteConnection) throws(RemodelError) -> Bool {
+        let value = try connection.scalar(probe.sql, probe.parameters)
+        return value != nil && value != .null && value != .integer(0)
     }
 }

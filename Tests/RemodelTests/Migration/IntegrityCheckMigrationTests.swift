@@ -65,4 +65,20 @@ import Testing
         let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
         #expect(error.message.contains("- -: NULL value in Book._entity [integrity-check]"), "\(error.message)")
     }
+
+    /// Twenty offenders end phase 3 before SQLite's check is wanted: the check, still running on its
+    /// own thread, is stopped, and the store is left as it was.
+    @Test func enoughOffendersStopTheCheck() async throws {
+        let migration = try MigrationCase(fixture: "Values")
+        let before = try migration.snapshot()
+        var options = MigrationOptions()
+        options.integrityCheck = .full
+        options.hooks.afterStep = { database in
+            try database.connection.execute(#"UPDATE "Thing" SET "decimal" = x'01', "uuid" = x'02', "double" = 'x', "float" = 'x', "text" = x'03'"#)
+        }
+        let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
+        #expect(error.message.split(separator: "\n").count == 1 + MigrationValidator.offendersInAll)
+        #expect(!error.message.contains("[integrity-check]"))
+        #expect(try migration.snapshot() == before)
+    }
 }
