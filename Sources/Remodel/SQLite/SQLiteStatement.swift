@@ -42,9 +42,15 @@ public final class SQLiteStatement {
             code = sqlite3_bind_int64(handle, index, integer)
         case .real(let real):
             code = sqlite3_bind_double(handle, index, real)
-        case .text(let text):
-            // An explicit byte count keeps text with U+0000 whole (-1 would stop at the first NUL).
-            code = sqlite3_bind_text(handle, index, text, Int32(clamping: text.utf8.count), remodel_sqlite_transient())
+        case .text(var text):
+            // The bytes themselves, with their count: text with U+0000 stays whole, and a short
+            // string is not copied into a C string first (SQLite copies them anyway).
+            code = text.withUTF8 { bytes in
+                // A null pointer would bind NULL: empty text gets a valid one.
+                guard let start = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, remodel_sqlite_transient()) }
+                let characters = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+                return sqlite3_bind_text(handle, index, characters, Int32(clamping: bytes.count), remodel_sqlite_transient())
+            }
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
