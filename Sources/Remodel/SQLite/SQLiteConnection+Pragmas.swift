@@ -69,3 +69,8 @@ extension SQLiteConnection {
     /// Whether the connection is inside a transaction.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
+
+extension SQLiteConnection {
+    /// The most parameters one statement may have on this connection (`SQLITE_LIMIT_VARIABLE_NUMBER`).
+    var parameterLimit: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+}
