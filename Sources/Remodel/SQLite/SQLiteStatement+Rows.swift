@@ -54,3 +54,18 @@ extension SQLiteStatement {
         return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
     }
 }
+
+extension SQLiteStatement {
+    /// The value of a column of the current row, as ``value(at:)`` reads it, but text straight from
+    /// its stored bytes: SQLite copies text to add a terminator for `sqlite3_column_text`, not for
+    /// `sqlite3_column_blob`. Only for a connection whose text encoding is UTF-8 (every store
+    /// Remodel makes, and every database attached to one).
+    func valueFromUTF8Database(at index: Int) -> SQLiteValue {
+        let column = Int32(index)
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return value(at: index) }
+        let bytes = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes else { return .text("") }
+        return .text(String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self))
+    }
+}
