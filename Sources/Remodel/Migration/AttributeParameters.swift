@@ -1,12 +1,13 @@
-/// Binds the values of ``DestinationObject``s to the attribute parameters of a
-/// prepared `INSERT` that takes several rows, object after object, without
-/// clearing bindings:
+/// Binds the values of ``DestinationObject``s to the parameters of prepared
+/// `INSERT`s whose rows are `_pk`, `_entity`, then the attributes, object after
+/// object, without clearing bindings:
 ///
 /// - a value's attribute is found by name once, then guessed from the value's
 ///   position in the object (a policy writes its values in the same order
 ///   every time), the guess checked with one string comparison;
 /// - an attribute the object leaves out gets its model default, bound again
-///   only when the parameter holds something else (a binding stays until replaced).
+///   only when the parameter holds something else (a binding stays until
+///   replaced), so each parameter's state is kept: by "slot", one a statement row.
 struct AttributeParameters {
     private let names: NameIndex
     private let defaults: [SQLiteValue]
@@ -14,38 +15,50 @@ struct AttributeParameters {
     private var guesses: [Int] = []
     /// The object (counted from 1) that last set each attribute.
     private var setBy: [Int]
-    /// Whether each parameter (row by row, attribute by attribute) holds its attribute's default now.
+    /// Whether each slot's parameter for each attribute holds the attribute's default now.
     private var holdsDefault: [Bool]
     private var objects = 0
 
     /// - Parameters:
     ///   - names: The attributes, in the order of their parameters in a row.
     ///   - defaults: Each attribute's default.
-    ///   - rows: How many rows the statement inserts.
-    init(names: [String], defaults: [SQLiteValue], rows: Int) {
+    ///   - slots: How many statement rows keep their bindings between objects.
+    init(names: [String], defaults: [SQLiteValue], slots: Int) {
         self.names = NameIndex(names)
         self.defaults = defaults
         setBy = Array(repeating: 0, count: names.count)
-        holdsDefault = Array(repeating: false, count: names.count * rows)
+        holdsDefault = Array(repeating: false, count: names.count * slots)
     }
 
-    /// Binds the attribute parameters of one row of `statement` for `object`: its values (the last
-    /// one of a repeated name counting), and the default for each attribute it leaves out.
+    /// Parameters a row: `_pk`, `_entity` and the attributes.
+    var width: Int { setBy.count + 2 }
+
+    /// Binds `_entity` in every row of a statement of `rows` rows.
+    func bindEntity(_ entity: String, to statement: SQLiteStatement, rows: Int) throws(RemodelError) {
+        for row in 0..<rows { try statement.bind(.text(entity), at: Int32(row * width + 2)) }
+    }
+
+    /// Binds one row of `statement` for `object` with key `primaryKey`: its values (the last one of a
+    /// repeated name counting), and the default for each attribute it leaves out.
     /// - Parameters:
-    ///   - row: The row, from 0.
-    ///   - firstParameter: The row's first attribute parameter (1-based).
-    mutating func bind(_ object: DestinationObject, to statement: SQLiteStatement, row: Int, firstParameter: Int32) throws(RemodelError) {
+    ///   - row: The row of the statement, from 0.
+    ///   - slot: The slot that keeps that row's state.
+    mutating func bind(
+        _ object: DestinationObject, primaryKey: Int64, to statement: SQLiteStatement, row: Int, slot: Int
+    ) throws(RemodelError) {
         objects += 1
-        let base = row * setBy.count
-        let fields = object.fields
-        for position in fields.indices {
-            guard let attribute = attribute(named: fields[position].name, at: position) else { continue }
+        let first = Int32(row * width)
+        try statement.bind(.integer(primaryKey), at: first + 1)
+        let base = slot * setBy.count
+        for position in 0..<object.fieldCount {
+            let (name, value) = object.field(at: position)
+            guard let attribute = attribute(named: name, at: position) else { continue }
             setBy[attribute] = objects
             holdsDefault[base + attribute] = false
-            try statement.bind(fields[position].value, at: firstParameter + Int32(attribute))
+            try statement.bind(value, at: first + 3 + Int32(attribute))
         }
         for attribute in setBy.indices where setBy[attribute] != objects && !holdsDefault[base + attribute] {
-            try statement.bind(defaults[attribute], at: firstParameter + Int32(attribute))
+            try statement.bind(defaults[attribute], at: first + 3 + Int32(attribute))
             holdsDefault[base + attribute] = true
         }
     }

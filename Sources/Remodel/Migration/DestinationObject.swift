@@ -8,20 +8,24 @@
 /// person["age"] = .integer(36)
 /// ```
 public struct DestinationObject: Sendable {
-    /// One value and its attribute's name.
-    struct Field: Sendable {
-        var name: String
-        var value: SQLiteValue
-    }
-
     /// The values in the order they were given. A name may appear more than once
     /// (a literal that repeats a key): the last one counts.
-    private(set) var fields: [Field]
+    private enum Fields: Sendable {
+        /// A literal's values, kept as the literal made them.
+        case literal(KeyValuePairs<String, SQLiteValue>)
+        case list([(name: String, value: SQLiteValue)])
+    }
+
+    private var fields: Fields
 
     /// The values set so far, by attribute name.
     public var values: [String: SQLiteValue] {
-        get { Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }) }
-        set { fields = newValue.map { Field(name: $0.key, value: $0.value) } }
+        get {
+            var values: [String: SQLiteValue] = [:]
+            forEachField { _, name, value in values[name] = value }
+            return values
+        }
+        set { fields = .list(newValue.map { (name: $0.key, value: $0.value) }) }
     }
 
     /// Creates an object with the values of a dictionary.
@@ -34,12 +38,12 @@ public struct DestinationObject: Sendable {
     /// - Parameter values: Values by attribute name.
     @_disfavoredOverload
     public init(_ values: [String: SQLiteValue] = [:]) {
-        fields = values.map { Field(name: $0.key, value: $0.value) }
+        fields = .list(values.map { (name: $0.key, value: $0.value) })
     }
 
-    /// Creates an object with the values of a literal, kept in order without
-    /// building a dictionary (a policy makes one object per source object, so
-    /// this is the fast way); when a name is repeated, its last value counts.
+    /// Creates an object with the values of a literal, kept as they are written
+    /// without building a dictionary (a policy makes an object for every source
+    /// object, so this is the fast way); when a name is repeated, its last value counts.
     ///
     /// For example:
     /// ```swift
@@ -47,25 +51,57 @@ public struct DestinationObject: Sendable {
     /// ```
     /// - Parameter values: Values by attribute name.
     public init(_ values: KeyValuePairs<String, SQLiteValue>) {
-        var fields: [Field] = []
-        fields.reserveCapacity(values.count)
-        for (name, value) in values { fields.append(Field(name: name, value: value)) }
-        self.fields = fields
+        fields = .literal(values)
     }
 
     /// Reads or sets one attribute's value; setting nil removes it, so the attribute gets its default.
     public subscript(_ name: String) -> SQLiteValue? {
-        get { fields.last { $0.name == name }?.value }
+        get {
+            var found: SQLiteValue?
+            forEachField { _, field, value in if field == name { found = value } }
+            return found
+        }
         set {
+            var list: [(name: String, value: SQLiteValue)]
+            switch fields {
+            case .literal(let literal): list = literal.map { (name: $0.key, value: $0.value) }
+            case .list(let existing): list = existing
+            }
+            fields = .list([])  // lets go of the list, so it changes in place
             if let newValue {
-                if let position = fields.lastIndex(where: { $0.name == name }) {
-                    fields[position].value = newValue
+                if let position = list.lastIndex(where: { $0.name == name }) {
+                    list[position].value = newValue
                 } else {
-                    fields.append(Field(name: name, value: newValue))
+                    list.append((name: name, value: newValue))
                 }
             } else {
-                fields.removeAll { $0.name == name }
+                list.removeAll { $0.name == name }
             }
+            fields = .list(list)
+        }
+    }
+
+    /// How many values there are (a repeated name counted each time).
+    var fieldCount: Int {
+        switch fields {
+        case .literal(let literal): return literal.count
+        case .list(let list): return list.count
+        }
+    }
+
+    /// The name and value at `position`, in the order they were given.
+    func field(at position: Int) -> (name: String, value: SQLiteValue) {
+        switch fields {
+        case .literal(let literal): return (literal[position].key, literal[position].value)
+        case .list(let list): return list[position]
+        }
+    }
+
+    /// Calls `body` with each value's position, name and value, in order.
+    func forEachField<E: Error>(_ body: (Int, String, SQLiteValue) throws(E) -> Void) throws(E) {
+        for position in 0..<fieldCount {
+            let (name, value) = field(at: position)
+            try body(position, name, value)
         }
     }
 }

@@ -1,11 +1,16 @@
 /// Phase 1 for an entity mapping with a Swift policy: streams the source
 /// objects in batches and lets the policy make the destination objects.
 ///
+/// Two threads share the work: a ``PolicyReader`` reads the source (through a
+/// connection of its own) and runs the policy, one object after another in `_pk`
+/// order, while this thread inserts what it made with a ``PolicyWriter``, a few
+/// chunks behind at most, one transaction a batch, so memory does not grow with
+/// the store.
+///
 /// Where the destination table keeps source keys, the first object made from
 /// a source object takes its `_pk` (so relationships follow it without a key
 /// table) and further objects get keys above every source key; otherwise all
-/// get new keys, recorded in the key table for phase 2. Objects are written as
-/// they are read, one transaction a batch, so memory does not grow with the store.
+/// get new keys, recorded in the key table for phase 2.
 struct PolicyCopier {
     let context: StepContext
     let policy: EntityPolicy
@@ -32,27 +37,39 @@ struct PolicyCopier {
             "SELECT s.\"_pk\"\(readable.map { ", s." + quoteIdentifier($0) }.joined()) FROM \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\"_entity\" = ? AND s.\"_pk\" > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\"_pk\" LIMIT ?"
         )
         var writer = try PolicyWriter(
-            context: context, policy: policy, mappingIndex: index, sourceTable: sourceTable.name,
-            destinationTable: destinationTable, entity: destinationEntity, nextKey: nextKey)
-        // One array for every row: once the policy has let go of a row's object, the next row
-        // is read into the same storage (a policy that keeps an object keeps its own copy).
-        var row = [SQLiteValue](repeating: .null, count: readable.count)
-        var after = Int64.min
+            context: context, mappingIndex: index, sourceTable: sourceTable.name, destinationTable: destinationTable,
+            entity: destinationEntity, nextKey: nextKey)
+        let sourceSchema = StepContext.sourceSchema
+        guard let sourcePath = connection.filename(ofSchema: sourceSchema) else {
+            throw RemodelError(.sqlite, "the source store of a migration policy must be a file", entity: sourceEntity.name)
+        }
+        let reader = PolicyReader(
+            sourcePath: sourcePath, sourceSchema: sourceSchema, sql: select.sql, entity: sourceEntity.name,
+            filterParameters: filter?.parameters ?? [], names: names, policy: policy, batchSize: context.batchSize,
+            chunkSize: min(context.batchSize, 256))
+        let channel = PolicyChannel(capacity: 8)
+        reader.start(sending: channel)
+        defer {
+            channel.close()
+            channel.waitForReader()
+        }
         var finished = false
         while !finished {
-            var read = 0
-            try connection.transaction { () throws(RemodelError) in
-                try select.bind([.text(sourceEntity.name), .integer(after)] + (filter?.parameters ?? []) + [.integer(Int64(context.batchSize))])
-                while try select.step() {
-                    let pk = select.int64(at: 0)
-                    for column in row.indices { row[column] = select.value(at: column + 1) }
-                    after = pk
-                    read += 1
-                    try writer.write(SourceObject(primaryKey: pk, entity: sourceEntity.name, names: names, values: row))
+            let read = try connection.transaction { () throws(RemodelError) -> Int in
+                while true {
+                    switch channel.receive() {
+                    case .objects(let chunk):
+                        for made in chunk { try writer.write(made) }
+                        channel.recycle(chunk)
+                    case .batchEnd(let read, let last):
+                        try writer.flush()
+                        finished = last
+                        return read
+                    case .failed(let error):
+                        throw error
+                    }
                 }
-                try writer.flush()
             }
-            finished = read < context.batchSize
             progress.completed += read
             try context.tracker.report(
                 .instances, step: context.step, entity: destinationEntity.name, completed: progress.completed, total: progress.total)

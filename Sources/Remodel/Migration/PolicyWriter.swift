@@ -1,43 +1,43 @@
-/// Runs a policy on one source object at a time and inserts the objects it
-/// makes, many rows a statement: each value is bound straight to its
-/// parameter and `_entity` once, so an object costs no array, dictionary or
-/// statement run of its own. Objects wait in the statement's parameters until
-/// it is full or ``flush()`` is called (before a batch commits).
+/// The writing half of a policy's copy, on the migration's thread: gives the
+/// objects a policy made their keys and inserts them, 64 rows a statement
+/// (`INSERT … VALUES (…), (…), …`), each value bound straight to its parameter
+/// and `_entity` once, so an object costs no array, dictionary or statement run
+/// of its own. Objects wait until 64 are ready or ``flush()`` is called (before
+/// a batch commits); the rest of a batch goes in one row at a time.
 struct PolicyWriter {
-    private let policy: EntityPolicy
     private let entityName: String
     private var attributes: AttributeParameters
-    /// Inserts ``rows`` objects: `INSERT … SELECT * FROM (VALUES (…), …) WHERE column1 IS NOT NULL`,
-    /// so rows whose `_pk` is bound to NULL are left out when it runs less than full.
-    private let insert: SQLiteStatement
+    /// Inserts `rows` objects; its rows keep their state in slots `0..<rows`.
+    private let full: SQLiteStatement
     private let rows: Int
-    /// Parameters a row: `_pk`, `_entity`, then the attributes.
-    private let width: Int32
-    /// Rows bound and not yet inserted.
-    private var pending = 0
+    /// Inserts one object; its row keeps its state in slot `rows`.
+    private let single: SQLiteStatement
+    /// Objects waiting for a full statement, with their keys.
+    private var pending: [(primaryKey: Int64, object: DestinationObject)] = []
     /// Records keys for phase 2 when the table does not keep source keys.
     private let key: SQLiteStatement?
     /// The last key handed to an object that does not take its source object's key.
     private(set) var nextKey: Int64
 
     init(
-        context: StepContext, policy: EntityPolicy, mappingIndex: Int, sourceTable: String, destinationTable: String,
-        entity: Entity, nextKey: Int64
+        context: StepContext, mappingIndex: Int, sourceTable: String, destinationTable: String, entity: Entity, nextKey: Int64
     ) throws(RemodelError) {
-        self.policy = policy
         self.entityName = entity.name
         self.nextKey = nextKey
         let stored = context.destination.attributes(of: entity).filter(\.isStored)
-        width = Int32(stored.count + 2)
-        rows = max(1, min(64, context.connection.parameterLimit / Int(width)))
+        let width = stored.count + 2
+        let rows = max(1, min(64, context.connection.parameterLimit / width))
+        self.rows = rows
         attributes = AttributeParameters(
-            names: stored.map(\.name), defaults: stored.map { ModelDefaultValue.stored(for: $0) ?? .null }, rows: rows)
+            names: stored.map(\.name), defaults: stored.map { ModelDefaultValue.stored(for: $0) ?? .null }, slots: rows + 1)
         let columns = (["_pk", "_entity"] + stored.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
-        let row = "(" + Array(repeating: "?", count: Int(width)).joined(separator: ", ") + ")"
-        insert = try context.connection.prepare(
-            "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columns)) SELECT * FROM (VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))) WHERE column1 IS NOT NULL"
-        )
-        for row in 0..<Int32(rows) { try insert.bind(.text(entity.name), at: row * width + 2) }
+        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        let insert = "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columns)) VALUES "
+        full = try context.connection.prepare(insert + Array(repeating: row, count: rows).joined(separator: ", "))
+        single = try context.connection.prepare(insert + row)
+        try attributes.bindEntity(entity.name, to: full, rows: rows)
+        try attributes.bindEntity(entity.name, to: single, rows: 1)
+        pending.reserveCapacity(rows)
         if context.keys.mode(ofDestinationTable: destinationTable) == .remapped {
             let key = try context.connection.prepare(
                 "INSERT OR IGNORE INTO \"_RemodelKeys\" (mapping, source_table, source_pk, destination_table, destination_pk) VALUES (?, ?, ?, ?, ?)"
@@ -51,33 +51,21 @@ struct PolicyWriter {
         }
     }
 
-    /// Runs the policy on `object` and binds what it makes: the first object takes the source
-    /// key when the table keeps keys, every other one the next free key.
-    mutating func write(_ object: SourceObject) throws(RemodelError) {
-        let made: [DestinationObject]
-        do {
-            made = try policy.transform(object)
-        } catch {
-            throw RemodelError(
-                .invalidValue,
-                "the migration policy for \(entityName) failed on \(object.entity) _pk \(object.primaryKey): \(error)",
-                entity: object.entity, primaryKey: object.primaryKey, cause: error as? RemodelError)
-        }
-        for position in made.indices {
+    /// Takes the objects made from one source object: the first takes the source key when the
+    /// table keeps keys, every other one the next free key.
+    mutating func write(_ made: MadeObjects) throws(RemodelError) {
+        for position in made.objects.indices {
             let primaryKey: Int64
             if key == nil && position == 0 {
-                primaryKey = object.primaryKey
+                primaryKey = made.sourceKey
             } else {
                 nextKey += 1
                 primaryKey = nextKey
             }
-            let first = Int32(pending) * width
-            try insert.bind(.integer(primaryKey), at: first + 1)
-            try attributes.bind(made[position], to: insert, row: pending, firstParameter: first + 3)
-            pending += 1
-            if pending == rows { try flush() }
+            pending.append((primaryKey, made.objects[position]))
+            if pending.count == rows { try insertFull() }
             if let key {
-                try key.bind(.integer(object.primaryKey), at: 3)
+                try key.bind(.integer(made.sourceKey), at: 3)
                 try key.bind(.integer(primaryKey), at: 5)
                 try key.step()
                 key.reset()
@@ -85,18 +73,32 @@ struct PolicyWriter {
         }
     }
 
-    /// Inserts the objects bound so far.
+    /// Inserts the objects still waiting.
     mutating func flush() throws(RemodelError) {
-        guard pending > 0 else { return }
-        for row in Int32(pending)..<Int32(rows) { try insert.bind(.null, at: row * width + 1) }
-        pending = 0
+        for waiting in pending {
+            try attributes.bind(waiting.object, primaryKey: waiting.primaryKey, to: single, row: 0, slot: rows)
+            try run(single)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Inserts a full statement's worth of waiting objects.
+    private mutating func insertFull() throws(RemodelError) {
+        for row in pending.indices {
+            try attributes.bind(pending[row].object, primaryKey: pending[row].primaryKey, to: full, row: row, slot: row)
+        }
+        try run(full)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func run(_ statement: SQLiteStatement) throws(RemodelError) {
         do {
-            try insert.step()
+            try statement.step()
         } catch {
             var error = error
             error.entity = entityName
             throw error
         }
-        insert.reset()
+        statement.reset()
     }
 }

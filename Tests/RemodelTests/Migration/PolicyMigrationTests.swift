@@ -145,4 +145,99 @@ import Testing
 
             """)
     }
+
+    /// Thousands of objects in batches that do not divide into full statements, with zero, one and two
+    /// objects per source object: every row arrives once, the extra objects numbered after every source key.
+    @Test func manyObjectsInUnevenBatches() async throws {
+        let count = 700
+        let migration = try Self.migration((1...count).map { [.integer(Int64($0)), .text("item \($0)"), .integer(Int64($0)), .real(Double($0) / 4), .null] })
+        var options = MigrationOptions(batchSize: 300)
+        options.policies = [
+            EntityPolicy(destination: "Item") { item in
+                guard case .integer(let number) = item["count"] else { return [] }
+                let object = DestinationObject(["label": item["name"], "count": .integer(number), "ratio": item["ratio"]])
+                switch number % 7 {
+                case 0: return []
+                case 1: return [object, DestinationObject(["label": .text("extra \(number)")])]
+                default: return [object]
+                }
+            }
+        ]
+        try await migration.migrate(options)
+
+        var expected: [[SQLiteValue]] = []
+        var extras: [[SQLiteValue]] = []
+        for number in 1...Int64(count) where number % 7 != 0 {
+            expected.append([.integer(number), .text("Item"), .text("item \(number)"), .integer(number), .real(Double(number) / 4), .null, .integer(7), .text("none")])
+            if number % 7 == 1 {
+                extras.append([.integer(Int64(count) + Int64(extras.count) + 1), .text("Item"), .text("extra \(number)"), .null, .null, .null, .integer(7), .text("none")])
+            }
+        }
+        #expect(try Self.items(in: migration) == expected + extras)
+    }
+
+    /// A policy that throws stops the migration with a message naming the object, and the store is left
+    /// exactly as it was (both threads stop; nothing is left beside the store).
+    @Test func aThrowingPolicyStopsTheMigrationAndLeavesTheStore() async throws {
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "refused" }
+        }
+        let migration = try Self.migration((1...50).map { [.integer(Int64($0)), .text("n"), .null, .null, .null] })
+        let before = try migration.snapshot()
+        var options = MigrationOptions(batchSize: 4)
+        options.policies = [
+            EntityPolicy(destination: "Item") { item in
+                if item.primaryKey == 23 { throw Refused() }
+                return [DestinationObject(["label": item["name"]])]
+            }
+        ]
+        let error = await #expect(throws: RemodelError.self) { try await migration.migrate(options) }
+        #expect(error?.message == "the migration policy for Item failed on Item _pk 23: refused")
+        #expect(error?.primaryKey == 23)
+        #expect(try migration.snapshot() == before)
+        #expect(try migration.folder.contents() == ["store.sqlite"])
+    }
+
+    /// Cancelling while a policy is making objects stops both threads and leaves the store as it was.
+    @Test func cancellingDuringAPolicyLeavesTheStore() async throws {
+        let migration = try Self.migration((1...200).map { [.integer(Int64($0)), .text("n"), .null, .null, .null] })
+        let before = try migration.snapshot()
+        // The policy cancels the run itself at object 100, so cancelling lands mid-entity whatever the timing.
+        let runs = Collector<MigrationRun>()
+        var options = MigrationOptions(batchSize: 10)
+        options.policies = [
+            EntityPolicy(destination: "Item") { item in
+                if item.primaryKey == 100 {
+                    while runs.values.isEmpty { usleep(1_000) }
+                    runs.values.first?.cancel()
+                }
+                return [DestinationObject(["label": item["name"]])]
+            }
+        ]
+        let run = Migrator(bundle: migration.bundle, options: options).start(storeAt: migration.store)
+        runs.append(run)
+        var phases: [MigrationProgress.Phase] = []
+        for await progress in run.progressUpdates { phases.append(progress.phase) }
+        let error = await #expect(throws: RemodelError.self) { try await run.result }
+        #expect(error?.code == .cancelled)
+        #expect(!phases.contains(.relationships))
+        #expect(try migration.snapshot() == before)
+        #expect(try migration.folder.contents() == ["store.sqlite"])
+    }
+
+    /// The policy's reading thread opens the source store by its path: characters that mean something
+    /// in a URI (`%`, `?`, `#`, a space) must not get in the way.
+    @Test func aStoreWhosePathNeedsEscaping() async throws {
+        let bundle = makeBundle("Items", try makeVersion("Items", Self.source), try makeVersion("Items 2", Self.destination))
+        let folder = try TemporaryFolder()
+        let inner = folder.file("odd %41 ? # name")
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        let store = inner + "/store.sqlite"
+        _ = try Store.create(at: store, bundle: bundle, version: "Items", seed: nil)
+        try SQLiteConnection(path: store, mode: .readWrite).run("INSERT INTO Item (_pk, _entity, name) VALUES (1, 'Item', 'x')")
+        var options = MigrationOptions()
+        options.policies = [EntityPolicy(destination: "Item") { item in [DestinationObject(["label": item["name"]])] }]
+        _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
+        #expect(try SQLiteConnection(path: store, mode: .readOnly).rows("SELECT _pk, label FROM Item") == [[.integer(1), .text("x")]])
+    }
 }
