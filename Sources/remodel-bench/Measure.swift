@@ -25,10 +25,10 @@ enum Measure {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// CPU seconds the calling thread has used: unlike wall time, not stretched by other processes.
-    static func threadCPU() -> Double {
+    /// CPU seconds every thread of this process has used: unlike wall time, not stretched by other processes.
+    static func processCPU() -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 

@@ -62,10 +62,20 @@ extension SQLiteStatement {
     /// Remodel makes, and every database attached to one).
     func valueFromUTF8Database(at index: Int) -> SQLiteValue {
         let column = Int32(index)
-        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return value(at: index) }
-        let bytes = sqlite3_column_blob(handle, column)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        guard count > 0, let bytes else { return .text("") }
-        return .text(String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self))
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            let bytes = sqlite3_column_blob(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes else { return .text("") }
+            return .text(String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            return value(at: index)
+        default:
+            return .null
+        }
     }
 }
