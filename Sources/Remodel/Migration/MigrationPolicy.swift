@@ -5,6 +5,11 @@
 /// Relationships are still rebuilt by phase 2 from the relationship mappings;
 /// a source object's links go to the first object the policy made from it.
 ///
+/// The transform is called once per source object, one call after another in
+/// `_pk` order, on a thread of its own: the migration inserts the objects it
+/// made meanwhile. Build objects with a literal (`DestinationObject(["a": …])`),
+/// which is kept as written, rather than from a dictionary you fill.
+///
 /// For example:
 /// ```swift
 /// let split = EntityPolicy(destination: "Person") { source in
