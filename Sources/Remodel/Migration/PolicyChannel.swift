@@ -11,7 +11,7 @@ struct MadeObjects: Sendable {
 /// the policy to the one that inserts them, a few chunks at a time at most, so
 /// memory stays flat while both threads work.
 ///
-/// The reader ``send(_:)``s until it is done or a send fails (the writer has
+/// The reader ``send(_:spare:)``s until it is done or a send fails (the writer has
 /// stopped and ``close()``d the channel); the writer ``receive()``s, hands
 /// each chunk it has inserted back with ``recycle(_:)`` (so the memory the
 /// reader's thread allocated is freed there, where the allocator reuses it
@@ -44,12 +44,19 @@ final class PolicyChannel: @unchecked Sendable {
     }
 
     /// Hands a message to the writer, waiting while the channel is full; `false` when the writer has stopped.
-    func send(_ message: Message) -> Bool {
+    /// - Parameter spare: Gets an empty chunk whose storage can be filled again, when the writer has handed one back.
+    func send(_ message: Message, spare: inout [MadeObjects]?) -> Bool {
         var done: [[MadeObjects]] = []
         condition.lock()
         defer {
             condition.unlock()
-            done.removeAll()  // frees the writer's finished chunks on this thread, outside the lock
+            // Frees the writer's finished chunks on this thread, outside the lock, and keeps one chunk's
+            // storage: a new chunk is a large allocation, which makes the allocator sort all its small free blocks.
+            if var last = done.popLast() {
+                last.removeAll(keepingCapacity: true)
+                spare = last
+            }
+            done.removeAll()
         }
         while !closed && count == slots.count { condition.wait() }
         swap(&done, &recycled)

@@ -26,7 +26,8 @@ struct PolicyReader: Sendable {
             do throws(RemodelError) {
                 try read(into: channel)
             } catch {
-                _ = channel.send(.failed(error))
+                var spare: [MadeObjects]?
+                _ = channel.send(.failed(error), spare: &spare)
             }
             channel.readerFinished()
         }
@@ -46,10 +47,11 @@ struct PolicyReader: Sendable {
         // is read into the same storage (a policy that keeps an object keeps its own copy).
         var row = [SQLiteValue](repeating: .null, count: names.names.count)
         var after = Int64.min
+        var spare: [MadeObjects]?
+        var chunk: [MadeObjects] = []
+        chunk.reserveCapacity(chunkSize)
         while true {
             var read = 0
-            var chunk: [MadeObjects] = []
-            chunk.reserveCapacity(chunkSize)
             try select.bind([.text(entity), .integer(after)] + filterParameters + [.integer(Int64(batchSize))])
             while try select.step() {
                 let key = select.int64(at: 0)
@@ -60,15 +62,23 @@ struct PolicyReader: Sendable {
                 read += 1
                 chunk.append(MadeObjects(sourceKey: key, objects: try make(SourceObject(primaryKey: key, entity: entity, names: names, values: row))))
                 if chunk.count == chunkSize {
-                    guard channel.send(.objects(chunk)) else { return }
-                    chunk = []
-                    chunk.reserveCapacity(chunkSize)
+                    guard send(&chunk, to: channel, spare: &spare) else { return }
                 }
             }
             select.reset()
             let last = read < batchSize
-            guard chunk.isEmpty || channel.send(.objects(chunk)), channel.send(.batchEnd(read: read, last: last)), !last else { return }
+            guard chunk.isEmpty || send(&chunk, to: channel, spare: &spare), channel.send(.batchEnd(read: read, last: last), spare: &spare), !last
+            else { return }
         }
+    }
+
+    /// Sends a chunk and starts the next one, in the storage of one the writer handed back when there is one.
+    private func send(_ chunk: inout [MadeObjects], to channel: PolicyChannel, spare: inout [MadeObjects]?) -> Bool {
+        let full = chunk
+        chunk = spare ?? []
+        spare = nil
+        chunk.reserveCapacity(chunkSize)
+        return channel.send(.objects(full), spare: &spare)
     }
 
     /// Runs the policy on one source object.
