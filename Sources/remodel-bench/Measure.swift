@@ -25,6 +25,13 @@ enum Measure {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// CPU seconds every thread of this process has used: unlike wall time, not stretched by other processes.
+    static func processCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     static func maxRSSKiB() -> Int {
         var usage = rusage()
         #if os(Linux)

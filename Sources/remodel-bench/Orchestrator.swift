@@ -131,7 +131,10 @@ struct Report {
                 let perSecond = result.extra["objectsPerSecond"] ?? 0
                 let sql = result.extra["sqlObjectsPerSecond"] ?? 0
                 ratio = String(format: "%.2f M obj/s", perSecond / 1e6)
-                notes.append("\(Int(result.extra["people"] ?? 0)) Person; the same with one INSERT…SELECT: \(fixed(sql / 1e6, 2)) M obj/s (\(fixed(result.extra["sqlSeconds"] ?? 0, 2)) s)")
+                notes.append(
+                    "\(Int(result.extra["people"] ?? 0)) Person; steady \(fixed((result.extra["steadyObjectsPerSecond"] ?? 0) / 1e6, 2)) M obj/s; "
+                        + "\(fixed((result.extra["cpuObjectsPerSecond"] ?? 0) / 1e6, 2)) M obj per CPU-second (all threads)")
+                notes.append("the same with one INSERT…SELECT: \(fixed(sql / 1e6, 2)) M obj/s (\(fixed(result.extra["sqlSeconds"] ?? 0, 2)) s)")
             default:
                 break
             }

@@ -1,55 +1,14 @@
-/// A source object as a ``EntityPolicy`` sees it: its `_pk` and every stored
-/// attribute and to-one relationship, by name, in the store's encoding
-/// (see docs/STORE-LAYOUT.md: Date as seconds since 1970, UUID as text, …).
-public struct SourceObject: Sendable {
-    /// The object's `_pk` in the source store.
-    public let primaryKey: Int64
-    /// The object's entity in the source version.
-    public let entity: String
-    let names: ValueNames
-    let values: [SQLiteValue]
-
-    /// The stored value of an attribute (or the `_pk` a to-one relationship points to); `.null` when unknown.
-    public subscript(_ name: String) -> SQLiteValue {
-        guard let index = names.index[name] else { return .null }
-        return values[index]
-    }
-}
-
-/// Names of the values of a ``SourceObject``, shared by every object of a batch.
-final class ValueNames: Sendable {
-    let index: [String: Int]
-    init(_ names: [String]) {
-        var index: [String: Int] = [:]
-        for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }
-        self.index = index
-    }
-}
-
-/// A destination object a policy creates: attribute values by name, in the
-/// store's encoding. Attributes it leaves out get the model's default, or nil.
-public struct DestinationObject: Sendable {
-    /// The values set so far.
-    public var values: [String: SQLiteValue]
-
-    /// Creates an object with these values.
-    public init(_ values: [String: SQLiteValue] = [:]) {
-        self.values = values
-    }
-
-    /// Reads or sets one attribute's value.
-    public subscript(_ name: String) -> SQLiteValue? {
-        get { values[name] }
-        set { values[name] = newValue }
-    }
-}
-
 /// Swift code for one destination entity where expressions are not enough:
 /// it sees each source object and returns the destination objects to create —
 /// none (skip it), one, or several. Objects are streamed in batches.
 ///
 /// Relationships are still rebuilt by phase 2 from the relationship mappings;
 /// a source object's links go to the first object the policy made from it.
+///
+/// The transform is called once per source object, one call after another in
+/// `_pk` order, on a thread of its own: the migration inserts the objects it
+/// made meanwhile. Build objects with a literal (`DestinationObject(["a": …])`),
+/// which is kept as written, rather than from a dictionary you fill.
 ///
 /// For example:
 /// ```swift

@@ -69,3 +69,17 @@ extension SQLiteConnection {
     /// Whether the connection is inside a transaction.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
+
+extension SQLiteConnection {
+    /// The most parameters one statement may have on this connection (`SQLITE_LIMIT_VARIABLE_NUMBER`).
+    var parameterLimit: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+}
+
+extension SQLiteConnection {
+    /// The file of an attached schema (or `main`), or nil when it has none (in memory, temporary).
+    func filename(ofSchema schema: String) -> String? {
+        guard let name = sqlite3_db_filename(handle, schema) else { return nil }
+        let path = String(cString: name)
+        return path.isEmpty ? nil : path
+    }
+}

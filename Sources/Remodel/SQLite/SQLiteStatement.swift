@@ -43,14 +43,26 @@ public final class SQLiteStatement {
         case .real(let real):
             code = sqlite3_bind_double(handle, index, real)
         case .text(let text):
-            // An explicit byte count keeps text with U+0000 whole (-1 would stop at the first NUL).
-            code = sqlite3_bind_text(handle, index, text, Int32(clamping: text.utf8.count), remodel_sqlite_transient())
+            // The bytes themselves, with their count: text with U+0000 stays whole, and a short
+            // string is not copied into a C string first (SQLite copies them anyway).
+            code = text.utf8.withContiguousStorageIfAvailable { bytes in bindText(bytes, at: index) } ?? {
+                var contiguous = text
+                return contiguous.withUTF8 { bytes in bindText(bytes, at: index) }
+            }()
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
             }
         }
         try connection.check(code, sql: sql)
+    }
+
+    /// Binds UTF-8 bytes as text, copied by SQLite.
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        // A null pointer would bind NULL: empty text gets a valid one.
+        guard let start = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, remodel_sqlite_transient()) }
+        let characters = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+        return sqlite3_bind_text(handle, index, characters, Int32(clamping: bytes.count), remodel_sqlite_transient())
     }
 
     /// Steps once: `true` when a row is ready, `false` when done.

@@ -11,6 +11,23 @@ struct SQLiteConnectionTests {
         #expect(try connection.rows("SELECT * FROM t") == [values])
     }
 
+    /// Text is bound as its bytes with their count: empty text stays text (not NULL), a U+0000
+    /// inside does not cut it short, and short (inline) and long strings arrive alike.
+    @Test func bindsEmptyTextAndTextWithNULWhole() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x)")
+        let texts = ["", "a\u{0}b", "short", String(repeating: "long é ", count: 40)]
+        let insert = try connection.prepare("INSERT INTO t VALUES (?)")
+        for text in texts {
+            try insert.bind(.text(text), at: 1)
+            try insert.step()
+            insert.reset()
+        }
+        #expect(try connection.rows("SELECT x, typeof(x), length(CAST(x AS BLOB)) FROM t ORDER BY rowid") == texts.map {
+            [.text($0), .text("text"), .integer(Int64($0.utf8.count))]
+        })
+    }
+
     @Test func errorsCarryTheSQL() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         let error = #expect(throws: RemodelError.self) { try connection.execute("SELECT * FROM missing") }
