@@ -240,4 +240,29 @@ import Testing
         _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
         #expect(try SQLiteConnection(path: store, mode: .readOnly).rows("SELECT _pk, label FROM Item") == [[.integer(1), .text("x")]])
     }
+
+    /// The example in `EntityPolicy`'s documentation, as written there: one name split in two.
+    @Test func theDocumentedSplitExample() async throws {
+        let bundle = makeBundle(
+            "People",
+            try makeVersion("People", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#),
+            try makeVersion(
+                "People 2",
+                #"<entity name="Person"><attribute name="firstName" optional="YES" attributeType="String"/><attribute name="lastName" optional="YES" attributeType="String"/></entity>"#
+            ))
+        let migration = try MigrationCase(bundle: bundle, seed: nil)
+        try SQLiteConnection(path: migration.store, mode: .readWrite).execute(
+            "INSERT INTO Person (_pk, _entity, name) VALUES (1, 'Person', 'Ada Lovelace'), (2, 'Person', 'Plato'), (3, 'Person', NULL)")
+        let split = EntityPolicy(destination: "Person") { source in
+            guard case .text(let full) = source["name"] else { return [] }
+            let parts = full.split(separator: " ", maxSplits: 1).map(String.init)
+            return [DestinationObject(["firstName": .text(parts[0]), "lastName": .text(parts.count > 1 ? parts[1] : "")])]
+        }
+        var options = MigrationOptions()
+        options.policies = [split]
+        try await migration.migrate(options)
+        #expect(try SQLiteConnection(path: migration.store, mode: .readOnly).rows("SELECT _pk, firstName, lastName FROM Person ORDER BY _pk") == [
+            [.integer(1), .text("Ada"), .text("Lovelace")], [.integer(2), .text("Plato"), .text("")],
+        ])
+    }
 }
