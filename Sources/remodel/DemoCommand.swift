@@ -39,6 +39,7 @@ struct DemoCommand: AsyncParsableCommand {
             let how = step.isInferred ? "inferred" : "mapping file \(step.mapping.files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))"
             print("  \(index + 1). \(step.source.name) → \(step.destination.name) (\(how))")
         }
+        print(migrator.passSummary(of: plan))
         let printer = ProgressPrinter(style: progress)
         let report: MigrationReport
         do {
