@@ -64,14 +64,8 @@ enum StepComposition {
         for entity in context.source.entities where !entity.isAbstract {
             guard mapped[entity.name] == 1 else { return false }
         }
-        for table in context.destinationLayout.tables {
-            guard case .preserved? = context.keys.mode(ofDestinationTable: table.name) else {
-                // A table nothing feeds stays empty, which a view does as well.
-                if context.keys.mode(ofDestinationTable: table.name) == nil { continue }
-                return false
-            }
-        }
-        return true
+        // A table nothing feeds has no mode: it stays empty, which a view does as well.
+        return !context.destinationLayout.tables.contains { context.keys.mode(ofDestinationTable: $0.name) == .remapped }
     }
 
     private static func linksArePlainCopies(_ context: StepContext) -> Bool {
@@ -94,17 +88,12 @@ enum StepComposition {
                 else { return false }
             }
         }
-        for write in builder.plannedWrites() {
-            switch write.storage {
-            case .column:
-                // Phase 1 copies these (checked above); the analysis runs no phase 1 to tell the builder so.
-                continue
-            case .joinTable:
-                guard IntermediateViews.joinSource(of: write, in: context) != nil else { return false }
-            case .inverseColumn:
-                return false
-            }
+        // To-one columns are checked above (the analysis runs no phase 1 to tell the builder they are
+        // copied); join tables by `joinSources`; a column written from the inverse side is no plain copy.
+        let writesInverseColumns = builder.plannedWrites().contains {
+            if case .inverseColumn = $0.storage { return true }
+            return false
         }
-        return IntermediateViews.joinSources(in: context) != nil
+        return !writesInverseColumns && IntermediateViews.joinSources(in: context) != nil
     }
 }

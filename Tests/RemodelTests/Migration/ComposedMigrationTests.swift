@@ -42,6 +42,26 @@ import Testing
         #expect(StepComposition.passes(of: steps, options: Self.stepByStep).count == 2)
     }
 
+    /// A step that drops objects (a filter, an entity without a mapping) or writes links another way
+    /// is written, not passed through: its views could not say which objects the next step sees.
+    @Test func aStepThatLosesObjectsIsWritten() throws {
+        let bundle = try MigrationFixtures.library()
+        let step = try MigrationPlanner.plan(bundle: bundle, from: "Library", mappingsDirectory: MigrationFixtures.libraryMappings).steps[0]
+        #expect(StepComposition.canStandIn(step))
+        let person = try #require(step.mapping.entities.firstIndex { $0.source == "Person" })
+        var filtered = step
+        filtered.mapping.entities[person].filter = ValueExpression("$source.lastName != ''")
+        #expect(!StepComposition.canStandIn(filtered))
+        var dropped = step
+        dropped.mapping.entities.remove(at: person)
+        #expect(!StepComposition.canStandIn(dropped))
+        var unlinked = step
+        unlinked.mapping.entities[person].relationships = []
+        let book = try #require(step.mapping.entities.firstIndex { $0.source == "Book" })
+        unlinked.mapping.entities[book].relationships = []
+        #expect(StepComposition.canStandIn(unlinked), "links no longer mapped arrive empty, which views do as well")
+    }
+
     /// A value v2 does not allow stops the composed migration as it stops the step-by-step one,
     /// naming the step, the object and the rule, and the store is left as it was.
     @Test func aRuleOfTheVersionPassedThroughStillHolds() async throws {
