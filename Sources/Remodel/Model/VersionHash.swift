@@ -1,4 +1,3 @@
-internal import Crypto
 import Foundation
 
 /// Version hashes: a fingerprint of each entity's storage, used to recognise a
@@ -78,8 +77,5 @@ private func quoted(_ text: String) -> String {
 }
 
 func sha256Hex(_ text: String) -> String {
-    SHA256.hash(data: Data(text.utf8)).map { byte in
-        let hex = String(byte, radix: 16)
-        return byte < 16 ? "0" + hex : hex
-    }.joined()
+    SHA256.hexDigest(text.utf8)
 }
