@@ -29,8 +29,21 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
         public static let invalidValue = Code("invalidValue")
         /// SQLite reported an error.
         public static let sqlite = Code("sqlite")
-        /// The file at a store path is not a store Remodel can use.
+        /// The file at a store path is not a store Remodel can use here (a file in the way of a new
+        /// store, an unreadable history); the refusals an app acts on have codes of their own below.
         public static let incompatibleStore = Code("incompatibleStore")
+        /// There is no store at the path.
+        public static let storeMissing = Code("storeMissing")
+        /// The store was written by a newer version of the app: its recorded version is not one this
+        /// bundle has (or comes after the current one). Ask the user to update the app.
+        public static let newerStore = Code("newerStore")
+        /// The store belongs to another model.
+        public static let otherModel = Code("otherModel")
+        /// The store's recorded version is in the bundle, but that version was edited after the store was
+        /// written (its entity hashes differ): a development mistake, not a user's.
+        public static let editedVersion = Code("editedVersion")
+        /// The file is not a Remodel store: another program's database, or not a database at all.
+        public static let notAStore = Code("notAStore")
         /// A migration cannot be planned (not inferable, no mapping).
         public static let migrationNotPlannable = Code("migrationNotPlannable")
         /// Validation of migrated data failed.

@@ -23,7 +23,7 @@ public enum MappingResolver {
                     at: file.source.location(of: "model")))
             return (nil, diagnostics)
         }
-        let names = bundle.versions.map(\.name)
+        let names = bundle.versionNames
         guard let source = bundle.version(named: file.sourceVersion) else {
             diagnostics.append(unknownVersion(file.sourceVersion, attribute: "sourceVersion", file: file, known: names))
             return (nil, diagnostics)

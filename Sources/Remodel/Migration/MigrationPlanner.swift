@@ -46,7 +46,7 @@ public enum MigrationPlanner {
         guard let end = bundle.index(ofVersion: targetName) else {
             throw RemodelError(
                 .migrationNotPlannable,
-                "the model \(bundle.name) has no version '\(targetName)'; its versions are \(bundle.versions.map(\.name).joined(separator: ", "))",
+                "the model \(bundle.name) has no version '\(targetName)'; its versions are \(bundle.versionNames.joined(separator: ", "))",
                 path: bundle.path)
         }
         guard start <= end else {
@@ -55,11 +55,15 @@ public enum MigrationPlanner {
                 "the store is at \(source), which comes after \(targetName) in the version order; Remodel does not migrate backwards",
                 path: bundle.path)
         }
+        // Only the versions on the path are read: a bundle of many versions costs what the path costs.
         var steps: [MigrationStep] = []
         var index = start
         while index < end {
-            let (next, mapping) = nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
-            steps.append(MigrationStep(source: bundle.versions[index], destination: bundle.versions[next], mapping: mapping))
+            let (next, mapping) = try nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
+            steps.append(
+                MigrationStep(
+                    source: try bundle.loadVersion(named: bundle.versionNames[index]),
+                    destination: try bundle.loadVersion(named: bundle.versionNames[next]), mapping: mapping))
             index = next
         }
         if let screen, !steps.isEmpty {
@@ -80,13 +84,17 @@ public enum MigrationPlanner {
     }
 
     /// The furthest version a mapping file reaches from `index` (within `limit`), else the next version inferred.
-    private static func nextStep(from index: Int, limit: Int, bundle: ModelBundle, catalog: MappingCatalog) -> (Int, MappingModel) {
-        let source = bundle.versions[index].name
+    private static func nextStep(
+        from index: Int, limit: Int, bundle: ModelBundle, catalog: MappingCatalog
+    ) throws(RemodelError) -> (Int, MappingModel) {
+        let source = bundle.versionNames[index]
         for next in stride(from: limit, to: index, by: -1) {
-            let pair = MappingCatalog.VersionPair(source: source, destination: bundle.versions[next].name)
+            let pair = MappingCatalog.VersionPair(source: source, destination: bundle.versionNames[next])
             if let mapping = catalog.mappings[pair] { return (next, mapping) }
         }
-        let mapping = MappingInference.infer(from: bundle.versions[index], to: bundle.versions[index + 1], modelName: bundle.name)
+        let mapping = MappingInference.infer(
+            from: try bundle.loadVersion(named: source), to: try bundle.loadVersion(named: bundle.versionNames[index + 1]),
+            modelName: bundle.name)
         return (index + 1, mapping)
     }
 }

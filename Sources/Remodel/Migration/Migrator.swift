@@ -72,11 +72,11 @@ public struct Migrator: Sendable {
             return version
         case .missing:
             throw RemodelError(
-                .incompatibleStore,
+                .storeMissing,
                 "there is no store at \(inspection.path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
                 path: inspection.path)
         default:
-            throw RemodelError(.incompatibleStore, inspection.message, path: inspection.path)
+            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: inspection.path)
         }
     }
 

@@ -33,7 +33,10 @@ extension Store {
     ///   - options: How to migrate an older store (mapping files, backup, validations).
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The open store and what was done.
-    /// - Throws: ``RemodelError`` naming the file and what to do; the file is then unchanged.
+    /// - Throws: ``RemodelError`` naming the file and what to do; the file is then unchanged. Its code tells
+    ///   the cases apart: ``RemodelError/Code/newerStore`` (written by a newer app: ask the user to update),
+    ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``,
+    ///   or the migration's own errors.
     public static func launch(
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
@@ -50,7 +53,7 @@ extension Store {
             let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(storeAt: path, progress: progress)
             return (try Store.open(at: path, bundle: bundle), .migrated(report))
         default:
-            throw RemodelError(.incompatibleStore, inspection.message, path: path)
+            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
         }
     }
 }

@@ -146,11 +146,13 @@ final class StoreLock {
         guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
         let state: StoreInspection.State
         switch try StoreMetadata.read(from: connection) {
-        case .success(let metadata): state = StoreInspector.classify(metadata, in: bundle).0
+        case .success(let metadata): state = try StoreInspector.classify(metadata, in: bundle).0
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
         }
-        return StoreInspection(
-            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: nil)
+        var inspection = StoreInspection(
+            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName, migrationSteps: nil)
+        inspection.versionNames = bundle.versionNames
+        return inspection
     }
 
     /// Runs `body` with the lock's own connection: reading the store any other way would drop the lock.

@@ -18,7 +18,7 @@ public struct ModelReadResult: Sendable {
 /// ```
 public enum ModelReader {
     /// The name of the optional file in a bundle that lists version names, oldest first, one a line.
-    public static let versionOrderFileName = ".remodel-version-order"
+    public static let versionOrderFileName = VersionOrderFile.fileName
 
     /// Reads the model at `path`, collecting every problem instead of stopping at the first.
     public static func read(path: String) -> ModelReadResult {
@@ -62,65 +62,104 @@ public enum ModelReader {
             folder, rule: "unsupported-legacy-model")
     }
 
-    private static func bundle(at path: String) -> ModelReadResult {
+    /// What a bundle folder says without reading any version: its version folders in migration order,
+    /// the current version, former names, and problems with the order file or `.xccurrentversion`.
+    struct Listing {
+        var name: String
+        var path: String
+        /// Version names in migration order, with their `contents` paths (nil for a legacy binary version).
+        var versions: [(name: String, contents: String?)]
+        var currentVersionName: String?
+        var formerVersionNames: [String: String]
+        var diagnostics: [Diagnostic]
+    }
+
+    static func listing(at path: String) -> Listing? {
         let url = URL(fileURLWithPath: path)
-        let name = url.deletingPathExtension().lastPathComponent
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let folders = entries.filter { $0.hasSuffix(".xcdatamodel") }
-        guard !folders.isEmpty else {
+        guard !folders.isEmpty else { return nil }
+        var diagnostics: [Diagnostic] = []
+        var contentsByName: [String: String?] = [:]
+        for folder in folders {
+            let contents = "\(path)/\(folder)/contents"
+            contentsByName[String(folder.dropLast(".xcdatamodel".count))] = FileManager.default.fileExists(atPath: contents) ? contents : nil
+        }
+        let (ordered, former, orderDiagnostics) = VersionOrderFile.order(Array(contentsByName.keys), bundlePath: path)
+        diagnostics += orderDiagnostics
+        let (current, currentDiagnostics) = currentVersionName(bundlePath: path, known: Set(contentsByName.keys))
+        diagnostics += currentDiagnostics
+        return Listing(
+            name: url.deletingPathExtension().lastPathComponent, path: path,
+            versions: ordered.map { ($0, contentsByName[$0] ?? nil) }, currentVersionName: current, formerVersionNames: former,
+            diagnostics: diagnostics)
+    }
+
+    private static func bundle(at path: String) -> ModelReadResult {
+        guard let listing = listing(at: path) else {
             return failure("the folder holds no .xcdatamodel version; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file", path)
         }
         var diagnostics: [Diagnostic] = []
         var versions: [ModelVersion] = []
-        for folder in folders {
-            let versionName = String(folder.dropLast(".xcdatamodel".count))
-            let contents = "\(path)/\(folder)/contents"
-            guard FileManager.default.fileExists(atPath: contents) else {
-                diagnostics += legacyFailure(folder: "\(path)/\(folder)").diagnostics
+        for (versionName, contents) in listing.versions {
+            guard let contents else {
+                diagnostics += legacyFailure(folder: "\(path)/\(versionName).xcdatamodel").diagnostics
                 continue
             }
             let (version, found) = ModelFileReader.read(path: contents, displayPath: contents, versionName: versionName)
             diagnostics += found
             if let version { versions.append(version) }
         }
-        let (ordered, orderDiagnostics) = order(versions, bundlePath: path)
-        diagnostics += orderDiagnostics
-        let (current, currentDiagnostics) = currentVersionName(bundlePath: path, known: Set(folders.map { String($0.dropLast(12)) }))
-        diagnostics += currentDiagnostics
-        guard !ordered.isEmpty else { return ModelReadResult(bundle: nil, diagnostics: diagnostics) }
+        diagnostics += listing.diagnostics
+        guard !versions.isEmpty else { return ModelReadResult(bundle: nil, diagnostics: diagnostics) }
         return ModelReadResult(
-            bundle: ModelBundle(name: name, path: path, versions: ordered, currentVersionName: current), diagnostics: diagnostics)
+            bundle: ModelBundle(
+                name: listing.name, path: path, versions: versions, currentVersionName: listing.currentVersionName,
+                formerVersionNames: listing.formerVersionNames),
+            diagnostics: diagnostics)
     }
 
-    private static func order(_ versions: [ModelVersion], bundlePath: String) -> ([ModelVersion], [Diagnostic]) {
-        let natural = versions.sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
-        let orderPath = "\(bundlePath)/\(versionOrderFileName)"
-        guard let text = try? String(contentsOfFile: orderPath, encoding: .utf8) else { return (natural, []) }
-        var diagnostics: [Diagnostic] = []
-        var listed: [ModelVersion] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let name = line.trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, !name.hasPrefix("#") else { continue }
-            let bare = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(12)) : name
-            if let version = versions.first(where: { $0.name == bare }) {
-                if !listed.contains(where: { $0.name == bare }) { listed.append(version) }
-            } else {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, rule: "version-order-unknown",
-                        message: "the version order names '\(bare)', which is not a version of this bundle",
-                        at: SourceLocation(file: orderPath, line: number + 1, column: 1)))
+    /// A bundle whose versions are read when first asked for; reads the current version now, so a
+    /// broken current version fails here.
+    static func lazyBundle(at path: String) throws(RemodelError) -> ModelBundle {
+        guard let listing = listing(at: path) else {
+            return try eagerBundle(at: path)
+        }
+        if let error = listing.diagnostics.first(where: { $0.severity == .error }) {
+            throw RemodelError(.invalidModel, error.message, location: error.location)
+        }
+        if let legacy = listing.versions.first(where: { $0.contents == nil }) {
+            let diagnostic = legacyFailure(folder: "\(path)/\(legacy.name).xcdatamodel").diagnostics[0]
+            throw RemodelError(.invalidModel, diagnostic.message, location: diagnostic.location)
+        }
+        var files: [String: String] = [:]
+        for (name, contents) in listing.versions { files[name] = contents }
+        let paths = files
+        let bundle = ModelBundle(
+            name: listing.name, path: path, versionNames: listing.versions.map(\.name), currentVersionName: listing.currentVersionName,
+            formerVersionNames: listing.formerVersionNames
+        ) { name in
+            guard let contents = paths[name] else { return .failure(RemodelError(.invalidModel, "no version '\(name)'", path: path)) }
+            let (version, diagnostics) = ModelFileReader.read(path: contents, displayPath: contents, versionName: name)
+            if let error = diagnostics.first(where: { $0.severity == .error }) {
+                return .failure(RemodelError(.invalidModel, error.message, location: error.location))
             }
+            guard let version else { return .failure(RemodelError(.invalidModel, "version '\(name)' could not be read", path: contents)) }
+            return .success(version)
         }
-        for version in natural where !listed.contains(where: { $0.name == version.name }) {
-            diagnostics.append(
-                Diagnostic(
-                    .error, rule: "version-order-incomplete",
-                    message: "the version order does not list version '\(version.name)'; add it on its own line where it belongs",
-                    at: SourceLocation(file: orderPath, line: 1, column: 1)))
-            listed.append(version)
+        _ = try bundle.loadVersion(named: bundle.currentVersionName)
+        return bundle
+    }
+
+    static func eagerBundle(at path: String) throws(RemodelError) -> ModelBundle {
+        let result = ModelReader.read(path: path)
+        if let error = result.diagnostics.first(where: { $0.severity == .error }) {
+            throw RemodelError(.invalidModel, error.message, location: error.location)
         }
-        return (listed, diagnostics)
+        guard let bundle = result.bundle else {
+            throw RemodelError(.invalidModel, "no model version could be read", path: path)
+        }
+        return bundle
     }
 
     private static func currentVersionName(bundlePath: String, known: Set<String>) -> (String?, [Diagnostic]) {
@@ -149,7 +188,10 @@ public enum ModelReader {
 }
 
 extension ModelBundle {
-    /// Reads a model bundle, throwing the first reading error.
+    /// Reads a model bundle, throwing the first error of its listing or its current version.
+    ///
+    /// Other versions are read when first asked for (``ModelBundle/loadVersion(named:)``), so an app
+    /// opening a current store reads one version of a bundle of many; `remodel validate` reads them all.
     ///
     /// For example:
     /// ```swift
@@ -158,13 +200,14 @@ extension ModelBundle {
     /// - Parameter path: A `.xcdatamodeld` bundle, a `.xcdatamodel` folder or a `contents` file.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/invalidModel`` naming the file and position.
     public init(contentsOf path: String) throws(RemodelError) {
-        let result = ModelReader.read(path: path)
-        if let error = result.diagnostics.first(where: { $0.severity == .error }) {
-            throw RemodelError(.invalidModel, error.message, location: error.location)
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), isDirectory.boolValue,
+            URL(fileURLWithPath: trimmed).pathExtension != "xcdatamodel"
+        {
+            self = try ModelReader.lazyBundle(at: trimmed)
+        } else {
+            self = try ModelReader.eagerBundle(at: trimmed)
         }
-        guard let bundle = result.bundle else {
-            throw RemodelError(.invalidModel, "no model version could be read", path: path)
-        }
-        self = bundle
     }
 }

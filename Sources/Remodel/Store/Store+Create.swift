@@ -23,11 +23,11 @@ extension Store {
     ) throws(RemodelError) -> Store {
         let version: ModelVersion
         if let versionName {
-            guard let found = bundle.version(named: versionName) else {
-                let names = bundle.versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            guard bundle.versionNames.contains(versionName) else {
+                let names = bundle.versionNames.map { "\"\($0)\"" }.joined(separator: ", ")
                 throw RemodelError(.invalidModel, "model \"\(bundle.name)\" has no version \"\(versionName)\"; its versions are \(names)", path: bundle.path)
             }
-            version = found
+            version = try bundle.loadVersion(named: versionName)
         } else {
             version = bundle.currentVersion
         }

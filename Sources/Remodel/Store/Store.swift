@@ -45,8 +45,9 @@ public final class Store {
     /// - Parameters:
     ///   - path: The store file.
     ///   - bundle: The model the store belongs to.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when there is no store,
-    ///   or the file is not a store of a version of this bundle; the file is left untouched.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/storeMissing`` when there is no store, or
+    ///   ``StoreInspection/refusal``'s code when the file is not a store of a version of this bundle;
+    ///   the file is left untouched.
     public static func open(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
         let versionName: String
@@ -54,13 +55,11 @@ public final class Store {
         case .current(let name), .older(let name, _):
             versionName = name
         case .missing:
-            throw RemodelError(.incompatibleStore, "there is no store at this path; create it first", path: path)
+            throw RemodelError(.storeMissing, "there is no store at this path; create it first", path: path)
         default:
-            throw RemodelError(.incompatibleStore, inspection.message)
+            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
         }
-        guard let version = bundle.version(named: versionName) else {
-            throw RemodelError(.incompatibleStore, inspection.message)
-        }
+        let version = try bundle.loadVersion(named: versionName)
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         return Store(path: path, bundle: bundle, version: version, connection: connection)
     }
@@ -77,8 +76,9 @@ public final class Store {
     ///   - path: The store file.
     ///   - bundle: The model; its current version is the one the app uses.
     /// - Returns: The store and what was found.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when the file is a newer
-    ///   store, another model's store, another program's database or not a database; the file is left untouched.
+    /// - Throws: ``RemodelError`` with ``StoreInspection/refusal``'s code (``RemodelError/Code/newerStore``,
+    ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``)
+    ///   when the store cannot be opened; the file is left untouched.
     public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> StoreLaunch {
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
         switch inspection.state {
@@ -89,7 +89,7 @@ public final class Store {
         case .older:
             return .needsMigration(inspection)
         default:
-            throw RemodelError(.incompatibleStore, inspection.message)
+            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
         }
     }
 

@@ -10,10 +10,13 @@
 public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// How a store's version was recognised.
     public enum VersionMatch: String, Sendable, Hashable {
-        /// Every entity's version hash equals those of a bundle version.
+        /// The store records no version name; its entity hashes equal those of a bundle version.
         case hashes
-        /// No version has the same hashes; the version name recorded in the store was found in the bundle.
+        /// The version name recorded in the store is a version of the bundle, with the same entity hashes.
         case name
+        /// The recorded version name is a former name the bundle declares for one of its versions
+        /// (in `.remodel-version-order`), with the same entity hashes.
+        case formerName
     }
 
     /// What the file at the path is.
@@ -25,10 +28,11 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         /// A store at an older version of the bundle: it needs a migration.
         case older(version: String, matchedBy: VersionMatch)
         /// A store of this model at a version the bundle does not have, or one after the current version:
-        /// written by a newer app.
+        /// written by a newer app. Refused whatever its entity hashes match: an app downgrade must never
+        /// migrate a store backwards.
         case newer(versionName: String)
-        /// A store whose recorded version is the current one by name, but whose entity hashes match no
-        /// version: the version's model was edited after the store was written.
+        /// A store whose recorded version is a version of the bundle, but whose entity hashes differ from
+        /// that version's: the version's model was edited after the store was written.
         case modifiedVersion(versionName: String)
         /// A Remodel store of another model.
         case otherModel(name: String)
@@ -48,6 +52,25 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     public let currentVersionName: String
     /// For an older store, the number of migration steps to the current version.
     public let migrationSteps: Int?
+    /// The bundle's version names, oldest first (named in the message about a newer store).
+    public var versionNames: [String] = []
+
+    /// The error to throw when the store cannot be opened or migrated as it is: a code an app can act on
+    /// (``RemodelError/Code/newerStore``, ``RemodelError/Code/otherModel``, ``RemodelError/Code/editedVersion``,
+    /// ``RemodelError/Code/notAStore``, ``RemodelError/Code/storeMissing``) and the message. `nil` for a
+    /// current or older store.
+    public var refusal: RemodelError? {
+        let code: RemodelError.Code
+        switch state {
+        case .current, .older: return nil
+        case .missing: code = .storeMissing
+        case .newer: code = .newerStore
+        case .modifiedVersion: code = .editedVersion
+        case .otherModel: code = .otherModel
+        case .notRemodelStore, .notSQLite: code = .notAStore
+        }
+        return RemodelError(code, message, path: path)
+    }
 
     /// One sentence saying what the file is and what will happen or what to do.
     public var message: String {
@@ -57,13 +80,19 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         case .current(let version):
             return "The store at \(path) is at the current version \"\(version)\" of model \"\(modelName)\": nothing to do."
         case .older(let version, let match):
-            let how = match == .hashes ? "its entity hashes" : "its version name"
+            let how: String
+            switch match {
+            case .hashes: how = "its entity hashes"
+            case .name: how = "its version name and hashes"
+            case .formerName: how = "a former name of that version, and its hashes"
+            }
             let steps = migrationSteps.map { $0 == 1 ? "1 step" : "\($0) steps" } ?? "several steps"
             return "The store at \(path) is at version \"\(version)\" (recognised by \(how)), older than the current \"\(currentVersionName)\": it must be migrated (\(steps))."
         case .newer(let version):
-            return "The store at \(path) is at version \"\(version)\" of model \"\(modelName)\", newer than the current \"\(currentVersionName)\": it was written by a newer version of the app; open it with that version, or use a model bundle that has this version."
+            let known = versionNames.isEmpty ? "" : " (this bundle has \(versionNames.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            return "The store at \(path) is at version \"\(version)\" of model \"\(modelName)\", which is not a version before the current \"\(currentVersionName)\"\(known): it was written by a newer version of the app, so it was left untouched; open it with that version of the app (if the version folder was renamed, declare its former name in .remodel-version-order)."
         case .modifiedVersion(let version):
-            return "The store at \(path) says it is at version \"\(version)\", but its entity hashes match no version of model \"\(modelName)\": that version was edited after the store was written; restore it and put the changes in a new version."
+            return "The store at \(path) says it is at version \"\(version)\", but its entity hashes differ from that version of model \"\(modelName)\": that version was edited after the store was written; restore it and put the changes in a new version."
         case .otherModel(let name):
             return "The store at \(path) belongs to model \"\(name)\", not \"\(modelName)\": give the model it was made with, or another store path."
         case .notRemodelStore(let reason):

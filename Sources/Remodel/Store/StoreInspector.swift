@@ -26,8 +26,10 @@ public enum StoreInspector {
     ///   ``RemodelError/Code/locked`` when another process holds it.
     public static func inspect(path: String, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
         let (state, steps) = try state(path: path, bundle: bundle, thorough: thorough).state
-        return StoreInspection(
-            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersion.name, migrationSteps: steps)
+        var inspection = StoreInspection(
+            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName, migrationSteps: steps)
+        inspection.versionNames = bundle.versionNames
+        return inspection
     }
 
     /// The inspection and, when the file is a store, its metadata.
@@ -54,7 +56,7 @@ public enum StoreInspector {
         case .failure(.malformed(let reason)):
             return ((.notRemodelStore(reason: reason), nil), nil)
         case .success(let metadata):
-            return (classify(metadata, in: bundle), metadata)
+            return (try classify(metadata, in: bundle), metadata)
         }
     }
 
@@ -70,22 +72,32 @@ public enum StoreInspector {
         }
     }
 
-    /// Which bundle version a store's metadata names: by entity hashes first, by name second.
-    static func classify(_ metadata: StoreMetadata, in bundle: ModelBundle) -> (StoreInspection.State, Int?) {
-        let current = bundle.currentVersion
-        let currentIndex = bundle.index(ofVersion: current.name) ?? bundle.versions.count - 1
-        let candidates = bundle.versions.filter { $0.entityHashes == metadata.entityHashes }
-        if !candidates.isEmpty {
-            let version = candidates.first { $0.name == metadata.versionName }
-                ?? candidates.first { $0.name == current.name } ?? candidates[candidates.count - 1]
+    /// Which bundle version a store's metadata names. The recorded version name decides: a name this
+    /// bundle has (or declares as a former name) is that version when the entity hashes agree, and an
+    /// edited version when they do not; a name it does not have is a newer store (or, under another
+    /// model's name, another model's store), whatever older version its hashes happen to equal. Only a
+    /// store that records no version name is found by its hashes.
+    static func classify(_ metadata: StoreMetadata, in bundle: ModelBundle) throws(RemodelError) -> (StoreInspection.State, Int?) {
+        let currentIndex = bundle.index(ofVersion: bundle.currentVersionName) ?? bundle.versionNames.count - 1
+        guard !metadata.versionName.isEmpty else {
+            let candidates = bundle.versions.filter { $0.entityHashes == metadata.entityHashes }
+            guard !candidates.isEmpty else {
+                return metadata.modelName == bundle.name || metadata.modelName.isEmpty
+                    ? (.modifiedVersion(versionName: ""), nil) : (.otherModel(name: metadata.modelName), nil)
+            }
+            let version = candidates.first { $0.name == bundle.currentVersionName } ?? candidates[candidates.count - 1]
             return position(of: version.name, .hashes, bundle: bundle, currentIndex: currentIndex)
         }
-        guard metadata.modelName == bundle.name else { return (.otherModel(name: metadata.modelName), nil) }
-        guard let index = bundle.index(ofVersion: metadata.versionName) else {
+        guard let name = bundle.versionName(recordedAs: metadata.versionName) else {
+            guard metadata.modelName == bundle.name else { return (.otherModel(name: metadata.modelName), nil) }
             return (.newer(versionName: metadata.versionName), nil)
         }
-        if index == currentIndex { return (.modifiedVersion(versionName: metadata.versionName), nil) }
-        return position(of: metadata.versionName, .name, bundle: bundle, currentIndex: currentIndex)
+        let version = try bundle.loadVersion(named: name)
+        guard version.entityHashes == metadata.entityHashes else {
+            guard metadata.modelName == bundle.name else { return (.otherModel(name: metadata.modelName), nil) }
+            return (.modifiedVersion(versionName: metadata.versionName), nil)
+        }
+        return position(of: name, name == metadata.versionName ? .name : .formerName, bundle: bundle, currentIndex: currentIndex)
     }
 
     private static func position(

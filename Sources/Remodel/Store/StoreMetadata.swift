@@ -69,13 +69,16 @@ struct StoreMetadata: Sendable, Equatable {
         try statement.forEachRow { row throws(RemodelError) in
             if case .text(let key) = row.value(at: 0), case .text(let value) = row.value(at: 1) { values[key] = value }
         }
-        guard let modelName = values["modelName"], let versionName = values["versionName"] else {
-            return .failure(.malformed("its \(tableName) table names no model or version"))
-        }
         let formatVersion = values["formatVersion"].flatMap { Int($0) } ?? 0
         var hashes: [String: String] = [:]
         for (key, value) in values where key.hasPrefix(entityHashPrefix) {
             hashes[String(key.dropFirst(entityHashPrefix.count))] = value
+        }
+        // A store that records no version name is found by its hashes; one with neither is not Remodel's.
+        let versionName = values["versionName"] ?? ""
+        let modelName = values["modelName"] ?? ""
+        guard !versionName.isEmpty || !hashes.isEmpty else {
+            return .failure(.malformed("its \(tableName) table names no version and holds no entity hashes"))
         }
         let history: [HistoryEntry]
         do {

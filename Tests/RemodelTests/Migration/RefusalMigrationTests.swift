@@ -64,7 +64,7 @@ import Testing
         let migration = try MigrationCase(bundle: library, version: "Library 3", seed: nil)
         let older = ModelBundle(name: "Library", path: library.path, versions: Array(library.versions.prefix(2)))
         let error = try await refusal(migration, bundle: older)
-        #expect(error.code == .incompatibleStore)
+        #expect(error.code == .newerStore)
         #expect(error.message.contains("Library 3"))
     }
 
@@ -72,7 +72,7 @@ import Testing
         let diligence = try ModelBundle(contentsOf: MigrationFixtures.packageRoot + "/Models/Diligence.xcdatamodeld")
         let migration = try MigrationCase(bundle: diligence, seed: nil)
         let error = try await refusal(migration, bundle: try MigrationFixtures.library())
-        #expect(error.code == .incompatibleStore)
+        #expect(error.code == .otherModel)
         #expect(error.message.contains("Diligence"))
     }
 
@@ -81,7 +81,7 @@ import Testing
         try FileManager.default.removeItem(atPath: migration.store)
         try Data([0x00, 0x53, 0x51, 0x4C, 0xFF] + Array("not a database, just bytes".utf8)).write(to: URL(fileURLWithPath: migration.store))
         let error = try await refusal(migration)
-        #expect(error.code == .incompatibleStore)
+        #expect(error.code == .notAStore)
         #expect(error.path == migration.store || error.message.contains(migration.store))
     }
 

@@ -32,7 +32,7 @@ struct StoreCommandTests {
 
         let status = try RemodelProcess.run(["status", store, "--model", model, "--mappings", MigrationFixtures.libraryMappings])
         #expect(status.status == 0)
-        #expect(status.output.hasPrefix("The store at \(store) is at version \"Library\" (recognised by its entity hashes), older than the current \"Library 3\""))
+        #expect(status.output.hasPrefix("The store at \(store) is at version \"Library\" (recognised by its version name and hashes), older than the current \"Library 3\""))
         #expect(status.output.contains("Step 1: Library → Library 2 (mapping file"))
         #expect(status.output.contains("Step 2: Library 2 → Library 3 (inferred)"))
     }

@@ -32,38 +32,54 @@ struct StoreInspectorTests {
         #expect(try inspectUntouched(path, StoreFixtures.library(), in: folder).state == .current(version: "Library 3"))
     }
 
-    @Test func olderStoreRecognisedByHashes() throws {
+    @Test func olderStoreRecognisedByNameAndHashes() throws {
         let folder = try TemporaryFolder()
         let path = try store(at: "Library", in: folder)
         let inspection = try inspectUntouched(path, StoreFixtures.library(), in: folder)
-        #expect(inspection.state == .older(version: "Library", matchedBy: .hashes))
+        #expect(inspection.state == .older(version: "Library", matchedBy: .name))
         #expect(inspection.migrationSteps == 2)
         #expect(inspection.message.hasSuffix("older than the current \"Library 3\": it must be migrated (2 steps)."))
     }
 
-    @Test func olderStoreRecognisedByName() throws {
+    /// A store that records no version name (its metadata written by another tool) is found by its hashes.
+    @Test func storeWithoutAVersionNameIsFoundByHashes() throws {
         let folder = try TemporaryFolder()
         let path = try store(at: "Library 2", in: folder)
-        // The bundle's "Library 2" was edited since: no version has the store's hashes, the name still matches.
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readWrite)
+            try connection.execute("DELETE FROM _RemodelMetadata WHERE key = 'versionName'")
+        }
+        let inspection = try inspectUntouched(path, StoreFixtures.library(), in: folder)
+        #expect(inspection.state == .older(version: "Library 2", matchedBy: .hashes))
+    }
+
+    /// The recorded version is in the bundle but was edited since (its hashes differ): refused as an
+    /// edited version, never read with a layout that is not the store's.
+    @Test func editedOlderVersionIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let path = try store(at: "Library 2", in: folder)
         let edited = StoreFixtures.library { entities, version in
             if version == "Library 2" { entities[0].attributes.append(Attribute(name: "isbn", type: .string)) }
         }
         let inspection = try inspectUntouched(path, edited, in: folder)
-        #expect(inspection.state == .older(version: "Library 2", matchedBy: .name))
-        #expect(inspection.migrationSteps == 1)
+        #expect(inspection.state == .modifiedVersion(versionName: "Library 2"))
+        #expect(inspection.refusal?.code == .editedVersion)
     }
 
-    @Test func renamedVersionIsFoundByHashes() throws {
+    /// A version folder renamed without saying so: the recorded name is not in the bundle, so the store is
+    /// refused as newer, although its hashes equal the renamed version's.
+    @Test func renamedVersionIsRefusedUnlessItsFormerNameIsDeclared() throws {
         let folder = try TemporaryFolder()
         let path = try store(at: "Library 2", in: folder)
-        let renamed = ModelBundle(
-            name: "Library",
-            versions: StoreFixtures.library().versions.map { version in
-                var version = version
-                if version.name == "Library 2" { version.name = "Library Two" }
-                return version
-            })
-        #expect(try inspectUntouched(path, renamed, in: folder).state == .older(version: "Library Two", matchedBy: .hashes))
+        let versions = StoreFixtures.library().versions.map { version in
+            var version = version
+            if version.name == "Library 2" { version.name = "Library Two" }
+            return version
+        }
+        let renamed = ModelBundle(name: "Library", versions: versions)
+        #expect(try inspectUntouched(path, renamed, in: folder).state == .newer(versionName: "Library 2"))
+        let declared = ModelBundle(name: "Library", versions: versions, formerVersionNames: ["Library 2": "Library Two"])
+        #expect(try inspectUntouched(path, declared, in: folder).state == .older(version: "Library Two", matchedBy: .formerName))
     }
 
     @Test func newerStore() throws {
@@ -73,6 +89,8 @@ struct StoreInspectorTests {
         let inspection = try inspectUntouched(path, older, in: folder)
         #expect(inspection.state == .newer(versionName: "Library 3"))
         #expect(inspection.message.contains("written by a newer version of the app"))
+        #expect(inspection.message.contains(#"(this bundle has "Library", "Library 2")"#))
+        #expect(inspection.refusal?.code == .newerStore)
     }
 
     @Test func versionAfterTheCurrentOneIsNewer() throws {

@@ -29,7 +29,7 @@ struct StoreLaunchTests {
             Issue.record("expected needsMigration")
             return
         }
-        #expect(inspection.state == .older(version: "Library", matchedBy: .hashes))
+        #expect(inspection.state == .older(version: "Library", matchedBy: .name))
         #expect(try fileBytes(path) == before)
     }
 
@@ -37,7 +37,7 @@ struct StoreLaunchTests {
         let folder = try TemporaryFolder()
         let path = try folder.write("not a database", to: "user-3.sqlite")
         let error = #expect(throws: RemodelError.self) { try Store.openOrCreate(at: path, bundle: StoreFixtures.library()) }
-        #expect(error?.code == .incompatibleStore)
+        #expect(error?.code == .notAStore)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a database")
         #expect(try folder.contents() == ["user-3.sqlite"])
     }
