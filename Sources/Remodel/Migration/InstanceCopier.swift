@@ -151,8 +151,10 @@ struct InstanceCopier {
             var sql: String
             var parameters: [SQLiteValue] = []
             if let value = attributeMapping.value {
-                if let sourceName = attributeMapping.sourceAttribute, value.text == "$source.\(sourceName)" {
-                    sql = "s.\(quoteIdentifier(sourceName))"
+                if let sourceName = attributeMapping.sourceAttribute, value.text == "$source.\(sourceName)",
+                    let sourceColumn = context.sourceLayout.columnName(of: sourceName, in: sourceEntity.name)
+                {
+                    sql = "s.\(quoteIdentifier(sourceColumn))"
                 } else {
                     let compiled = try context.compile(value, over: sourceEntity, into: attribute)
                     sql = compiled.sql
@@ -168,7 +170,8 @@ struct InstanceCopier {
             } else {
                 continue
             }
-            insert.columns.append(attribute.name)
+            guard let column = context.destinationLayout.columnName(of: attribute.name, in: destinationEntity.name) else { continue }
+            insert.columns.append(column)
             insert.values.append(sql)
             insert.parameters += parameters
         }
@@ -177,10 +180,11 @@ struct InstanceCopier {
                 let relationship = context.destination.relationship(named: relationshipMapping.destination, in: destinationEntity),
                 let sourceRelationship = context.source.relationship(named: sourceName, in: sourceEntity),
                 canCopyDirectly(relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity),
-                case .column(let table, let column)? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name)
+                case .column(let table, let column)? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name),
+                case .column(_, let sourceColumn)? = context.sourceLayout.storage(of: sourceName, in: sourceEntity.name)
             else { continue }
             insert.columns.append(column)
-            insert.values.append("s.\(quoteIdentifier(sourceName))")
+            insert.values.append("s.\(quoteIdentifier(sourceColumn))")
             context.copiedToOneColumns.append((table, column, relationship))
         }
         return insert

@@ -7,7 +7,8 @@ extension MigrationValidator {
         let from = "SELECT \"_pk\", %@ FROM \(tables(table.name)) WHERE \"_entity\" = ? AND "
         var failures: [ValidationFailure] = []
         for attribute in version.attributes(of: entity) where attribute.isStored {
-            let column = quoteIdentifier(attribute.name)
+            guard let stored = layout.column(forAttribute: attribute.name, in: entity.name) else { continue }
+            let column = quoteIdentifier(stored.name)
             let select = from.replacingOccurrences(of: "%@", with: column)
             let entityName: [SQLiteValue] = [.text(entity.name)]
             if !attribute.isOptional {
@@ -16,7 +17,7 @@ extension MigrationValidator {
                 }
             }
             if let check = storageCheck(attribute, column: column) {
-                let wider = table.column(named: attribute.name)?.declaredType == "INTEGER" ? integerProbe(attribute, column: column) : nil
+                let wider = stored.declaredType == "INTEGER" ? integerProbe(attribute, column: column) : nil
                 failures += try offenders(
                     select, check.condition, entityName, probeCondition: wider, entity: entity.name, property: attribute.name, rule: check.rule
                 ) { value in "\(check.message) (found \(value))" }

@@ -5,7 +5,7 @@ extension MigrationValidator {
         var failures: [ValidationFailure] = []
         for constraint in entity.uniquenessConstraints {
             let columns = constraint.properties.compactMap { property -> String? in
-                if layout.column(forAttribute: property, in: entity.name) != nil { return property }
+                if let column = layout.column(forAttribute: property, in: entity.name) { return column.name }
                 if case .column(_, let column)? = layout.storage(of: property, in: entity.name) { return column }
                 return nil
             }

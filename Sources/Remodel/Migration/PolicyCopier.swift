@@ -23,18 +23,17 @@ struct PolicyCopier {
             let destinationTable = context.destinationLayout.table(forEntity: destinationEntity.name)?.name
         else { return }
         let connection = context.connection
-        let readable = sourceTable.columns.filter {
-            switch $0.content {
-            case .attribute, .toOne: return true
-            default: return false
-            }
-        }.map(\.name)
-        let names = NameIndex(readable)
+        // The source object's values by property name: its attributes and to-ones, each from its own column.
+        let layout = context.sourceLayout
+        let properties = layout.storedAttributes(of: sourceEntity).map(\.name)
+            + context.source.relationships(of: sourceEntity).filter { !$0.isToMany }.map(\.name)
+        let readable = properties.compactMap { property in layout.columnName(of: property, in: sourceEntity.name).map { (property, $0) } }
+        let names = NameIndex(readable.map(\.0))
         let filter = try mapping.filter.map { expression throws(RemodelError) in
             try context.compile(expression, over: sourceEntity, into: nil)
         }
         let select = try connection.prepare(
-            "SELECT s.\"_pk\"\(readable.map { ", s." + quoteIdentifier($0) }.joined()) FROM \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\"_entity\" = ? AND s.\"_pk\" > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\"_pk\" LIMIT ?"
+            "SELECT s.\"_pk\"\(readable.map { ", s." + quoteIdentifier($0.1) }.joined()) FROM \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\"_entity\" = ? AND s.\"_pk\" > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\"_pk\" LIMIT ?"
         )
         var writer = try PolicyWriter(
             context: context, mappingIndex: index, sourceTable: sourceTable.name, destinationTable: destinationTable,

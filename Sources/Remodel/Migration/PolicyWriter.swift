@@ -30,7 +30,9 @@ struct PolicyWriter {
         self.rows = rows
         attributes = AttributeParameters(
             names: stored.map(\.name), defaults: stored.map { ModelDefaultValue.stored(for: $0) ?? .null }, slots: rows + 1)
-        let columns = (["_pk", "_entity"] + stored.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
+        let layout = context.destinationLayout
+        let columns = (["_pk", "_entity"] + stored.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
+            .map(quoteIdentifier).joined(separator: ", ")
         let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         let insert = "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columns)) VALUES "
         full = try context.connection.prepare(insert + Array(repeating: row, count: rows).joined(separator: ", "))

@@ -28,7 +28,7 @@ struct ProblemScreen {
                 case .ifSourceObjectsExist:
                     condition = "1"
                 case .ifNil(let attribute):
-                    condition = "\(quoteIdentifier(attribute)) IS NULL"
+                    condition = "\(quoteIdentifier(layout.columnName(of: attribute, in: sourceName) ?? attribute)) IS NULL"
                 }
                 let rows = try connection.rows(
                     "SELECT \"_pk\" FROM \(schema).\(quoteIdentifier(table)) WHERE \"_entity\" = ? AND \(condition) ORDER BY \"_pk\" LIMIT \(Self.examples + 1)",

@@ -195,6 +195,7 @@ struct RelationshipBuilder {
         for table in context.destinationLayout.tables {
             for column in table.columns {
                 if case .order(_, _, let inverse) = column.content {
+                    // Positions are numbered within each owner: the objects sharing a value of the inverse's column.
                     result.append(OrderColumn(table: table.name, group: inverse, position: column.name, member: "_pk", keys: ["_pk"]))
                 }
             }

@@ -12,12 +12,17 @@ struct SourceSQLContext: ExpressionSQLContext {
     private var model: ModelVersion { layout.version }
 
     func attributeSQL(_ attribute: String, through relationships: [String]) -> String {
-        guard !relationships.isEmpty else { return "\(alias).\(quoteIdentifier(attribute))" }
-        guard let (pk, owner) = ownerKey(through: relationships), let table = layout.table(forEntity: owner.name) else {
+        guard !relationships.isEmpty else {
+            guard let column = layout.columnName(of: attribute, in: entity.name) else { return "NULL" }
+            return "\(alias).\(quoteIdentifier(column))"
+        }
+        guard let (pk, owner) = ownerKey(through: relationships), let table = layout.table(forEntity: owner.name),
+            let column = layout.columnName(of: attribute, in: owner.name)
+        else {
             return "NULL"
         }
         let depth = relationships.count
-        return "(SELECT x\(depth).\(quoteIdentifier(attribute)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+        return "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
     }
 
     func countSQL(of relationship: String, through relationships: [String]) -> String {
@@ -38,16 +43,19 @@ struct SourceSQLContext: ExpressionSQLContext {
     /// SQL for the `_pk` of the object at the end of a to-one path, and that object's entity.
     private func ownerKey(through relationships: [String]) -> (String, Entity)? {
         var current = entity
-        var pk = "\(alias).\(quoteIdentifier(relationships[0]))"
+        guard let first = layout.columnName(of: relationships[0], in: entity.name) else { return nil }
+        var pk = "\(alias).\(quoteIdentifier(first))"
         for (index, name) in relationships.enumerated() {
             guard let relationship = model.relationship(named: name, in: current),
                 let destinationName = relationship.destinationEntity,
                 let destination = model.entity(named: destinationName)
             else { return nil }
             if index > 0 {
-                guard let table = layout.table(forEntity: current.name) else { return nil }
+                guard let table = layout.table(forEntity: current.name), let column = layout.columnName(of: name, in: current.name) else {
+                    return nil
+                }
                 let depth = index
-                pk = "(SELECT x\(depth).\(quoteIdentifier(name)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+                pk = "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
             }
             current = destination
         }

@@ -152,6 +152,17 @@ public struct ModelVersion: Sendable, Hashable {
         return self.relationship(named: inverseName, in: destination)
     }
 
+    /// The inverse of a relationship of `entity`, when the two name each other: the inverse names this
+    /// relationship back, and its destination is `entity` or an entity of the same line of inheritance.
+    /// An inverse naming a third relationship (Xcode builds such models) does not pair up.
+    public func pairedInverse(of relationship: Relationship, in entity: Entity) -> Relationship? {
+        guard let inverse = inverse(of: relationship), inverse.inverseName == relationship.name,
+            let target = inverse.destinationEntity.flatMap(self.entity(named:)),
+            self.entity(entity, isKindOf: target.name) || self.entity(target, isKindOf: entity.name)
+        else { return nil }
+        return inverse
+    }
+
     /// The entity that declares a relationship (itself or an ancestor of `entity`).
     public func declaringEntity(of relationship: Relationship, in entity: Entity) -> Entity {
         ([entity] + ancestors(of: entity)).first { $0.relationships.contains(relationship) } ?? entity

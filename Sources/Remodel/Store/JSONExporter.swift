@@ -32,7 +32,7 @@ struct JSONExporter {
         var fields: [Field] = []
         var parameters: [SQLiteValue] = []
         for attribute in layout.storedAttributes(of: entity) {
-            selections.append("t.\(quoteIdentifier(attribute.name))")
+            selections.append("t.\(quoteIdentifier(layout.columnName(of: attribute.name, in: entity.name) ?? attribute.name))")
             keys.append(key(attribute.name))
             fields.append(.attribute(attribute.type))
         }

@@ -19,7 +19,7 @@ extension JSONImporter {
             for relationship in entity.relationships where layout.isStored(relationship) {
                 guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
                 let forward = id(relationship, declaredBy: entity)
-                let inverse = layout.storedInverse(of: relationship)
+                let inverse = layout.storedInverse(of: relationship, in: entity.name)
                 let inverseID = inverse.flatMap { inverse in inverseOwner(of: relationship).flatMap { id(inverse, declaredBy: $0) } }
                 guard forward != nil || inverseID != nil else { continue }
                 switch storage {
@@ -168,7 +168,7 @@ extension JSONImporter {
         guard case .inverseColumn(let table, let column, let orderColumn?) = layout.storage(of: relationship.name, in: entity.name)
         else { return }
         let forward = id(relationship, declaredBy: entity).map(SQLiteValue.integer) ?? .null
-        let inverse = layout.storedInverse(of: relationship)
+        let inverse = layout.storedInverse(of: relationship, in: entity.name)
         let inverseID = inverse.flatMap { inverse in inverseOwner(of: relationship).flatMap { id(inverse, declaredBy: $0) } }
         let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
         let quotedTable = quoteIdentifier(table)

@@ -96,7 +96,7 @@ final class JSONImporter {
             let codec = try AttributeCodec(attribute: attribute, entity: entity.name, version: layout.version)
             attributes[attribute.name] = (codec, columns.count)
             order.append(attribute.name)
-            columns.append(attribute.name)
+            columns.append(layout.columnName(of: attribute.name, in: entity.name) ?? attribute.name)
         }
         var relationships: [String: (relationship: Relationship, id: Int64)] = [:]
         for relationship in layout.storedRelationships(of: entity) {

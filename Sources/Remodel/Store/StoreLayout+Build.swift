@@ -4,86 +4,128 @@ extension StoreLayout {
         !relationship.isTransient && relationship.destinationEntity.flatMap(version.entity(named:)) != nil
     }
 
-    /// The stored inverse of a relationship, if any.
-    func storedInverse(of relationship: Relationship) -> Relationship? {
-        guard let inverse = version.inverse(of: relationship), isStored(inverse) else { return nil }
+    /// The stored inverse of a relationship of `entity` (declared by it or inherited), if the two name each
+    /// other. An inverse that names a third relationship does not pair up: each side is then stored as a
+    /// relationship without an inverse (Xcode builds such models).
+    func storedInverse(of relationship: Relationship, in entity: String) -> Relationship? {
+        guard let owner = version.entity(named: entity), let inverse = version.pairedInverse(of: relationship, in: owner),
+            isStored(inverse)
+        else { return nil }
         return inverse
     }
 
     mutating func buildTables() {
+        var names = NameAllocator()
         for root in version.rootEntities {
             let hierarchy = version.hierarchy(of: root)
+            let tableName = names.claim(root.name, qualifier: "table")
             var columns = [
                 Column(name: "_pk", declaredType: "INTEGER", content: .primaryKey),
                 Column(name: "_entity", declaredType: "TEXT", content: .entityName),
             ]
-            var names: Set<String> = ["_pk", "_entity"]
+            var columnNames = NameAllocator(reserved: ["_pk", "_entity"])
             for entity in hierarchy {
-                for attribute in entity.attributes where attribute.isStored && names.insert(attribute.name).inserted {
+                for attribute in entity.attributes where attribute.isStored {
+                    let declaredType = Self.declaredType(of: attribute.type)
+                    // A sibling's attribute of the same name and storage shares its column: each row is one entity's.
+                    if let shared = columns.first(where: { column in
+                        guard column.name == attribute.name, case .attribute(let other, _, _) = column.content else { return false }
+                        return column.declaredType == declaredType && !related(other, entity.name)
+                    }) {
+                        setColumn(shared.name, for: attribute.name, declaredBy: entity)
+                        continue
+                    }
+                    let name = columnNames.claim(attribute.name, qualifier: entity.name)
                     let content = Column.Content.attribute(entity: entity.name, name: attribute.name, type: attribute.type)
-                    columns.append(Column(name: attribute.name, declaredType: Self.declaredType(of: attribute.type), content: content))
+                    columns.append(Column(name: name, declaredType: declaredType, content: content))
+                    setColumn(name, for: attribute.name, declaredBy: entity)
                 }
             }
             for entity in hierarchy {
-                for relationship in entity.relationships
-                where !relationship.isToMany && isStored(relationship) && names.insert(relationship.name).inserted {
+                // Every to-one has a column of its own: two siblings' `post` are two relationships.
+                for relationship in entity.relationships where !relationship.isToMany && isStored(relationship) {
+                    let name = columnNames.claim(relationship.name, qualifier: entity.name)
                     let content = Column.Content.toOne(
                         entity: entity.name, relationship: relationship.name, destination: relationship.destinationEntity ?? "")
-                    columns.append(Column(name: relationship.name, declaredType: "INTEGER", content: content))
+                    columns.append(Column(name: name, declaredType: "INTEGER", content: content))
+                    setColumn(name, for: relationship.name, declaredBy: entity)
                 }
             }
             let members = Set(hierarchy.map(\.name))
             for owner in version.entities {
                 for relationship in owner.relationships where relationship.isToMany && relationship.isOrdered && isStored(relationship) {
-                    guard let inverse = storedInverse(of: relationship), !inverse.isToMany,
-                        let destination = relationship.destinationEntity.flatMap(version.entity(named:)),
-                        members.contains(version.declaringEntity(of: inverse, in: destination).name)
+                    guard let inverse = storedInverse(of: relationship, in: owner.name), !inverse.isToMany,
+                        let destination = relationship.destinationEntity.flatMap(version.entity(named:))
                     else { continue }
-                    let name = Self.orderColumnName(inverse: inverse.name)
-                    guard names.insert(name).inserted else { continue }
-                    let content = Column.Content.order(owner: owner.name, relationship: relationship.name, inverse: inverse.name)
+                    let inverseOwner = version.declaringEntity(of: inverse, in: destination)
+                    guard members.contains(inverseOwner.name),
+                        let inverseColumn = columnByProperty[PropertyKey(entity: inverseOwner.name, property: inverse.name)]
+                    else { continue }
+                    let name = columnNames.claim(Self.orderColumnName(toOneColumn: inverseColumn), qualifier: inverseOwner.name)
+                    let content = Column.Content.order(owner: owner.name, relationship: relationship.name, inverseColumn: inverseColumn)
                     columns.append(Column(name: name, declaredType: "INTEGER", content: content))
+                    orderColumnByToOne[PropertyKey(entity: inverseOwner.name, property: inverse.name)] = name
                 }
             }
             for entity in hierarchy { tableIndexByEntity[entity.name] = tables.count }
-            tables.append(Table(name: root.name, entities: hierarchy.map(\.name), columns: columns))
+            tables.append(Table(name: tableName, entities: hierarchy.map(\.name), columns: columns))
+        }
+        reservedNames = names
+    }
+
+    /// Whether one entity inherits from the other (then they cannot both declare a property of one name).
+    private func related(_ first: String, _ second: String) -> Bool {
+        guard let a = version.entity(named: first), let b = version.entity(named: second) else { return false }
+        return version.entity(a, isKindOf: b.name) || version.entity(b, isKindOf: a.name)
+    }
+
+    /// Records the column of a property for its declaring entity and every entity inheriting it.
+    private mutating func setColumn(_ column: String, for property: String, declaredBy entity: Entity) {
+        for kind in version.hierarchy(of: entity) {
+            columnByProperty[PropertyKey(entity: kind.name, property: property)] = column
         }
     }
 
     mutating func buildRelationshipStorage() {
-        var joinNames: Set<String> = []
+        var names = reservedNames
+        var joinNameByOwner: [PropertyKey: String] = [:]
         for entity in version.entities {
             for relationship in version.relationships(of: entity) where isStored(relationship) {
                 let declaring = version.declaringEntity(of: relationship, in: entity)
                 let key = PropertyKey(entity: entity.name, property: relationship.name)
-                guard let storage = storage(for: relationship, declaredBy: declaring, joinNames: &joinNames) else { continue }
+                guard let storage = storage(for: relationship, declaredBy: declaring, names: &names, joinNameByOwner: &joinNameByOwner)
+                else { continue }
                 storageByProperty[key] = storage
             }
         }
+        reservedNames = names
     }
 
     private mutating func storage(
-        for relationship: Relationship, declaredBy declaring: Entity, joinNames: inout Set<String>
+        for relationship: Relationship, declaredBy declaring: Entity, names: inout NameAllocator,
+        joinNameByOwner: inout [PropertyKey: String]
     ) -> RelationshipStorage? {
         let ownTable = table(forEntity: declaring.name)?.name ?? declaring.name
         if !relationship.isToMany {
-            return .column(table: ownTable, column: relationship.name)
+            guard let column = columnByProperty[PropertyKey(entity: declaring.name, property: relationship.name)] else { return nil }
+            return .column(table: ownTable, column: column)
         }
         guard let destinationName = relationship.destinationEntity, let destination = version.entity(named: destinationName) else {
             return nil
         }
-        let inverse = storedInverse(of: relationship)
+        let inverse = storedInverse(of: relationship, in: declaring.name)
         if let inverse, !inverse.isToMany {
             let inverseOwner = version.declaringEntity(of: inverse, in: destination)
-            let table = table(forEntity: inverseOwner.name)?.name ?? inverseOwner.name
-            let order = relationship.isOrdered ? Self.orderColumnName(inverse: inverse.name) : nil
-            return .inverseColumn(table: table, column: inverse.name, orderColumn: order)
+            let key = PropertyKey(entity: inverseOwner.name, property: inverse.name)
+            guard let table = table(forEntity: inverseOwner.name)?.name, let column = columnByProperty[key] else { return nil }
+            let order = relationship.isOrdered ? orderColumnByToOne[key] : nil
+            return .inverseColumn(table: table, column: column, orderColumn: order)
         }
         // A join table: owned by this side unless the inverse side's "Entity.relationship" sorts first.
         var ownerIsSource = true
+        var owner = PropertyKey(entity: declaring.name, property: relationship.name)
         var join = JoinTable(
-            name: Self.joinTableName(entity: declaring.name, relationship: relationship.name),
-            sourceEntity: declaring.name, sourceRelationship: relationship.name, destinationEntity: destinationName,
+            name: "", sourceEntity: declaring.name, sourceRelationship: relationship.name, destinationEntity: destinationName,
             destinationRelationship: inverse?.name, sourceIsOrdered: relationship.isOrdered,
             destinationIsOrdered: inverse?.isOrdered ?? false)
         if let inverse {
@@ -92,14 +134,20 @@ extension StoreLayout {
             let theirs = Array("\(inverseOwner.name).\(inverse.name)".utf8)
             if theirs.lexicographicallyPrecedes(mine) {
                 ownerIsSource = false
+                owner = PropertyKey(entity: inverseOwner.name, property: inverse.name)
                 join = JoinTable(
-                    name: Self.joinTableName(entity: inverseOwner.name, relationship: inverse.name),
-                    sourceEntity: inverseOwner.name, sourceRelationship: inverse.name,
+                    name: "", sourceEntity: inverseOwner.name, sourceRelationship: inverse.name,
                     destinationEntity: inverse.destinationEntity ?? declaring.name, destinationRelationship: relationship.name,
                     sourceIsOrdered: inverse.isOrdered, destinationIsOrdered: relationship.isOrdered)
             }
         }
-        if joinNames.insert(join.name).inserted { joinTables.append(join) }
+        if let known = joinNameByOwner[owner] {
+            join.name = known
+        } else {
+            join.name = names.claim(Self.joinTableName(entity: owner.entity, relationship: owner.property), qualifier: "join")
+            joinNameByOwner[owner] = join.name
+            joinTables.append(join)
+        }
         let order: String? = relationship.isOrdered
             ? (ownerIsSource ? JoinTable.sourceOrderColumn : JoinTable.destinationOrderColumn) : nil
         return .joinTable(name: join.name, ownerIsSource: ownerIsSource, orderColumn: order)
@@ -114,7 +162,36 @@ extension StoreLayout {
         }
     }
 
-    static func orderColumnName(inverse: String) -> String { "_\(inverse)_order" }
+    /// The order column of the to-many whose inverse is stored in `toOneColumn`.
+    static func orderColumnName(toOneColumn: String) -> String { "_\(toOneColumn)_order" }
 
     static func joinTableName(entity: String, relationship: String) -> String { "_\(entity)_\(relationship)" }
+}
+
+/// Gives out SQL names that are unique the way SQLite compares them (ASCII letters in any case are
+/// equal): the name asked for when it is free, else `name_Qualifier`, then `name_Qualifier_2`, ….
+/// Models Xcode accepts can have names that differ only in case (`rawGroupUid` and `rawGroupUID` in
+/// two sibling entities); each still gets a column of its own, and the same model always the same names.
+struct NameAllocator: Sendable {
+    private var taken: Set<String> = []
+
+    init(reserved: [String] = []) {
+        for name in reserved { taken.insert(Self.key(name)) }
+    }
+
+    mutating func claim(_ name: String, qualifier: String) -> String {
+        if taken.insert(Self.key(name)).inserted { return name }
+        let base = "\(name)_\(qualifier)"
+        if taken.insert(Self.key(base)).inserted { return base }
+        var number = 2
+        while !taken.insert(Self.key("\(base)_\(number)")).inserted { number += 1 }
+        return "\(base)_\(number)"
+    }
+
+    func isTaken(_ name: String) -> Bool { taken.contains(Self.key(name)) }
+
+    /// SQLite folds ASCII letters only when it compares identifiers.
+    private static func key(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
 }

@@ -19,8 +19,15 @@ extension StoreLayout {
             result.append(
                 Index(name: "_\(join.name)_destination_index", table: join.name, keys: [.init(column: JoinTable.destinationColumn)]))
         }
+        // Index names are compared without regard to case, like every SQLite name: two that differ only in
+        // case (or collide with a table's) get a suffix, the same one for the same model every time.
+        var names = reservedNames
         var seen: Set<String> = []
-        indexes = result.filter { seen.insert($0.name).inserted }
+        indexes = result.filter { seen.insert($0.name).inserted }.map { index in
+            var index = index
+            index.name = names.claim(index.name, qualifier: "index")
+            return index
+        }
     }
 
     private func entityIndexes(_ entity: Entity, table: Table) -> [Index] {
@@ -28,18 +35,22 @@ extension StoreLayout {
         let isRoot = table.name == entity.name
         let partial: [String]? = isRoot ? nil : kinds(of: entity.name)
         for (offset, constraint) in entity.uniquenessConstraints.enumerated() {
-            let keys = constraint.properties.map { Index.Key(column: $0) }
-            guard !keys.isEmpty, keys.allSatisfy({ table.column(named: $0.column) != nil }) else { continue }
+            let columns = constraint.properties.compactMap { columnName(of: $0, in: entity.name) }
+            guard !columns.isEmpty, columns.count == constraint.properties.count else { continue }
+            let keys = columns.map { Index.Key(column: $0) }
             result.append(
                 Index(name: "_\(entity.name)_unique_\(offset + 1)", table: table.name, keys: keys, isUnique: true, entities: partial))
         }
         for fetchIndex in entity.fetchIndexes {
-            let keys = fetchIndex.elements.map { Index.Key(column: $0.property, ascending: $0.ascending) }
-            guard !keys.isEmpty, keys.allSatisfy({ table.column(named: $0.column) != nil }) else { continue }
+            let keys = fetchIndex.elements.compactMap { element in
+                columnName(of: element.property, in: entity.name).map { Index.Key(column: $0, ascending: element.ascending) }
+            }
+            guard !keys.isEmpty, keys.count == fetchIndex.elements.count else { continue }
             result.append(Index(name: "_\(entity.name)_fetch_\(fetchIndex.name)", table: table.name, keys: keys))
         }
         for attribute in entity.attributes where attribute.isIndexed && attribute.isStored {
-            result.append(Index(name: "_\(entity.name)_fetch_\(attribute.name)", table: table.name, keys: [.init(column: attribute.name)]))
+            guard let column = columnName(of: attribute.name, in: entity.name) else { continue }
+            result.append(Index(name: "_\(entity.name)_fetch_\(attribute.name)", table: table.name, keys: [.init(column: column)]))
         }
         return result
     }

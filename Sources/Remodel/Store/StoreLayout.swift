@@ -21,8 +21,9 @@ struct StoreLayout: Sendable {
             case attribute(entity: String, name: String, type: AttributeType)
             /// A to-one relationship holding the destination's `_pk`.
             case toOne(entity: String, relationship: String, destination: String)
-            /// The position of this object in `owner.relationship`, an ordered to-many whose inverse is this table's `inverse` column.
-            case order(owner: String, relationship: String, inverse: String)
+            /// The position of this object in `owner.relationship`, an ordered to-many whose inverse to-one is
+            /// this table's column `inverseColumn`.
+            case order(owner: String, relationship: String, inverseColumn: String)
         }
 
         /// The column's name.
@@ -121,6 +122,12 @@ struct StoreLayout: Sendable {
 
     var tableIndexByEntity: [String: Int] = [:]
     var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
+    /// The column of each stored attribute and to-one relationship, by entity (declaring or inheriting).
+    var columnByProperty: [PropertyKey: String] = [:]
+    /// The order column of an ordered to-many, by its inverse to-one (declaring entity, relationship).
+    var orderColumnByToOne: [PropertyKey: String] = [:]
+    /// Table names given out, which join tables must not take.
+    var reservedNames = NameAllocator()
 
     struct PropertyKey: Hashable, Sendable {
         var entity: String
@@ -151,10 +158,17 @@ struct StoreLayout: Sendable {
 
     /// The column holding an attribute of an entity (declared by it or inherited).
     func column(forAttribute attribute: String, in entity: String) -> Column? {
-        guard let table = table(forEntity: entity), let column = table.column(named: attribute),
-            case .attribute = column.content
+        guard let name = columnByProperty[PropertyKey(entity: entity, property: attribute)], let table = table(forEntity: entity),
+            let column = table.column(named: name), case .attribute = column.content
         else { return nil }
         return column
+    }
+
+    /// The name of the column holding an attribute or to-one relationship of an entity (declared by it or
+    /// inherited): the property's own name, unless another column of the table already has it in some case
+    /// of letters (docs/STORE-LAYOUT.md, "Column names").
+    func columnName(of property: String, in entity: String) -> String? {
+        columnByProperty[PropertyKey(entity: entity, property: property)]
     }
 
     /// The entity's stored attributes in resolved model order (inherited first).

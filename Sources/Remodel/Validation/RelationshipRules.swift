@@ -54,7 +54,7 @@ enum RelationshipRules {
             let target = inverse.destinationEntity.map { "'\($0)'" } ?? "no entity"
             list.report(
                 .inverseMismatch,
-                "relationship '\(name)' has inverse '\(destinationName).\(inverseName)', but that relationship points to \(target) with inverse \(back); make each the other's inverse",
+                "relationship '\(name)' has inverse '\(destinationName).\(inverseName)', but that relationship points to \(target) with inverse \(back); Remodel stores '\(name)' as a relationship without an inverse; make each the other's inverse",
                 at: source.location(of: "inverseName"))
         }
     }

@@ -78,7 +78,8 @@ extension ValidationRule {
     static let missingInverse = ValidationRule(
         id: "missing-inverse", severity: .error, summary: "A relationship's inverse names no relationship of the destination.")
     static let inverseMismatch = ValidationRule(
-        id: "inverse-mismatch", severity: .error, summary: "A relationship's inverse does not point back at it.")
+        id: "inverse-mismatch", severity: .warning,
+        summary: "A relationship's inverse does not point back at it (Xcode builds such models): each side is stored as a relationship without an inverse.")
     static let inverseEntityMismatch = ValidationRule(
         id: "inverse-entity-mismatch", severity: .error, summary: "A relationship's inverseEntity is not its destination entity.")
     static let invalidCount = ValidationRule(

@@ -12,7 +12,8 @@ enum GeneratedStoreData {
             for entity in version.entities where !entity.isAbstract {
                 guard let table = layout.table(forEntity: entity.name) else { continue }
                 let attributes = version.attributes(of: entity).filter(\.isStored)
-                let columns = (["_pk", "_entity"] + attributes.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
+                let columns = (["_pk", "_entity"] + attributes.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
+                    .map(quoteIdentifier).joined(separator: ", ")
                 let insert = try connection.prepare(
                     "INSERT INTO \(quoteIdentifier(table.name)) (\(columns)) VALUES (\(Array(repeating: "?", count: attributes.count + 2).joined(separator: ", ")))")
                 for _ in 0..<count {

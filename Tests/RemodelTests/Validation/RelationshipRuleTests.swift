@@ -60,7 +60,7 @@ struct RelationshipRuleTests {
 
             """
         #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):5:129: error: relationship 'Person.favorites' has inverse 'Book.author', but that relationship points to 'Person' with inverse 'books'; make each the other's inverse [inverse-mismatch]"
+            "\(file):5:129: warning: relationship 'Person.favorites' has inverse 'Book.author', but that relationship points to 'Person' with inverse 'books'; Remodel stores 'Person.favorites' as a relationship without an inverse; make each the other's inverse [inverse-mismatch]"
         ])
     }
 
