@@ -89,6 +89,7 @@ enum IntermediateViews {
         var owners: [String: Set<String>] = [:]
         for write in RelationshipBuilder(context: context).plannedWrites() {
             if case .column = write.storage { continue }
+            guard !write.onlyPositions else { return nil }
             guard case .joinTable(let name, _, _) = write.storage, let source = joinSource(of: write, in: context),
                 targetsKeepTheirKind(write.relationship, from: write.sourceRelationship, in: context)
             else { return nil }

@@ -44,6 +44,9 @@ struct RelationshipBuilder {
         var relationship: Relationship
         var sourceRelationship: Relationship
         var storage: StoreLayout.RelationshipStorage
+        /// Whether the write only sets this side's positions in a join table the other side fills
+        /// (an ordered many-to-many keeps the order of both sides).
+        var onlyPositions = false
     }
 
     func plannedWrites() -> [Write] {
@@ -69,12 +72,19 @@ struct RelationshipBuilder {
                     if !copied.contains("\(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
                 case .inverseColumn:
                     if !inverseHasSource(relationship) || relationship.isOrdered { writes.append(write) }
-                case .joinTable(_, let ownerIsSource, _):
-                    if ownerIsSource || !inverseHasSource(relationship) { writes.append(write) }
+                case .joinTable(_, let ownerIsSource, let orderColumn):
+                    if ownerIsSource || !inverseHasSource(relationship) {
+                        writes.append(write)
+                    } else if orderColumn != nil, sourceRelationship.isOrdered {
+                        var positions = write
+                        positions.onlyPositions = true
+                        writes.append(positions)
+                    }
                 }
             }
         }
-        return writes
+        // Positions go into rows the other side writes: after every insert.
+        return writes.filter { !$0.onlyPositions } + writes.filter(\.onlyPositions)
     }
 
     private func copiedDirectly(_ write: Write) -> Bool {
@@ -169,7 +179,12 @@ struct RelationshipBuilder {
             sql = "UPDATE main.\(name) SET \(assignments.joined(separator: ", ")) FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.b2"
         case .joinTable(let name, let ownerIsSource, let orderColumn):
             let position = orderColumn != nil && write.sourceRelationship.isOrdered ? "position" : "NULL"
-            if ownerIsSource {
+            if write.onlyPositions, let orderColumn {
+                // The rows are the other side's; this side's positions go to its own order column.
+                let table = "main.\(quoteIdentifier(name))"
+                let (mine, other) = ownerIsSource ? ("source", "destination") : ("destination", "source")
+                sql = "UPDATE \(table) SET \(quoteIdentifier(orderColumn)) = l.position FROM (\(links)) AS l WHERE \(table).\"\(mine)\" = l.a2 AND \(table).\"\(other)\" = l.b2"
+            } else if ownerIsSource {
                 sql = "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, source_order) SELECT a2, b2, \(position) FROM (\(links))"
             } else {
                 sql = "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, destination_order) SELECT b2, a2, \(position) FROM (\(links))"
