@@ -20,7 +20,8 @@ struct MappingMerger {
             apply(rule, to: &entities, inference: &inference)
         }
         for entity in entities {
-            let location = file.entities.first { $0.destinationEntity == entity.destination }?.source.location ?? file.source.location
+            var location = file.source.location
+            if case .explicit(let written) = entity.provenance { location = written }
             for problem in entity.problems {
                 diagnostics.append(Diagnostic(.error, rule: "mapping-incomplete", message: problem.description, at: location))
             }
@@ -41,12 +42,20 @@ struct MappingMerger {
         if (rule.sourceEntity != nil && sourceEntity == nil) || (rule.destinationEntity != nil && destinationEntity == nil) {
             return
         }
+        // Inferred mappings give way to the file's; the file's own mappings all stay (several may fill one
+        // destination entity: Cat and Dog into Pet, or Task into Task twice under complementary filters).
         switch (sourceEntity, destinationEntity) {
         case (let from?, nil):
-            entities.removeAll { $0.source == from.name }
+            reportConflicts(rule, with: entities.filter { $0.provenance.isExplicit && $0.source == from.name && $0.kind != .remove }) {
+                "\(from.name) is removed here but mapped to \($0.destination ?? "?")"
+            }
+            entities.removeAll { !$0.provenance.isExplicit && $0.source == from.name }
             entities.append(EntityMapping(kind: .remove, source: from.name, destination: nil, provenance: explicit))
         case (nil, let to?):
-            entities.removeAll { $0.destination == to.name }
+            reportConflicts(rule, with: entities.filter { $0.provenance.isExplicit && $0.destination == to.name }) {
+                "\(to.name) is added empty here but filled from \($0.source ?? "?")"
+            }
+            entities.removeAll { !$0.provenance.isExplicit && $0.destination == to.name }
             var mapping = inference.newEntityMapping(to)
             mapping.provenance = explicit
             entities.append(applyProperties(rule, to: mapping, destinationEntity: to, sourceEntity: nil))
@@ -55,14 +64,41 @@ struct MappingMerger {
             mapping.kind = .transform
             mapping.filter = rule.filter
             mapping = applyProperties(rule, to: mapping, destinationEntity: to, sourceEntity: from)
-            entities.removeAll { ($0.destination == to.name && $0.source != from.name) || ($0.source == from.name && $0.kind == .remove) }
-            if let index = entities.firstIndex(where: { $0.source == from.name && $0.destination == to.name }) {
+            let twins = entities.filter {
+                $0.provenance.isExplicit && $0.source == from.name && $0.destination == to.name && $0.filter?.text == rule.filter?.text
+            }
+            reportConflicts(rule, with: twins) { _ in
+                let filter = rule.filter == nil ? "no filter" : "the same filter"
+                return "\(from.name) → \(to.name) is mapped twice with \(filter), so every object would arrive twice; give each a filter that tells them apart, or remove one"
+            }
+            reportConflicts(rule, with: entities.filter { $0.provenance.isExplicit && $0.kind == .remove && $0.source == from.name }) {
+                _ in "\(from.name) is mapped to \(to.name) here but removed"
+            }
+            entities.removeAll {
+                !$0.provenance.isExplicit
+                    && (($0.destination == to.name && $0.source != from.name) || ($0.source == from.name && $0.kind == .remove))
+            }
+            if let index = entities.firstIndex(where: { !$0.provenance.isExplicit && $0.source == from.name && $0.destination == to.name }) {
                 entities[index] = mapping
             } else {
                 entities.append(mapping)
             }
         case (nil, nil):
             return
+        }
+    }
+
+    /// One `mapping-conflict` error per earlier entity mapping of the file that `rule` contradicts, naming both places.
+    private mutating func reportConflicts(
+        _ rule: MappingFile.EntityRule, with earlier: [EntityMapping], _ message: (EntityMapping) -> String
+    ) {
+        for mapping in earlier {
+            guard case .explicit(let first) = mapping.provenance else { continue }
+            diagnostics.append(
+                Diagnostic(
+                    .error, rule: "mapping-conflict",
+                    message: "\(message(mapping)) (the other entity mapping is at line \(first.line), column \(first.column))",
+                    at: rule.source.location))
         }
     }
 
