@@ -15,6 +15,10 @@ import Foundation
 enum FaultPoint: String, CaseIterable {
     /// The plan is made and the lock is held; nothing written yet.
     case planned
+    /// The step's copy of its source store is written; nothing of it changed yet.
+    case afterCopy = "after-copy"
+    /// The copy has the destination's schema: carried tables altered, rebuilt ones empty.
+    case afterSchema = "after-schema"
     /// A batch of phase 1 was committed to the step's store.
     case afterBatch = "after-batch"
     /// Phase 1 of a step is done.

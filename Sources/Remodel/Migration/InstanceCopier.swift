@@ -8,7 +8,13 @@ struct InstanceCopier {
             try context.connection.execute(KeyPlan.createKeyTableSQL)
         }
         var nextKey: [String: Int64] = [:]
-        let mappings = context.mapping.entities.enumerated().filter { $0.element.source != nil && $0.element.destination != nil }
+        // Objects of carried tables are in the copy already.
+        let mappings = context.mapping.entities.enumerated().filter { item in
+            guard item.element.source != nil, let to = item.element.destination,
+                let table = context.destinationLayout.table(forEntity: to)?.name
+            else { return false }
+            return context.changes.isRebuilt(table)
+        }
         var progress = PhaseProgress(total: 0)
         var bounds: [Int: [SQLiteValue]] = [:]
         for (index, mapping) in mappings {

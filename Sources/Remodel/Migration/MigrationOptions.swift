@@ -29,6 +29,11 @@ public struct MigrationOptions: Sendable {
     /// `false` writes and checks every version in turn, which is slower; with policies or hooks
     /// every step is written anyway.
     public var composesSteps = true
+    /// Whether phase 3 checks every value and link of the store against the destination model, instead of
+    /// what each step wrote or changed (tables rebuilt, columns made or filled, rules that changed): data
+    /// carried byte for byte under unchanged rules is otherwise left to SQLite's check of the file.
+    /// `remodel migrate --check-everything`.
+    public var checksEverything = false
     /// SQLite's own check of each step's new store in phase 3: ``IntegrityCheck/quick`` (the default)
     /// or ``IntegrityCheck/full``.
     public var integrityCheck = IntegrityCheck.quick

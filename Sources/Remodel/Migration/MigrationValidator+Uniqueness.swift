@@ -9,7 +9,9 @@ extension MigrationValidator {
                 if case .column(_, let column)? = layout.storage(of: property, in: entity.name) { return column }
                 return nil
             }
-            guard !columns.isEmpty, columns.count == constraint.properties.count else { continue }
+            guard !columns.isEmpty, columns.count == constraint.properties.count,
+                scope?.needsUniqueness(entity: entity.name, properties: constraint.properties) ?? true
+            else { continue }
             var parameters: [SQLiteValue] = []
             let kinds = placeholders(kinds(of: entity.name), &parameters)
             let list = columns.map(quoteIdentifier).joined(separator: ", ")

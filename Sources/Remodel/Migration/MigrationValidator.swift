@@ -10,6 +10,8 @@ struct MigrationValidator {
     var tables: TableReferences = .destination
     /// Checks left to a later version's (for a version a composed pass goes through).
     var implied: ImpliedChecks?
+    /// The checks the pass must run, when it carries tables (nil: every check).
+    var scope: CheckScope?
     /// SQLite's own check of the store, after the model's rules.
     var integrityCheck = MigrationOptions.IntegrityCheck.quick
     let customValidations: [CustomValidation]
@@ -30,7 +32,7 @@ struct MigrationValidator {
         let entities = version.entities.filter { !$0.isAbstract }
         let total = entities.count + 2 + customValidations.count
         var completed = 0
-        let ends = joinEnds()
+        let ends = joinEnds().filter { scope?.needsJoinEnds($0.join.name) ?? true }
         // Views hold nothing of their own for SQLite to check, and no second connection would see them.
         let storeChecks = tables.areViews ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), check: integrityCheck)
         defer { storeChecks?.stop() }
@@ -85,6 +87,7 @@ struct MigrationValidator {
         entity: String, property: String?, rule: String, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         if implied?.contains(entity: entity, property: property, rule: rule) == true { return [] }
+        if let scope, !scope.needs(entity: entity, property: property, rule: rule) { return [] }
         if scan.add(
             TableScan.Check(
                 sql: select + condition, condition: condition, probeCondition: probeCondition, parameters: parameters, probe: probe,

@@ -145,7 +145,11 @@ public struct Migrator: Sendable {
                 let executor = StepExecutor(
                     step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
                     environment: environment, tracker: tracker, options: options)
-                try executor.run(sourcePath: sourcePath, destinationPath: destinationPath)
+                let from = sourcePath
+                try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
+                    // The original is copied through the lock's own descriptor; an earlier pass's file is this run's own.
+                    if from == path { try lock.copyStore(to: destination) } else { try FileCopy.copy(from, to: destination) }
+                }
                 FaultPoint.afterStep.reach()
                 if sourcePath != path { StoreFiles.remove(sourcePath) }
                 sourcePath = destinationPath

@@ -13,8 +13,15 @@ struct RelationshipBuilder {
     private var connection: SQLiteConnection { context.connection }
 
     func run() throws(RemodelError) {
-        let work = plannedWrites()
-        let total = work.count + context.copiedToOneColumns.count + orderColumns().count
+        // Links stored in carried tables are in the copy already.
+        let work = plannedWrites().filter { write in
+            switch write.storage {
+            case .column(let table, _), .inverseColumn(let table, _, _): return context.changes.isRebuilt(table)
+            case .joinTable(let name, _, _): return context.changes.isRebuilt(name)
+            }
+        }
+        let orders = orderColumns().filter { context.changes.isRebuilt($0.table) }
+        let total = work.count + context.copiedToOneColumns.count + orders.count
         var completed = 0
         try context.tracker.report(.relationships, step: context.step, entity: nil, completed: 0, total: total, force: true)
         for write in work {
@@ -27,7 +34,7 @@ struct RelationshipBuilder {
             completed += 1
             try context.tracker.report(.relationships, step: context.step, entity: copied.table, completed: completed, total: total)
         }
-        for order in orderColumns() {
+        for order in orders {
             try renumber(order)
             completed += 1
             try context.tracker.report(.relationships, step: context.step, entity: order.table, completed: completed, total: total)

@@ -15,6 +15,9 @@ final class StepContext {
     let batchSize: Int
     /// Policies by destination entity name.
     let policies: [String: EntityPolicy]
+    /// Which destination tables the step carries from the source store (left alone by phases 1 and 2) and
+    /// which it rebuilds; every table is rebuilt unless set.
+    var changes = StorageChanges()
     /// To-one columns copied directly in phase 1, whose links to objects that did not arrive phase 2 removes.
     var copiedToOneColumns: [(table: String, column: String, relationship: Relationship)] = []
 

@@ -13,10 +13,13 @@ struct StepExecutor {
     let tracker: ProgressTracker
     let options: MigrationOptions
 
-    /// Builds `destinationPath` from `sourcePath`; the destination is removed again on failure.
-    func run(sourcePath: String, destinationPath: String) throws(RemodelError) {
+    /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
+    /// step then changes in place. The destination is removed again on failure.
+    func run(sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> Void) throws(RemodelError) {
         StoreFiles.remove(destinationPath)
         do {
+            try copy(destinationPath)
+            FaultPoint.afterCopy.reach()
             try build(sourcePath: sourcePath, destinationPath: destinationPath)
         } catch {
             StoreFiles.remove(destinationPath)
@@ -24,21 +27,45 @@ struct StepExecutor {
         }
     }
 
+    /// What the pass does to each table: the changes of its steps, one after the other.
+    var storageChanges: StorageChanges {
+        let policies = Set(options.policies.map(\.destination))
+        var changes: StorageChanges?
+        for step in passedThrough + [step] {
+            let next = StorageChanges(step: step, policies: policies)
+            changes = changes.map { $0.followed(by: next) } ?? next
+        }
+        return changes ?? StorageChanges()
+    }
+
+    /// The version the pass reads.
+    private var passSource: ModelVersion { passedThrough.first?.source ?? step.source }
+
     private func build(sourcePath: String, destinationPath: String) throws(RemodelError) {
-        let connection = try SQLiteConnection(path: destinationPath, mode: .create)
+        let connection = try SQLiteConnection(path: destinationPath, mode: .readWrite)
         // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         try ExpressionFunctions.register(on: connection)
         try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
+        let changes = storageChanges
+        let sourceLayout = StoreLayout(version: passSource)
+        let app = try AppSchema.read(from: connection, schema: "main", layout: sourceLayout)
+        let rehearsal = SchemaRehearsal(
+            app: app, destination: StoreLayout(version: step.destination), changes: changes,
+            stepName: "\(passSource.name) → \(step.destination.name)")
+        try rehearsal.run()
         let intermediates = try createViews(on: connection)
         let context = StepContext(
             connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
             environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies,
             sourceTables: intermediates.last?.tables ?? .source)
-        try connection.transaction { () throws(RemodelError) in
-            for sql in context.destinationLayout.createTablesSQL { try connection.execute(sql) }
-        }
+        context.changes = changes
+        let rewrite = StoreRewrite(
+            connection: connection, source: sourceLayout, destination: context.destinationLayout, changes: changes, app: app,
+            rehearsal: rehearsal)
+        try rewrite.prepare()
+        FaultPoint.afterSchema.reach()
 
         let database = MigrationStepDatabase(step: step, connection: connection)
         try runHook(options.hooks.beforeStep, database, when: "before")
@@ -46,8 +73,9 @@ struct StepExecutor {
         FaultPoint.afterInstances.reach()
         try RelationshipBuilder(context: context).run()
         FaultPoint.afterRelationships.reach()
+        try rewrite.copyAppColumns(keys: context.keys)
         if context.keys.needsKeyTable {
-            try connection.execute("DROP TABLE \"_RemodelKeys\"")
+            try connection.execute("DROP TABLE IF EXISTS \"_RemodelKeys\"")
         }
         try runHook(options.hooks.afterStep, database, when: "after")
         try connection.transaction { () throws(RemodelError) in
@@ -57,17 +85,19 @@ struct StepExecutor {
         // The last step's store is the one flushed before it replaces the original: start now.
         let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
+        let scopes = checkScopes()
         for (offset, intermediate) in intermediates.enumerated() {
             let next = offset + 1 < intermediates.count ? intermediates[offset + 1].step : step
             let implied = ImpliedChecks(version: intermediate.step.destination, next: next, nextIsPassedThrough: offset + 1 < intermediates.count)
-            try validate(intermediate, implied: implied, on: connection)
+            try validate(intermediate, implied: implied, scope: scopes[offset], on: connection)
         }
-        let validator = MigrationValidator(
+        var validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
             integrityCheck: options.integrityCheck, customValidations: options.validations
         ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
             try tracker.report(.validation, step: index, entity: entity, completed: completed, total: total)
         }
+        validator.scope = scopes.last ?? nil
         let failures = try validator.run()
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)
@@ -77,6 +107,7 @@ struct StepExecutor {
         try connection.transaction { () throws(RemodelError) in
             for index in context.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
             try writeMetadata(on: connection, sourcePath: sourcePath)
+            try rewrite.restoreAppObjects()
         }
         FaultPoint.afterMetadata.reach()
         try connection.detach(StepContext.sourceSchema)
@@ -90,7 +121,24 @@ struct StepExecutor {
     }
 
     /// Checks a version passed through against its model's rules, on its views.
-    private func validate(_ intermediate: Intermediate, implied: ImpliedChecks, on connection: SQLiteConnection) throws(RemodelError) {
+    /// The checks each version of the pass needs (its steps' versions in order), or nils to check everything.
+    private func checkScopes() -> [CheckScope?] {
+        let steps = passedThrough + [step]
+        // Hooks may change anything: with one, everything is checked.
+        let hooked = options.hooks.beforeStep != nil || options.hooks.afterStep != nil
+        guard !options.checksEverything, !hooked else { return steps.map { _ in nil } }
+        let policies = Set(options.policies.map(\.destination))
+        var changes: StorageChanges?
+        return steps.map { step in
+            let next = StorageChanges(step: step, policies: policies)
+            changes = changes.map { $0.followed(by: next) } ?? next
+            return CheckScope(version: step.destination, source: passSource, changes: changes ?? next)
+        }
+    }
+
+    private func validate(
+        _ intermediate: Intermediate, implied: ImpliedChecks, scope: CheckScope?, on connection: SQLiteConnection
+    ) throws(RemodelError) {
         let tracker = tracker
         let index = index
         var validator = MigrationValidator(
@@ -101,6 +149,7 @@ struct StepExecutor {
             try tracker.report(.validation, step: index, entity: entity, completed: 0, total: total)
         }
         validator.implied = implied
+        validator.scope = scope
         let failures = try validator.run()
         if !failures.isEmpty { throw Self.validationError(failures, step: intermediate.step) }
     }

@@ -28,6 +28,9 @@ final class StoreLock {
     private let isWAL: Bool
     /// Whether the original was switched out of WAL and not yet replaced.
     private var originalLeftWAL = false
+    /// A descriptor of the locked file, to copy it from: open until the lock is released, since closing a
+    /// descriptor of the file earlier would release the process's locks on it.
+    private var descriptor: Int32 = -1
 
     init(path: String, timeoutMilliseconds: Int) throws(RemodelError) {
         self.path = path
@@ -62,6 +65,7 @@ final class StoreLock {
             if attempt >= 3 || (before != nil && before == Self.fileIdentity(path)) {
                 self.isWAL = mode == .text("wal")
                 self.connection = connection
+                self.descriptor = open(path, O_RDONLY | O_CLOEXEC)
                 if isWAL { try leaveWriteAheadLogging(connection, timeoutMilliseconds: timeoutMilliseconds) }
                 return
             }
@@ -161,8 +165,19 @@ final class StoreLock {
         return try body(connection)
     }
 
+    /// Copies the locked store, byte for byte, into a new file at `destination` (see ``FileCopy``).
+    func copyStore(to destination: String) throws(RemodelError) {
+        guard connection != nil, descriptor >= 0 else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
+        try FileCopy.copy(from: descriptor, to: destination)
+    }
+
     /// Ends the lock's transaction and closes the connection.
     func release() {
+        defer {
+            // Only now: the connection is closed, so SQLite's locks are released anyway.
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
         if let connection {
             try? connection.execute("ROLLBACK")
             if originalLeftWAL {

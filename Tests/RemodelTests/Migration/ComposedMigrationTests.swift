@@ -138,8 +138,10 @@ import Testing
         var passedThrough = 0
         for model in search.models {
             guard let bundle = ModelReader.read(path: model.path).bundle, bundle.versions.count > 2 else { continue }
+            let current = bundle.index(ofVersion: bundle.currentVersionName) ?? bundle.versions.count - 1
+            let versions = Array(bundle.versions.prefix(current + 1))
             var run: [ModelVersion] = [bundle.versions[0]]
-            for (source, destination) in zip(bundle.versions, bundle.versions.dropFirst()) {
+            for (source, destination) in zip(versions, versions.dropFirst()) {
                 if MappingInference.infer(from: source, to: destination, modelName: bundle.name).problems.isEmpty {
                     run.append(destination)
                     continue

@@ -13,7 +13,10 @@ struct CorpusMigrationTests {
         var refused: [String] = []
         for model in search.models {
             guard let bundle = ModelReader.read(path: model.path).bundle, bundle.versions.count > 1 else { continue }
-            for (source, destination) in zip(bundle.versions, bundle.versions.dropFirst()) {
+            // Versions after the current one are a newer app's: a store there is refused, not migrated.
+            let current = bundle.index(ofVersion: bundle.currentVersionName) ?? bundle.versions.count - 1
+            let versions = Array(bundle.versions.prefix(current + 1))
+            for (source, destination) in zip(versions, versions.dropFirst()) {
                 let mapping = MappingInference.infer(from: source, to: destination, modelName: bundle.name)
                 guard mapping.problems.isEmpty else { continue }
                 if let refusal = try await migrate(bundle: bundle, from: source, to: destination, mapping: mapping) {
@@ -23,10 +26,14 @@ struct CorpusMigrationTests {
                 }
             }
         }
-        #expect(migrated == 14)
+        #expect(migrated == 77)
+        // DashSync 7 removes four kinds of transaction; the generated instant-send locks of DashSync 6 point to
+        // transactions of every kind, and their `transaction` is required, so the locks that pointed to a removed
+        // kind would be left without one: phase 3 must refuse (a store with such locks cannot be migrated
+        // without a mapping that says what becomes of them).
         // manicmaniac's model 2 adds three attributes defaulting to 0 and a uniqueness constraint over them:
         // every existing object gets the same values, so phase 3 must refuse, naming the duplicates.
-        #expect(refused == ["model model → model 2: UserInfo unique"])
+        #expect(refused == ["DashSync DashSync 6 → DashSync 7: DSInstantSendLockEntity required", "model model → model 2: UserInfo unique"])
     }
 
     /// Migrates generated data one step; returns "model step: entity rule" when phase 3 refused it (store left unchanged).

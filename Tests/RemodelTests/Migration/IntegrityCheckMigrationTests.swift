@@ -20,6 +20,8 @@ import Testing
 
     /// An index whose entries are not its table's rows (its definition changed after it was built).
     private static let mismatchedIndex: @Sendable (MigrationStepDatabase) throws -> Void = { database in
+        // The last step only: an earlier step's store, index and all, is the next step's copy.
+        guard database.step.destination.name == "Library 3" else { return }
         try database.connection.execute(#"CREATE INDEX "_broken" ON "Book" ("title")"#)
         try rewriteSchema(
             database.connection, #"UPDATE main.sqlite_master SET sql = 'CREATE INDEX "_broken" ON "Book" ("_pk")' WHERE name = '_broken'"#)

@@ -23,17 +23,22 @@ import Testing
 /// Phase 2 skips clearing the to-one links copied in phase 1 only when every object of the target's
 /// table arrived as a kind of the relationship's destination.
 @Suite struct KindOfTargetLinkTests {
-    /// Song 7's cover is Circle 1 (a damaged source: covers are Squares). Every Shape arrives, but the
-    /// Shape table also holds Circles, so phase 2 cannot skip its pass: like a link to a filtered
-    /// object, the cover is cleared (counting every row of the table would keep it, and phase 3 would
-    /// refuse the step).
-    @Test func linkToAnObjectOfAnotherKindIsClearedWhenTheTableHoldsOtherKinds() async throws {
+    /// Song 7's cover is Circle 1 (a damaged source: covers are Squares). The step carries the Media
+    /// table, links as they are: the damaged link is kept, never cleared; checking everything, phase 3
+    /// refuses it, naming it.
+    @Test func aDamagedLinkIsCarriedAndRefusedWhenEverythingIsChecked() async throws {
         let migration = try MigrationCase(fixture: "Inheritance")
         try SQLiteConnection(path: migration.store, mode: .readWrite).execute(#"UPDATE "Song" SET "cover" = 1 WHERE "_pk" = 7"#)
+        let before = try migration.snapshot()
+        var options = MigrationOptions()
+        options.checksEverything = true
+        let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
+        #expect(error.message.contains(#"Song _pk 7 "cover": points to _pk 1, which is not a Square [dangling]"#))
+        #expect(try migration.snapshot() == before)
         try await migration.migrate()
         let connection = try SQLiteConnection(path: migration.store, mode: .readOnly)
         #expect(try connection.rows(#"SELECT "_pk", "cover" FROM "Media" ORDER BY "_pk""#) == [
-            [.integer(7), .null], [.integer(8), .integer(2)], [.integer(9), .null],
+            [.integer(7), .integer(1)], [.integer(8), .integer(2)], [.integer(9), .null],
         ])
     }
 }

@@ -23,18 +23,45 @@ enum GeneratedStoreData {
                     try insert.step()
                 }
             }
+            // To-ones spread over their targets; of a one-to-one pair, the side that sorts first links each
+            // object to a target of its own and the other side mirrors it, as Core Data keeps them.
             for table in layout.tables {
                 for column in table.columns {
-                    guard case .toOne(_, _, let destination) = column.content,
-                        let target = layout.table(forEntity: destination)
+                    guard case .toOne(let declaring, let name, let destination) = column.content,
+                        let target = layout.table(forEntity: destination),
+                        let owner = version.entity(named: declaring), let relationship = owner.relationship(named: name)
                     else { continue }
-                    var parameters: [SQLiteValue] = []
-                    let kinds = layout.kinds(of: destination)
-                    let list = kinds.map { _ in "?" }.joined(separator: ", ")
-                    parameters += kinds.map(SQLiteValue.text)
+                    let inverse = version.pairedInverse(of: relationship, in: owner)
+                    let inverseOwner = inverse.flatMap { inverse in
+                        version.entity(named: destination).map { version.declaringEntity(of: inverse, in: $0) }
+                    }
+                    if let inverse, !inverse.isToMany, let inverseOwner,
+                        Array("\(inverseOwner.name).\(inverse.name)".utf8).lexicographicallyPrecedes(Array("\(declaring).\(name)".utf8))
+                    {
+                        continue
+                    }
+                    let owners = layout.kinds(of: declaring).map(SQLiteValue.text)
+                    let targets = layout.kinds(of: destination).map(SQLiteValue.text)
+                    let ownerList = owners.map { _ in "?" }.joined(separator: ", ")
+                    let targetList = targets.map { _ in "?" }.joined(separator: ", ")
+                    let oneToOne = inverse.map { !$0.isToMany } ?? false
+                    // Injective where there are targets enough (a one-to-one then pairs up exactly); a required to-one of
+                    // more owners than targets shares targets rather than go empty.
+                    let pick = "t.n = o.n % (SELECT count(*) FROM \(quoteIdentifier(target.name)) WHERE \"_entity\" IN (\(targetList)))"
+                    let quoted = quoteIdentifier(column.name)
                     try connection.run(
-                        "UPDATE \(quoteIdentifier(table.name)) SET \(quoteIdentifier(column.name)) = (SELECT t.\"_pk\" FROM \(quoteIdentifier(target.name)) AS t WHERE t.\"_entity\" IN (\(list.isEmpty ? "NULL" : list)) ORDER BY t.\"_pk\" LIMIT 1)",
-                        parameters)
+                        """
+                        UPDATE \(quoteIdentifier(table.name)) SET \(quoted) = x.target FROM (
+                        SELECT o."_pk" AS owner, t."_pk" AS target FROM
+                        (SELECT "_pk", row_number() OVER (ORDER BY "_pk") - 1 AS n FROM \(quoteIdentifier(table.name)) WHERE "_entity" IN (\(ownerList))) AS o
+                        JOIN (SELECT "_pk", row_number() OVER (ORDER BY "_pk") - 1 AS n FROM \(quoteIdentifier(target.name)) WHERE "_entity" IN (\(targetList))) AS t
+                        ON \(pick)) AS x WHERE \(quoteIdentifier(table.name))."_pk" = x.owner
+                        """, owners + targets + targets)
+                    if oneToOne, let inverse, let inverseOwner, let inverseColumn = layout.columnName(of: inverse.name, in: inverseOwner.name) {
+                        try connection.run(
+                            "UPDATE \(quoteIdentifier(target.name)) SET \(quoteIdentifier(inverseColumn)) = (SELECT min(o.\"_pk\") FROM \(quoteIdentifier(table.name)) AS o WHERE o.\(quoted) = \(quoteIdentifier(target.name)).\"_pk\" AND o.\"_entity\" IN (\(ownerList))) WHERE \"_entity\" IN (\(layout.kinds(of: inverseOwner.name).map { _ in "?" }.joined(separator: ", ")))",
+                            owners + layout.kinds(of: inverseOwner.name).map(SQLiteValue.text))
+                    }
                 }
             }
             for join in layout.joinTables {

@@ -1,0 +1,119 @@
+/// What a store holds beyond its model's layout — the app's own tables, the columns it added to model
+/// tables, its indexes, triggers and views — read from the store's schema, so a migration can carry it.
+/// Reading it also checks that the model's tables have every column the layout gives them.
+struct AppSchema: Sendable {
+    /// One schema object of the app.
+    struct Object: Sendable, Hashable {
+        /// `table`, `index`, `view` or `trigger`.
+        var type: String
+        var name: String
+        /// The table it is on (for an index or trigger), or its own name.
+        var table: String
+        /// Its `CREATE` statement as the store keeps it.
+        var sql: String
+    }
+
+    /// Tables that are neither the layout's nor Remodel's own, with their indexes; carried untouched.
+    var tables: [Object] = []
+    /// Indexes the layout does not define, on model tables.
+    var modelTableIndexes: [Object] = []
+    /// Every trigger and every view of the store.
+    var triggers: [Object] = []
+    var views: [Object] = []
+    /// Columns the app added to model tables, by table: name and definition text.
+    var extraColumns: [String: [(name: String, definition: String)]] = [:]
+    /// The layout's indexes that the store has, by name.
+    var layoutIndexes: Set<String> = []
+
+    /// Whether the app added anything to the store.
+    var isEmpty: Bool {
+        tables.isEmpty && modelTableIndexes.isEmpty && triggers.isEmpty && views.isEmpty && extraColumns.isEmpty
+    }
+
+    /// Reads the schema of `schema` on `connection`, a store laid out as `layout`.
+    /// - Throws: ``RemodelError`` when a model table lacks a column of the layout (a store edited by hand,
+    ///   or written with another layout): a migration would otherwise read what is not there.
+    static func read(from connection: SQLiteConnection, schema: String, layout: StoreLayout) throws(RemodelError) -> AppSchema {
+        var app = AppSchema()
+        var modelTables: [String: [String]] = [:]
+        for table in layout.tables { modelTables[table.name.lowercased()] = table.columns.map(\.name) }
+        for join in layout.joinTables {
+            modelTables[join.name.lowercased()] = [
+                StoreLayout.JoinTable.sourceColumn, StoreLayout.JoinTable.destinationColumn,
+                StoreLayout.JoinTable.sourceOrderColumn, StoreLayout.JoinTable.destinationOrderColumn,
+            ]
+        }
+        let layoutIndexes = Set(layout.indexes.map { $0.name.lowercased() })
+        let shadows = try shadowTables(connection, schema: schema)
+        let rows = try connection.rows(
+            "SELECT type, name, tbl_name, sql FROM \(schema).sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
+        for row in rows {
+            guard case .text(let type) = row[0], case .text(let name) = row[1], case .text(let table) = row[2],
+                case .text(let sql) = row[3]
+            else { continue }
+            let object = Object(type: type, name: name, table: table, sql: sql)
+            let lowered = name.lowercased()
+            switch type {
+            case "table":
+                if lowered.hasPrefix("sqlite_") || lowered == StoreMetadata.tableName.lowercased() || shadows.contains(lowered) { continue }
+                if let columns = modelTables[lowered] {
+                    try app.readExtraColumns(of: name, sql: sql, layoutColumns: columns, connection: connection, schema: schema)
+                } else {
+                    app.tables.append(object)
+                }
+            case "index":
+                if modelTables[table.lowercased()] != nil {
+                    if layoutIndexes.contains(lowered) { app.layoutIndexes.insert(name) } else { app.modelTableIndexes.append(object) }
+                }
+            case "trigger": app.triggers.append(object)
+            case "view": app.views.append(object)
+            default: continue
+            }
+        }
+        return app
+    }
+
+    /// Checks a model table against its layout columns and records the columns the app added.
+    private mutating func readExtraColumns(
+        of table: String, sql: String, layoutColumns: [String], connection: SQLiteConnection, schema: String
+    ) throws(RemodelError) {
+        let present = try connection.rows("SELECT name FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]).compactMap {
+            if case .text(let name) = $0[0] { return name }
+            return nil
+        }
+        let lowered = Set(present.map { $0.lowercased() })
+        if let missing = layoutColumns.first(where: { !lowered.contains($0.lowercased()) }) {
+            throw RemodelError(
+                .incompatibleStore,
+                "the store's table \(table) has no column \(missing), which its version's layout has: the store was edited by hand or written by another program; restore it from a backup",
+                entity: table)
+        }
+        let layout = Set(layoutColumns.map { $0.lowercased() })
+        let extra = present.filter { !layout.contains($0.lowercased()) }
+        guard !extra.isEmpty else { return }
+        let definitions = SQLTableDefinition(sql)
+        extraColumns[table] = extra.map { name in (name, definitions?.definition(of: name) ?? quoteIdentifier(name)) }
+    }
+
+    /// The shadow tables of virtual tables (an FTS index's `_content`, `_data`, …): SQLite makes them itself.
+    private static func shadowTables(_ connection: SQLiteConnection, schema: String) throws(RemodelError) -> Set<String> {
+        let rows = try connection.rows("SELECT name, type FROM pragma_table_list WHERE schema = ?", [.text(schema)])
+        return Set(rows.compactMap { row in
+            if case .text(let name) = row[0], case .text("shadow") = row[1] { return name.lowercased() }
+            return nil
+        })
+    }
+
+    /// The app's objects, listed for `status` and `--dry-run`: `table Notes`, `column Person.nickname`, ….
+    var summary: [String] {
+        var lines: [String] = []
+        lines += tables.map { "table \($0.name)" }
+        for (table, columns) in extraColumns.sorted(by: { $0.key < $1.key }) {
+            lines += columns.map { "column \(table).\($0.name)" }
+        }
+        lines += modelTableIndexes.map { "index \($0.name) on \($0.table)" }
+        lines += triggers.map { "trigger \($0.name) on \($0.table)" }
+        lines += views.map { "view \($0.name)" }
+        return lines
+    }
+}

@@ -1,0 +1,142 @@
+/// Which phase-3 checks a pass must run on a version it writes or goes through: every check on the
+/// tables it rebuilds; on a carried table, only the checks whose values the pass made (a new column, a
+/// filled constant) or whose rule differs from the rule the value was checked under in the pass's source
+/// (an attribute made required, a new maximum, a narrower integer type, a new uniqueness constraint).
+/// Data carried byte for byte under unchanged rules is left to SQLite's check of the file.
+struct CheckScope {
+    /// The version checked, and its layout.
+    let version: ModelVersion
+    let layout: StoreLayout
+    /// The pass's source version, and its layout.
+    let source: ModelVersion
+    let sourceLayout: StoreLayout
+    /// What the pass does to the tables, from its source to `version`.
+    let changes: StorageChanges
+
+    init(version: ModelVersion, source: ModelVersion, changes: StorageChanges) {
+        self.version = version
+        self.layout = StoreLayout(version: version)
+        self.source = source
+        self.sourceLayout = StoreLayout(version: source)
+        self.changes = changes
+    }
+
+    /// Whether the check `rule` of `property` of `entity` must run.
+    func needs(entity entityName: String, property: String?, rule: String) -> Bool {
+        guard let table = layout.table(forEntity: entityName)?.name, let carried = changes.carriedTables[table],
+            let property, let entity = version.entity(named: entityName), let before = source.entity(named: entityName)
+        else { return true }
+        if let attribute = version.attribute(named: property, in: entity) {
+            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column] else { return true }
+            return needs(attribute, rule: rule, origin: origin, entity: entityName, before: before)
+        }
+        guard let relationship = version.relationship(named: property, in: entity) else { return true }
+        if !relationship.isToMany {
+            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column] else { return true }
+            guard let from = origin.column, let earlier = sourceProperty(of: before, storedIn: from)?.relationship else {
+                return rule == "required" && !relationship.isOptional
+            }
+            switch rule {
+            case "required": return !relationship.isOptional && earlier.isOptional
+            // Links carried between objects that all arrive under their keys, as kinds of the destination.
+            case "dangling": return false
+            default: return true
+            }
+        }
+        guard let earlier = sourceToMany(of: relationship, in: entityName, before: before) else { return true }
+        switch rule {
+        case "minimum-count": return (relationship.minCount ?? 0) > (earlier.minCount ?? 0)
+        case "maximum-count":
+            guard let maximum = relationship.maxCount, maximum > 0 else { return false }
+            guard let previous = earlier.maxCount, previous > 0 else { return true }
+            return maximum < previous
+        default: return true
+        }
+    }
+
+    private func needs(
+        _ attribute: Attribute, rule: String, origin: StorageChanges.ColumnOrigin, entity: String, before: Entity
+    ) -> Bool {
+        let fills = origin.fills.filter { $0.entities.contains(entity) }
+        guard let from = origin.column, let earlier = sourceProperty(of: before, storedIn: from)?.attribute else {
+            // A new column: nil, or a constant everywhere.
+            let filled = fills.contains { !$0.onlyNulls }
+            return rule == "required" ? !attribute.isOptional && !filled : filled
+        }
+        let constant = !fills.isEmpty
+        switch rule {
+        case "required": return !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls)
+        case "type": return constant || !Self.sameStorageRule(earlier.type, attribute.type)
+        case "minimum": return constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type
+        case "maximum": return constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type
+        case "regular-expression": return constant || attribute.regularExpression != earlier.regularExpression
+        default: return true
+        }
+    }
+
+    /// Whether a value that passed the storage check of `old` passes that of `new`.
+    static func sameStorageRule(_ old: AttributeType, _ new: AttributeType) -> Bool {
+        guard StoreLayout.declaredType(of: old) == StoreLayout.declaredType(of: new) else { return false }
+        if new == .boolean { return old == .boolean }
+        if let range = new.integerRange {
+            guard let previous = old.integerRange ?? (old == .boolean ? 0...1 : nil) else { return false }
+            return range.contains(previous.lowerBound) && range.contains(previous.upperBound)
+        }
+        return true
+    }
+
+    /// The source property of an entity stored in a column of the source layout.
+    private func sourceProperty(of entity: Entity, storedIn column: String) -> (attribute: Attribute?, relationship: Relationship?)? {
+        for attribute in source.attributes(of: entity) where sourceLayout.columnName(of: attribute.name, in: entity.name) == column {
+            return (attribute, nil)
+        }
+        for relationship in source.relationships(of: entity) where !relationship.isToMany {
+            if sourceLayout.columnName(of: relationship.name, in: entity.name) == column { return (nil, relationship) }
+        }
+        return nil
+    }
+
+    /// The source to-many a carried to-many's links come from: stored in the carried column or join table
+    /// that now stores it.
+    private func sourceToMany(of relationship: Relationship, in entity: String, before: Entity) -> Relationship? {
+        switch layout.storage(of: relationship.name, in: entity) {
+        case .inverseColumn(let table, let column, _)?:
+            guard let carried = changes.carriedTables[table], let from = carried.columns[column]?.column else { return nil }
+            return source.relationships(of: before).first { candidate in
+                if case .inverseColumn(carried.source, from, _)? = sourceLayout.storage(of: candidate.name, in: before.name) { return true }
+                return false
+            }
+        case .joinTable(let name, let ownerIsSource, _)?:
+            guard let from = changes.carriedJoins[name] else { return nil }
+            return source.relationships(of: before).first { candidate in
+                guard case .joinTable(from, let sourceOwnerIsSource, _)? = sourceLayout.storage(of: candidate.name, in: before.name) else {
+                    return false
+                }
+                return sourceOwnerIsSource == ownerIsSource
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a uniqueness constraint over `properties` of `entity` must be checked: unless its table is
+    /// carried, the source entity had the same constraint, and every column of it is carried as it is.
+    func needsUniqueness(entity entityName: String, properties: [String]) -> Bool {
+        guard let table = layout.table(forEntity: entityName)?.name, let carried = changes.carriedTables[table],
+            let before = source.entity(named: entityName)
+        else { return true }
+        var sourceColumns: [String] = []
+        for property in properties {
+            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column], let from = origin.column,
+                origin.fills.isEmpty
+            else { return true }
+            sourceColumns.append(from)
+        }
+        return !before.uniquenessConstraints.contains { constraint in
+            constraint.properties.compactMap { sourceLayout.columnName(of: $0, in: entityName) } == sourceColumns
+        }
+    }
+
+    /// Whether a join table's ends must be checked for dangling links: unless it is carried.
+    func needsJoinEnds(_ join: String) -> Bool { changes.carriedJoins[join] == nil }
+}

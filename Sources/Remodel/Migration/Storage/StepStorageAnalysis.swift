@@ -1,0 +1,233 @@
+/// Decides, for one step, which destination tables are carried from the source store and how each of
+/// their columns is made (see ``StorageChanges``). It reads the two layouts and the mapping only.
+struct StepStorageAnalysis {
+    let step: MigrationStep
+    let source: StoreLayout
+    let destination: StoreLayout
+    let keys: KeyPlan
+    /// Destination entities whose objects a Swift policy makes.
+    let policies: Set<String>
+    /// Destination tables that receive every object of their source table, each once, under its own key.
+    private(set) var keepingKeys: [String: String] = [:]
+
+    init(step: MigrationStep, policies: Set<String>) {
+        self.step = step
+        self.source = StoreLayout(version: step.source)
+        self.destination = StoreLayout(version: step.destination)
+        self.keys = KeyPlan(mapping: step.mapping, source: source, destination: destination)
+        self.policies = policies
+        for table in destination.tables {
+            if let feeder = feederKeepingEveryObject(table) { keepingKeys[table.name] = feeder }
+        }
+    }
+
+    private var mapping: MappingModel { step.mapping }
+
+    /// The source table whose objects all arrive in `table`, each once and unfiltered, under their own keys.
+    private func feederKeepingEveryObject(_ table: StoreLayout.Table) -> String? {
+        guard case .preserved(let feeder)? = keys.mode(ofDestinationTable: table.name),
+            let sourceTable = source.tables.first(where: { $0.name == feeder })
+        else { return nil }
+        for entityName in sourceTable.entities {
+            guard let entity = step.source.entity(named: entityName), !entity.isAbstract else { continue }
+            let mappings = mapping.entities.filter { $0.source == entityName }
+            guard mappings.count == 1, let only = mappings.first, only.filter == nil, let to = only.destination,
+                !policies.contains(to), destination.table(forEntity: to)?.name == table.name
+            else { return nil }
+        }
+        return feeder
+    }
+
+    /// The entity mapping that fills a destination entity from the source entity of the same name.
+    private func sameNameMapping(into entity: String) -> EntityMapping? {
+        mapping.entities.first { $0.source == entity && $0.destination == entity }
+    }
+
+    /// Concrete entities of a layout table that use a column, by property.
+    private func users(of column: String, in table: StoreLayout.Table, layout: StoreLayout) -> Set<String> {
+        Set(
+            table.entities.filter { name in
+                guard let entity = layout.version.entity(named: name), !entity.isAbstract else { return false }
+                let properties = layout.version.attributes(of: entity).map(\.name) + layout.version.relationships(of: entity).map(\.name)
+                return properties.contains { layout.columnName(of: $0, in: name) == column }
+            })
+    }
+
+    /// Concrete destination entities using a column whose objects come from the source (a new entity has none yet).
+    private func arrivingUsers(of column: String, in table: StoreLayout.Table) -> Set<String> {
+        users(of: column, in: table, layout: destination).filter { sameNameMapping(into: $0) != nil }
+    }
+
+    // MARK: - Hierarchy tables
+
+    func carried(_ table: StoreLayout.Table) -> StorageChanges.CarriedTable? {
+        guard let feeder = keepingKeys[table.name], let sourceTable = source.tables.first(where: { $0.name == feeder }) else {
+            return nil
+        }
+        // Every object keeps its entity's name: `_entity` values do not change.
+        for name in sourceTable.entities {
+            guard let entity = step.source.entity(named: name), !entity.isAbstract else { continue }
+            guard sameNameMapping(into: name) != nil, table.entities.contains(name) else { return nil }
+        }
+        var columns: [String: StorageChanges.ColumnOrigin] = [:]
+        for column in table.columns {
+            let origin: StorageChanges.ColumnOrigin?
+            switch column.content {
+            case .primaryKey, .entityName: continue
+            case .attribute(_, let attribute, _): origin = attributeOrigin(column, attribute: attribute, in: table, from: sourceTable)
+            case .toOne(let entity, let relationship, _): origin = toOneOrigin(column, entity: entity, relationship: relationship, in: table, from: sourceTable)
+            case .order(_, _, let inverseColumn): origin = orderOrigin(inverseColumn: inverseColumn, carried: columns, from: sourceTable)
+            }
+            guard let origin else { return nil }
+            columns[column.name] = origin
+        }
+        let used = columns.values.compactMap(\.column)
+        guard Set(used).count == used.count else { return nil }
+        let dropped = sourceTable.columns.filter { column in
+            if case .primaryKey = column.content { return false }
+            if case .entityName = column.content { return false }
+            return !used.contains(column.name)
+        }.map(\.name)
+        return StorageChanges.CarriedTable(source: feeder, destination: table.name, columns: columns, droppedColumns: dropped)
+    }
+
+    /// The origin of an attribute column, or nil when some entity computes its value.
+    private func attributeOrigin(
+        _ column: StoreLayout.Column, attribute name: String, in table: StoreLayout.Table, from sourceTable: StoreLayout.Table
+    ) -> StorageChanges.ColumnOrigin? {
+        var sourceColumn: String??
+        var fills: [StorageChanges.Fill] = []
+        for entityName in arrivingUsers(of: column.name, in: table).sorted() {
+            guard let entity = step.destination.entity(named: entityName), let attribute = step.destination.attribute(named: name, in: entity),
+                let entityMapping = sameNameMapping(into: entityName)
+            else { return nil }
+            let fallback = ModelDefaultValue.stored(for: attribute)
+            let attributeMapping = entityMapping.attribute(name)
+            var carried: String?
+            var fill: (SQLiteValue, Bool)?
+            if let value = attributeMapping?.value {
+                guard let from = attributeMapping?.sourceAttribute, value.text == "$source.\(from)",
+                    let fromColumn = source.column(forAttribute: from, in: entityName), fromColumn.declaredType == column.declaredType
+                else { return nil }
+                carried = fromColumn.name
+                if let fallback, !attribute.isOptional { fill = (fallback, true) }
+            } else if let fallback {
+                fill = (fallback, false)
+            }
+            if let known = sourceColumn, known != carried { return nil }
+            sourceColumn = .some(carried)
+            if let (value, onlyNulls) = fill {
+                if let index = fills.firstIndex(where: { $0.value == value && $0.onlyNulls == onlyNulls }) {
+                    fills[index].entities.append(entityName)
+                } else {
+                    fills.append(StorageChanges.Fill(value: value, entities: [entityName], onlyNulls: onlyNulls))
+                }
+            }
+        }
+        let carried = sourceColumn ?? nil
+        // A source column kept by some entities only would keep the others' values: rebuild instead.
+        if let carried, users(of: carried, in: sourceTable, layout: source) != arrivingUsers(of: column.name, in: table) {
+            return nil
+        }
+        return StorageChanges.ColumnOrigin(column: carried, fills: fills)
+    }
+
+    /// The origin of a to-one column: the source column as it is when both ends keep their keys and every
+    /// object it may point to arrives as a kind of the destination.
+    private func toOneOrigin(
+        _ column: StoreLayout.Column, entity declaring: String, relationship name: String, in table: StoreLayout.Table,
+        from sourceTable: StoreLayout.Table
+    ) -> StorageChanges.ColumnOrigin? {
+        var sourceColumn: String??
+        for entityName in arrivingUsers(of: column.name, in: table).sorted() {
+            guard let entity = step.destination.entity(named: entityName),
+                let relationship = step.destination.relationship(named: name, in: entity),
+                let entityMapping = sameNameMapping(into: entityName)
+            else { return nil }
+            var carried: String?
+            if let from = entityMapping.relationship(name)?.source {
+                guard let sourceEntity = step.source.entity(named: entityName),
+                    let sourceRelationship = step.source.relationship(named: from, in: sourceEntity),
+                    case .column(_, let fromColumn)? = source.storage(of: from, in: entityName),
+                    linksSurvive(relationship, from: sourceRelationship)
+                else { return nil }
+                carried = fromColumn
+            }
+            if let known = sourceColumn, known != carried { return nil }
+            sourceColumn = .some(carried)
+        }
+        let carried = sourceColumn ?? nil
+        if let carried, users(of: carried, in: sourceTable, layout: source) != arrivingUsers(of: column.name, in: table) {
+            return nil
+        }
+        return StorageChanges.ColumnOrigin(column: carried)
+    }
+
+    /// An order column is carried with the to-one column it numbers, from the source's order column of that column.
+    private func orderOrigin(
+        inverseColumn: String, carried: [String: StorageChanges.ColumnOrigin], from sourceTable: StoreLayout.Table
+    ) -> StorageChanges.ColumnOrigin? {
+        guard let origin = carried[inverseColumn] else { return nil }
+        guard let from = origin.column else { return StorageChanges.ColumnOrigin(column: nil) }
+        for column in sourceTable.columns {
+            if case .order(_, _, let numbered) = column.content, numbered == from { return StorageChanges.ColumnOrigin(column: column.name) }
+        }
+        return nil
+    }
+
+    /// Whether a relationship's source links stay true as they are: the objects at both ends keep their keys,
+    /// and every object of the source destination arrives as a kind of the destination relationship's destination.
+    private func linksSurvive(_ relationship: Relationship, from sourceRelationship: Relationship) -> Bool {
+        guard let target = relationship.destinationEntity, let targetTable = destination.table(forEntity: target)?.name,
+            let sourceTarget = sourceRelationship.destinationEntity, let sourceTargetTable = source.table(forEntity: sourceTarget)?.name,
+            keepingKeys[targetTable] == sourceTargetTable,
+            let sourceTargetEntity = step.source.entity(named: sourceTarget), step.destination.entity(named: target) != nil
+        else { return false }
+        for kind in step.source.hierarchy(of: sourceTargetEntity) where !kind.isAbstract {
+            guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
+                let arrived = step.destination.entity(named: mapped), step.destination.entity(arrived, isKindOf: target)
+            else { return false }
+        }
+        return true
+    }
+
+    // MARK: - Join tables
+
+    /// The source join table a destination join table is as it is, or nil.
+    func carriedSource(of join: StoreLayout.JoinTable) -> String? {
+        guard let ownerEntity = step.destination.entity(named: join.sourceEntity),
+            let relationship = step.destination.relationship(named: join.sourceRelationship, in: ownerEntity)
+        else { return nil }
+        var sourceJoin: String?
+        for kind in step.destination.hierarchy(of: ownerEntity) where !kind.isAbstract {
+            guard let entityMapping = sameNameMapping(into: kind.name),
+                let from = entityMapping.relationship(join.sourceRelationship)?.source,
+                let sourceEntity = step.source.entity(named: kind.name),
+                let sourceRelationship = step.source.relationship(named: from, in: sourceEntity),
+                case .joinTable(let name, true, _)? = source.storage(of: from, in: kind.name),
+                let table = source.joinTable(named: name),
+                table.sourceIsOrdered == join.sourceIsOrdered, table.destinationIsOrdered == join.destinationIsOrdered,
+                sourceRelationship.isToMany, linksSurvive(relationship, from: sourceRelationship)
+            else { return nil }
+            if let known = sourceJoin, known != name { return nil }
+            sourceJoin = name
+        }
+        guard let sourceJoin, let sourceTable = source.joinTable(named: sourceJoin) else { return nil }
+        // Every object holding links in the source table must hold them in this one.
+        guard let sourceOwner = step.source.entity(named: sourceTable.sourceEntity) else { return nil }
+        for kind in step.source.hierarchy(of: sourceOwner) where !kind.isAbstract {
+            guard let mapped = sameNameMapping(into: kind.name)?.destination, let arrived = step.destination.entity(named: mapped),
+                step.destination.entity(arrived, isKindOf: join.sourceEntity)
+            else { return nil }
+        }
+        // The inverse side, when there is one, must come from the source inverse.
+        if let inverseName = join.destinationRelationship, let target = step.destination.entity(named: join.destinationEntity) {
+            for kind in step.destination.hierarchy(of: target) where !kind.isAbstract {
+                guard let entityMapping = sameNameMapping(into: kind.name) else { return nil }
+                let from = entityMapping.relationship(inverseName)?.source
+                guard from == nil || from == sourceTable.destinationRelationship else { return nil }
+            }
+        }
+        return sourceJoin
+    }
+}

@@ -1,0 +1,114 @@
+/// What a step, or a pass of composed steps, does to each table of the store: a table whose rows do not
+/// change is *carried* — left where it is in the copy of the store, changed by schema statements
+/// alone (rename, new column, dropped column) and at most an `UPDATE` that fills a constant — and
+/// every other table is *rebuilt* from the source by phases 1 and 2.
+///
+/// A hierarchy table is carried when every object of its source table arrives under its own key as an
+/// entity of the same name (no filter, no policy), and every column is a source column as it is (same
+/// storage type, the same entities using it), empty, or a model default; a join table when it is one
+/// source join table as it is, both ends kept, orders unchanged.
+struct StorageChanges: Equatable {
+    /// A constant written into a column for some entities' rows, or only into their nils.
+    struct Fill: Hashable {
+        var value: SQLiteValue
+        var entities: [String]
+        var onlyNulls: Bool
+    }
+
+    /// Where a carried table's column gets its values: a column of the source table (nil: it starts
+    /// empty), then fills in order.
+    struct ColumnOrigin: Hashable {
+        var column: String?
+        var fills: [Fill] = []
+    }
+
+    /// A hierarchy table carried from the source store.
+    struct CarriedTable: Equatable {
+        /// The table's name in the pass's source store.
+        var source: String
+        /// Its name after the pass (a rename when they differ).
+        var destination: String
+        /// Every column of the destination layout but `_pk` and `_entity`, with its origin.
+        var columns: [String: ColumnOrigin]
+        /// The source layout's columns no destination column is carried from, in source order.
+        var droppedColumns: [String]
+
+        /// Source column → destination column, for columns carried under another name.
+        var renamedColumns: [(from: String, to: String)] {
+            columns.compactMap { name, origin in origin.column.flatMap { $0 == name ? nil : ($0, name) } }.sorted { $0.to < $1.to }
+        }
+
+        /// Destination columns that do not come from a source column.
+        var addedColumns: [String] { columns.filter { $0.value.column == nil }.map(\.key).sorted() }
+
+        static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {
+            lhs.source == rhs.source && lhs.destination == rhs.destination && lhs.columns == rhs.columns
+                && lhs.droppedColumns == rhs.droppedColumns
+        }
+    }
+
+    /// Carried hierarchy tables by destination name.
+    var carriedTables: [String: CarriedTable] = [:]
+    /// Carried join tables: destination name → source name.
+    var carriedJoins: [String: String] = [:]
+    /// The source hierarchy tables whose objects arrive in each destination hierarchy table.
+    var feeders: [String: Set<String>] = [:]
+
+    /// Whether a destination table (hierarchy or join) is rebuilt.
+    func isRebuilt(_ table: String) -> Bool { carriedTables[table] == nil && carriedJoins[table] == nil }
+
+    /// The source table a carried destination table comes from.
+    func sourceTable(ofCarried table: String) -> String? { carriedTables[table]?.source ?? carriedJoins[table] }
+}
+
+extension StorageChanges {
+    /// The changes of one step. `policies` names destination entities whose objects Swift code makes.
+    init(step: MigrationStep, policies: Set<String>) {
+        let analysis = StepStorageAnalysis(step: step, policies: policies)
+        for table in analysis.destination.tables {
+            if let carried = analysis.carried(table) { carriedTables[table.name] = carried }
+        }
+        for join in analysis.destination.joinTables {
+            if let source = analysis.carriedSource(of: join) { carriedJoins[join.name] = source }
+        }
+        for entityMapping in step.mapping.entities {
+            guard let from = entityMapping.source, let to = entityMapping.destination,
+                let sourceTable = analysis.source.table(forEntity: from)?.name,
+                let destinationTable = analysis.destination.table(forEntity: to)?.name
+            else { continue }
+            feeders[destinationTable, default: []].insert(sourceTable)
+        }
+    }
+
+    /// The changes of `self` followed by those of the next step: a table is carried through both only
+    /// when each carries it, with the origins of its columns followed back to the first source.
+    func followed(by next: StorageChanges) -> StorageChanges {
+        var composed = StorageChanges()
+        for (name, later) in next.carriedTables {
+            guard let earlier = carriedTables[later.source] else { continue }
+            var columns: [String: ColumnOrigin] = [:]
+            for (column, origin) in later.columns {
+                if let from = origin.column {
+                    guard let first = earlier.columns[from] else { continue }
+                    columns[column] = ColumnOrigin(column: first.column, fills: first.fills + origin.fills)
+                } else {
+                    columns[column] = origin
+                }
+            }
+            guard columns.count == later.columns.count else { continue }
+            let used = columns.values.compactMap(\.column)
+            guard Set(used).count == used.count else { continue }
+            let sourceColumns = earlier.droppedColumns + earlier.columns.values.compactMap(\.column)
+            let dropped = sourceColumns.filter { !used.contains($0) }
+            composed.carriedTables[name] = CarriedTable(
+                source: earlier.source, destination: name, columns: columns, droppedColumns: dropped.sorted())
+        }
+        for (name, source) in next.carriedJoins {
+            if let first = carriedJoins[source] { composed.carriedJoins[name] = first }
+        }
+        for (table, sources) in next.feeders {
+            composed.feeders[table] = Set(sources.flatMap { feeders[$0] ?? [] })
+        }
+        return composed
+    }
+}

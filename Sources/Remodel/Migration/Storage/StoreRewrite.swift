@@ -1,0 +1,164 @@
+/// Changes the copy of a store into the destination version's schema before phases 1 and 2 fill it:
+/// carried tables are renamed, given new columns and dropped ones by schema statements and filled
+/// with constants; tables to rebuild are dropped and created empty (with the app's columns); the app's
+/// triggers and views are set aside so none fires while the migration writes, and are created again at
+/// the end with the indexes the rebuilt tables lost.
+///
+/// SQLite's procedure for changes `ALTER TABLE` cannot make is followed: create the new table, copy the
+/// rows (phases 1 and 2 do, from the source store attached as `src`), drop the old one — here the old
+/// table is dropped first, since its rows are read from the source file, so its pages are reused.
+struct StoreRewrite {
+    let connection: SQLiteConnection
+    /// The layout of the pass's source version (the copy's schema before).
+    let source: StoreLayout
+    /// The layout of the version the pass writes.
+    let destination: StoreLayout
+    let changes: StorageChanges
+    let app: AppSchema
+    let rehearsal: SchemaRehearsal
+
+    /// Everything before the data: on the copy, in one transaction.
+    func prepare() throws(RemodelError) {
+        try connection.transaction { () throws(RemodelError) in
+            for trigger in app.triggers { try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))") }
+            for view in app.views { try connection.execute("DROP VIEW IF EXISTS main.\(quoteIdentifier(view.name))") }
+            try dropTablesNotCarried()
+            try dropObsoleteIndexes()
+            try renameCarriedTables()
+            for carried in changes.carriedTables.values.sorted(by: { $0.destination < $1.destination }) {
+                try alter(carried)
+            }
+            for table in destination.tables where changes.isRebuilt(table.name) {
+                try connection.execute(rehearsal.createSQL(of: table))
+            }
+            for join in destination.joinTables where changes.isRebuilt(join.name) {
+                try connection.execute(join.createSQL)
+            }
+        }
+    }
+
+    private func dropTablesNotCarried() throws(RemodelError) {
+        let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
+        for name in source.tables.map(\.name) + source.joinTables.map(\.name) where !carriedSources.contains(name) {
+            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(name))")
+        }
+    }
+
+    /// Drops the source layout's indexes on carried tables that the destination does not keep as they are.
+    private func dropObsoleteIndexes() throws(RemodelError) {
+        var destinationTable: [String: StorageChanges.CarriedTable] = [:]
+        for carried in changes.carriedTables.values { destinationTable[carried.source] = carried }
+        var joinDestination: [String: String] = [:]
+        for (to, from) in changes.carriedJoins { joinDestination[from] = to }
+        for index in source.indexes where app.layoutIndexes.contains(index.name) {
+            var kept = false
+            if let wanted = destination.indexes.first(where: { $0.name == index.name }) {
+                if let carried = destinationTable[index.table] {
+                    var moved = index
+                    moved.table = carried.destination
+                    moved.keys = index.keys.map { key in
+                        var key = key
+                        key.column = carried.columns.first { $0.value.column == key.column }?.key ?? "\u{0}"
+                        return key
+                    }
+                    kept = moved == wanted
+                } else if let to = joinDestination[index.table] {
+                    var moved = index
+                    moved.table = to
+                    kept = moved == wanted
+                }
+            }
+            if !kept { try connection.execute("DROP INDEX IF EXISTS main.\(quoteIdentifier(index.name))") }
+        }
+    }
+
+    /// Renames carried tables (hierarchy and join) whose name changes, through temporary names so that two
+    /// tables may trade names.
+    private func renameCarriedTables() throws(RemodelError) {
+        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map { ($0.source, $0.destination) }
+        moves += changes.carriedJoins.filter { $0.key != $0.value }.map { ($0.value, $0.key) }
+        try rename(moves.sorted { $0.1 < $1.1 }) { (from: String, to: String) throws(RemodelError) in
+            try connection.execute("ALTER TABLE main.\(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
+        }
+    }
+
+    /// Renames, drops, adds and fills the columns of a carried table.
+    private func alter(_ carried: StorageChanges.CarriedTable) throws(RemodelError) {
+        let table = "main." + quoteIdentifier(carried.destination)
+        try rename(carried.renamedColumns.map { ($0.from, $0.to) }) { (from: String, to: String) throws(RemodelError) in
+            try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
+        }
+        for column in carried.droppedColumns {
+            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(column))")
+        }
+        guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
+        for column in layoutTable.columns where carried.columns[column.name]?.column == nil {
+            guard carried.columns[column.name] != nil else { continue }
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column.definitionSQL)")
+        }
+        for column in layoutTable.columns {
+            for fill in carried.columns[column.name]?.fills ?? [] {
+                let name = quoteIdentifier(column.name)
+                let entities = fill.entities.map { _ in "?" }.joined(separator: ", ")
+                try connection.run(
+                    "UPDATE \(table) SET \(name) = ? WHERE \"_entity\" IN (\(entities))\(fill.onlyNulls ? " AND \(name) IS NULL" : "")",
+                    [fill.value] + fill.entities.map(SQLiteValue.text))
+            }
+        }
+    }
+
+    /// Runs renames in two rounds, through `_remodel_moving_N`, so that names may be traded.
+    private func rename(
+        _ moves: [(String, String)], _ apply: (_ from: String, _ to: String) throws(RemodelError) -> Void
+    ) throws(RemodelError) {
+        for (offset, move) in moves.enumerated() { try apply(move.0, "_remodel_moving_\(offset)") }
+        for (offset, move) in moves.enumerated() { try apply("_remodel_moving_\(offset)", move.1) }
+    }
+
+    // MARK: - After the data
+
+    /// Gives the rows of rebuilt tables the values of the app's columns, from the source object each row
+    /// was made from.
+    func copyAppColumns(keys: KeyPlan) throws(RemodelError) {
+        for table in destination.tables where changes.isRebuilt(table.name) {
+            let columns = rehearsal.appColumns(of: table.name)
+            guard !columns.isEmpty else { continue }
+            for feeder in (changes.feeders[table.name] ?? []).sorted() {
+                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() })
+                let own = columns.filter { present.contains($0.name.lowercased()) }.map { quoteIdentifier($0.name) }
+                guard !own.isEmpty else { continue }
+                let target = "main.\(quoteIdentifier(table.name))"
+                let origin: String
+                switch keys.mode(ofDestinationTable: table.name) {
+                case .remapped?:
+                    origin = "(SELECT k.source_pk FROM main.\"_RemodelKeys\" AS k WHERE k.destination_table = \(quoteLiteral(table.name)) AND k.destination_pk = \(target).\"_pk\" AND k.source_table = \(quoteLiteral(feeder)))"
+                default:
+                    origin = "\(target).\"_pk\""
+                }
+                try connection.execute(
+                    "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (SELECT \(own.map { "s.\($0)" }.joined(separator: ", ")) FROM src.\(quoteIdentifier(feeder)) AS s WHERE s.\"_pk\" = \(origin))")
+            }
+        }
+    }
+
+    /// The app's indexes that rebuilt tables lost, then its views and triggers, as they were.
+    func restoreAppObjects() throws(RemodelError) {
+        for index in app.modelTableIndexes {
+            let exists = try connection.scalar("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(index.name)])
+            if exists != .integer(1) { try create(index) }
+        }
+        for view in app.views { try create(view) }
+        for trigger in app.triggers { try create(trigger) }
+    }
+
+    private func create(_ object: AppSchema.Object) throws(RemodelError) {
+        do {
+            try connection.execute(object.sql)
+        } catch {
+            throw RemodelError(
+                .validationFailed,
+                "the app's \(object.type) \(object.name) could not be created again on the migrated data (\(error.message)); the store was left as it was",
+                entity: object.table, cause: error)
+        }
+    }
+}
