@@ -63,6 +63,7 @@ public struct Migrator: Sendable {
             try ProblemScreen(connection: store, schema: "main").screen(step.mapping, source: step.source)
         }
         try MappingChecker.check(&plan)
+        try PlanRehearsal.run(plan, options: options, on: store)
         return plan
     }
 

@@ -27,15 +27,10 @@ struct StepExecutor {
         }
     }
 
-    /// What the pass does to each table: the changes of its steps, one after the other.
-    var storageChanges: StorageChanges {
-        let policies = Set(options.policies.map(\.destination))
-        var changes: StorageChanges?
-        for step in passedThrough + [step] {
-            let next = StorageChanges(step: step, policies: policies)
-            changes = changes.map { $0.followed(by: next) } ?? next
-        }
-        return changes ?? StorageChanges()
+    /// What the pass does to each table, from its source to each version it goes through, in order; the
+    /// last is the version it writes.
+    var storageChanges: [StorageChanges] {
+        StorageChanges.cumulative(passedThrough + [step], policies: Set(options.policies.map(\.destination)))
     }
 
     /// The version the pass reads.
@@ -48,7 +43,8 @@ struct StepExecutor {
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         try ExpressionFunctions.register(on: connection)
         try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
-        let changes = storageChanges
+        let cumulative = storageChanges
+        let changes = cumulative.last ?? StorageChanges()
         let sourceLayout = StoreLayout(version: passSource)
         let app = try AppSchema.read(from: connection, schema: "main", layout: sourceLayout)
         let rehearsal = SchemaRehearsal(
@@ -85,7 +81,7 @@ struct StepExecutor {
         // The last step's store is the one flushed before it replaces the original: start now.
         let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
-        let scopes = checkScopes()
+        let scopes = checkScopes(cumulative)
         for (offset, intermediate) in intermediates.enumerated() {
             let next = offset + 1 < intermediates.count ? intermediates[offset + 1].step : step
             let implied = ImpliedChecks(version: intermediate.step.destination, next: next, nextIsPassedThrough: offset + 1 < intermediates.count)
@@ -122,18 +118,12 @@ struct StepExecutor {
 
     /// Checks a version passed through against its model's rules, on its views.
     /// The checks each version of the pass needs (its steps' versions in order), or nils to check everything.
-    private func checkScopes() -> [CheckScope?] {
+    private func checkScopes(_ cumulative: [StorageChanges]) -> [CheckScope?] {
         let steps = passedThrough + [step]
         // Hooks may change anything: with one, everything is checked.
         let hooked = options.hooks.beforeStep != nil || options.hooks.afterStep != nil
         guard !options.checksEverything, !hooked else { return steps.map { _ in nil } }
-        let policies = Set(options.policies.map(\.destination))
-        var changes: StorageChanges?
-        return steps.map { step in
-            let next = StorageChanges(step: step, policies: policies)
-            changes = changes.map { $0.followed(by: next) } ?? next
-            return CheckScope(version: step.destination, source: passSource, changes: changes ?? next)
-        }
+        return zip(steps, cumulative).map { step, changes in CheckScope(version: step.destination, source: passSource, changes: changes) }
     }
 
     private func validate(

@@ -80,6 +80,16 @@ extension StorageChanges {
         }
     }
 
+    /// The changes of a run of steps from their first source to each step's destination, in order.
+    static func cumulative(_ steps: [MigrationStep], policies: Set<String>) -> [StorageChanges] {
+        var result: [StorageChanges] = []
+        for step in steps {
+            let next = StorageChanges(step: step, policies: policies)
+            result.append(result.last.map { $0.followed(by: next) } ?? next)
+        }
+        return result
+    }
+
     /// The changes of `self` followed by those of the next step: a table is carried through both only
     /// when each carries it, with the origins of its columns followed back to the first source.
     func followed(by next: StorageChanges) -> StorageChanges {
