@@ -14,13 +14,24 @@ extension MigrationValidator {
             else { continue }
             var parameters: [SQLiteValue] = []
             let kinds = placeholders(kinds(of: entity.name), &parameters)
+            parameters += parameters
             let list = columns.map(quoteIdentifier).joined(separator: ", ")
             let notNull = columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
+            let same = columns.map { "o.\(quoteIdentifier($0)) = g.\(quoteIdentifier($0))" }.joined(separator: " AND ")
             let names = constraint.properties.joined(separator: ", ")
-            failures += try offenders(
-                "SELECT max(\"_pk\"), min(\"_pk\") FROM \(tables(table)) WHERE \"_entity\" IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1",
-                parameters, entity: entity.name, property: constraint.properties.first, rule: "unique"
-            ) { first in "has the same (\(names)) as _pk \(first); the uniqueness constraint on (\(names)) does not allow it" }
+            // Every member of each group of duplicates but its first, named against the first: one fix
+            // (of all the members listed) is then enough.
+            let rows = try connection.rows(
+                """
+                SELECT o."_pk", g.first FROM \(tables(table)) AS o JOIN (SELECT \(list), min("_pk") AS first FROM \(tables(table)) \
+                WHERE "_entity" IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1) AS g ON \(same) \
+                WHERE o."_entity" IN (\(kinds)) AND o."_pk" <> g.first ORDER BY g.first, o."_pk" LIMIT \(Self.offendersInAll)
+                """, parameters)
+            failures += rows.map { row in
+                ValidationFailure(
+                    entity: entity.name, primaryKey: row[0].integerValue, property: constraint.properties.first, rule: "unique",
+                    message: "has the same (\(names)) as _pk \(row[1]); the uniqueness constraint on (\(names)) does not allow it")
+            }
         }
         return failures
     }

@@ -59,6 +59,27 @@ import Testing
         #expect(error.message.contains("[unique]"))
     }
 
+    /// Every member of each group of duplicates is listed against the group's first (not one per group), so
+    /// that one round of fixes is enough: here `a` is at _pk 1, 3, 6 and 7, `b` at 2 and 5.
+    @Test func uniquenessRefusalListsEveryDuplicate() async throws {
+        let folder = try TemporaryFolder()
+        let seed = try folder.write(
+            """
+            {"Item": [{"_pk": 1, "name": "a"}, {"_pk": 2, "name": "b"}, {"_pk": 3, "name": "a"}, {"_pk": 4, "name": "c"},
+                      {"_pk": 5, "name": "b"}, {"_pk": 6, "name": "a"}, {"_pk": 7, "name": "a"}]}
+            """, to: "seed.json")
+        let migration = try MigrationCase(bundle: try MigrationFixtures.bundle("Unique"), seed: seed)
+        let error = try await refusal(migration)
+        let lines = error.message.split(separator: "\n").dropFirst().map { String($0.dropFirst(4)) }
+        let constraint = "the uniqueness constraint on (name) does not allow it [unique]"
+        #expect(lines == [
+            #"Item _pk 3 "name": has the same (name) as _pk 1; "# + constraint,
+            #"Item _pk 6 "name": has the same (name) as _pk 1; "# + constraint,
+            #"Item _pk 7 "name": has the same (name) as _pk 1; "# + constraint,
+            #"Item _pk 5 "name": has the same (name) as _pk 2; "# + constraint,
+        ])
+    }
+
     @Test func storeNewerThanTheBundle() async throws {
         let library = try MigrationFixtures.library()
         let migration = try MigrationCase(bundle: library, version: "Library 3", seed: nil)
