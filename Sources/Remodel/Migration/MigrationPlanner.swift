@@ -69,7 +69,11 @@ public enum MigrationPlanner {
         if let screen, !steps.isEmpty {
             steps[0].mapping = try screen(steps[0])
         }
-        let problems = steps.flatMap { step in step.mapping.problems.map { (step, $0) } }
+        // A later step's problems that depend on the data (a nil, an object to fill) are screened when the step
+        // runs, on the data as it will see it then (earlier steps may fill those nils); only the others stop here.
+        let problems = steps.enumerated().flatMap { offset, step in
+            step.mapping.problems.filter { offset == 0 || screen == nil || $0.condition == .always }.map { (step, $0) }
+        }
         if !problems.isEmpty {
             let lines = problems.map { step, problem in "\(step.source.name) → \(step.destination.name): \(problem)" }
             var error = RemodelError(

@@ -60,7 +60,7 @@ public struct Migrator: Sendable {
         var plan = try MigrationPlanner.plan(
             bundle: bundle, from: version, to: options.targetVersion, catalog: catalog
         ) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
-            try ProblemScreen(connection: store, schema: "main").screen(step.mapping, source: step.source)
+            try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(step.mapping, source: step.source)
         }
         try MappingChecker.check(&plan)
         try PlanRehearsal.run(plan, options: options, on: store)

@@ -5,7 +5,8 @@
 /// many objects and which.
 struct ProblemScreen {
     let connection: SQLiteConnection
-    let schema: String
+    /// Where the step's source tables are: a store's, or the views of a version a pass goes through.
+    let tables: TableReferences
 
     /// How many offending `_pk`s a message names.
     static let examples = 5
@@ -31,11 +32,11 @@ struct ProblemScreen {
                     condition = "\(quoteIdentifier(layout.columnName(of: attribute, in: sourceName) ?? attribute)) IS NULL"
                 }
                 let rows = try connection.rows(
-                    "SELECT \"_pk\" FROM \(schema).\(quoteIdentifier(table)) WHERE \"_entity\" = ? AND \(condition) ORDER BY \"_pk\" LIMIT \(Self.examples + 1)",
+                    "SELECT \"_pk\" FROM \(tables(table)) WHERE \"_entity\" = ? AND \(condition) ORDER BY \"_pk\" LIMIT \(Self.examples + 1)",
                     [.text(sourceName)])
                 guard !rows.isEmpty else { continue }
                 let total = try connection.scalar(
-                    "SELECT count(*) FROM \(schema).\(quoteIdentifier(table)) WHERE \"_entity\" = ? AND \(condition)", [.text(sourceName)])
+                    "SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ? AND \(condition)", [.text(sourceName)])
                 let keys = rows.prefix(Self.examples).compactMap { $0[0].integerValue }.map(String.init).joined(separator: ", ")
                 let count = total?.integerValue ?? Int64(rows.count)
                 var annotated = problem

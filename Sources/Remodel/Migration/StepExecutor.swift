@@ -52,6 +52,7 @@ struct StepExecutor {
             stepName: "\(passSource.name) → \(step.destination.name)")
         try rehearsal.run()
         let intermediates = try createViews(on: connection)
+        try screenProblems(intermediates, on: connection)
         let context = StepContext(
             connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
             environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies,
@@ -107,6 +108,25 @@ struct StepExecutor {
         }
         FaultPoint.afterMetadata.reach()
         try connection.detach(StepContext.sourceSchema)
+    }
+
+    /// Stops the pass when a step's problems that depend on the data bite the data as that step sees it:
+    /// the pass's source for its first step, the views of the version before for the others. (The plan's
+    /// first step was screened when it was planned; later ones could not be, since earlier steps may fill
+    /// the nils they would meet.)
+    private func screenProblems(_ intermediates: [Intermediate], on connection: SQLiteConnection) throws(RemodelError) {
+        for (offset, each) in (passedThrough + [step]).enumerated() where !each.mapping.problems.isEmpty {
+            let tables = offset == 0 ? TableReferences.source : intermediates[offset - 1].tables
+            let screened = try ProblemScreen(connection: connection, tables: tables).screen(each.mapping, source: each.source)
+            guard let first = screened.problems.first else { continue }
+            let lines = screened.problems.map { "\(each.source.name) → \(each.destination.name): \($0)" }
+            var error = RemodelError(
+                .migrationNotPlannable,
+                "cannot migrate \(modelName) from \(each.source.name) to \(each.destination.name) with the data this step gets:\n" + lines.joined(separator: "\n"))
+            error.entity = first.entity
+            error.property = first.property
+            throw error
+        }
     }
 
     /// A version the pass goes through, as views.
