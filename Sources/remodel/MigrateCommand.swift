@@ -69,6 +69,9 @@ struct MigrateCommand: AsyncParsableCommand {
             format: "Migrated %@ from %@ to %@ in %@: %@ objects, %.2f s.", report.path, report.sourceVersion, report.targetVersion,
             steps, ProgressPrinter.grouped(report.objects), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
+        for loss in report.losses where loss.count != 0 {
+            text += "\n  As the mapping says, \(loss)"
+        }
         return text
     }
 }

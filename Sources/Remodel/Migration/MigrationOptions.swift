@@ -71,4 +71,6 @@ public struct MigrationReport: Sendable, Hashable {
     public var seconds: Double
     /// The kept original, with ``MigrationOptions/keepBackup``.
     public var backupPath: String?
+    /// What the steps dropped on purpose, as their mappings say, with the values each lost.
+    public var losses: [DataLoss] = []
 }

@@ -28,6 +28,12 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var targetVersion: String
     /// The steps, in order. Empty when the store is already at the target.
     public var steps: [MigrationStep]
+    /// Everything the steps drop on purpose, with the first step's counts read from the store (later
+    /// steps' counts are read when they run, and given in the ``MigrationReport``).
+    public var losses: [DataLoss] = []
+    /// What the store holds beyond the model, which every step carries as it is (`table tb_clientstage`,
+    /// `column Person.nickname`, `trigger audit on Book`, …).
+    public var carried: [String] = []
 
     /// The plan step by step, entity by entity, property by property, each with its provenance.
     public var description: String {
@@ -56,6 +62,15 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
                     }
                 }
             }
+            for problem in step.mapping.problems {
+                lines.append("  ! \(problem) (checked on the data this step gets, when it runs)")
+            }
+            for loss in losses where loss.sourceVersion == step.source.name && loss.destinationVersion == step.destination.name {
+                lines.append("  Drops \(loss.detail)")
+            }
+        }
+        if !carried.isEmpty {
+            lines.append("Carried as they are: " + carried.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -63,7 +63,15 @@ public struct Migrator: Sendable {
             try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(step.mapping, source: step.source)
         }
         try MappingChecker.check(&plan)
-        try PlanRehearsal.run(plan, options: options, on: store)
+        plan.carried = try PlanRehearsal.run(plan, options: options, on: store)
+        let policies = Set(options.policies.map(\.destination))
+        for (offset, step) in plan.steps.enumerated() {
+            for loss in DataLoss.planned(by: step, policies: policies) {
+                // The first step's losses are counted on the store; a later step's only when it runs.
+                plan.losses.append(
+                    offset == 0 ? try loss.counted(on: store, layout: StoreLayout(version: step.source), tables: TableReferences(schema: "main")) : loss)
+            }
+        }
         return plan
     }
 
@@ -139,6 +147,7 @@ public struct Migrator: Sendable {
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment(now: started)
         var sourcePath = path
+        var losses: [DataLoss] = []
         do {
             for (offset, pass) in passes.enumerated() {
                 let number = offset + 1
@@ -147,7 +156,7 @@ public struct Migrator: Sendable {
                     step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
                     environment: environment, tracker: tracker, options: options)
                 let from = sourcePath
-                try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
+                losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
                     // The original is copied through the lock's own descriptor; an earlier pass's file is this run's own.
                     if from == path { try lock.copyStore(to: destination) } else { try FileCopy.copy(from, to: destination) }
                 }
@@ -170,9 +179,11 @@ public struct Migrator: Sendable {
         files.removeLeftovers()
         let objects = try Self.objectCount(path: path, version: bundle.version(named: plan.targetVersion))
         try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
-        return MigrationReport(
+        var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
             objects: objects, seconds: Date().timeIntervalSince(started), backupPath: options.keepBackup ? files.backupPath : nil)
+        report.losses = losses
+        return report
     }
 
     private static func objectCount(path: String, version: ModelVersion?) throws(RemodelError) -> Int {

@@ -15,12 +15,16 @@ struct StepExecutor {
 
     /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
     /// step then changes in place. The destination is removed again on failure.
-    func run(sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> Void) throws(RemodelError) {
+    /// - Returns: What the pass's steps dropped on purpose, counted on the data each step got.
+    @discardableResult
+    func run(
+        sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> Void
+    ) throws(RemodelError) -> [DataLoss] {
         StoreFiles.remove(destinationPath)
         do {
             try copy(destinationPath)
             FaultPoint.afterCopy.reach()
-            try build(sourcePath: sourcePath, destinationPath: destinationPath)
+            return try build(sourcePath: sourcePath, destinationPath: destinationPath)
         } catch {
             StoreFiles.remove(destinationPath)
             throw error
@@ -36,7 +40,7 @@ struct StepExecutor {
     /// The version the pass reads.
     private var passSource: ModelVersion { passedThrough.first?.source ?? step.source }
 
-    private func build(sourcePath: String, destinationPath: String) throws(RemodelError) {
+    private func build(sourcePath: String, destinationPath: String) throws(RemodelError) -> [DataLoss] {
         let connection = try SQLiteConnection(path: destinationPath, mode: .readWrite)
         // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
@@ -53,6 +57,7 @@ struct StepExecutor {
         try rehearsal.run()
         let intermediates = try createViews(on: connection)
         try screenProblems(intermediates, on: connection)
+        let losses = try countLosses(intermediates, on: connection)
         let context = StepContext(
             connection: connection, step: index, source: step.source, destination: step.destination, mapping: step.mapping,
             environment: environment, tracker: tracker, batchSize: options.batchSize, policies: options.policies,
@@ -108,6 +113,21 @@ struct StepExecutor {
         }
         FaultPoint.afterMetadata.reach()
         try connection.detach(StepContext.sourceSchema)
+        return losses
+    }
+
+    /// What each step of the pass drops, counted on the data it gets.
+    private func countLosses(_ intermediates: [Intermediate], on connection: SQLiteConnection) throws(RemodelError) -> [DataLoss] {
+        let policies = Set(options.policies.map(\.destination))
+        var losses: [DataLoss] = []
+        for (offset, each) in (passedThrough + [step]).enumerated() {
+            let tables = offset == 0 ? TableReferences.source : intermediates[offset - 1].tables
+            let layout = offset == 0 ? StoreLayout(version: each.source) : intermediates[offset - 1].layout
+            for loss in DataLoss.planned(by: each, policies: policies) {
+                losses.append(try loss.counted(on: connection, layout: layout, tables: tables))
+            }
+        }
+        return losses
     }
 
     /// Stops the pass when a step's problems that depend on the data bite the data as that step sees it:

@@ -2,10 +2,13 @@
 /// added to the store (see ``SchemaRehearsal``): a plan whose passes would break an app's index,
 /// trigger or view is refused at planning, by `plan`, `status` and `--dry-run` as by `migrate`.
 enum PlanRehearsal {
-    /// Reads the app's schema from the store on `connection` and rehearses every pass of `plan`.
-    static func run(_ plan: MigrationPlan, options: MigrationOptions, on connection: SQLiteConnection) throws(RemodelError) {
-        guard let first = plan.steps.first else { return }
+    /// Reads the app's schema from the store on `connection` and rehearses every pass of `plan`; returns what
+    /// the app added, as the plan lists it.
+    @discardableResult
+    static func run(_ plan: MigrationPlan, options: MigrationOptions, on connection: SQLiteConnection) throws(RemodelError) -> [String] {
+        guard let first = plan.steps.first else { return [] }
         var app = try AppSchema.read(from: connection, schema: "main", layout: StoreLayout(version: first.source))
+        let summary = app.summary
         let policies = Set(options.policies.map(\.destination))
         for pass in StepComposition.passes(of: plan.steps, options: options) {
             let changes = StorageChanges.cumulative(pass.steps, policies: policies).last ?? StorageChanges()
@@ -23,5 +26,6 @@ enum PlanRehearsal {
             }
             app = next
         }
+        return summary
     }
 }

@@ -1,0 +1,126 @@
+/// Stored data a step drops on purpose, as its mapping says: a property of a source entity nothing in the
+/// destination is computed from, or an entity with no destination at all. The plan lists every one, and
+/// a migration reports how many values each lost, so that nothing goes without being said.
+///
+/// For example:
+/// ```swift
+/// for loss in try migrator.plan(storeAt: path).losses { print(loss) }
+/// // Library → Library 2 drops Person.email (3 values)
+/// ```
+public struct DataLoss: Sendable, Hashable, CustomStringConvertible {
+    /// The step: its source and destination version names.
+    public var sourceVersion: String
+    public var destinationVersion: String
+    /// The source entity.
+    public var entity: String
+    /// The property dropped, or nil when the entity's objects are dropped.
+    public var property: String?
+    /// How many stored values (non-nil attribute values, links, or objects) are lost, when they were counted.
+    public var count: Int?
+
+    /// What is dropped and how much, without the step: `Person.email (3 values)`.
+    public var detail: String {
+        let what = property.map { "\(entity).\($0)" } ?? "\(entity) objects"
+        let how: String
+        switch (property, count) {
+        case (_, nil): how = "counted when the step runs"
+        case (nil, let count?): how = count == 1 ? "1 object" : "\(count) objects"
+        case (_, let count?): how = count == 1 ? "1 value" : "\(count) values"
+        }
+        return "\(what) (\(how))"
+    }
+
+    public var description: String { "\(sourceVersion) → \(destinationVersion) drops \(detail)" }
+}
+
+extension DataLoss {
+    /// What a step drops, from its mapping: entities with no destination; properties of carried entities that
+    /// no attribute value, relationship, filter or policy reads (and whose inverse is not carried either).
+    static func planned(by step: MigrationStep, policies: Set<String>) -> [DataLoss] {
+        var losses: [DataLoss] = []
+        let layout = StoreLayout(version: step.source)
+        for entity in step.source.entities where !entity.isAbstract {
+            let mappings = step.mapping.entities.filter { $0.source == entity.name }
+            let carriedTo = mappings.compactMap(\.destination)
+            func loss(_ property: String?) -> DataLoss {
+                DataLoss(sourceVersion: step.source.name, destinationVersion: step.destination.name, entity: entity.name, property: property)
+            }
+            guard !carriedTo.isEmpty else {
+                losses.append(loss(nil))
+                continue
+            }
+            if carriedTo.contains(where: policies.contains) { continue }
+            var read: Set<String> = []
+            for mapping in mappings {
+                for attribute in mapping.attributes {
+                    if let value = attribute.value { read.formUnion(firstNames(in: value.text)) }
+                }
+                if let filter = mapping.filter { read.formUnion(firstNames(in: filter.text)) }
+                for relationship in mapping.relationships { if let source = relationship.source { read.insert(source) } }
+            }
+            for attribute in layout.storedAttributes(of: entity) where !read.contains(attribute.name) {
+                losses.append(loss(attribute.name))
+            }
+            for relationship in layout.storedRelationships(of: entity) where !read.contains(relationship.name) {
+                // A link is kept when the other side carries it.
+                if let inverse = layout.storedInverse(of: relationship, in: entity.name), let target = relationship.destinationEntity,
+                    step.mapping.entities.contains(where: { mapping in
+                        guard let source = mapping.source, let sourceEntity = step.source.entity(named: source) else { return false }
+                        return step.source.entity(sourceEntity, isKindOf: target) && mapping.relationships.contains { $0.source == inverse.name }
+                    })
+                {
+                    continue
+                }
+                // Of two sides that are both dropped, the link is counted once: on the side that sorts first.
+                if let inverse = layout.storedInverse(of: relationship, in: entity.name), let target = relationship.destinationEntity,
+                    Array("\(target).\(inverse.name)".utf8).lexicographicallyPrecedes(Array("\(entity.name).\(relationship.name)".utf8)),
+                    step.source.entity(named: target).map({ !$0.isAbstract }) == true
+                {
+                    continue
+                }
+                losses.append(loss(relationship.name))
+            }
+        }
+        return losses
+    }
+
+    /// The first name after each `$source.` in an expression's text.
+    private static func firstNames(in text: String) -> Set<String> {
+        var names: Set<String> = []
+        var rest = Substring(text)
+        while let range = rest.range(of: "$source.") {
+            let name = rest[range.upperBound...].prefix { $0 == "_" || $0.isLetter || $0.isNumber }
+            if !name.isEmpty { names.insert(String(name)) }
+            rest = rest[range.upperBound...]
+        }
+        return names
+    }
+
+    /// This loss with its count, read from the step's source tables on `connection`.
+    func counted(on connection: SQLiteConnection, layout: StoreLayout, tables: TableReferences) throws(RemodelError) -> DataLoss {
+        guard let table = layout.table(forEntity: entity)?.name else { return self }
+        var counted = self
+        let entityName: [SQLiteValue] = [.text(entity)]
+        guard let property else {
+            counted.count = try connection.scalar("SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ?", entityName)?.integerValue.map(Int.init)
+            return counted
+        }
+        let owners = "SELECT \"_pk\" FROM \(tables(table)) WHERE \"_entity\" = ?"
+        let sql: String?
+        switch layout.storage(of: property, in: entity) {
+        case .column(_, let column)?:
+            sql = "SELECT count(\(quoteIdentifier(column))) FROM \(tables(table)) WHERE \"_entity\" = ?"
+        case .inverseColumn(let other, let column, _)?:
+            sql = "SELECT count(*) FROM \(tables(other)) WHERE \(quoteIdentifier(column)) IN (\(owners))"
+        case .joinTable(let name, let ownerIsSource, _)?:
+            sql = "SELECT count(*) FROM \(tables(name)) WHERE \"\(ownerIsSource ? "source" : "destination")\" IN (\(owners))"
+        case nil:
+            sql = layout.columnName(of: property, in: entity).map {
+                "SELECT count(\(quoteIdentifier($0))) FROM \(tables(table)) WHERE \"_entity\" = ?"
+            }
+        }
+        guard let sql else { return self }
+        counted.count = try connection.scalar(sql, entityName)?.integerValue.map(Int.init)
+        return counted
+    }
+}
