@@ -34,10 +34,14 @@ public struct Migrator: Sendable {
     /// - Throws: ``RemodelError``: ``RemodelError/Code/incompatibleStore`` when the file is not an
     ///   older or current store of this model, ``RemodelError/Code/migrationNotPlannable`` when a step
     ///   cannot be inferred and has no mapping file, ``RemodelError/Code/invalidMapping`` for a wrong mapping file.
+    ///
+    /// It writes nothing, in the store or beside it: see ``StoreInspector`` for how a store in WAL mode
+    /// or with an unfinished transaction is read.
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
-        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
-        let version = try Self.migratableVersion(inspection)
-        return try makePlan(from: version, store: try SQLiteConnection(path: path, mode: .readOnly))
+        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
+            let version = try Self.migratableVersion(try StoreInspector.inspect(snapshot, bundle: bundle))
+            return try makePlan(from: version, store: try snapshot.connection())
+        }
     }
 
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
