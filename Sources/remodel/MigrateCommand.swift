@@ -61,15 +61,18 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 
     static func summary(_ report: MigrationReport) -> String {
+        let rollback = report.rolledBackUnfinishedTransaction
+            ? " A program had stopped in the middle of a write and left an unfinished transaction in its journal: SQLite rolled it back first."
+            : ""
         guard report.steps > 0 else {
-            return "\(report.path) is already at \(report.targetVersion): nothing to do."
+            return "\(report.path) is already at \(report.targetVersion): nothing to do." + rollback
         }
         let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
         var text = String(
             format: "Migrated %@ from %@ to %@ in %@: %@ objects, %.2f s.", report.path, report.sourceVersion, report.targetVersion,
             steps, ProgressPrinter.grouped(report.objects), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
-        return text
+        return text + rollback
     }
 }
 
