@@ -115,8 +115,11 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
-        // Fail fast, before taking any lock, on what is not a store of this model.
-        _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
+        // Fail fast, before taking any lock, on what is not a store of this model. A store another process
+        // is writing is not refused here: the lock waits for the writer, then reads the version again.
+        do {
+            _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
+        } catch where error.code == .locked {}
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()
@@ -141,12 +144,14 @@ public struct Migrator: Sendable {
         let environment = ExpressionEnvironment(now: started)
         var objects = 0
         do {
-            try build(passes, files: files, environment: environment, tracker: tracker)
+            objects = try build(passes, files: files, version: plan.targetVersion, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
             while try !lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil) {
                 let again = try self.plan(under: lock)
-                try build(StepComposition.passes(of: again.steps, options: options), files: files, environment: environment, tracker: tracker)
+                objects = try build(
+                    StepComposition.passes(of: again.steps, options: options), files: files, version: again.targetVersion,
+                    environment: environment, tracker: tracker)
             }
         } catch {
             files.removeLeftovers()
@@ -158,9 +163,6 @@ public struct Migrator: Sendable {
         }
         lock.release()
         files.removeLeftovers()
-        // Read-write, though it only reads: the last connection to a WAL store removes its `-wal` and
-        // `-shm` when it closes, which a read-only one cannot do, so they would be left beside the store.
-        objects = try Self.objectCount(try SQLiteConnection(path: path, mode: .readWrite), version: bundle.version(named: plan.targetVersion))
         try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
         return MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
@@ -177,10 +179,10 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Runs the passes from the store into the temporary store.
+    /// Runs the passes from the store into the temporary store and counts its objects.
     private func build(
-        _ passes: [StepComposition.Pass], files: StoreFiles, environment: ExpressionEnvironment, tracker: ProgressTracker
-    ) throws(RemodelError) {
+        _ passes: [StepComposition.Pass], files: StoreFiles, version: String, environment: ExpressionEnvironment, tracker: ProgressTracker
+    ) throws(RemodelError) -> Int {
         var sourcePath = files.path
         for (offset, pass) in passes.enumerated() {
             let number = offset + 1
@@ -194,7 +196,11 @@ public struct Migrator: Sendable {
             sourcePath = destinationPath
         }
         try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
+        // Counted in the finished store before it replaces the original: afterwards others may be using it.
+        let objects = try Self.objectCount(
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), version: bundle.version(named: version))
         try tracker.checkCancellation()
+        return objects
     }
 
     private static func objectCount(_ connection: SQLiteConnection, version: ModelVersion?) throws(RemodelError) -> Int {
