@@ -13,12 +13,13 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let bundle = try options.bundle()
         try runReportingFailure { () throws(RemodelError) in
-            let store = try Store.open(at: options.store, bundle: bundle)
+            let store = try Store.openForReading(at: options.store, bundle: bundle)
             if let output {
                 try store.exportJSON(to: output)
             } else {
                 try store.exportJSONToStandardOutput()
             }
+            try store.checkUnchanged()
         }
     }
 }

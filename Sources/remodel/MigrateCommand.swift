@@ -61,8 +61,11 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 
     static func summary(_ report: MigrationReport) -> String {
+        let rollback = report.rolledBackUnfinishedTransaction
+            ? " A program had stopped in the middle of a write and left an unfinished transaction in its journal: SQLite rolled it back first."
+            : ""
         guard report.steps > 0 else {
-            return "\(report.path) is already at \(report.targetVersion): nothing to do."
+            return "\(report.path) is already at \(report.targetVersion): nothing to do." + rollback
         }
         let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
         var text = String(
@@ -72,7 +75,7 @@ struct MigrateCommand: AsyncParsableCommand {
         for loss in report.losses where loss.count != 0 {
             text += "\n  As the mapping says, \(loss)"
         }
-        return text
+        return text + rollback
     }
 }
 

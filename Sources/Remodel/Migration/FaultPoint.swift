@@ -31,12 +31,15 @@ enum FaultPoint: String, CaseIterable {
     case afterMetadata = "after-metadata"
     /// A whole step is done (its store closed).
     case afterStep = "after-step"
+    /// A WAL original left WAL mode (its log checkpointed into the file), just before it is replaced.
+    /// Reached by WAL stores only.
+    case leftWAL = "left-wal"
+    /// The `-wal`/`-shm` the original no longer uses were being removed (before the rename).
+    case duringSidecarCleanup = "during-sidecar-cleanup"
     /// The temporary store is durable; the rename is next.
     case beforeRename = "before-rename"
-    /// The rename happened; the folder is not yet flushed nor the sidecars removed.
+    /// The rename happened; the folder is not yet flushed.
     case afterRename = "after-rename"
-    /// The original's `-wal`/`-shm` were being removed.
-    case duringSidecarCleanup = "during-sidecar-cleanup"
 
     private static let armed: (name: String, hit: Int)? = {
         guard let name = ProcessInfo.processInfo.environment["REMODEL_FAULT_POINT"] else { return nil }

@@ -69,8 +69,13 @@ public struct MigrationReport: Sendable, Hashable {
     public var objects: Int
     /// Wall time, in seconds.
     public var seconds: Double
-    /// The kept original, with ``MigrationOptions/keepBackup``.
+    /// The kept original, with ``MigrationOptions/keepBackup`` (beside the file the store path's
+    /// symbolic links lead to).
     public var backupPath: String?
     /// What the steps dropped on purpose, as their mappings say, with the values each lost.
     public var losses: [DataLoss] = []
+    /// Whether a program had stopped in the middle of a write to the store and left the unfinished
+    /// transaction in its rollback journal (a *hot journal*): SQLite rolled it back when the migration
+    /// locked the store, as it does whenever a store is opened for writing, before anything was read.
+    public var rolledBackUnfinishedTransaction = false
 }

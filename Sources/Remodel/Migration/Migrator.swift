@@ -31,13 +31,17 @@ public struct Migrator: Sendable {
     }
 
     /// Plans the migration of a store without changing anything.
-    /// - Throws: ``RemodelError``: ``RemodelError/Code/incompatibleStore`` when the file is not an
+    /// - Throws: ``RemodelError``: ``StoreInspection/refusal``'s code when the file is not an
     ///   older or current store of this model, ``RemodelError/Code/migrationNotPlannable`` when a step
     ///   cannot be inferred and has no mapping file, ``RemodelError/Code/invalidMapping`` for a wrong mapping file.
+    ///
+    /// It writes nothing, in the store or beside it: see ``StoreInspector`` for how a store in WAL mode
+    /// or with an unfinished transaction is read.
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
-        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
-        let version = try Self.migratableVersion(inspection)
-        return try makePlan(from: version, store: try SQLiteConnection(path: path, mode: .readOnly))
+        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
+            let version = try Self.migratableVersion(try StoreInspector.inspect(snapshot, bundle: bundle))
+            return try makePlan(from: version, store: try snapshot.connection())
+        }
     }
 
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
@@ -119,54 +123,47 @@ public struct Migrator: Sendable {
         storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
-        let files = StoreFiles(path: path)
-        // Fail fast, before taking any lock, on what is not a store of this model.
-        _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
+        let files = try StoreFiles(path: path)
+        // Fail fast, before taking any lock, on what is not a store of this model. A store another process
+        // is writing is not refused here: the lock waits for the writer, then reads the version again.
+        do {
+            _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
+        } catch where error.code == .locked {}
 
-        let lock = try StoreLock(path: path, timeoutMilliseconds: options.lockTimeoutMilliseconds)
+        let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()
-        // Under the lock, read the version again: another process may have migrated the store meanwhile.
-        // Read it through the lock's connection: opening the file any other way would drop the lock.
-        let inspection = try lock.inspect(bundle: bundle)
-        let plan = try lock.withConnection { (connection) throws(RemodelError) in
-            try makePlan(from: try Self.migratableVersion(inspection), store: connection)
-        }
+        let plan = try plan(under: lock)
         let passes = StepComposition.passes(of: plan.steps, options: options)
         // The first event, once the number of passes is known.
         let tracker = ProgressTracker(steps: passes.count, cancellation: cancellation, observer: observer)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
+            let objects = try lock.withConnection { (connection) throws(RemodelError) in
+                try Self.objectCount(connection, version: bundle.version(named: plan.targetVersion))
+            }
             lock.release()
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
-                path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
-                objects: try Self.objectCount(path: path, version: bundle.version(named: plan.targetVersion)),
-                seconds: Date().timeIntervalSince(started), backupPath: nil)
+                path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0, objects: objects,
+                seconds: Date().timeIntervalSince(started), backupPath: nil,
+                rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment(now: started)
-        var sourcePath = path
+        var objects = 0
         var losses: [DataLoss] = []
         do {
-            for (offset, pass) in passes.enumerated() {
-                let number = offset + 1
-                let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
-                let executor = StepExecutor(
-                    step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
-                    environment: environment, tracker: tracker, options: options)
-                let from = sourcePath
-                losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
-                    // The original is copied through the lock's own descriptor; an earlier pass's file is this run's own.
-                    if from == path { try lock.copyStore(to: destination) } else { try FileCopy.copy(from, to: destination) }
-                }
-                FaultPoint.afterStep.reach()
-                if sourcePath != path { StoreFiles.remove(sourcePath) }
-                sourcePath = destinationPath
+            (objects, losses) = try build(
+                passes, files: files, lock: lock, version: plan.targetVersion, environment: environment, tracker: tracker)
+            // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
+            // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
+            while try !lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil) {
+                let again = try self.plan(under: lock)
+                (objects, losses) = try build(
+                    StepComposition.passes(of: again.steps, options: options), files: files, lock: lock, version: again.targetVersion,
+                    environment: environment, tracker: tracker)
             }
-            try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
-            try tracker.checkCancellation()
-            try lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil)
         } catch {
             files.removeLeftovers()
             lock.release()
@@ -177,20 +174,54 @@ public struct Migrator: Sendable {
         }
         lock.release()
         files.removeLeftovers()
-        let objects = try Self.objectCount(path: path, version: bundle.version(named: plan.targetVersion))
         try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
-        var report = MigrationReport(
+        return MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: objects, seconds: Date().timeIntervalSince(started), backupPath: options.keepBackup ? files.backupPath : nil)
-        report.losses = losses
-        return report
+            objects: objects, seconds: Date().timeIntervalSince(started), backupPath: options.keepBackup ? files.backupPath : nil,
+            losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
     }
 
-    private static func objectCount(path: String, version: ModelVersion?) throws(RemodelError) -> Int {
+    /// Reads the store's version again under the lock (another process may have migrated it meanwhile)
+    /// and plans from it, through the lock's connection: opening the file any other way would drop the lock.
+    private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
+        let inspection = try lock.inspect(bundle: bundle)
+        return try lock.withConnection { (connection) throws(RemodelError) in
+            try makePlan(from: try Self.migratableVersion(inspection), store: connection)
+        }
+    }
+
+    /// Runs the passes from the store into the temporary store; counts its objects, and what the steps dropped.
+    private func build(
+        _ passes: [StepComposition.Pass], files: StoreFiles, lock: StoreLock, version: String, environment: ExpressionEnvironment,
+        tracker: ProgressTracker
+    ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
+        var sourcePath = files.path
+        var losses: [DataLoss] = []
+        for (offset, pass) in passes.enumerated() {
+            let number = offset + 1
+            let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
+            let executor = StepExecutor(
+                step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
+                environment: environment, tracker: tracker, options: options)
+            let from = sourcePath
+            losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
+                // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
+                if from == files.path { try lock.copyStore(to: destination) } else { try FileCopy.copy(from, to: destination) }
+            }
+            FaultPoint.afterStep.reach()
+            if sourcePath != files.path { StoreFiles.remove(sourcePath) }
+            sourcePath = destinationPath
+        }
+        try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
+        // Counted in the finished store before it replaces the original: afterwards others may be using it.
+        let objects = try Self.objectCount(
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), version: bundle.version(named: version))
+        try tracker.checkCancellation()
+        return (objects, losses)
+    }
+
+    private static func objectCount(_ connection: SQLiteConnection, version: ModelVersion?) throws(RemodelError) -> Int {
         guard let version else { return 0 }
-        // Read-write, though it only reads: the last connection to a WAL store removes its `-wal` and
-        // `-shm` when it closes, which a read-only one cannot do, so they would be left beside the store.
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
         var count = 0
         for table in StoreLayout(version: version).tables {
             if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {

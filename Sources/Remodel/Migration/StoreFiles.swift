@@ -8,30 +8,45 @@ import Foundation
 /// The files of a store on disk, and the few operations that make replacing
 /// it safe: unique temporary names beside it, durable writes, atomic rename.
 ///
+/// A store path may be a symbolic link (or a chain of them, relative or into
+/// another folder): ``target`` is the file the links lead to, the file SQLite
+/// opens. Every file below is beside the target, and the migrated store is
+/// renamed over the target, so the link stays and keeps leading to the store.
+///
 /// Names (beside the store `Library.sqlite`):
 /// - `Library.sqlite.remodel-migrating`: the store being built; renamed over the original at the end.
 /// - `Library.sqlite.remodel-step-N`: the result of step N of a multi-step migration, removed after step N+1.
 /// - `Library.sqlite.remodel-backup`: the original, kept with `--keep-backup` (replaced by the next backup).
 /// - `-wal`, `-shm`, `-journal` of each of them: SQLite's own sidecar files.
 struct StoreFiles {
+    /// The store path as given (it may be a symbolic link).
     let path: String
+    /// The store file itself: ``path`` with its symbolic links followed.
+    let target: String
 
-    var temporaryPath: String { path + Self.temporarySuffix }
+    /// Follows the path's symbolic links once.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` for a loop of links or an unreadable one.
+    init(path: String) throws(RemodelError) {
+        self.path = path
+        self.target = try FileSystem.resolvingLinks(path)
+    }
+
+    var temporaryPath: String { target + Self.temporarySuffix }
     /// What the name of the store built by the last step ends with.
     static let temporarySuffix = ".remodel-migrating"
-    var backupPath: String { path + ".remodel-backup" }
-    func stepPath(_ step: Int) -> String { path + ".remodel-step-\(step)" }
+    var backupPath: String { target + ".remodel-backup" }
+    func stepPath(_ step: Int) -> String { target + ".remodel-step-\(step)" }
 
     static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Files an interrupted migration may have left: temporary and step stores with their sidecars.
     func leftovers() -> [String] {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let prefix = url.lastPathComponent + ".remodel-"
+        let folder = FileSystem.folder(of: target)
+        let name = URL(fileURLWithPath: target).lastPathComponent
+        let prefix = name + ".remodel-"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return entries.filter { entry in
-            entry.hasPrefix(prefix) && !entry.hasPrefix(url.lastPathComponent + ".remodel-backup")
+            entry.hasPrefix(prefix) && !entry.hasPrefix(name + ".remodel-backup")
         }.sorted().map { folder + "/" + $0 }
     }
 
@@ -59,7 +74,7 @@ struct StoreFiles {
 
     /// Flushes a folder's entries (after a rename) to stable storage.
     static func synchronize(directoryOf path: String) throws(RemodelError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = FileSystem.folder(of: path)
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { throw ioError("cannot open the folder to flush", folder) }
         defer { close(descriptor) }
@@ -96,5 +111,35 @@ extension StoreFiles {
     /// Removes one file if it exists.
     static func removeIfPresent(_ path: String) {
         if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
+
+extension StoreFiles {
+    /// Refuses, before anything is written, a store Remodel must not replace: a file that is
+    /// read-only — by its mode bits (no write bit: not even its owner may write it) or for this user
+    /// — and a folder where the migrated store cannot be written or renamed over it.
+    ///
+    /// The mode bits decide as well as `access(2)`: root passes every `access` check, and a store
+    /// made read-only stays read-only when root migrates it. In a sticky folder (like `/tmp`) only
+    /// the owner of a file (or of the folder) may rename over it, which `access` does not tell.
+    func checkReplaceable() throws(RemodelError) {
+        var file = stat()
+        if stat(target, &file) == 0, file.st_mode & 0o222 == 0 || access(target, W_OK) != 0 {
+            throw RemodelError(
+                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path)
+        }
+        let folder = FileSystem.folder(of: target)
+        var directory = stat()
+        guard stat(folder, &directory) == 0, directory.st_mode & 0o222 != 0, access(folder, W_OK | X_OK) == 0 else {
+            throw RemodelError(
+                .io, "the store's folder \(folder) is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
+                path: path)
+        }
+        let user = geteuid()
+        if directory.st_mode & S_ISVTX != 0, user != 0, user != file.st_uid, user != directory.st_uid {
+            throw RemodelError(
+                .io, "the store's folder \(folder) is sticky (like /tmp) and the store belongs to another user, so Remodel could not rename the migrated store over it; migrate as the store's owner",
+                path: path)
+        }
     }
 }

@@ -9,68 +9,118 @@ import Foundation
 /// Keeps every other writer out of a store for the whole migration, and
 /// replaces the store's file while still holding that lock.
 ///
-/// The lock is an SQLite write transaction (`BEGIN IMMEDIATE`) on the original:
-/// other connections can still read, but any write waits or fails with
-/// `SQLITE_BUSY`. After the replace, a connection still open on the old file
-/// that tries to write gets `SQLITE_READONLY_DBMOVED` from SQLite, so no write
-/// can land in the replaced file by mistake.
+/// The lock is an SQLite write transaction (`BEGIN IMMEDIATE`) on the original
+/// (the file its symbolic links lead to): other connections can still read,
+/// but any write waits or fails with `SQLITE_BUSY`. After the replace, a
+/// connection still open on the old file that tries to write gets
+/// `SQLITE_READONLY_DBMOVED` from SQLite, so no write can land in the replaced
+/// file by mistake.
 ///
-/// SQLite makes that check only for rollback-journal databases, so a store in
-/// WAL mode is first switched to rollback journaling (its log checkpointed
-/// into the file). SQLite allows the switch only when no other connection has
-/// the store open: otherwise the migration is refused, because a connection
-/// opened before the replace could commit into the replaced file's log and
-/// lose the write. The migrated store gets WAL mode back; a failed migration
-/// gives it back to the original.
+/// A hot journal (a program stopped in the middle of a write) is rolled back
+/// by SQLite when the lock's connection first reads the store;
+/// ``rolledBackUnfinishedTransaction`` says so.
+///
+/// SQLite checks for a moved file only in rollback-journal mode, so a store in
+/// WAL mode leaves WAL mode — its log checkpointed into the file — just before
+/// it is replaced, after the migrated store passed every check: leaving WAL
+/// rewrites two counters of the file's header, so every refusal that can be
+/// made before (a store of another model, a plan that cannot be made, data that
+/// fails validation, a cancellation) leaves the original byte for byte as it
+/// was, still in WAL mode. SQLite allows the switch only when no other
+/// connection has the store open, because a connection opened before the
+/// replace could commit into the replaced file's log and lose the write: the
+/// lock checks that when it is taken (by holding SQLite's exclusive lock for a
+/// moment, which changes nothing) and again at the switch, and refuses the
+/// migration, untouched, while another connection has the store open. The
+/// write lock must be let go for the switch; a connection that writes in that
+/// moment makes the migrated store stale, and the migration is then built
+/// again from the store as it is (``replaceStore(with:backupPath:)``).
 final class StoreLock {
     private var connection: SQLiteConnection?
-    private let path: String
+    private let files: StoreFiles
+    private let timeoutMilliseconds: Int
     private let isWAL: Bool
     /// Whether the original was switched out of WAL and not yet replaced.
     private var originalLeftWAL = false
-    /// A descriptor of the locked file, to copy it from: open until the lock is released, since closing a
-    /// descriptor of the file earlier would release the process's locks on it.
+    /// `PRAGMA data_version` once the lock was taken: it changes when another connection commits.
+    private var lockedVersion: SQLiteValue?
+    /// Whether SQLite rolled back an unfinished transaction (a hot journal) when the lock was taken.
+    let rolledBackUnfinishedTransaction: Bool
+    /// Descriptors of the locked file and, for a WAL store, of its log, to copy them from: open until the
+    /// lock is released, since closing a descriptor of the store earlier would release the process's locks on it.
     private var descriptor: Int32 = -1
+    private var logDescriptor: Int32 = -1
 
-    init(path: String, timeoutMilliseconds: Int) throws(RemodelError) {
-        self.path = path
+    /// The store file (symbolic links followed).
+    private var path: String { files.target }
+
+    init(files: StoreFiles, timeoutMilliseconds: Int) throws(RemodelError) {
+        self.files = files
+        self.timeoutMilliseconds = timeoutMilliseconds
         // SQLite opens a read-only file read-only without a word, and the rename would then replace it anyway.
-        guard access(path, W_OK) == 0 else {
-            throw RemodelError(
-                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path)
-        }
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        guard access(folder, W_OK) == 0 else {
-            throw RemodelError(
-                .io, "the store's folder is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
-                path: path)
-        }
+        try files.checkReplaceable()
+        let path = files.target
+        let hot = HotJournal.isHot(path)
+        // A log another program left (a connection still open, or one that stopped without a checkpoint) is
+        // kept as it is by a refused migration: the lock's connection must not fold it into the file on closing.
+        let logWasThere = FileManager.default.fileExists(atPath: path + "-wal")
         // Another migrator may replace the file while this one waits for the lock: then the lock is on the
         // old, replaced file. Take it again on the file the path names now (a few times at most).
         var attempt = 0
-        while true {
+        var locked: (SQLiteConnection, isWAL: Bool)?
+        while locked == nil {
             attempt += 1
             let before = Self.fileIdentity(path)
-            let connection = try SQLiteConnection(path: path, mode: .readWrite)
+            let connection = try SQLiteConnection(path: path, mode: .readWrite, reportedAs: files.path)
             connection.setBusyTimeout(milliseconds: timeoutMilliseconds)
+            if logWasThere { try connection.setCheckpointsOnClose(false) }
             let mode = try connection.scalar("PRAGMA journal_mode")
             do {
                 try connection.execute("BEGIN IMMEDIATE")
             } catch {
-                throw RemodelError(
-                    .locked,
-                    "another process is writing to the store; Remodel waited \(timeoutMilliseconds) ms for it to finish. Close the other program (or its transaction) and migrate again",
-                    path: path, cause: error)
+                throw Self.busy(timeoutMilliseconds, files.path, error)
             }
             if attempt >= 3 || (before != nil && before == Self.fileIdentity(path)) {
-                self.isWAL = mode == .text("wal")
-                self.connection = connection
-                self.descriptor = open(path, O_RDONLY | O_CLOEXEC)
-                if isWAL { try leaveWriteAheadLogging(connection, timeoutMilliseconds: timeoutMilliseconds) }
-                return
+                locked = (connection, mode == .text("wal"))
+            } else {
+                try? connection.execute("ROLLBACK")
             }
-            try? connection.execute("ROLLBACK")
         }
+        guard let (connection, isWAL) = locked else { throw RemodelError(.locked, "the store could not be locked", path: files.path) }
+        self.connection = connection
+        self.isWAL = isWAL
+        rolledBackUnfinishedTransaction = hot && !HotJournal.mayBeHot(beside: path)
+        if isWAL {
+            try connection.execute("ROLLBACK")
+            try waitForSoleAccess(connection)
+            try connection.execute("ROLLBACK")
+            try endSoleAccess(connection)
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                throw Self.busy(timeoutMilliseconds, files.path, error)
+            }
+        }
+        lockedVersion = try connection.dataVersion()
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if isWAL { logDescriptor = open(path + "-wal", O_RDONLY | O_CLOEXEC) }
+    }
+
+    /// Copies the locked store, byte for byte, into a new file at `destination` (see ``FileCopy``). A WAL
+    /// store's log is copied beside it (`-wal`): its committed pages may not be in the file yet, and SQLite
+    /// reads them from the copy's log. The write lock keeps any writer from adding to the log meanwhile; a
+    /// checkpoint by another connection only writes pages the log still has.
+    func copyStore(to destination: String) throws(RemodelError) {
+        guard connection != nil, descriptor >= 0 else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        try FileCopy.copy(from: descriptor, to: destination)
+        if logDescriptor >= 0 { try FileCopy.copy(from: logDescriptor, to: destination + "-wal") }
+    }
+
+    private static func busy(_ timeoutMilliseconds: Int, _ path: String, _ error: RemodelError) -> RemodelError {
+        RemodelError(
+            .locked,
+            "another process is writing to the store; Remodel waited \(timeoutMilliseconds) ms for it to finish. Close the other program (or its transaction) and migrate again",
+            path: path, cause: error)
     }
 
     /// The device and inode the path names now, read with `stat` (which opens no descriptor:
@@ -83,62 +133,91 @@ final class StoreLock {
 
     /// Replaces the store with the finished temporary store, durably and atomically.
     ///
-    /// The temporary store is flushed to disk, given the original's journal mode, then
-    /// renamed over the original; the folder is flushed; stray `-wal`/`-shm` files are
-    /// removed. (A WAL original left WAL mode when the lock was taken, so it has no log
-    /// that a crash right after the rename could replay onto the new store.)
-    func replaceStore(with temporaryPath: String, backupPath: String?) throws(RemodelError) {
-        guard connection != nil else { return }
-        if isWAL {
-            let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
-            _ = try temporary.scalar("PRAGMA journal_mode = WAL")
-        } else {
-            let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
-            _ = try temporary.scalar("PRAGMA journal_mode = DELETE")
-        }
+    /// A WAL original first leaves WAL mode (see the type's documentation). The temporary store is
+    /// given the original's journal mode and flushed to disk; the `-wal`, `-shm` and `-journal` files
+    /// beside the original, which no connection uses any more (the lock keeps every writer out and
+    /// the original has no log left), are removed while the lock still holds — after the rename they
+    /// could belong to a connection already using the new store, and a log left beside a store is
+    /// replayed into it; then the temporary store is renamed over the original and the folder flushed.
+    /// All of it in the folder of the file the symbolic links lead to.
+    /// - Returns: `false`, and nothing replaced, when another connection wrote to a WAL original in the
+    ///   moment it left WAL mode: the temporary store lacks that write, so build it again from the
+    ///   store as it is now (no write can pass the lock any more) and call this again.
+    func replaceStore(with temporaryPath: String, backupPath: String?) throws(RemodelError) -> Bool {
+        guard connection != nil else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        guard try leaveWriteAheadLogging() else { return false }
+        let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+        _ = try temporary.scalar(isWAL ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = DELETE")
         try StoreFiles.copyPermissions(from: path, to: temporaryPath)
         try StoreFiles.synchronize(file: temporaryPath)
         if let backupPath {
             try StoreFiles.hardLink(path, as: backupPath)
+        }
+        for suffix in StoreFiles.sidecarSuffixes {
+            StoreFiles.removeIfPresent(path + suffix)
+            FaultPoint.duringSidecarCleanup.reach()
         }
         FaultPoint.beforeRename.reach()
         try StoreFiles.replace(path, with: temporaryPath)
         originalLeftWAL = false
         FaultPoint.afterRename.reach()
         try StoreFiles.synchronize(directoryOf: path)
-        for suffix in ["-wal", "-shm"] {
-            StoreFiles.removeIfPresent(path + suffix)
-            FaultPoint.duringSidecarCleanup.reach()
-        }
+        return true
     }
 
-    /// Checkpoints the original's log into the file and switches it to rollback journaling,
-    /// then takes the lock again; refuses when another connection has the store open.
-    private func leaveWriteAheadLogging(_ connection: SQLiteConnection, timeoutMilliseconds: Int) throws(RemodelError) {
+    /// Switches a WAL original to rollback journaling, its log checkpointed into the file, under
+    /// SQLite's exclusive lock; then holds the lock as a write transaction again.
+    ///
+    /// The write transaction must end for the switch, and a connection that had the store open could
+    /// write in that moment, before the exclusive lock is granted (or in the moment between letting go
+    /// of it and taking the write lock again). `PRAGMA data_version` tells.
+    /// - Returns: Whether the store is as it was when the lock was taken.
+    private func leaveWriteAheadLogging() throws(RemodelError) -> Bool {
+        guard isWAL, !originalLeftWAL, let connection else { return true }
         try connection.execute("ROLLBACK")
-        // SQLite does not wait on its busy handler for this switch: try again until the lock's timeout,
-        // so connections that come and go briefly (another process's short writes) do not stop it.
-        let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
-        var mode: SQLiteValue?
-        repeat {
-            mode = try? connection.scalar("PRAGMA journal_mode = DELETE")
-            if mode == .text("delete") { break }
-            usleep(10_000)
-        } while Date() < deadline
-        guard mode == .text("delete") else {
-            throw RemodelError(
-                .locked,
-                "the store is in WAL mode and another connection has it open (Remodel waited \(timeoutMilliseconds) ms); a write through that connection could be lost when the store is replaced, so nothing was changed: close the other connections and migrate again",
-                path: path)
+        try waitForSoleAccess(connection)
+        var unchanged = try connection.dataVersion() == lockedVersion
+        try connection.execute("ROLLBACK")
+        guard try connection.scalar("PRAGMA journal_mode = DELETE") == .text("delete") else {
+            try? endSoleAccess(connection)
+            throw RemodelError(.locked, "SQLite did not take the store out of WAL mode; nothing was changed: migrate again", path: files.path)
         }
         originalLeftWAL = true
+        FaultPoint.leftWAL.reach()
+        // Letting go of exclusive locking deletes the journal the switch kept, while nobody else has the store.
+        try endSoleAccess(connection)
         do {
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
-            throw RemodelError(
-                .locked, "another process started writing to the store; nothing was changed: close it and migrate again",
-                path: path, cause: error)
+            throw Self.busy(timeoutMilliseconds, files.path, error)
         }
+        let version = try connection.dataVersion()
+        unchanged = unchanged && version == lockedVersion
+        lockedVersion = version
+        return unchanged
+    }
+
+    /// Takes SQLite's exclusive lock on a WAL store (`locking_mode = EXCLUSIVE`, then a transaction),
+    /// which SQLite grants only when no other connection has the store open; waits for that up to the
+    /// lock's timeout. Holding it changes nothing in the file. The caller is not in a transaction.
+    /// - Throws: ``RemodelError/Code/locked`` when another connection keeps the store open.
+    private func waitForSoleAccess(_ connection: SQLiteConnection) throws(RemodelError) {
+        do {
+            try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            try? endSoleAccess(connection)
+            throw RemodelError(
+                .locked,
+                "the store is in WAL mode and another connection has it open (Remodel waited \(timeoutMilliseconds) ms); a write through that connection could be lost when the store is replaced, so nothing was changed: close the other connections and migrate again",
+                path: files.path, cause: error)
+        }
+    }
+
+    /// Goes back to normal locking and lets go of the exclusive lock (SQLite does on the next read).
+    private func endSoleAccess(_ connection: SQLiteConnection) throws(RemodelError) {
+        try connection.execute("PRAGMA locking_mode = NORMAL")
+        _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
     }
 
     /// What the locked store is, read through the lock's own connection.
@@ -147,36 +226,31 @@ final class StoreLock {
     /// SQLite's locks are POSIX advisory locks, which belong to the process, and closing any other
     /// descriptor of the file (a `FileHandle` reading its header) silently releases them all.
     func inspect(bundle: ModelBundle) throws(RemodelError) -> StoreInspection {
-        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
+        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
         let state: StoreInspection.State
         switch try StoreMetadata.read(from: connection) {
         case .success(let metadata): state = try StoreInspector.classify(metadata, in: bundle).0
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
         }
         var inspection = StoreInspection(
-            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName, migrationSteps: nil)
+            path: files.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName, migrationSteps: nil)
         inspection.versionNames = bundle.versionNames
         return inspection
     }
 
     /// Runs `body` with the lock's own connection: reading the store any other way would drop the lock.
     func withConnection<T>(_ body: (SQLiteConnection) throws(RemodelError) -> T) throws(RemodelError) -> T {
-        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
+        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
         return try body(connection)
-    }
-
-    /// Copies the locked store, byte for byte, into a new file at `destination` (see ``FileCopy``).
-    func copyStore(to destination: String) throws(RemodelError) {
-        guard connection != nil, descriptor >= 0 else { throw RemodelError(.locked, "the store's lock was already released", path: path) }
-        try FileCopy.copy(from: descriptor, to: destination)
     }
 
     /// Ends the lock's transaction and closes the connection.
     func release() {
         defer {
             // Only now: the connection is closed, so SQLite's locks are released anyway.
-            if descriptor >= 0 { close(descriptor) }
+            for open in [descriptor, logDescriptor] where open >= 0 { close(open) }
             descriptor = -1
+            logDescriptor = -1
         }
         if let connection {
             try? connection.execute("ROLLBACK")

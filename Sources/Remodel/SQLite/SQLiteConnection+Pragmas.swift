@@ -83,3 +83,17 @@ extension SQLiteConnection {
         return path.isEmpty ? nil : path
     }
 }
+
+extension SQLiteConnection {
+    /// Whether this connection, when it is the last one to close a database in WAL mode, checkpoints
+    /// the log into the file and deletes `-wal` and `-shm` (SQLite's default) or leaves them as they
+    /// are (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`).
+    func setCheckpointsOnClose(_ enabled: Bool) throws(RemodelError) {
+        try check(remodel_sqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, nil))
+    }
+
+    /// `PRAGMA data_version`: changes when another connection commits to the database.
+    func dataVersion() throws(RemodelError) -> SQLiteValue? {
+        try scalar("PRAGMA data_version")
+    }
+}

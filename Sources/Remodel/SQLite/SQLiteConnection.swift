@@ -22,12 +22,18 @@ public final class SQLiteConnection {
     }
 
     let handle: OpaquePointer
-    /// The path the connection was opened with.
+    /// The path the connection was opened with (for a private copy of a store, the store's path).
     public let path: String
 
     /// Opens a database.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/sqlite`` naming the path.
-    public init(path: String, mode: Mode = .create) throws(RemodelError) {
+    public convenience init(path: String, mode: Mode = .create) throws(RemodelError) {
+        try self.init(path: path, mode: mode, reportedAs: path)
+    }
+
+    /// Opens a database whose errors name `reported` instead (the file the caller knows, e.g. the
+    /// store a private copy was made of).
+    convenience init(path: String, mode: Mode, reportedAs reported: String) throws(RemodelError) {
         var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let name: String
         switch mode {
@@ -41,8 +47,26 @@ public final class SQLiteConnection {
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             name = Self.fileURI(for: path)
         }
+        try self.init(uri: name, flags: flags, path: reported)
+    }
+
+    /// Opens a file that nothing else has open, read-only, with SQLite's `immutable=1`: no lock is
+    /// taken and no `-wal`, `-shm` or `-journal` file is created beside it, so not a byte changes.
+    ///
+    /// Only for a store in WAL mode with neither `-wal` nor `-shm` beside it (see `StoreSnapshot`):
+    /// a connection of `mode=ro` would create both and, unable to delete them, leave them behind.
+    /// Closing it closes its descriptor outright (SQLite keeps no lock to hand over), which drops any
+    /// POSIX lock this process holds on the file: never open one while the process holds the store.
+    convenience init(immutable path: String, reportedAs reported: String) throws(RemodelError) {
+        try self.init(
+            uri: Self.fileURI(for: path) + "?immutable=1", flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
+            path: reported)
+    }
+
+    /// Opens `uri` with SQLite's `flags`; errors name `path`.
+    private init(uri: String, flags: Int32, path: String) throws(RemodelError) {
         var pointer: OpaquePointer?
-        let code = sqlite3_open_v2(name, &pointer, flags, nil)
+        let code = sqlite3_open_v2(uri, &pointer, flags, nil)
         guard let pointer else {
             throw RemodelError.sqlite(code, message: "could not open the database", path: path)
         }

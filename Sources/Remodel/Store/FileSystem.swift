@@ -42,3 +42,76 @@ enum FileSystem {
         unlink(path)
     }
 }
+
+extension FileSystem {
+    /// The file a store path names once its symbolic links are followed — a chain of them, relative
+    /// or absolute, into other folders — which is the file SQLite opens and beside which it keeps its
+    /// `-journal`, `-wal` and `-shm`. A path that is not a link comes back as given, also when nothing
+    /// is there (a link to nothing gives the path it points to).
+    ///
+    /// Whatever replaces or accompanies a store works on this file, in its folder: a rename over it
+    /// keeps the link (a rename over the link would replace the link with a file and leave its target
+    /// behind at the old version).
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` for a loop of links or an unreadable one.
+    static func resolvingLinks(_ path: String) throws(RemodelError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+                return current == path ? path : canonicalFolder(of: current)
+            }
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = buffer.withUnsafeMutableBytes { readlink(current, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+            guard count > 0 else {
+                throw RemodelError(.io, "the symbolic link \(current) cannot be read: \(String(cString: strerror(errno)))", path: path)
+            }
+            let target = String(decoding: buffer[..<count], as: UTF8.self)
+            current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
+        }
+        throw RemodelError(
+            .io, "the store path goes through more than 40 symbolic links (a loop?); point it at the store file", path: path)
+    }
+
+    /// `path` with its folder written without `..` or links (`a/../b/x` gives `/…/b/x`), as the
+    /// folder's `realpath`; `path` itself when the folder cannot be resolved.
+    private static func canonicalFolder(of path: String) -> String {
+        guard let resolved = realpath(folder(of: path), nil) else { return path }
+        defer { free(resolved) }
+        let folder = String(cString: resolved)
+        return (folder == "/" ? "" : folder) + "/" + URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    /// The folder a file is in (`.` for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+extension FileSystem {
+    /// Copies a file's bytes into a new file (mode 0600), 1 MiB at a time, and flushes nothing: the
+    /// copy is scratch. Returns `false` when there is no file at `source`.
+    static func copyFile(from source: String, to destination: String) throws(RemodelError) -> Bool {
+        let input = open(source, O_RDONLY)
+        guard input >= 0 else {
+            if errno == ENOENT { return false }
+            throw RemodelError(.io, "cannot read the file: \(String(cString: strerror(errno)))", path: source)
+        }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard output >= 0 else { throw RemodelError(.io, "cannot create the copy: \(String(cString: strerror(errno)))", path: destination) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count >= 0 else { throw RemodelError(.io, "cannot read the file: \(String(cString: strerror(errno)))", path: source) }
+            if count == 0 { return true }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                guard step > 0 else { throw RemodelError(.io, "cannot write the copy: \(String(cString: strerror(errno)))", path: destination) }
+                written += step
+            }
+        }
+    }
+}

@@ -10,7 +10,8 @@ extension Store {
     /// let store = try Store.create(at: "library.sqlite", bundle: bundle, seed: "seed.json")
     /// ```
     /// - Parameters:
-    ///   - path: Where the store goes; there must be no file there.
+    ///   - path: Where the store goes; there must be no file there (a symbolic link to nothing yet is
+    ///     kept, and the store made where it leads).
     ///   - bundle: The model.
     ///   - versionName: The version to create, or `nil` for the bundle's current version.
     ///   - seed: A JSON file in the export shape to import, or `nil` for an empty store.
@@ -34,11 +35,13 @@ extension Store {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw RemodelError(.incompatibleStore, "a file already exists here; creating a store never replaces a file: remove it, or import into it", path: path)
         }
-        let temporary = temporaryPath(beside: path, purpose: "create")
+        // A symbolic link to nothing yet: the store is made where it leads, and the link kept.
+        let target = try FileSystem.resolvingLinks(path)
+        let temporary = temporaryPath(beside: target, purpose: "create")
         do {
             try build(at: temporary, bundle: bundle, version: version, seed: seed)
             try FileSystem.synchronize(path: temporary)
-            try FileSystem.moveNew(from: temporary, to: path)
+            try FileSystem.moveNew(from: temporary, to: target)
         } catch {
             FileSystem.removeQuietly(temporary)
             FileSystem.removeQuietly(temporary + "-journal")

@@ -24,13 +24,16 @@ public final class Store {
 
     let layout: StoreLayout
     let connection: SQLiteConnection
+    /// What a store opened for reading reads (kept alive with its private copy, if any).
+    private let snapshot: StoreSnapshot?
 
-    init(path: String, bundle: ModelBundle, version: ModelVersion, connection: SQLiteConnection) {
+    init(path: String, bundle: ModelBundle, version: ModelVersion, connection: SQLiteConnection, snapshot: StoreSnapshot? = nil) {
         self.path = path
         self.bundle = bundle
         self.version = version
         self.layout = StoreLayout(version: version)
         self.connection = connection
+        self.snapshot = snapshot
         connection.setBusyTimeout(milliseconds: 5000)
     }
 
@@ -49,19 +52,40 @@ public final class Store {
     ///   ``StoreInspection/refusal``'s code when the file is not a store of a version of this bundle;
     ///   the file is left untouched.
     public static func open(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
-        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+        let version = try openableVersion(try StoreInspector.inspect(path: path, bundle: bundle), bundle: bundle)
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        return Store(path: path, bundle: bundle, version: version, connection: connection)
+    }
+
+    /// The version of an inspected store that can be opened, or why it cannot.
+    private static func openableVersion(_ inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError) -> ModelVersion {
         let versionName: String
         switch inspection.state {
         case .current(let name), .older(let name, _):
             versionName = name
         case .missing:
-            throw RemodelError(.storeMissing, "there is no store at this path; create it first", path: path)
+            throw RemodelError(.storeMissing, "there is no store at this path; create it first", path: inspection.path)
         default:
-            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
+            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: inspection.path)
         }
-        let version = try bundle.loadVersion(named: versionName)
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        return Store(path: path, bundle: bundle, version: version, connection: connection)
+        return try bundle.loadVersion(named: versionName)
+    }
+
+    /// Opens a store to read it (`remodel export`) without changing a byte in it or beside it, as
+    /// ``StoreInspector`` reads: a store in WAL mode that nothing has open creates no `-wal`/`-shm`,
+    /// and a store with an unfinished transaction is read as it is once rolled back, from a private
+    /// copy. Call ``checkUnchanged()`` after reading.
+    package static func openForReading(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
+        let snapshot = try StoreSnapshot(path: path)
+        let version = try openableVersion(try StoreInspector.inspect(snapshot, bundle: bundle), bundle: bundle)
+        return Store(path: path, bundle: bundle, version: version, connection: try snapshot.connection(), snapshot: snapshot)
+    }
+
+    /// For a store opened with ``openForReading(at:bundle:)``: throws when it was read without a lock
+    /// (a WAL store nothing had open) and another program changed it meanwhile, so that what was read
+    /// may mix two states.
+    package func checkUnchanged() throws(RemodelError) {
+        try snapshot?.checkUnchanged()
     }
 
     /// Opens the store an app needs at launch: creates it at the current version when there is none,

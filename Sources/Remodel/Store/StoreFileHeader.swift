@@ -45,4 +45,13 @@ enum StoreFileHeader {
         }
         return nil
     }
+
+    /// Whether the header says the file is in WAL mode (its read and write format versions are 2).
+    /// `false` when the file cannot be read or is shorter than a header.
+    static func isWAL(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
+    }
 }

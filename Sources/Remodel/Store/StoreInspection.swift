@@ -71,9 +71,22 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         }
         return RemodelError(code, message, path: path)
     }
+    /// Whether a program stopped in the middle of a write to the store and left the unfinished
+    /// transaction in its rollback journal (a *hot journal*, `<store>-journal`). The inspection then
+    /// describes the store as it is once that transaction is rolled back, which SQLite does the next
+    /// time the store is opened for writing (by the app, ``Store/open(at:bundle:)`` or a migration);
+    /// the inspection itself read a private copy and changed nothing.
+    public var hasUnfinishedTransaction = false
 
-    /// One sentence saying what the file is and what will happen or what to do.
+    /// One sentence saying what the file is and what will happen or what to do (and a second one when
+    /// the store has an unfinished transaction).
     public var message: String {
+        guard hasUnfinishedTransaction else { return stateMessage }
+        return stateMessage
+            + " A program stopped in the middle of a write to it and left an unfinished transaction in \(path)-journal: this describes the store once that transaction is rolled back, which SQLite does the next time the store is opened for writing (by the app or `remodel migrate`)."
+    }
+
+    private var stateMessage: String {
         switch state {
         case .missing:
             return "There is no store at \(path) yet: it will be created at version \"\(currentVersionName)\"."

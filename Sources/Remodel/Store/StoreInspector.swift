@@ -7,6 +7,10 @@ internal import Foundation
 /// Inspection never writes: it checks the 16-byte SQLite header (and the
 /// database size the header records) before SQLite sees the file, then opens it
 /// read-only, so no byte changes and no `-journal`, `-wal` or `-shm` file is left.
+/// A store in WAL mode that nothing has open is read with SQLite's `immutable=1`
+/// (so no `-wal` or `-shm` is created); a store with a hot journal (a program
+/// stopped in the middle of a write) is read from a private copy rolled back in the
+/// temporary folder, and the inspection says so (``StoreInspection/hasUnfinishedTransaction``).
 ///
 /// For example:
 /// ```swift
@@ -25,23 +29,31 @@ public enum StoreInspector {
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the file cannot be read, or
     ///   ``RemodelError/Code/locked`` when another process holds it.
     public static func inspect(path: String, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
-        let (state, steps) = try state(path: path, bundle: bundle, thorough: thorough).state
+        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in try inspect(snapshot, bundle: bundle, thorough: thorough) }
+    }
+
+    /// Inspects what a snapshot of a store reads (see ``StoreSnapshot``).
+    static func inspect(_ snapshot: StoreSnapshot, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
+        let (state, steps) = try state(snapshot, bundle: bundle, thorough: thorough).state
         var inspection = StoreInspection(
-            path: path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName, migrationSteps: steps)
+            path: snapshot.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
+            migrationSteps: steps)
         inspection.versionNames = bundle.versionNames
+        inspection.hasUnfinishedTransaction = snapshot.rolledBack
         return inspection
     }
 
     /// The inspection and, when the file is a store, its metadata.
-    static func state(path: String, bundle: ModelBundle, thorough: Bool) throws(RemodelError) -> (
+    static func state(_ snapshot: StoreSnapshot, bundle: ModelBundle, thorough: Bool) throws(RemodelError) -> (
         state: (StoreInspection.State, Int?), metadata: StoreMetadata?
     ) {
-        if let problem = try StoreFileHeader.check(path: path) {
+        let path = snapshot.path
+        if let problem = try StoreFileHeader.check(path: snapshot.readPath) {
             return ((problem, nil), nil)
         }
         let metadata: Result<StoreMetadata, StoreMetadata.ReadFailure>
         do {
-            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            let connection = try snapshot.connection()
             connection.setBusyTimeout(milliseconds: 2000)
             if thorough, let problem = try connection.integrityProblems(quick: true).first {
                 return ((.notSQLite(reason: "damaged: \(problem)"), nil), nil)

@@ -22,15 +22,17 @@ struct CrashInjectionTests {
     static let batchSize = 100
     static let batchesPerStep = 3
 
-    /// Every fault point; those reached more than once are armed at several of their hits.
+    /// Every fault point a rollback-journal store reaches; those reached more than once are armed at
+    /// several of their hits.
     static let faults: [Fault] = FaultPoint.allCases.flatMap { point -> [Fault] in
         let hits: [Int]
         switch point {
         case .afterBatch: hits = [1, 2, batchesPerStep]
         // Every point of a step is reached twice step by step: the second time in the schema-only step.
         case .afterCopy, .afterSchema, .afterInstances, .afterRelationships, .afterValidation, .afterMetadata, .afterStep: hits = [1, 2]
-        case .duringSidecarCleanup: hits = [1, 2]
+        case .duringSidecarCleanup: hits = [1, 3]
         case .planned, .beforeRename, .afterRename: hits = [1]
+        case .leftWAL: hits = []
         }
         return hits.map { Fault(point: point.rawValue, hit: $0) }
     }
@@ -40,28 +42,32 @@ struct CrashInjectionTests {
         let hits: [Int]
         switch point {
         case .afterBatch: hits = [1, batchesPerStep]
+        case .leftWAL: hits = []
         default: hits = [1]
         }
         return hits.map { Fault(point: point.rawValue, hit: $0) }
     }
 
-    /// The points where a WAL store differs: the log is emptied, then the file replaced.
+    /// The points where a WAL store differs: it stays in WAL mode, untouched, until it leaves WAL mode
+    /// just before the replace; then the sidecars it no longer uses are removed and the file replaced.
     static let walFaults: [Fault] = [
-        Fault(point: FaultPoint.afterStep.rawValue, hit: 2), Fault(point: FaultPoint.beforeRename.rawValue, hit: 1),
-        Fault(point: FaultPoint.afterRename.rawValue, hit: 1), Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 1),
-        Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 2),
+        Fault(point: FaultPoint.planned.rawValue, hit: 1), Fault(point: FaultPoint.afterStep.rawValue, hit: 2),
+        Fault(point: FaultPoint.leftWAL.rawValue, hit: 1), Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 1),
+        Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 3), Fault(point: FaultPoint.beforeRename.rawValue, hit: 1),
+        Fault(point: FaultPoint.afterRename.rawValue, hit: 1),
     ]
 
+    /// Where the original of a WAL store is no longer in WAL mode when the migration is killed.
+    static let afterLeavingWAL: Set<String> = [
+        FaultPoint.leftWAL.rawValue, FaultPoint.duringSidecarCleanup.rawValue, FaultPoint.beforeRename.rawValue,
+    ]
+
+    /// A store a program left with a hot journal: killed once SQLite rolled it back under the lock,
+    /// and around the rename.
+    static let hotJournalFaults: [Fault] = [FaultPoint.planned, .beforeRename, .afterRename].map { Fault(point: $0.rawValue, hit: 1) }
+
     /// The old store's export and the export after a clean migration, made once.
-    static let expected: Result<(old: String, new: String), any Error> = Result {
-        let folder = try TemporaryFolder()
-        let store = folder.file("expected.sqlite")
-        try Reliability.makeStore(at: store, people: people)
-        let old = try Reliability.export(store)
-        let outcome = try Reliability.migrate(store)
-        guard outcome.status == 0 else { throw RemodelError(.io, "the clean migration failed: \(outcome)") }
-        return (old, try Reliability.export(store))
-    }
+    static let expected = Result { try StoreStates.libraryExports(people: people) }
 
     @Test(arguments: faults) func killedMigrationLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
         try check(fault, wal: false, stepByStep: true)
@@ -75,11 +81,20 @@ struct CrashInjectionTests {
         try check(fault, wal: true, stepByStep: true)
     }
 
-    private func check(_ fault: Fault, wal: Bool, stepByStep: Bool) throws {
+    @Test(arguments: hotJournalFaults) func killedMigrationOfStoreWithHotJournalLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
+        try check(fault, wal: false, stepByStep: false, hotJournal: true)
+    }
+
+    private func check(_ fault: Fault, wal: Bool, stepByStep: Bool, hotJournal: Bool = false) throws {
         let expected = try Self.expected.get()
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
         try Reliability.makeStore(at: store, people: Self.people)
+        if hotJournal {
+            // The export of the old store is the store as it was before the unfinished write.
+            try StoreStates.leaveHotJournal(in: store)
+            try #require(StoreStates.hasHotJournal(store))
+        }
         if wal {
             let connection = try SQLiteConnection(path: store, mode: .readWrite)
             #expect(try connection.scalar("PRAGMA journal_mode = WAL") == .text("wal"))
@@ -103,8 +118,12 @@ struct CrashInjectionTests {
         default: Issue.record("after the kill the store is at \(version ?? "no version")")
         }
         let isReplaced = version == "Library 3"
-        let replacedPoints: Set<String> = [FaultPoint.afterRename.rawValue, FaultPoint.duringSidecarCleanup.rawValue]
-        #expect(isReplaced == replacedPoints.contains(fault.point), "killed at \(fault.testDescription), the store is at \(version ?? "?")")
+        #expect(isReplaced == (fault.point == FaultPoint.afterRename.rawValue), "killed at \(fault.testDescription), the store is at \(version ?? "?")")
+        if wal && !isReplaced {
+            // Untouched (still in WAL mode) until it left WAL mode just before the replace.
+            let mode = try SQLiteConnection(path: store, mode: .readOnly).journalMode()
+            #expect(mode == (Self.afterLeavingWAL.contains(fault.point) ? "delete" : "wal"), "killed at \(fault.testDescription)")
+        }
 
         // The next run finishes (or has nothing to do) and cleans up.
         let resumed = try Reliability.migrate(store)

@@ -86,6 +86,20 @@ struct HostileStoreTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
             return path
         },
+        // The same two as the user running the tests (root here): refused by the mode bits, which root's
+        // access(2) checks ignore.
+        Case(name: "read-only store file, as its owner (or root)", statusSucceeds: true) { folder in
+            let path = folder + "/library.sqlite"
+            try Reliability.makeStore(at: path, people: 20)
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+            return path
+        },
+        Case(name: "read-only folder, as its owner (or root)", statusSucceeds: true) { folder in
+            let path = folder + "/library.sqlite"
+            try Reliability.makeStore(at: path, people: 20)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+            return path
+        },
         Case(name: "a folder") { folder in
             let path = folder + "/library.sqlite"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -130,6 +144,36 @@ struct HostileStoreTests {
         #expect(outcome.status == 0, "\(outcome)")
         let attributes = try FileManager.default.attributesOfItem(atPath: store)
         #expect((attributes[.posixPermissions] as? Int) == mode)
+    }
+
+    /// Root may migrate a store that its owner may write (an administrator migrating a service's
+    /// stores): only a store no one may write is refused. The migrated store keeps owner and mode.
+    @Test(.enabled(if: geteuid() == 0)) func rootMigratesAStoreItsOwnerMayWrite() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: 20)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600, .ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: store)
+        let outcome = try Reliability.migrate(store)
+        #expect(outcome.status == 0, "\(outcome)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: store)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect((attributes[.ownerAccountID] as? Int) == 65534)
+    }
+
+    /// In a sticky folder (like /tmp) only a file's owner may rename over it: another user's migration
+    /// is refused before it starts, not after the whole migration when the rename fails.
+    @Test(.enabled(if: geteuid() == 0)) func anotherUsersStoreInAStickyFolderIsRefusedUpFront() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: 20)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: folder.path)
+        let before = Self.snapshot(folder.path)
+        let outcome = try Reliability.migrate(store, unprivileged: true)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.error.contains("sticky"), "\(outcome)")
+        expectOneSentence(outcome, store, "sticky folder")
+        #expect(Self.snapshot(folder.path) == before)
     }
 
     @Test(arguments: cases) func migrateRefusesAndChangesNothing(hostile: Case) throws {

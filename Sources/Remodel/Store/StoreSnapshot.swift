@@ -1,0 +1,111 @@
+internal import Foundation
+
+/// Reads a store without changing a byte in it or beside it, whatever state a program left it in:
+///
+/// - with a hot journal (a program stopped in the middle of a write), from a private copy rolled back
+///   in the temporary folder: the store as it is once SQLite rolls it back (see ``HotJournal``);
+/// - in WAL mode with neither `-wal` nor `-shm` beside it (no connection has it open, its log is
+///   empty), with SQLite's `immutable=1`: a `mode=ro` connection would create both files and, not
+///   allowed to delete them, leave them behind. Such a connection takes no lock, so a program that
+///   opened the store meanwhile and checkpointed into it could tear what it reads: ``checkUnchanged()``
+///   tells, by the file's size and times, and a reader then reads again;
+/// - otherwise read-only (`mode=ro`): a WAL store whose `-wal` is there is read with its log, and the
+///   files were there before.
+///
+/// The snapshot opens the store's file itself (its header, and the file when immutable or copied):
+/// closing such a descriptor drops every POSIX lock this process holds on the file, SQLite's
+/// included, so never read a snapshot of a store this process holds in a transaction.
+final class StoreSnapshot {
+    /// The store path as given.
+    let path: String
+    /// The file read: the store (symbolic links followed) or its rolled-back copy.
+    let readPath: String
+    /// Whether the store has a hot journal, so that `readPath` is a private copy rolled back.
+    let rolledBack: Bool
+    private let copyFolder: String?
+    private var opened: SQLiteConnection?
+    /// The read file's identity, size and times when an immutable connection was opened on it.
+    private var unlockedFrom: [Int]?
+
+    /// Looks at the store's files; copies and rolls back when the journal is hot.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when a hot journal's copy cannot be made.
+    init(path: String) throws(RemodelError) {
+        self.path = path
+        let target = try FileSystem.resolvingLinks(path)
+        if HotJournal.isHot(target), let copy = try HotJournal.copy(of: target, path: path) {
+            readPath = copy.store
+            copyFolder = copy.folder
+            rolledBack = true
+        } else {
+            readPath = target
+            copyFolder = nil
+            rolledBack = false
+        }
+    }
+
+    /// Runs `body` on a snapshot of the store at `path`, and once more on a new snapshot when the first
+    /// was read without a lock and the file changed meanwhile (``checkUnchanged()``).
+    static func reading<T>(_ path: String, _ body: (StoreSnapshot) throws(RemodelError) -> T) throws(RemodelError) -> T {
+        let snapshot = try StoreSnapshot(path: path)
+        let result: Result<T, RemodelError>
+        do {
+            result = .success(try body(snapshot))
+        } catch {
+            result = .failure(error)
+        }
+        do {
+            try snapshot.checkUnchanged()
+        } catch {
+            return try body(try StoreSnapshot(path: path))
+        }
+        return try result.get()
+    }
+
+    deinit {
+        opened = nil
+        if let copyFolder { try? FileManager.default.removeItem(atPath: copyFolder) }
+    }
+
+    /// The connection that reads the store (opened on first use, then kept); errors name `path`.
+    func connection() throws(RemodelError) -> SQLiteConnection {
+        if let opened { return opened }
+        let connection: SQLiteConnection
+        if rolledBack {
+            // The copy is private: opened once for writing, SQLite rolls its journal back on the first read.
+            connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            try connection.execute("PRAGMA query_only = ON")
+        } else if StoreFileHeader.isWAL(path: readPath), !Self.exists(readPath + "-wal"), !Self.exists(readPath + "-shm") {
+            unlockedFrom = Self.fingerprint(readPath)
+            connection = try SQLiteConnection(immutable: readPath, reportedAs: path)
+        } else {
+            connection = try SQLiteConnection(path: readPath, mode: .readOnly, reportedAs: path)
+        }
+        opened = connection
+        return connection
+    }
+
+    /// Throws when the store was read without a lock (immutable) and its file has changed since: what
+    /// was read may mix two states. Call it after reading.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/locked``: read again.
+    func checkUnchanged() throws(RemodelError) {
+        guard let unlockedFrom, Self.fingerprint(readPath) != unlockedFrom else { return }
+        throw RemodelError(
+            .locked, "another program wrote to the store while it was being read, so what was read may mix two states; read it again", path: path)
+    }
+
+    /// Device, inode, size, and modification and change times (ns) of a file; empty when it is gone.
+    private static func fingerprint(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        return [
+            Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec,
+            info.st_ctim.tv_nsec,
+        ]
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+}
