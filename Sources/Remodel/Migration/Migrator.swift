@@ -43,7 +43,7 @@ public struct Migrator: Sendable {
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
     /// share a pass where the earlier ones can be read as views (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options).map { ($0.number - $0.passedThrough.count)...$0.number }
+        StepComposition.passes(of: plan.steps, options: options).map(\.planSteps)
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -111,6 +111,8 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = StoreFiles(path: path)
+        let tracker = ProgressTracker(cancellation: cancellation, observer: observer)
+        try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
         // Fail fast, before taking any lock, on what is not a store of this model.
         _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
 
@@ -123,8 +125,7 @@ public struct Migrator: Sendable {
             try makePlan(from: try Self.migratableVersion(inspection), store: connection)
         }
         let passes = StepComposition.passes(of: plan.steps, options: options)
-        // The first event, once the number of passes is known.
-        let tracker = ProgressTracker(steps: passes.count, cancellation: cancellation, observer: observer)
+        tracker.planned(passes: passes.map(\.planSteps))
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             lock.release()
@@ -183,4 +184,9 @@ public struct Migrator: Sendable {
         }
         return count
     }
+}
+
+extension StepComposition.Pass {
+    /// The plan's steps (1-based) this pass covers.
+    var planSteps: ClosedRange<Int> { (number - passedThrough.count)...number }
 }

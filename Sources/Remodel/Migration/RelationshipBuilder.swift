@@ -14,23 +14,30 @@ struct RelationshipBuilder {
 
     func run() throws(RemodelError) {
         let work = plannedWrites()
-        let total = work.count + context.copiedToOneColumns.count + orderColumns().count
+        let orders = orderColumns()
+        // Progress counts rows: each unit weighs the rows of the table it updates.
+        let weights = try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
+            + progressRows(of: context.copiedToOneColumns.map(\.table)) + progressRows(of: orders.map(\.table))
+        let total = weights.reduce(0, +)
         var completed = 0
+        var unit = 0
+        func done(_ entity: String) throws(RemodelError) {
+            completed += weights[unit]
+            unit += 1
+            try context.tracker.report(.relationships, step: context.step, entity: entity, completed: completed, total: total)
+        }
         try context.tracker.report(.relationships, step: context.step, entity: nil, completed: 0, total: total, force: true)
         for write in work {
             try connection.transaction { () throws(RemodelError) in try perform(write) }
-            completed += 1
-            try context.tracker.report(.relationships, step: context.step, entity: write.entity.name, completed: completed, total: total)
+            try done(write.entity.name)
         }
         for copied in context.copiedToOneColumns {
             try removeDanglingLinks(table: copied.table, column: copied.column, relationship: copied.relationship)
-            completed += 1
-            try context.tracker.report(.relationships, step: context.step, entity: copied.table, completed: completed, total: total)
+            try done(copied.table)
         }
-        for order in orderColumns() {
+        for order in orders {
             try renumber(order)
-            completed += 1
-            try context.tracker.report(.relationships, step: context.step, entity: order.table, completed: completed, total: total)
+            try done(order.table)
         }
     }
 

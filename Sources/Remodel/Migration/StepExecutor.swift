@@ -57,17 +57,25 @@ struct StepExecutor {
         // The last step's store is the one flushed before it replaces the original: start now.
         let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
+        // Progress counts the rows every validation of the pass checks, its own and those of the versions passed through.
+        let weights = try ValidationWeights(connection: connection, layout: context.destinationLayout)
+        let rows = intermediates.map { weights.units(of: $0.step.destination, layout: $0.layout, customValidations: 0).total }
+            + [weights.units(of: step.destination, layout: context.destinationLayout, customValidations: options.validations.count).total]
+        let phaseRows = rows.reduce(0, +)
         for (offset, intermediate) in intermediates.enumerated() {
             let next = offset + 1 < intermediates.count ? intermediates[offset + 1].step : step
             let implied = ImpliedChecks(version: intermediate.step.destination, next: next, nextIsPassedThrough: offset + 1 < intermediates.count)
-            try validate(intermediate, implied: implied, on: connection)
+            let progress = PassProgress(before: rows[..<offset].reduce(0, +), total: phaseRows)
+            try validate(intermediate, implied: implied, weights: weights, progress: progress, on: connection)
         }
-        let validator = MigrationValidator(
+        let before = phaseRows - rows[rows.count - 1]
+        var validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
             integrityCheck: options.integrityCheck, customValidations: options.validations
-        ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
-            try tracker.report(.validation, step: index, entity: entity, completed: completed, total: total)
+        ) { (completed: Int, _: Int, entity: String?) throws(RemodelError) in
+            try tracker.report(.validation, step: index, entity: entity, completed: before + completed, total: phaseRows)
         }
+        validator.weights = weights
         let failures = try validator.run()
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)
@@ -89,18 +97,27 @@ struct StepExecutor {
         var layout: StoreLayout
     }
 
+    /// Where one validation's rows fall among the pass's phase 3.
+    private struct PassProgress {
+        var before: Int
+        var total: Int
+    }
+
     /// Checks a version passed through against its model's rules, on its views.
-    private func validate(_ intermediate: Intermediate, implied: ImpliedChecks, on connection: SQLiteConnection) throws(RemodelError) {
+    private func validate(
+        _ intermediate: Intermediate, implied: ImpliedChecks, weights: ValidationWeights, progress: PassProgress,
+        on connection: SQLiteConnection
+    ) throws(RemodelError) {
         let tracker = tracker
         let index = index
         var validator = MigrationValidator(
             connection: connection, version: intermediate.step.destination, layout: intermediate.layout, tables: intermediate.tables,
             customValidations: []
-        ) { (_: Int, total: Int, entity: String?) throws(RemodelError) in
-            // The pass's own validation comes next: progress stays at the start of the phase.
-            try tracker.report(.validation, step: index, entity: entity, completed: 0, total: total)
+        ) { (completed: Int, _: Int, entity: String?) throws(RemodelError) in
+            try tracker.report(.validation, step: index, entity: entity, completed: progress.before + completed, total: progress.total)
         }
         validator.implied = implied
+        validator.weights = weights
         let failures = try validator.run()
         if !failures.isEmpty { throw Self.validationError(failures, step: intermediate.step) }
     }

@@ -84,6 +84,25 @@ import Testing
         }
     }
 
+    /// Planning goes from 0 to 1 of 1; every phase keeps the total of its first value; phases 2 and 3
+    /// count rows (Library's seed has 6 objects: phase 3 counts at least those), and the pass names
+    /// the plan's steps it covers; fractions carry at most 4 decimals.
+    @Test func phasesKeepTheirTotalsAndCountRows() async throws {
+        let migration = try library()
+        let events = Collector<MigrationProgress>()
+        try await migration.migrate(Self.options) { events.append($0) }
+        let values = events.values
+        let planning = values.filter { $0.phase == .planning }.map { "\($0.completed)/\($0.total)" }
+        #expect(planning == ["0/1", "1/1"])
+        var totals: [String: Set<Int>] = [:]
+        for value in values { totals["\(value.step) \(value.phase)", default: []].insert(value.total) }
+        #expect(totals.values.allSatisfy { $0.count == 1 }, "\(totals)")
+        let checked = try #require(values.last { $0.phase == .validation })
+        #expect(checked.total >= 6 && checked.completed == checked.total, "\(checked)")
+        #expect(values.filter { $0.phase != .planning }.allSatisfy { $0.planSteps == 1...2 })
+        #expect(values.allSatisfy { ($0.fraction * 10_000).rounded() == $0.fraction * 10_000 })
+    }
+
     @Test func startDeliversAnAsyncSequenceAndFoundationProgress() async throws {
         let migration = try library()
         let run = Migrator(bundle: migration.bundle, options: Self.stepByStep).start(storeAt: migration.store)
