@@ -22,7 +22,7 @@ public final class MigrationRun: Sendable {
         let box = ProgressBox(foundationProgress)
         self.task = Task.detached {
             defer { continuation.finish() }
-            return try migrator.run(storeAt: path, cancellation: flag) { value in
+            return try await migrator.migrate(storeAt: path, cancellation: flag) { value in
                 continuation.yield(value)
                 box.update(value.fraction)
             }

@@ -82,14 +82,31 @@ public struct Migrator: Sendable {
 
     /// Migrates the store at `path` to the target version, reporting progress to `progress`.
     ///
-    /// Cancelling the task cancels the migration and leaves the store as it was.
+    /// The migration runs on a thread of its own, which also calls `progress`: the calling task is
+    /// suspended meanwhile and holds no thread of Swift's cooperative pool. Cancelling the task cancels
+    /// the migration and leaves the store as it was.
     /// - Returns: What was done; a store already at the target is left alone (0 steps).
     /// - Throws: ``RemodelError`` naming the file, entity, object and property at fault; the
     ///   store is then exactly as it was.
     public func migrate(
         storeAt path: String, progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> MigrationReport {
-        try run(storeAt: path, cancellation: CancellationFlag(), observer: progress)
+        try await migrate(storeAt: path, cancellation: CancellationFlag(), observer: progress)
+    }
+
+    /// The migration on a thread of its own, cancelled by `cancellation` or by cancelling the calling task.
+    func migrate(
+        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws(RemodelError) -> MigrationReport {
+        let migrator = self
+        let migration = BackgroundThread { () throws(RemodelError) -> MigrationReport in
+            try migrator.run(storeAt: path, cancellation: cancellation, observer: observer)
+        }
+        return try await withTaskCancellationHandler {
+            await migration.value()
+        } onCancel: {
+            cancellation.cancel()
+        }.get()
     }
 
     /// Starts a migration in a new task and returns a handle with its progress as an
@@ -105,7 +122,7 @@ public struct Migrator: Sendable {
         MigrationRun(migrator: self, path: path)
     }
 
-    /// The migration itself, synchronous on the calling task.
+    /// The migration itself, synchronous on the calling thread.
     func run(
         storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {

@@ -116,21 +116,23 @@ import Testing
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 
-    /// Cancelling from the callback at the first phase-1 value (batches of one object, so many batches
+    /// Cancelling the task at the first phase-1 value (batches of one object, so many batches
     /// follow) throws `.cancelled` and leaves the original byte-identical with nothing beside it.
-    @Test func cancellingFromTheCallbackLeavesTheStore() async throws {
+    @Test func cancellingTheTaskAtPhaseOneLeavesTheStore() async throws {
         let migration = try library()
         let before = try migration.snapshot()
         let events = Collector<MigrationProgress>()
         let options = Self.options
         let migrator = Migrator(bundle: migration.bundle, options: options)
         let store = migration.store
+        let request = CancelRequest()
         let task = Task { () async throws(RemodelError) -> MigrationReport in
             try await migrator.migrate(storeAt: store) { value in
                 events.append(value)
-                if value.phase == .instances { withUnsafeCurrentTask { $0?.cancel() } }
+                if value.phase == .instances { request.cancelAndWait() }
             }
         }
+        #expect(await request.grant(to: task))
         let result = await task.result
         guard case .failure(let error) = result else {
             Issue.record("the migration finished although it was cancelled")

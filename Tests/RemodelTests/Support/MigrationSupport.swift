@@ -146,3 +146,29 @@ extension MigrationCase {
         return migration
     }
 }
+
+/// Cancels the task running a migration when its progress callback asks, as a user cancels a task:
+/// from outside, while the callback waits on the migration's thread. So the cancellation lands at
+/// exactly the value that asked for it.
+final class CancelRequest: Sendable {
+    private let asked = DispatchSemaphore(value: 0)
+    private let granted = DispatchSemaphore(value: 0)
+
+    /// From the progress callback: asks for the task to be cancelled, and waits until it is.
+    func cancelAndWait() {
+        asked.signal()
+        granted.wait()
+    }
+
+    /// Waits (up to 30 s) for the callback to ask, cancels `task`, and lets the callback return.
+    /// - Returns: Whether the callback asked.
+    func grant<Success, Failure>(to task: Task<Success, Failure>) async -> Bool {
+        let asked = self.asked
+        let didAsk = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: asked.wait(timeout: .now() + 30) == .success) }
+        }
+        task.cancel()
+        granted.signal()
+        return didAsk
+    }
+}
