@@ -65,10 +65,11 @@ final class ProgressPrinter: @unchecked Sendable {
         }
     }
 
-    /// Ends a bar left on screen: after a failure, or once an operation is done.
-    func finish() {
+    /// Ends a bar left on screen after a failure (the line stays), or once an operation is done
+    /// (`clearing`: the line goes, and what follows is printed where it was).
+    func finish(clearing: Bool = false) {
         locked {
-            if style == .bar, !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+            if style == .bar, !lastLine.isEmpty { FileHandle.standardError.write(Data((clearing ? "\r\u{1B}[2K" : "\n").utf8)) }
             lastLine = ""
         }
     }

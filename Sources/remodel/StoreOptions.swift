@@ -16,6 +16,12 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
+/// `-q`/`--quiet`, for the subcommands that print progress or a closing line.
+struct QuietOption: ParsableArguments {
+    @Flag(name: [.short, .long], help: "Print no progress and no closing line: only errors.")
+    var quiet = false
+}
+
 /// Runs `body`; on a ``RemodelError`` prints its one sentence to standard error and exits with status 1.
 func runReportingFailure<T>(_ body: () throws(RemodelError) -> T) throws -> T {
     do {

@@ -43,6 +43,18 @@ public struct ModelBundle: Sendable, Hashable {
         versions.first { $0.name == name }
     }
 
+    /// The version named `name`, or an error with `code` that lists the bundle's versions.
+    func requireVersion(named name: String, code: RemodelError.Code) throws(RemodelError) -> ModelVersion {
+        guard let version = version(named: name) else { throw unknownVersion(name, code: code) }
+        return version
+    }
+
+    /// The error for a version the bundle does not have: it lists those it has.
+    func unknownVersion(_ name: String, code: RemodelError.Code) -> RemodelError {
+        let names = versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return RemodelError(code, "model \"\(self.name)\" has no version \"\(name)\"; its versions are \(names)", path: path)
+    }
+
     /// The position of a version in migration order.
     public func index(ofVersion name: String) -> Int? {
         versions.firstIndex { $0.name == name }

@@ -25,16 +25,20 @@ package struct OperationProgress: Sendable, Hashable {
 /// Hands an operation's progress to an observer at most about 20 times a second, and always its first
 /// and last values, so that reporting after every object costs little.
 package final class OperationProgressReporter {
-    private let observer: (OperationProgress) -> Void
+    private let observer: ((OperationProgress) -> Void)?
     private var last = Date.distantPast
 
     /// A reporter that calls `observer`; `nil` reports nothing.
     package init(_ observer: ((OperationProgress) -> Void)?) {
-        self.observer = observer ?? { _ in }
+        self.observer = observer
     }
+
+    /// Whether anyone is told: work done only for progress (counting what is to come) can be skipped.
+    var isObserved: Bool { observer != nil }
 
     /// Reports a value (unless one was reported less than 50 ms ago and this one is not the last).
     func report(_ activity: String, item: String?, completed: Int, total: Int, unit: OperationProgress.Unit) {
+        guard let observer else { return }
         let now = Date()
         guard completed == 0 || completed >= total || now.timeIntervalSince(last) >= 0.05 else { return }
         last = now

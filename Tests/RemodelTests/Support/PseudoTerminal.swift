@@ -18,6 +18,8 @@ enum PseudoTerminal {
         var wrapped: Bool
         /// The widest line ever drawn, in characters.
         var widest: Int
+        /// How many characters were drawn in all.
+        var drawn = 0
         /// How many times a line was cleared to be drawn again.
         var redraws: Int
         /// Escape sequences the model does not know (it knows `ESC [ 2K`, clear the line).
@@ -103,6 +105,7 @@ enum PseudoTerminal {
             while rows[row].count <= column { rows[row].append(" ") }
             rows[row][column] = character
             column += 1
+            screen.drawn += 1
             screen.widest = max(screen.widest, column)
         }
         while let scalar = scalars.next() {
