@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A migration started with ``Migrator/start(storeAt:)``: its progress as an
+/// A migration started with ``Migrator/start(storeAt:)-(String)``: its progress as an
 /// `AsyncSequence` and as a `Foundation.Progress`, and its result.
 public final class MigrationRun: Sendable {
     /// Every progress value, in order; finishes when the migration ends.
