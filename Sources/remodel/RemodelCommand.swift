@@ -9,8 +9,8 @@ struct RemodelCommand: AsyncParsableCommand {
         abstract: "Validate Core Data models and migrate SQLite stores between their versions.",
         discussion: """
             Exit status: 0 on success; 1 when the command ran and found a problem (errors in files, a \
-            store that cannot be migrated); 2 when it could not run (a missing or unreadable path); 64 for \
-            a command line it does not understand.
+            store it refuses); 2 when it could not start (a model or path that cannot be read); 64 for a \
+            command line it does not understand.
             """,
         version: Remodel.version,
         subcommands: [

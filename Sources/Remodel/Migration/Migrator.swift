@@ -99,7 +99,8 @@ public struct Migrator: Sendable {
         storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws(RemodelError) -> MigrationReport {
         let migrator = self
-        let migration = BackgroundThread { () throws(RemodelError) -> MigrationReport in
+        // The stack a process's main thread has: hostile models and expressions recurse deep.
+        let migration = BackgroundThread(stackSize: 8 << 20) { () throws(RemodelError) -> MigrationReport in
             try migrator.run(storeAt: path, cancellation: cancellation, observer: observer)
         }
         return try await withTaskCancellationHandler {

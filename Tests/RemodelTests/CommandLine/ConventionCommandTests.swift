@@ -41,7 +41,7 @@ struct ConventionCommandTests {
     /// A path that does not exist is named as it is, with no line and column that the file does not have.
     @Test func aMissingPathHasNoMadeUpPosition() throws {
         let export = try RemodelProcess.run(["export", "store.sqlite", "--model", "Models/Nope.xcdatamodeld"])
-        #expect(export.status == 1)
+        #expect(export.status == 2)
         #expect(
             export.error
                 == "error: Models/Nope.xcdatamodeld: no model at this path; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file\n")
