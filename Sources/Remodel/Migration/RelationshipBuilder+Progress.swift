@@ -15,4 +15,14 @@ extension RelationshipBuilder {
         }
         return rows
     }
+
+    /// The weight of building each index: the rows of its table; for a join table, which this phase
+    /// has yet to fill when the weights are counted, the rows of the entity table that owns its links.
+    func progressRows(of indexes: [StoreLayout.Index]) throws(RemodelError) -> [Int] {
+        try progressRows(
+            of: indexes.map { index in
+                guard let join = context.destinationLayout.joinTables.first(where: { $0.name == index.table }) else { return index.table }
+                return context.destinationLayout.table(forEntity: join.sourceEntity)?.name
+            })
+    }
 }

@@ -12,33 +12,29 @@ struct RelationshipBuilder {
     private var destination: ModelVersion { context.destination }
     private var connection: SQLiteConnection { context.connection }
 
-    func run() throws(RemodelError) {
+    /// Rebuilds the relationships. Progress counts rows: each unit weighs the rows of the table it
+    /// updates, and the phase goes on with the `indexes` the step builds next, whose units it returns
+    /// for the step to report.
+    func run(followedBy indexes: [StoreLayout.Index] = []) throws(RemodelError) -> PhaseCounter {
         let work = plannedWrites()
         let orders = orderColumns()
-        // Progress counts rows: each unit weighs the rows of the table it updates.
         let weights = try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
             + progressRows(of: context.copiedToOneColumns.map(\.table)) + progressRows(of: orders.map(\.table))
-        let total = weights.reduce(0, +)
-        var completed = 0
-        var unit = 0
-        func done(_ entity: String) throws(RemodelError) {
-            completed += weights[unit]
-            unit += 1
-            try context.tracker.report(.relationships, step: context.step, entity: entity, completed: completed, total: total)
-        }
-        try context.tracker.report(.relationships, step: context.step, entity: nil, completed: 0, total: total, force: true)
+            + progressRows(of: indexes)
+        let progress = try PhaseCounter(.relationships, step: context.step, weights: weights, tracker: context.tracker)
         for write in work {
             try connection.transaction { () throws(RemodelError) in try perform(write) }
-            try done(write.entity.name)
+            try progress.done(write.entity.name)
         }
         for copied in context.copiedToOneColumns {
             try removeDanglingLinks(table: copied.table, column: copied.column, relationship: copied.relationship)
-            try done(copied.table)
+            try progress.done(copied.table)
         }
         for order in orders {
             try renumber(order)
-            try done(order.table)
+            try progress.done(order.table)
         }
+        return progress
     }
 
     // MARK: - What to write

@@ -44,14 +44,19 @@ struct StepExecutor {
         try runHook(options.hooks.beforeStep, database, when: "before")
         try InstanceCopier(context: context).run()
         FaultPoint.afterInstances.reach()
-        try RelationshipBuilder(context: context).run()
+        let indexes = context.destinationLayout.indexes.filter { !$0.isUnique }
+        // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
+        let relationships = try RelationshipBuilder(context: context).run(followedBy: indexes)
         FaultPoint.afterRelationships.reach()
         if context.keys.needsKeyTable {
             try connection.execute("DROP TABLE \"_RemodelKeys\"")
         }
         try runHook(options.hooks.afterStep, database, when: "after")
         try connection.transaction { () throws(RemodelError) in
-            for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
+            for index in indexes {
+                try connection.execute(index.createSQL)
+                try relationships.done(index.table)
+            }
         }
 
         // The last step's store is the one flushed before it replaces the original: start now.
