@@ -127,7 +127,8 @@ import Testing
         let store = migration.store
         let request = CancelRequest()
         let task = Task { () async throws(RemodelError) -> MigrationReport in
-            try await migrator.migrate(storeAt: store) { value in
+            defer { request.migrationEnded() }
+            return try await migrator.migrate(storeAt: store) { value in
                 events.append(value)
                 if value.phase == .instances { request.cancelAndWait() }
             }

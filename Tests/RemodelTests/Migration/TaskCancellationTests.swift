@@ -18,7 +18,8 @@ struct TaskCancellationTests {
         let store = migration.store
         let request = CancelRequest()
         let task = Task { () async throws(RemodelError) -> MigrationReport in
-            try await Migrator(bundle: bundle, options: options).migrate(storeAt: store) { progress in
+            defer { request.migrationEnded() }
+            return try await Migrator(bundle: bundle, options: options).migrate(storeAt: store) { progress in
                 events.append(progress)
                 if progress.phase == .instances, progress.completed > 0 { request.cancelAndWait() }
             }
