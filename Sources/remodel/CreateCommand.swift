@@ -13,11 +13,16 @@ struct CreateCommand: ParsableCommand {
     @Option(name: .long, help: "A JSON file in the export shape to import into the new store.")
     var seed: String?
 
+    @OptionGroup var output: QuietOption
+
     func run() throws {
         let bundle = try options.bundle()
+        let printer = ProgressPrinter(quiet: output.quiet)
+        defer { printer.finish(clearing: true) }
         let store = try runReportingFailure { () throws(RemodelError) in
-            try Store.create(at: options.store, bundle: bundle, version: version, seed: seed)
+            try Store.create(at: options.store, bundle: bundle, version: version, seed: seed) { printer.print($0) }
         }
-        print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\".")
+        printer.finish(clearing: true)
+        if !output.quiet { print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\".") }
     }
 }

@@ -11,11 +11,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How many people to generate (each with about 1.5 books).")
     var people = 80_000
 
-    @Option(help: "auto, bar, json or none (auto: a bar on a terminal, nothing otherwise).")
+    @Option(help: "How to show progress on standard error (auto: a bar when it is a terminal, else nothing).")
     var progress: ProgressStyle = .auto
 
-    func run() async throws {
+    func validate() throws {
         guard people > 0 else { throw ValidationError("--people must be at least 1") }
+    }
+
+    func run() async throws {
         let samples = try SampleFolders.locate()
         let bundle = try loadBundle(samples.model)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-demo-\(UUID().uuidString)")
@@ -53,9 +56,11 @@ struct DemoCommand: AsyncParsableCommand {
         print(MigrateCommand.summary(report))
         print("")
         print("After, a few objects as `remodel export` writes them:")
-        let exported = folder.appendingPathComponent("export.json").path
-        try runReportingFailure { () throws(RemodelError) in try Store.open(at: path, bundle: bundle).exportJSON(to: exported) }
-        for line in try DemoData.firstObjects(ofExport: exported, perEntity: 2) { print("  " + line) }
+        // Three objects of each entity are read: two are shown, the third says whether more follow.
+        let exported = try runReportingFailure { () throws(RemodelError) in
+            try Store.open(at: path, bundle: bundle).exportJSONString(objectsPerEntity: 3)
+        }
+        for line in DemoData.firstObjects(ofExport: exported, perEntity: 2) { print("  " + line) }
         print("")
         print("The temporary folder is removed. Try it on your own model: remodel validate, remodel diff, remodel migrate --dry-run.")
     }

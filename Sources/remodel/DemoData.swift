@@ -50,9 +50,8 @@ enum DemoData {
         }
     }
 
-    /// The first object lines of each entity of an export.
-    static func firstObjects(ofExport path: String, perEntity count: Int) throws -> [String] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+    /// The first object lines of each entity of an export, with `…` where more follow.
+    static func firstObjects(ofExport text: String, perEntity count: Int) -> [String] {
         var lines: [String] = []
         var taken = 0
         for line in text.split(separator: "\n") {

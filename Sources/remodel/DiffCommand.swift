@@ -4,7 +4,11 @@ import Remodel
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Show what changed between two versions of a model and how each change will be migrated.")
+        abstract: "Show what changed between two versions of a model and how each change will be migrated.",
+        discussion: """
+            Exit status: 0 when every change can be inferred or has no error, 1 when a change needs a \
+            mapping file (an error line ending in [needs-mapping]), 2 when the command could not run.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
@@ -17,22 +21,24 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "The version to compare to (default: the current version).")
     var to: String?
 
-    @Option(help: "text or json.")
+    @Option(help: "The output format.")
     var format: Format = .text
 
     func run() throws {
         let bundle = try loadBundle(model)
         let target = to ?? bundle.currentVersion.name
-        guard let targetIndex = bundle.index(ofVersion: target) else {
-            throw ValidationError("the model \(bundle.name) has no version '\(target)'; its versions are \(bundle.versions.map(\.name).joined(separator: ", "))")
-        }
         let origin: String
         if let from {
             origin = from
-        } else if targetIndex > 0 {
-            origin = bundle.versions[targetIndex - 1].name
+        } else if let index = bundle.index(ofVersion: target) {
+            guard index > 0 else {
+                printError("\"\(target)\" is the first version of model \"\(bundle.name)\": give --from and --to")
+                throw ExitCode(2)
+            }
+            origin = bundle.versions[index - 1].name
         } else {
-            throw ValidationError("'\(target)' is the first version of \(bundle.name): give --from and --to")
+            // The diff names the unknown version and lists the bundle's.
+            origin = target
         }
         let diff: ModelDiff
         do {
@@ -42,5 +48,6 @@ struct DiffCommand: ParsableCommand {
             throw ExitCode(2)
         }
         print(format == .json ? diff.json : diff.text, terminator: "")
+        if diff.lints.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Remodel
 
 struct ExportCommand: ParsableCommand {
@@ -7,17 +8,22 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: .long, help: "The file to write (default: standard output).")
+    @Option(name: [.short, .long], help: "The file to write (default: standard output).")
     var output: String?
+
+    @OptionGroup var quiet: QuietOption
 
     func run() throws {
         let bundle = try options.bundle()
+        // A bar on the terminal the JSON is written to would be mixed into it.
+        let printer = ProgressPrinter(quiet: quiet.quiet || (output == nil && isatty(STDOUT_FILENO) == 1))
+        defer { printer.finish(clearing: true) }
         try runReportingFailure { () throws(RemodelError) in
             let store = try Store.openForReading(at: options.store, bundle: bundle)
             if let output {
-                try store.exportJSON(to: output)
+                try store.exportJSON(to: output) { printer.print($0) }
             } else {
-                try store.exportJSONToStandardOutput()
+                try store.exportJSONToStandardOutput { printer.print($0) }
             }
             try store.checkUnchanged()
         }

@@ -10,12 +10,17 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The JSON file to import.")
     var file: String
 
+    @OptionGroup var output: QuietOption
+
     func run() throws {
         let bundle = try options.bundle()
+        let printer = ProgressPrinter(quiet: output.quiet)
+        defer { printer.finish(clearing: true) }
         try runReportingFailure { () throws(RemodelError) in
             let store = try Store.open(at: options.store, bundle: bundle)
-            try store.importJSON(from: file)
+            try store.importJSON(from: file) { printer.print($0) }
         }
-        print("Imported \(file) into \(options.store).")
+        printer.finish(clearing: true)
+        if !output.quiet { print("Imported \(file) into \(options.store).") }
     }
 }

@@ -16,7 +16,7 @@ struct InferCommand: ParsableCommand {
     @Option(help: "The version to map to.")
     var to: String
 
-    @Option(help: "Write the mapping file here instead of standard output.")
+    @Option(name: [.short, .long], help: "Write the mapping file here instead of standard output.")
     var output: String?
 
     func run() throws {

@@ -18,7 +18,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Print the plan, step by step, entity by entity and property by property, and change nothing.")
     var dryRun = false
 
-    @Option(help: "auto, bar, json or none (auto: a bar on a terminal, nothing otherwise).")
+    @Option(help: "How to show progress on standard error (auto: a bar when it is a terminal, else nothing).")
     var progress: ProgressStyle = .auto
 
     @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
@@ -26,6 +26,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     @Flag(help: "Write and check every version in turn instead of composing consecutive steps into one pass (slower).")
     var stepByStep = false
+
+    @OptionGroup var output: QuietOption
 
     func run() async throws {
         let bundle = try store.bundle()
@@ -48,11 +50,11 @@ struct MigrateCommand: AsyncParsableCommand {
             }
             return
         }
-        let printer = ProgressPrinter(style: progress)
+        let printer = ProgressPrinter(style: output.quiet && progress == .auto ? .none : progress)
         do {
             let report = try await migrator.migrate(storeAt: store.store) { value in printer.print(value) }
             printer.finish()
-            print(Self.summary(report))
+            if !output.quiet { print(Self.summary(report)) }
         } catch {
             printer.finish()
             printError(error.description)

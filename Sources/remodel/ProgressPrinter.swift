@@ -25,64 +25,119 @@ enum ProgressStyle: String, CaseIterable {
     }
 }
 
-/// Prints progress values on standard error, as a bar or as JSON lines.
+/// Prints progress on standard error, as a bar redrawn in place on one line or as JSON lines.
 final class ProgressPrinter: @unchecked Sendable {
+    // `lastLine`, `lastDraw` and `started` are guarded by `lock`: migration progress comes from the migration's thread.
     private let style: ProgressStyle
     private let lock = NSLock()
     private var lastLine = ""
+    private var lastStage: [String] = []
+    private var lastDraw = Date.distantPast
+    private var started = Date()
 
     init(style: ProgressStyle) {
         self.style = style.resolved
     }
 
+    /// A printer for a long operation that has no `--progress` option: a bar on a terminal unless `quiet`.
+    convenience init(quiet: Bool) {
+        self.init(style: quiet ? ProgressStyle.none : .auto)
+    }
+
     func print(_ progress: MigrationProgress) {
-        lock.lock()
-        defer { lock.unlock() }
-        switch style {
-        case .json:
-            FileHandle.standardError.write(Data((progress.jsonLine + "\n").utf8))
-        case .bar:
-            let line = Self.bar(progress)
-            guard line != lastLine else { return }
-            lastLine = line
-            let end = progress.phase == .finished ? "\n" : ""
-            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line + end).utf8))
-        case .auto, .none:
-            return
+        locked {
+            switch style {
+            case .json:
+                FileHandle.standardError.write(Data((progress.jsonLine + "\n").utf8))
+            case .bar:
+                draw(Self.line(progress), final: progress.phase == .finished)
+            case .auto, .none:
+                return
+            }
         }
     }
 
-    /// Ends a bar left on screen (after a failure).
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if style == .bar, !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
-        lastLine = ""
+    func print(_ progress: OperationProgress) {
+        locked {
+            guard style == .bar else { return }
+            if progress.completed == 0 && lastLine.isEmpty { started = Date() }
+            draw(Self.line(progress, elapsed: Date().timeIntervalSince(started)), final: false)
+        }
     }
 
-    static func bar(_ progress: MigrationProgress) -> String {
-        let width = 24
-        let filled = Int((progress.fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let percent = String(format: "%3d%%", Int((progress.fraction * 100).rounded(.down)))
-        let phase: String
+    /// Ends a bar left on screen after a failure (the line stays), or once an operation is done
+    /// (`clearing`: the line goes, and what follows is printed where it was).
+    func finish(clearing: Bool = false) {
+        locked {
+            if style == .bar, !lastLine.isEmpty { FileHandle.standardError.write(Data((clearing ? "\r\u{1B}[2K" : "\n").utf8)) }
+            lastLine = ""
+        }
+    }
+
+    /// Redraws the bar in place: back to the start of the line, clear it, write the new line, which is
+    /// narrower than the terminal so that it never wraps onto a line of its own.
+    private func draw(_ line: ProgressLine, final: Bool) {
+        let now = Date()
+        // At most 20 redraws a second, but a new phase or item is shown at once.
+        let stage = line.stage + [line.item ?? ""]
+        guard final || stage != lastStage || now.timeIntervalSince(lastDraw) >= 0.05 else { return }
+        lastStage = stage
+        let text = line.rendered(columns: Self.terminalColumns())
+        guard text != lastLine || final else { return }
+        lastLine = final ? "" : text
+        lastDraw = now
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text + (final ? "\n" : "")).utf8))
+    }
+
+    /// The width of the terminal on standard error, asked at each redraw so that a resized window is
+    /// followed. The platform module's `ioctl(_:_:_:)` takes the pointer without C's variadic call.
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        return 80
+    }
+
+    static func line(_ progress: MigrationProgress) -> ProgressLine {
+        let what: String
         switch progress.phase {
-        case .planning: phase = "planning"
-        case .instances: phase = "1/3 objects"
-        case .relationships: phase = "2/3 relationships"
-        case .validation: phase = "3/3 validation"
-        case .replace: phase = "replacing"
-        case .finished: phase = "done"
+        case .planning: what = "planning"
+        case .instances: what = "objects"
+        case .relationships: what = "relationships"
+        case .validation: what = "checks"
+        case .replace: what = "replacing"
+        case .finished: what = "done"
         }
-        var parts = ["\(bar) \(percent)", "step \(progress.step)/\(progress.steps) \(phase)"]
-        if let entity = progress.entity { parts.append(entity) }
-        if progress.total > 0, progress.phase == .instances {
-            parts.append("\(grouped(progress.completed))/\(grouped(progress.total)) rows")
+        var stage = [what]
+        if progress.phase != .planning {
+            let pass = "pass \(progress.step)/\(progress.steps)"
+            if let steps = progress.planSteps {
+                let covered = steps.count == 1 ? "step \(steps.lowerBound)" : "steps \(steps.lowerBound)–\(steps.upperBound)"
+                stage = ["\(pass) (\(covered)) \(what)", "\(pass) \(what)", what]
+            } else {
+                stage = ["\(pass) \(what)", what]
+            }
         }
-        if let eta = progress.estimatedSecondsRemaining, progress.phase != .finished {
-            parts.append(String(format: "ETA %.0fs", eta.rounded(.up)))
+        var line = ProgressLine(fraction: progress.fraction, stage: stage, item: progress.entity)
+        if progress.total > 1, [.instances, .relationships, .validation].contains(progress.phase) {
+            let counts = "\(grouped(progress.completed))/\(grouped(progress.total))"
+            line.counts = [counts + (progress.phase == .instances ? " objects" : " rows"), counts]
         }
-        return parts.joined(separator: "  ")
+        if progress.phase != .finished { line.secondsRemaining = progress.estimatedSecondsRemaining }
+        return line
+    }
+
+    static func line(_ progress: OperationProgress, elapsed: Double) -> ProgressLine {
+        var line = ProgressLine(fraction: progress.fraction, stage: [progress.activity], item: progress.item)
+        let counts: String
+        switch progress.unit {
+        case .bytes: counts = "\(megabytes(progress.completed))/\(megabytes(progress.total)) MB"
+        case .objects, .files: counts = "\(grouped(progress.completed))/\(grouped(progress.total))"
+        }
+        line.counts = progress.unit == .bytes ? [counts] : [counts + " " + progress.unit.rawValue, counts]
+        let fraction = progress.fraction
+        if fraction > 0.02, elapsed > 0.2 { line.secondsRemaining = elapsed * (1 - fraction) / fraction }
+        return line
     }
 
     static func grouped(_ number: Int) -> String {
@@ -93,5 +148,16 @@ final class ProgressPrinter: @unchecked Sendable {
             result.append(digit)
         }
         return result
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f", Double(bytes) / 1_000_000)
+    }
+
+    /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).
+    private func locked(_ body: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body()
     }
 }

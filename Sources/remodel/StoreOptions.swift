@@ -16,17 +16,24 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// Runs `body`; on a ``RemodelError`` prints its one sentence to standard error and exits with status 1.
-func runReportingFailure<T>(_ body: () throws(RemodelError) -> T) throws -> T {
+/// `-q`/`--quiet`, for the subcommands that print progress or a closing line.
+struct QuietOption: ParsableArguments {
+    @Flag(name: [.short, .long], help: "Print no progress and no closing line: only errors.")
+    var quiet = false
+}
+
+/// Runs `body`; on a ``RemodelError`` prints its one sentence to standard error and exits with
+/// `status` (1: the command ran and refused; 2: it could not start).
+func runReportingFailure<T>(status: Int32 = 1, _ body: () throws(RemodelError) -> T) throws -> T {
     do {
         return try body()
     } catch {
         printError(error.description)
-        throw ExitCode(1)
+        throw ExitCode(status)
     }
 }
 
-/// Reads a model given on the command line, failing with its reason.
+/// Reads a model given on the command line; when it cannot, prints why and exits with status 2.
 func loadBundle(_ path: String) throws -> ModelBundle {
-    try runReportingFailure { () throws(RemodelError) in try ModelBundle(contentsOf: path) }
+    try runReportingFailure(status: 2) { () throws(RemodelError) in try ModelBundle(contentsOf: path) }
 }

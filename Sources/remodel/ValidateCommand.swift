@@ -28,21 +28,30 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Bundles, version folders, contents files or folders to search (default: Models and Mappings).")
     var paths: [String] = []
 
-    @Option(help: "Output format: text, json or sarif.")
+    @Option(help: "The output format.")
     var format: OutputFormat = .text
 
     @Flag(help: "Treat warnings as errors: exit with status 1 when there is any warning.")
     var strict = false
 
+    @OptionGroup var output: QuietOption
+
     func run() throws {
         let report: ValidationReport
+        let printer = ProgressPrinter(quiet: output.quiet)
         do {
-            report = try ProjectValidation.validate(paths: paths)
+            report = try ProjectValidation.validate(paths: paths) { printer.print($0) }
+            printer.finish(clearing: true)
         } catch {
-            printToStandardError("remodel validate: \(error)")
+            printer.finish(clearing: true)
+            printError(error.description)
             throw ExitCode(2)
         }
-        print(report.formatted(as: format.diagnosticFormat), terminator: "")
+        if output.quiet && format == .text {
+            for diagnostic in report.diagnostics.sorted() { print(diagnostic) }
+        } else {
+            print(report.formatted(as: format.diagnosticFormat), terminator: "")
+        }
         if report.fails(strict: strict) { throw ExitCode(1) }
     }
 }

@@ -29,8 +29,8 @@ public enum DiagnosticFormatter {
         let items = diagnostics.sorted().map { diagnostic -> JSONDocument in
             .object([
                 ("file", diagnostic.location.map { .string($0.file) } ?? .null),
-                ("line", diagnostic.location.map { .int($0.line) } ?? .null),
-                ("column", diagnostic.location.map { .int($0.column) } ?? .null),
+                ("line", diagnostic.location.flatMap { $0.hasPosition ? .int($0.line) : nil } ?? .null),
+                ("column", diagnostic.location.flatMap { $0.hasPosition ? .int($0.column) : nil } ?? .null),
                 ("severity", .string(diagnostic.severity.rawValue)),
                 ("rule", .string(diagnostic.rule)),
                 ("message", .string(diagnostic.message)),
@@ -75,11 +75,13 @@ public enum DiagnosticFormatter {
                 ("message", .object([("text", .string(diagnostic.message))])),
             ]
             if let location = diagnostic.location {
-                let physical: JSONDocument = .object([
-                    ("artifactLocation", .object([("uri", .string(uri(for: location.file, relativeTo: baseDirectory)))])),
-                    ("region", .object([("startLine", .int(location.line)), ("startColumn", .int(location.column))])),
-                ])
-                members.append(("locations", .array([.object([("physicalLocation", physical)])])))
+                var physical: [(String, JSONDocument)] = [
+                    ("artifactLocation", .object([("uri", .string(uri(for: location.file, relativeTo: baseDirectory)))]))
+                ]
+                if location.hasPosition {
+                    physical.append(("region", .object([("startLine", .int(location.line)), ("startColumn", .int(location.column))])))
+                }
+                members.append(("locations", .array([.object([("physicalLocation", .object(physical))])])))
             }
             return .object(members)
         }

@@ -1,7 +1,9 @@
 /// A place in a file that a diagnostic or an error points at.
 ///
 /// Lines and columns are 1-based; the column counts Unicode scalars from
-/// the start of the line, the way editors jump to `path:line:column`.
+/// the start of the line, the way editors jump to `path:line:column`. A
+/// location of a file as a whole (a missing file, one that cannot be read)
+/// has line and column 0 and prints as the path alone.
 ///
 /// For example:
 /// ```swift
@@ -23,8 +25,16 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.column = column
     }
 
-    /// The location as `file:line:column`.
-    public var description: String { "\(file):\(line):\(column)" }
+    /// A file as a whole, with no position in it: `path: error: …` rather than a made-up `path:1:1`.
+    public init(file: String) {
+        self.init(file: file, line: 0, column: 0)
+    }
+
+    /// Whether the location names a position in the file rather than the file as a whole.
+    public var hasPosition: Bool { line > 0 }
+
+    /// The location as `file:line:column`, or `file` for a file as a whole.
+    public var description: String { hasPosition ? "\(file):\(line):\(column)" : file }
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)

@@ -2,7 +2,7 @@
 /// ``ExpressionSQLCompiler``: every operator knows its operand types and
 /// every promotion is explicit.
 ///
-/// Make one with ``ExpressionTypeChecker/check(_:)``.
+/// Make one with ``ExpressionTypeChecker/check(_:)-(Expression)``.
 public struct CheckedExpression: Sendable, Hashable {
     /// The parsed expression it was made from.
     public var expression: Expression

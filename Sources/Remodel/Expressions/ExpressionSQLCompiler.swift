@@ -48,7 +48,9 @@ public struct ExpressionSQLCompiler: Sendable {
     }
 
     /// Compiles an expression.
-    /// - Parameter context: Supplies the SQL for attributes and counts.
+    /// - Parameters:
+    ///   - expression: The type-checked expression.
+    ///   - context: Supplies the SQL for attributes and counts.
     /// - Returns: The SQL expression and its parameters; names are quoted by the context, values are bound.
     public func compile(_ expression: CheckedExpression, context: some ExpressionSQLContext) -> CompiledSQL {
         var parameters: [SQLiteValue] = []

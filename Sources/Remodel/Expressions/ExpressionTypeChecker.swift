@@ -41,6 +41,7 @@ public struct ExpressionTypeChecker: Sendable {
     /// saying which conversion to write. An optional value for a required
     /// attribute is a warning (rule `expression-optional`).
     /// - Parameters:
+    ///   - expression: The parsed expression.
     ///   - type: The destination attribute's type.
     ///   - optional: Whether the destination attribute is optional.
     /// - Throws: ``ExpressionDiagnostic`` when the value cannot go into the attribute.

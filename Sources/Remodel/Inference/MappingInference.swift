@@ -13,12 +13,8 @@ public enum MappingInference {
     /// Infers the mapping between two versions of a bundle, given by name.
     /// - Throws: ``RemodelError`` when a version does not exist in the bundle.
     public static func infer(bundle: ModelBundle, from source: String, to destination: String) throws(RemodelError) -> MappingModel {
-        guard let sourceVersion = bundle.version(named: source) else {
-            throw RemodelError(.invalidMapping, "the model \(bundle.name) has no version '\(source)'", path: bundle.path)
-        }
-        guard let destinationVersion = bundle.version(named: destination) else {
-            throw RemodelError(.invalidMapping, "the model \(bundle.name) has no version '\(destination)'", path: bundle.path)
-        }
+        let sourceVersion = try bundle.requireVersion(named: source, code: .invalidMapping)
+        let destinationVersion = try bundle.requireVersion(named: destination, code: .invalidMapping)
         return infer(from: sourceVersion, to: destinationVersion, modelName: bundle.name)
     }
 

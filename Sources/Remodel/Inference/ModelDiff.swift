@@ -68,10 +68,9 @@ public struct ModelDiff: Sendable {
     /// Compares two versions of a bundle.
     /// - Throws: ``RemodelError`` when a version does not exist.
     public init(bundle: ModelBundle, from: String, to: String) throws(RemodelError) {
-        let mapping = try MappingInference.infer(bundle: bundle, from: from, to: to)
-        guard let source = bundle.version(named: from), let destination = bundle.version(named: to) else {
-            throw RemodelError(.invalidMapping, "the model \(bundle.name) has no version '\(from)' or '\(to)'", path: bundle.path)
-        }
+        let source = try bundle.requireVersion(named: from, code: .invalidMapping)
+        let destination = try bundle.requireVersion(named: to, code: .invalidMapping)
+        let mapping = MappingInference.infer(from: source, to: destination, modelName: bundle.name)
         var builder = ModelDiffBuilder(source: source, destination: destination, mapping: mapping)
         self.from = from
         self.to = to

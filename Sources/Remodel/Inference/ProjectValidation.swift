@@ -16,14 +16,23 @@ public enum ProjectValidation {
     /// attribute, found among the given paths or under `Models`.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist.
     public static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
-        var report = try Validation.validate(paths: paths)
+        try validate(paths: paths, progress: nil)
+    }
+
+    /// ``validate(paths:)``, telling `progress` how many model and mapping files are checked.
+    package static func validate(paths: [String], progress: ((OperationProgress) -> Void)?) throws(RemodelError) -> ValidationReport {
+        let reporter = OperationProgressReporter(progress)
+        var report = try Validation.validate(paths: paths, progress: reporter)
         guard !report.mappingFiles.isEmpty else { return report }
         let searched = (paths.isEmpty ? Validation.defaultPaths : paths) + ["Models"]
         let bundles = Self.bundles(under: searched.filter { FileManager.default.fileExists(atPath: $0) })
         var diagnostics = report.diagnostics
-        for path in report.mappingFiles {
+        let files = report.modelCount + report.mappingFiles.count
+        for (done, path) in report.mappingFiles.enumerated() {
+            reporter.report("checking", item: path, completed: report.modelCount + done, total: files, unit: .files)
             diagnostics += check(mappingFile: path, bundles: bundles, searched: searched)
         }
+        reporter.report("checking", item: nil, completed: files, total: files, unit: .files)
         report = ValidationReport(
             diagnostics: diagnostics, modelCount: report.modelCount, versionCount: report.versionCount,
             mappingFiles: report.mappingFiles)
@@ -48,7 +57,7 @@ public enum ProjectValidation {
                 Diagnostic(
                     .warning, rule: "xcode-mapping-model",
                     message: "Xcode mapping models (.xcmappingmodel) are not read by Remodel; write what it does as a Remodel mapping file (`remodel infer` gives a start)",
-                    at: SourceLocation(file: path, line: 1, column: 1))
+                    at: SourceLocation(file: path))
             ]
         }
         let (file, readDiagnostics) = MappingFileReader.read(path: path)

@@ -16,10 +16,9 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
         var findings: [String]
     }
 
-    // Everything below is guarded by `lock`; `group` tells when the thread is done.
+    // `running` and `stopped` are guarded by `lock`.
     private let lock = NSLock()
-    private let group = DispatchGroup()
-    private var outcome: Result<Results, RemodelError>?
+    private var checks: BackgroundThread<Results>?
     /// The thread's connection while it checks: `sqlite3_interrupt` may be called from any thread
     /// while the connection is open, and it stays open until this is cleared.
     private var running: OpaquePointer?
@@ -27,50 +26,42 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
 
     /// Starts the probes, then `check`, on the store at `path`.
     init(path: String, probes: [TableScan.Probe], check: MigrationOptions.IntegrityCheck) {
-        group.enter()
-        Thread.detachNewThread { [self] in
-            let result = run(path: path, probes: probes, pragma: check.pragma)
-            locked { outcome = result }
-            group.leave()
+        checks = BackgroundThread { [self] () throws(RemodelError) -> Results in
+            try run(path: path, probes: probes, pragma: check.pragma)
         }
     }
 
-    private func run(path: String, probes: [TableScan.Probe], pragma: String) -> Result<Results, RemodelError> {
-        do throws(RemodelError) {
-            let connection = try SQLiteConnection(path: path, mode: .readOnly)
-            // It reads every page once: a small cache of its own keeps the process's memory as it was.
-            try connection.execute("PRAGMA cache_size = 64")
-            return try withExtendedLifetime(connection) { () throws(RemodelError) -> Result<Results, RemodelError> in
-                let started = locked { () -> Bool in
-                    if !stopped { running = connection.handle }
-                    return !stopped
-                }
-                defer { locked { running = nil } }
-                // An interrupt reaches only the statement running when it comes: look before each one.
-                let stoppedResults = Result<Results, RemodelError>.success(Results(answers: [], findings: []))
-                guard started else { return stoppedResults }
-                var answers: [Bool] = []
-                for probe in probes {
-                    if locked({ stopped }) { return stoppedResults }
-                    answers.append(try TableScan.ask(probe, connection))
-                }
-                if locked({ stopped }) { return stoppedResults }
-                let findings = try connection.rows(pragma).compactMap { row -> String? in
-                    guard case .text(let text) = row[0], text != "ok" else { return nil }
-                    return text
-                }
-                return .success(Results(answers: answers, findings: findings))
+    private func run(path: String, probes: [TableScan.Probe], pragma: String) throws(RemodelError) -> Results {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        // It reads every page once: a small cache of its own keeps the process's memory as it was.
+        try connection.execute("PRAGMA cache_size = 64")
+        return try withExtendedLifetime(connection) { () throws(RemodelError) -> Results in
+            let started = locked { () -> Bool in
+                if !stopped { running = connection.handle }
+                return !stopped
             }
-        } catch {
-            return .failure(error)
+            defer { locked { running = nil } }
+            // An interrupt reaches only the statement running when it comes: look before each one.
+            let stoppedResults = Results(answers: [], findings: [])
+            guard started else { return stoppedResults }
+            var answers: [Bool] = []
+            for probe in probes {
+                if locked({ stopped }) { return stoppedResults }
+                answers.append(try TableScan.ask(probe, connection))
+            }
+            if locked({ stopped }) { return stoppedResults }
+            let findings = try connection.rows(pragma).compactMap { row -> String? in
+                guard case .text(let text) = row[0], text != "ok" else { return nil }
+                return text
+            }
+            return Results(answers: answers, findings: findings)
         }
     }
 
     /// What the checks found, once they are done.
     /// - Throws: ``RemodelError`` when they could not run.
     func results() throws(RemodelError) -> Results {
-        group.wait()
-        return try locked { outcome ?? .success(Results(answers: [], findings: [])) }.get()
+        try checks?.wait().get() ?? Results(answers: [], findings: [])
     }
 
     /// Interrupts the checks if they are still running and waits for their thread to let go of the store.
@@ -79,7 +70,7 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
             stopped = true
             if let running { sqlite3_interrupt(running) }
         }
-        group.wait()
+        checks?.wait()
     }
 
     /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).

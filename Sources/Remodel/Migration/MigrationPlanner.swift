@@ -40,15 +40,8 @@ public enum MigrationPlanner {
             throw RemodelError(.invalidMapping, error.message + more, location: error.location)
         }
         let targetName = target ?? bundle.currentVersion.name
-        guard let start = bundle.index(ofVersion: source) else {
-            throw RemodelError(.migrationNotPlannable, "the model \(bundle.name) has no version '\(source)'", path: bundle.path)
-        }
-        guard let end = bundle.index(ofVersion: targetName) else {
-            throw RemodelError(
-                .migrationNotPlannable,
-                "the model \(bundle.name) has no version '\(targetName)'; its versions are \(bundle.versionNames.joined(separator: ", "))",
-                path: bundle.path)
-        }
+        guard let start = bundle.index(ofVersion: source) else { throw bundle.unknownVersion(source, code: .migrationNotPlannable) }
+        guard let end = bundle.index(ofVersion: targetName) else { throw bundle.unknownVersion(targetName, code: .migrationNotPlannable) }
         guard start <= end else {
             throw RemodelError(
                 .migrationNotPlannable,

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A migration started with ``Migrator/start(storeAt:)``: its progress as an
+/// A migration started with ``Migrator/start(storeAt:)-(String)``: its progress as an
 /// `AsyncSequence` and as a `Foundation.Progress`, and its result.
 public final class MigrationRun: Sendable {
     /// Every progress value, in order; finishes when the migration ends.
@@ -22,7 +22,7 @@ public final class MigrationRun: Sendable {
         let box = ProgressBox(foundationProgress)
         self.task = Task.detached {
             defer { continuation.finish() }
-            return try migrator.run(storeAt: path, cancellation: flag) { value in
+            return try await migrator.migrate(storeAt: path, cancellation: flag) { value in
                 continuation.yield(value)
                 box.update(value.fraction)
             }

@@ -15,6 +15,9 @@ struct MigrationValidator {
     /// SQLite's own check of the store, after the model's rules.
     var integrityCheck = MigrationOptions.IntegrityCheck.quick
     let customValidations: [CustomValidation]
+    /// What each check weighs in the progress `report` gets.
+    var weights = ValidationWeights()
+    /// Called with the rows checked so far, the rows to check, and the entity being checked.
     let report: (Int, Int, String?) throws(RemodelError) -> Void
 
     /// How many offenders each check reports at most.
@@ -30,13 +33,14 @@ struct MigrationValidator {
         try registerFunctions()
         var failures: [ValidationFailure] = []
         let entities = version.entities.filter { !$0.isAbstract }
-        let total = entities.count + 2 + customValidations.count
+        let units = weights.units(of: version, layout: layout, customValidations: customValidations.count)
+        let total = units.total
         var completed = 0
         let ends = joinEnds().filter { scope?.needsJoinEnds($0.join.name) ?? true }
         // Views hold nothing of their own for SQLite to check, and no second connection would see them.
         let storeChecks = tables.areViews ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), check: integrityCheck)
         defer { storeChecks?.stop() }
-        for entity in entities {
+        for (offset, entity) in entities.enumerated() {
             try report(completed, total, entity.name)
             if let table = layout.table(forEntity: entity.name)?.name {
                 scan.begin(table: table, entity: entity.name)
@@ -45,7 +49,7 @@ struct MigrationValidator {
                 failures += try scan.finish(connection, tables: tables, limit: limit)
             }
             failures += try uniquenessFailures(of: entity)
-            completed += 1
+            completed += units.entities[offset]
             if failures.count >= Self.offendersInAll { return Array(failures.prefix(Self.offendersInAll)) }
         }
         try report(completed, total, nil)
@@ -57,14 +61,15 @@ struct MigrationValidator {
             // A version passed through leaves its links to the written step (see ImpliedChecks).
             failures += try joinTableFailures(ends, found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
         }
-        completed += 2
+        completed += units.storeChecks
+        try report(completed, total, nil)
         for validation in customValidations {
             do {
                 failures += try validation(connection)
             } catch {
                 failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "custom", message: "custom validation failed: \(error)"))
             }
-            completed += 1
+            completed += units.customValidation
             try report(completed, total, nil)
         }
         return Array(failures.prefix(Self.offendersInAll))

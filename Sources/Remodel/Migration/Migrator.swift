@@ -47,7 +47,7 @@ public struct Migrator: Sendable {
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
     /// share a pass where the earlier ones can be read as views (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options).map { ($0.number - $0.passedThrough.count)...$0.number }
+        StepComposition.passes(of: plan.steps, options: options).map(\.planSteps)
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -95,14 +95,32 @@ public struct Migrator: Sendable {
 
     /// Migrates the store at `path` to the target version, reporting progress to `progress`.
     ///
-    /// Cancelling the task cancels the migration and leaves the store as it was.
+    /// The migration runs on a thread of its own, which also calls `progress`: the calling task is
+    /// suspended meanwhile and holds no thread of Swift's cooperative pool. Cancelling the task cancels
+    /// the migration and leaves the store as it was.
     /// - Returns: What was done; a store already at the target is left alone (0 steps).
     /// - Throws: ``RemodelError`` naming the file, entity, object and property at fault; the
     ///   store is then exactly as it was.
     public func migrate(
         storeAt path: String, progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> MigrationReport {
-        try run(storeAt: path, cancellation: CancellationFlag(), observer: progress)
+        try await migrate(storeAt: path, cancellation: CancellationFlag(), observer: progress)
+    }
+
+    /// The migration on a thread of its own, cancelled by `cancellation` or by cancelling the calling task.
+    func migrate(
+        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws(RemodelError) -> MigrationReport {
+        let migrator = self
+        // The stack a process's main thread has: hostile models and expressions recurse deep.
+        let migration = BackgroundThread(stackSize: 8 << 20) { () throws(RemodelError) -> MigrationReport in
+            try migrator.run(storeAt: path, cancellation: cancellation, observer: observer)
+        }
+        return try await withTaskCancellationHandler {
+            await migration.value()
+        } onCancel: {
+            cancellation.cancel()
+        }.get()
     }
 
     /// Starts a migration in a new task and returns a handle with its progress as an
@@ -118,12 +136,14 @@ public struct Migrator: Sendable {
         MigrationRun(migrator: self, path: path)
     }
 
-    /// The migration itself, synchronous on the calling task.
+    /// The migration itself, synchronous on the calling thread.
     func run(
         storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
+        let tracker = ProgressTracker(cancellation: cancellation, observer: observer)
+        try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
         // Fail fast, before taking any lock, on what is not a store of this model. A store another process
         // is writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
@@ -134,8 +154,7 @@ public struct Migrator: Sendable {
         files.removeLeftovers()
         let plan = try plan(under: lock)
         let passes = StepComposition.passes(of: plan.steps, options: options)
-        // The first event, once the number of passes is known.
-        let tracker = ProgressTracker(steps: passes.count, cancellation: cancellation, observer: observer)
+        tracker.planned(passes: passes.map(\.planSteps))
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             let objects = try lock.withConnection { (connection) throws(RemodelError) in
@@ -230,4 +249,9 @@ public struct Migrator: Sendable {
         }
         return count
     }
+}
+
+extension StepComposition.Pass {
+    /// The plan's steps (1-based) this pass covers.
+    var planSteps: ClosedRange<Int> { (number - passedThrough.count)...number }
 }

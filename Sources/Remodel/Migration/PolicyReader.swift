@@ -21,8 +21,9 @@ struct PolicyReader: Sendable {
     let chunkSize: Int
 
     /// Starts reading on a new thread.
+    /// The channel tells the writer when the reader is done: nothing waits for the thread itself.
     func start(sending channel: PolicyChannel) {
-        let thread = Thread {
+        _ = BackgroundThread(stackSize: 8 << 20) {
             do throws(RemodelError) {
                 try read(into: channel)
             } catch {
@@ -31,8 +32,6 @@ struct PolicyReader: Sendable {
             }
             channel.readerFinished()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     private func read(into channel: PolicyChannel) throws(RemodelError) {

@@ -12,8 +12,10 @@ struct RelationshipBuilder {
     private var destination: ModelVersion { context.destination }
     private var connection: SQLiteConnection { context.connection }
 
-    func run() throws(RemodelError) {
-        // Links stored in carried tables are in the copy already.
+    /// Rebuilds the relationships of the tables the step rebuilds (links stored in carried tables are in the
+    /// copy already). Progress counts rows: each unit weighs the rows of the table it updates, and the phase
+    /// goes on with the `indexes` the step builds next, whose units it returns for the step to report.
+    func run(followedBy indexes: [StoreLayout.Index] = []) throws(RemodelError) -> PhaseCounter {
         let work = plannedWrites().filter { write in
             switch write.storage {
             case .column(let table, _), .inverseColumn(let table, _, _): return context.changes.isRebuilt(table)
@@ -21,24 +23,23 @@ struct RelationshipBuilder {
             }
         }
         let orders = orderColumns().filter { context.changes.isRebuilt($0.table) }
-        let total = work.count + context.copiedToOneColumns.count + orders.count
-        var completed = 0
-        try context.tracker.report(.relationships, step: context.step, entity: nil, completed: 0, total: total, force: true)
+        let weights = try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
+            + progressRows(of: context.copiedToOneColumns.map(\.table)) + progressRows(of: orders.map(\.table))
+            + progressRows(of: indexes)
+        let progress = try PhaseCounter(.relationships, step: context.step, weights: weights, tracker: context.tracker)
         for write in work {
             try connection.transaction { () throws(RemodelError) in try perform(write) }
-            completed += 1
-            try context.tracker.report(.relationships, step: context.step, entity: write.entity.name, completed: completed, total: total)
+            try progress.done(write.entity.name)
         }
         for copied in context.copiedToOneColumns {
             try removeDanglingLinks(table: copied.table, column: copied.column, relationship: copied.relationship)
-            completed += 1
-            try context.tracker.report(.relationships, step: context.step, entity: copied.table, completed: completed, total: total)
+            try progress.done(copied.table)
         }
         for order in orders {
             try renumber(order)
-            completed += 1
-            try context.tracker.report(.relationships, step: context.step, entity: order.table, completed: completed, total: total)
+            try progress.done(order.table)
         }
+        return progress
     }
 
     // MARK: - What to write

@@ -73,7 +73,14 @@ struct StepExecutor {
         try runHook(options.hooks.beforeStep, database, when: "before")
         try InstanceCopier(context: context).run()
         FaultPoint.afterInstances.reach()
-        try RelationshipBuilder(context: context).run()
+        // The indexes to build: those of rebuilt tables, and those a carried table does not have yet.
+        let existing = Set(try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'index'").compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name.lowercased() }
+            return nil
+        })
+        let indexes = context.destinationLayout.indexes.filter { !$0.isUnique && !existing.contains($0.name.lowercased()) }
+        // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
+        let relationships = try RelationshipBuilder(context: context).run(followedBy: indexes)
         FaultPoint.afterRelationships.reach()
         try rewrite.copyAppColumns(keys: context.keys)
         if context.keys.needsKeyTable {
@@ -81,25 +88,36 @@ struct StepExecutor {
         }
         try runHook(options.hooks.afterStep, database, when: "after")
         try connection.transaction { () throws(RemodelError) in
-            for index in context.destinationLayout.indexes where !index.isUnique { try connection.execute(index.createSQL) }
+            for index in indexes {
+                try connection.execute(index.createSQL)
+                try relationships.done(index.table)
+            }
         }
 
         // The last step's store is the one flushed before it replaces the original: start now.
         let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
         let scopes = checkScopes(cumulative)
+        // Progress counts the rows every validation of the pass checks, its own and those of the versions passed through.
+        let weights = try ValidationWeights(connection: connection, layout: context.destinationLayout)
+        let rows = intermediates.map { weights.units(of: $0.step.destination, layout: $0.layout, customValidations: 0).total }
+            + [weights.units(of: step.destination, layout: context.destinationLayout, customValidations: options.validations.count).total]
+        let phaseRows = rows.reduce(0, +)
         for (offset, intermediate) in intermediates.enumerated() {
             let next = offset + 1 < intermediates.count ? intermediates[offset + 1].step : step
             let implied = ImpliedChecks(version: intermediate.step.destination, next: next, nextIsPassedThrough: offset + 1 < intermediates.count)
-            try validate(intermediate, implied: implied, scope: scopes[offset], on: connection)
+            let progress = PassProgress(before: rows[..<offset].reduce(0, +), total: phaseRows)
+            try validate(intermediate, implied: implied, scope: scopes[offset], weights: weights, progress: progress, on: connection)
         }
+        let before = phaseRows - rows[rows.count - 1]
         var validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
             integrityCheck: options.integrityCheck, customValidations: options.validations
-        ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
-            try tracker.report(.validation, step: index, entity: entity, completed: completed, total: total)
+        ) { (completed: Int, _: Int, entity: String?) throws(RemodelError) in
+            try tracker.report(.validation, step: index, entity: entity, completed: before + completed, total: phaseRows)
         }
         validator.scope = scopes.last ?? nil
+        validator.weights = weights
         let failures = try validator.run()
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)
@@ -156,7 +174,12 @@ struct StepExecutor {
         var layout: StoreLayout
     }
 
-    /// Checks a version passed through against its model's rules, on its views.
+    /// Where one validation's rows fall among the pass's phase 3.
+    private struct PassProgress {
+        var before: Int
+        var total: Int
+    }
+
     /// The checks each version of the pass needs (its steps' versions in order), or nils to check everything.
     private func checkScopes(_ cumulative: [StorageChanges]) -> [CheckScope?] {
         let steps = passedThrough + [step]
@@ -166,20 +189,22 @@ struct StepExecutor {
         return zip(steps, cumulative).map { step, changes in CheckScope(version: step.destination, source: passSource, changes: changes) }
     }
 
+    /// Checks a version passed through against its model's rules, on its views.
     private func validate(
-        _ intermediate: Intermediate, implied: ImpliedChecks, scope: CheckScope?, on connection: SQLiteConnection
+        _ intermediate: Intermediate, implied: ImpliedChecks, scope: CheckScope?, weights: ValidationWeights, progress: PassProgress,
+        on connection: SQLiteConnection
     ) throws(RemodelError) {
         let tracker = tracker
         let index = index
         var validator = MigrationValidator(
             connection: connection, version: intermediate.step.destination, layout: intermediate.layout, tables: intermediate.tables,
             customValidations: []
-        ) { (_: Int, total: Int, entity: String?) throws(RemodelError) in
-            // The pass's own validation comes next: progress stays at the start of the phase.
-            try tracker.report(.validation, step: index, entity: entity, completed: 0, total: total)
+        ) { (completed: Int, _: Int, entity: String?) throws(RemodelError) in
+            try tracker.report(.validation, step: index, entity: entity, completed: progress.before + completed, total: progress.total)
         }
         validator.implied = implied
         validator.scope = scope
+        validator.weights = weights
         let failures = try validator.run()
         if !failures.isEmpty { throw Self.validationError(failures, step: intermediate.step) }
     }

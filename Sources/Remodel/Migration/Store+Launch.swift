@@ -1,4 +1,4 @@
-/// What ``Store/launch(at:bundle:seed:options:progress:)`` found and did.
+/// What ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` found and did.
 public enum StoreLaunchOutcome: Sendable, Hashable {
     /// There was no store: it was created at the current version (with the seed data, if given).
     case created

@@ -88,12 +88,20 @@ public struct ModelBundle: Sendable, Hashable {
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/invalidModel`` when the bundle has no such
     ///   version or its file cannot be read, naming the file and position.
     public func loadVersion(named name: String) throws(RemodelError) -> ModelVersion {
-        guard versionNames.contains(name) else {
-            throw RemodelError(
-                .invalidModel,
-                "the model \(self.name) has no version '\(name)'; its versions are \(versionNames.joined(separator: ", "))", path: path)
-        }
+        guard versionNames.contains(name) else { throw unknownVersion(name, code: .invalidModel) }
         return try loader.version(named: name)
+    }
+
+    /// The version named `name`, or an error with `code` that lists the bundle's versions.
+    func requireVersion(named name: String, code: RemodelError.Code) throws(RemodelError) -> ModelVersion {
+        guard versionNames.contains(name) else { throw unknownVersion(name, code: code) }
+        return try loadVersion(named: name)
+    }
+
+    /// The error for a version the bundle does not have: it lists those it has.
+    func unknownVersion(_ name: String, code: RemodelError.Code) -> RemodelError {
+        let names = versionNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        return RemodelError(code, "model \"\(self.name)\" has no version \"\(name)\"; its versions are \(names)", path: path)
     }
 
     /// The position of a version in migration order.

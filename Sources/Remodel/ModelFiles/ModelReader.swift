@@ -44,7 +44,7 @@ public enum ModelReader {
     private static func failure(_ message: String, _ path: String, rule: String = "unreadable-model") -> ModelReadResult {
         ModelReadResult(
             bundle: nil,
-            diagnostics: [Diagnostic(.error, rule: rule, message: message, at: SourceLocation(file: path, line: 1, column: 1))])
+            diagnostics: [Diagnostic(.error, rule: rule, message: message, at: SourceLocation(file: path))])
     }
 
     private static func single(contentsPath: String, versionName: String, bundleName: String, folder: String? = nil) -> ModelReadResult {

@@ -20,26 +20,33 @@ public struct MigrationProgress: Sendable, Hashable, Codable {
 
     /// The current phase.
     public var phase: Phase
-    /// The current step, 1-based (0 while planning).
+    /// The current pass over the store, 1-based (0 while planning). Consecutive steps of the plan
+    /// may run as one pass (see ``MigrationOptions/composesSteps``): ``planSteps`` says which.
     public var step: Int
-    /// The number of steps.
+    /// The number of passes (0 until planning is done).
     public var steps: Int
     /// The entity being worked on, if any.
     public var entity: String?
-    /// Units done in this phase (objects in phase 1, relationships in phase 2, checks in phase 3).
+    /// Units done in this phase: source objects in phase 1; in phases 2 and 3, the rows of the
+    /// tables each relationship or check reads, so that the count moves with the work done.
     public var completed: Int
-    /// Units in this phase.
+    /// Units in this phase; it stays the same from the phase's first value to its last.
     public var total: Int
-    /// The whole migration's fraction done, 0…1.
+    /// The whole migration's fraction done, 0…1, rounded down to 4 decimals. Each phase weighs its
+    /// measured share of a pass, so the fraction moves with the time spent.
     public var fraction: Double
     /// Seconds left, estimated from the time so far; `nil` until it can be estimated.
     public var estimatedSecondsRemaining: Double?
+    /// The steps of the plan (1-based, as ``MigrationPlan/steps`` numbers them) that the current pass
+    /// covers: `1...2` when steps 1 and 2 run as one pass; `nil` while planning.
+    public var planSteps: ClosedRange<Int>?
 
     /// Creates a progress value.
     public init(
         phase: Phase, step: Int, steps: Int, entity: String?, completed: Int, total: Int, fraction: Double,
-        estimatedSecondsRemaining: Double?
+        estimatedSecondsRemaining: Double?, planSteps: ClosedRange<Int>? = nil
     ) {
+        self.planSteps = planSteps
         self.phase = phase
         self.step = step
         self.steps = steps
@@ -53,7 +60,8 @@ public struct MigrationProgress: Sendable, Hashable, Codable {
 
 extension MigrationProgress {
     /// The progress as one line of JSON, as `remodel migrate --progress json` writes it:
-    /// `phase`, `step`, `steps`, `entity`, `completed`, `total`, `fraction`, `eta` (seconds or null).
+    /// `phase`, `step`, `steps`, `entity`, `completed`, `total`, `fraction` (at most 4 decimals),
+    /// `eta` (seconds, one decimal, or null) and `planSteps` (`[first, last]` or null).
     public var jsonLine: String {
         JSONDocument.object([
             ("phase", .string(phase.rawValue)),
@@ -64,6 +72,7 @@ extension MigrationProgress {
             ("total", .int(total)),
             ("fraction", .number(fraction)),
             ("eta", estimatedSecondsRemaining.map { .number(($0 * 10).rounded() / 10) } ?? .null),
+            ("planSteps", planSteps.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null),
         ]).compact()
     }
 }

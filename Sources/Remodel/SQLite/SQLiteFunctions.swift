@@ -14,7 +14,12 @@ extension SQLiteConnection {
     /// Registers a scalar function callable from SQL on this connection.
     ///
     /// A thrown error makes the SQL statement fail with the error's description.
-    /// - Parameter argumentCount: The number of arguments, or -1 for any.
+    /// - Parameters:
+    ///   - name: The function's name in SQL.
+    ///   - argumentCount: The number of arguments, or -1 for any.
+    ///   - deterministic: Whether the same arguments always give the same result (SQLite may then
+    ///     compute it once, and allows it in indexes).
+    ///   - function: Computes the result from the arguments.
     public func createFunction(
         _ name: String, argumentCount: Int, deterministic: Bool = true, _ function: @escaping SQLiteFunction
     ) throws(RemodelError) {

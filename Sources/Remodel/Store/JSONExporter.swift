@@ -4,15 +4,29 @@
 struct JSONExporter {
     let layout: StoreLayout
     let connection: SQLiteConnection
+    /// Told how many objects are written, out of the store's (counted first).
+    var progress = OperationProgressReporter(nil)
+    /// Only the first objects of each entity, by `_pk`; `nil` for all.
+    var objectsPerEntity: Int?
 
     func export(to output: inout JSONOutput) throws(RemodelError) {
         let entities = layout.concreteEntitiesByName
+        var written = (done: 0, total: 0)
+        if progress.isObserved {
+            for entity in entities {
+                guard let table = layout.table(forEntity: entity.name) else { continue }
+                let count = try connection.scalar(
+                    "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE _entity = ?", [.text(entity.name)])
+                written.total += Int(count?.integerValue ?? 0)
+            }
+            progress.report("exporting", item: nil, completed: 0, total: written.total, unit: .objects)
+        }
         output.write("{")
         for (offset, entity) in entities.enumerated() {
             output.write(offset == 0 ? "\n  " : ",\n  ")
             output.writeString(entity.name)
             output.write(": [")
-            let count = try exportObjects(of: entity, to: &output)
+            let count = try exportObjects(of: entity, to: &output, written: &written)
             output.write(count == 0 ? "]" : "\n  ]")
         }
         output.write("\n}\n")
@@ -25,7 +39,9 @@ struct JSONExporter {
         case toMany
     }
 
-    private func exportObjects(of entity: Entity, to output: inout JSONOutput) throws(RemodelError) -> Int {
+    private func exportObjects(
+        of entity: Entity, to output: inout JSONOutput, written: inout (done: Int, total: Int)
+    ) throws(RemodelError) -> Int {
         guard let table = layout.table(forEntity: entity.name) else { return 0 }
         var selections = ["t.\(quoteIdentifier("_pk"))"]
         var keys: [[UInt8]] = []
@@ -62,9 +78,9 @@ struct JSONExporter {
             keys.append(key(relationship.name))
         }
         let sql = "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
-            + "WHERE t._entity = ? ORDER BY t._pk"
+            + "WHERE t._entity = ? ORDER BY t._pk" + (objectsPerEntity == nil ? "" : " LIMIT ?")
         let statement = try connection.prepare(sql)
-        try statement.bind(parameters + [.text(entity.name)])
+        try statement.bind(parameters + [.text(entity.name)] + (objectsPerEntity.map { [.integer(Int64($0))] } ?? []))
         var count = 0
         while try statement.step() {
             output.write(count == 0 ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
@@ -89,6 +105,8 @@ struct JSONExporter {
             }
             output.write("}")
             count += 1
+            written.done += 1
+            progress.report("exporting", item: entity.name, completed: written.done, total: written.total, unit: .objects)
             try output.flushIfNeeded()
         }
         return count

@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Reads a JSON file in the export shape and inserts its objects, parsing the
 /// file incrementally: one object is in memory at a time. Relationship values
 /// go to a temporary table and are reconciled in SQL (see
@@ -18,6 +20,8 @@ final class JSONImporter {
     private(set) var relationshipIDs: [RelationshipID: Int64] = [:]
     private var plans: [String: EntityPlan] = [:]
     private var insertLink: SQLiteStatement?
+    /// Told how many bytes of the file are read, as objects are loaded.
+    var progress = OperationProgressReporter(nil)
 
     static let linksTable = "_remodel_import_links"
     static let pairsTable = "_remodel_import_pairs"
@@ -58,6 +62,8 @@ final class JSONImporter {
             "CREATE TEMP TABLE \(quoteIdentifier(Self.linksTable)) (rel INTEGER NOT NULL, owner INTEGER NOT NULL, target INTEGER, position INTEGER)")
         insertLink = try connection.prepare("INSERT INTO temp.\(quoteIdentifier(Self.linksTable)) VALUES (?, ?, ?, ?)")
         var parser = try JSONPullParser(path: path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        progress.report("importing", item: nil, completed: 0, total: size, unit: .bytes)
         try parser.beginObject()
         while let entityName = try parser.nextKey() {
             let location = parser.location
@@ -75,10 +81,12 @@ final class JSONImporter {
             while try parser.hasNextElement() {
                 ordinal += 1
                 try loadObject(&parser, plan: &plan, ordinal: ordinal)
+                progress.report("importing", item: entityName, completed: parser.bytesRead, total: size, unit: .bytes)
             }
             plans[entityName] = plan
         }
         try parser.expectEnd()
+        progress.report("importing", item: nil, completed: size, total: size, unit: .bytes)
         insertLink = nil
         try connection.execute(
             "CREATE INDEX temp._remodel_import_links_index ON \(quoteIdentifier(Self.linksTable)) (rel, owner, target)")

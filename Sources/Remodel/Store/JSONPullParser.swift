@@ -166,6 +166,9 @@ struct JSONPullParser {
     }
 
     /// The current position (1-based line and column), for messages.
+    /// Bytes of the text read so far.
+    var bytesRead: Int { consumedBefore + index }
+
     var location: SourceLocation { SourceLocation(file: path, line: line, column: index - lineStart + 1) }
 
     // MARK: - Values

@@ -22,13 +22,17 @@ extension Store {
     public static func create(
         at path: String, bundle: ModelBundle, version versionName: String? = nil, seed: String? = nil
     ) throws(RemodelError) -> Store {
+        try create(at: path, bundle: bundle, version: versionName, seed: seed, progress: nil)
+    }
+
+    /// ``create(at:bundle:version:seed:)-(String,_,_,_)``, telling `progress` how much of the seed is read.
+    package static func create(
+        at path: String, bundle: ModelBundle, version versionName: String?, seed: String?,
+        progress: ((OperationProgress) -> Void)?
+    ) throws(RemodelError) -> Store {
         let version: ModelVersion
         if let versionName {
-            guard bundle.versionNames.contains(versionName) else {
-                let names = bundle.versionNames.map { "\"\($0)\"" }.joined(separator: ", ")
-                throw RemodelError(.invalidModel, "model \"\(bundle.name)\" has no version \"\(versionName)\"; its versions are \(names)", path: bundle.path)
-            }
-            version = try bundle.loadVersion(named: versionName)
+            version = try bundle.requireVersion(named: versionName, code: .invalidModel)
         } else {
             version = bundle.currentVersion
         }
@@ -39,7 +43,7 @@ extension Store {
         let target = try FileSystem.resolvingLinks(path)
         let temporary = temporaryPath(beside: target, purpose: "create")
         do {
-            try build(at: temporary, bundle: bundle, version: version, seed: seed)
+            try build(at: temporary, bundle: bundle, version: version, seed: seed, progress: progress)
             try FileSystem.synchronize(path: temporary)
             try FileSystem.moveNew(from: temporary, to: target)
         } catch {
@@ -50,7 +54,9 @@ extension Store {
         return Store(path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite))
     }
 
-    private static func build(at path: String, bundle: ModelBundle, version: ModelVersion, seed: String?) throws(RemodelError) {
+    private static func build(
+        at path: String, bundle: ModelBundle, version: ModelVersion, seed: String?, progress: ((OperationProgress) -> Void)?
+    ) throws(RemodelError) {
         let connection = try SQLiteConnection(path: path, mode: .create)
         // The temporary file is deleted on any failure, so it needs no journal while it is built.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
@@ -61,6 +67,7 @@ extension Store {
         try StoreMetadata(modelName: bundle.name, version: version, history: history).write(to: connection)
         if let seed {
             let importer = JSONImporter(layout: layout, connection: connection, path: seed)
+            importer.progress = OperationProgressReporter(progress)
             try importer.load()
             try importer.reconcileRelationships()
             try importer.finish()

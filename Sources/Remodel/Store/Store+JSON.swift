@@ -13,7 +13,13 @@ extension Store {
     ///   attribute or relationship at fault (`Person _pk 3 attribute "age": expected an integer, found "old"`);
     ///   the store is then unchanged.
     public func importJSON(from jsonPath: String) throws(RemodelError) {
+        try importJSON(from: jsonPath, progress: nil)
+    }
+
+    /// ``importJSON(from:)-(String)``, telling `progress` how much of the file is read.
+    package func importJSON(from jsonPath: String, progress: ((OperationProgress) -> Void)?) throws(RemodelError) {
         let importer = JSONImporter(layout: layout, connection: connection, path: jsonPath)
+        importer.progress = OperationProgressReporter(progress)
         try connection.transaction { () throws(RemodelError) in
             try importer.load()
             try importer.reconcileRelationships()
@@ -33,13 +39,18 @@ extension Store {
     /// - Parameter outputPath: The JSON file to write.
     /// - Throws: ``RemodelError`` when the store cannot be read or the file cannot be written.
     public func exportJSON(to outputPath: String) throws(RemodelError) {
+        try exportJSON(to: outputPath, progress: nil)
+    }
+
+    /// ``exportJSON(to:)-(String)``, telling `progress` how many objects are written.
+    package func exportJSON(to outputPath: String, progress: ((OperationProgress) -> Void)?) throws(RemodelError) {
         let temporary = Self.temporaryPath(beside: outputPath, purpose: "export")
         let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
             throw RemodelError(.io, "could not create the output file: \(String(cString: strerror(errno)))", path: outputPath)
         }
         do throws(RemodelError) {
-            try exportJSON(toFileDescriptor: descriptor, path: outputPath)
+            try exportJSON(toFileDescriptor: descriptor, path: outputPath, progress: progress)
             guard fsync(descriptor) == 0 else {
                 throw RemodelError(.io, "could not flush the output file: \(String(cString: strerror(errno)))", path: outputPath)
             }
@@ -60,21 +71,33 @@ extension Store {
     /// ```
     /// - Throws: ``RemodelError`` when the store cannot be read or the output cannot be written.
     public func exportJSONToStandardOutput() throws(RemodelError) {
-        try exportJSON(toFileDescriptor: STDOUT_FILENO, path: "<standard output>")
+        try exportJSONToStandardOutput(progress: nil)
     }
 
-    func exportJSON(toFileDescriptor descriptor: Int32, path outputPath: String) throws(RemodelError) {
+    /// ``exportJSONToStandardOutput()``, telling `progress` how many objects are written.
+    package func exportJSONToStandardOutput(progress: ((OperationProgress) -> Void)?) throws(RemodelError) {
+        try exportJSON(toFileDescriptor: STDOUT_FILENO, path: "<standard output>", progress: progress)
+    }
+
+    func exportJSON(
+        toFileDescriptor descriptor: Int32, path outputPath: String, progress: ((OperationProgress) -> Void)? = nil
+    ) throws(RemodelError) {
         var output = JSONOutput(descriptor: descriptor, path: outputPath)
         try readTransaction { () throws(RemodelError) in
-            try JSONExporter(layout: layout, connection: connection).export(to: &output)
+            var exporter = JSONExporter(layout: layout, connection: connection)
+            exporter.progress = OperationProgressReporter(progress)
+            try exporter.export(to: &output)
         }
     }
 
-    /// The export as text, for small stores and tests.
-    func exportJSONString() throws(RemodelError) -> String {
+    /// The export as text, for small stores and tests; with `objectsPerEntity`, only the first objects
+    /// of each entity (by `_pk`), which reads no more of the store than those.
+    package func exportJSONString(objectsPerEntity: Int? = nil) throws(RemodelError) -> String {
         var output = JSONOutput()
         try readTransaction { () throws(RemodelError) in
-            try JSONExporter(layout: layout, connection: connection).export(to: &output)
+            var exporter = JSONExporter(layout: layout, connection: connection)
+            exporter.objectsPerEntity = objectsPerEntity
+            try exporter.export(to: &output)
         }
         return output.text
     }

@@ -24,6 +24,12 @@ public enum Validation {
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist,
     ///   or when no path is given and no default folder exists.
     public static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
+        try validate(paths: paths, progress: OperationProgressReporter(nil))
+    }
+
+    /// ``validate(paths:)``, telling `progress` how many models are checked, out of the models and
+    /// mapping files found (``ProjectValidation`` goes on with the mapping files).
+    static func validate(paths: [String], progress: OperationProgressReporter) throws(RemodelError) -> ValidationReport {
         let fileManager = FileManager.default
         var roots = paths
         if roots.isEmpty {
@@ -39,7 +45,9 @@ public enum Validation {
         }
         var diagnostics: [Diagnostic] = []
         var versionCount = 0
-        for model in search.models {
+        let files = search.models.count + search.mappingFiles.count
+        for (done, model) in search.models.enumerated() {
+            progress.report("checking", item: model.path, completed: done, total: files, unit: .files)
             let result = ModelReader.read(path: model.path)
             diagnostics += result.diagnostics
             versionCount += model.versionCount
@@ -47,6 +55,7 @@ public enum Validation {
                 diagnostics += ModelValidator.validate(bundle)
             }
         }
+        progress.report("checking", item: nil, completed: search.models.count, total: files, unit: .files)
         return ValidationReport(
             diagnostics: diagnostics, modelCount: search.models.count, versionCount: versionCount,
             mappingFiles: search.mappingFiles.sorted())

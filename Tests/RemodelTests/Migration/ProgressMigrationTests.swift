@@ -85,6 +85,25 @@ import Testing
         }
     }
 
+    /// Planning goes from 0 to 1 of 1; every phase keeps the total of its first value; phases 2 and 3
+    /// count rows (Library's seed has 6 objects: phase 3 counts at least those), and the pass names
+    /// the plan's steps it covers; fractions carry at most 4 decimals.
+    @Test func phasesKeepTheirTotalsAndCountRows() async throws {
+        let migration = try library()
+        let events = Collector<MigrationProgress>()
+        try await migration.migrate(Self.options) { events.append($0) }
+        let values = events.values
+        let planning = values.filter { $0.phase == .planning }.map { "\($0.completed)/\($0.total)" }
+        #expect(planning == ["0/1", "1/1"])
+        var totals: [String: Set<Int>] = [:]
+        for value in values { totals["\(value.step) \(value.phase)", default: []].insert(value.total) }
+        #expect(totals.values.allSatisfy { $0.count == 1 }, "\(totals)")
+        let checked = try #require(values.last { $0.phase == .validation })
+        #expect(checked.total >= 6 && checked.completed == checked.total, "\(checked)")
+        #expect(values.filter { $0.phase != .planning }.allSatisfy { $0.planSteps == 1...2 })
+        #expect(values.allSatisfy { ($0.fraction * 10_000).rounded() == $0.fraction * 10_000 })
+    }
+
     @Test func startDeliversAnAsyncSequenceAndFoundationProgress() async throws {
         let migration = try library()
         let run = Migrator(bundle: migration.bundle, options: Self.stepByStep).start(storeAt: migration.store)
@@ -98,21 +117,24 @@ import Testing
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 
-    /// Cancelling from the callback at the first phase-1 value (batches of one object, so many batches
+    /// Cancelling the task at the first phase-1 value (batches of one object, so many batches
     /// follow) throws `.cancelled` and leaves the original byte-identical with nothing beside it.
-    @Test func cancellingFromTheCallbackLeavesTheStore() async throws {
+    @Test func cancellingTheTaskAtPhaseOneLeavesTheStore() async throws {
         let migration = try library()
         let before = try migration.snapshot()
         let events = Collector<MigrationProgress>()
         let options = Self.options
         let migrator = Migrator(bundle: migration.bundle, options: options)
         let store = migration.store
+        let request = CancelRequest()
         let task = Task { () async throws(RemodelError) -> MigrationReport in
-            try await migrator.migrate(storeAt: store) { value in
+            defer { request.migrationEnded() }
+            return try await migrator.migrate(storeAt: store) { value in
                 events.append(value)
-                if value.phase == .instances { withUnsafeCurrentTask { $0?.cancel() } }
+                if value.phase == .instances { request.cancelAndWait() }
             }
         }
+        #expect(await request.grant(to: task))
         let result = await task.result
         guard case .failure(let error) = result else {
             Issue.record("the migration finished although it was cancelled")

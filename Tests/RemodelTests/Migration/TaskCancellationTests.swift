@@ -16,19 +16,21 @@ struct TaskCancellationTests {
         // report the test as cancelled instead of checking anything.
         let bundle = migration.bundle
         let store = migration.store
+        let request = CancelRequest()
         let task = Task { () async throws(RemodelError) -> MigrationReport in
-            try await Migrator(bundle: bundle, options: options).migrate(storeAt: store) { progress in
+            defer { request.migrationEnded() }
+            return try await Migrator(bundle: bundle, options: options).migrate(storeAt: store) { progress in
                 events.append(progress)
-                if progress.phase == .instances, progress.completed > 0 {
-                    withUnsafeCurrentTask { $0?.cancel() }
-                }
+                if progress.phase == .instances, progress.completed > 0 { request.cancelAndWait() }
             }
         }
+        #expect(await request.grant(to: task), "the migration reached phase 1")
         switch await task.result {
         case .success: Issue.record("the cancelled migration finished")
         case .failure(let error): #expect((error as? RemodelError)?.code == .cancelled)
         }
         #expect(events.values.allSatisfy { $0.phase == .planning || $0.phase == .instances })
+        #expect(events.values.last.map { $0.phase == .instances && $0.completed > 0 } == true, "nothing is reported after the cancellation")
         #expect(try migration.snapshot() == before)
     }
 }

@@ -146,3 +146,51 @@ extension MigrationCase {
         return migration
     }
 }
+
+/// Cancels the task running a migration when its progress callback asks, as a user cancels a task:
+/// from outside, while the callback waits on the migration's thread. So the cancellation lands at
+/// exactly the value that asked for it.
+final class CancelRequest: @unchecked Sendable {
+    // `didAsk` is guarded by `lock`.
+    private let lock = NSLock()
+    private var didAsk = false
+    private let asked = DispatchSemaphore(value: 0)
+    private let granted = DispatchSemaphore(value: 0)
+
+    /// From the progress callback: asks for the task to be cancelled, and waits until it is.
+    func cancelAndWait() {
+        lock.lock()
+        didAsk = true
+        lock.unlock()
+        asked.signal()
+        granted.wait()
+    }
+
+    /// From the task, once the migration is over: a ``grant(to:)`` still waiting then returns false.
+    func migrationEnded() {
+        asked.signal()
+    }
+
+    private var askedForCancellation: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return didAsk
+    }
+
+    /// Waits for the callback to ask (or the migration to end without asking), cancels `task`, and
+    /// lets the callback return. No time limit: the task may wait long for a thread of a busy pool.
+    /// - Returns: Whether the callback asked.
+    func grant<Success, Failure>(to task: Task<Success, Failure>) async -> Bool {
+        let asked = self.asked
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                asked.wait()
+                continuation.resume()
+            }
+        }
+        let didAsk = askedForCancellation
+        task.cancel()
+        granted.signal()
+        return didAsk
+    }
+}

@@ -20,7 +20,7 @@ enum XMLDocumentReader {
     static func read(path: String, displayPath: String? = nil) throws(Failure) -> XMLNode {
         let shown = displayPath ?? path
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(location: SourceLocation(file: shown, line: 1, column: 1), message: "cannot read the file")
+            throw Failure(location: SourceLocation(file: shown), message: "cannot read the file")
         }
         return try parse(Array(data), file: shown)
     }

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Times a clean debug build of a small app that depends on Remodel by path, as a new user's first
+# build of their own app: a throwaway package in a temporary folder with one `Store.launch` call,
+# built with a fresh scratch path and a fresh package cache. Prints the build's wall and CPU time and
+# the load average before and after (the figure means little on a busy machine), runs the app once,
+# and removes the folder.
+#
+#   scripts/app-build-time.sh
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+app=$(mktemp -d /tmp/remodel-app-build.XXXXXX)
+trap 'rm -rf "$app"' EXIT
+mkdir -p "$app/Sources/LibraryApp"
+cat > "$app/Package.swift" <<MANIFEST
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "LibraryApp",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(path: "$root")],
+    targets: [
+        .executableTarget(name: "LibraryApp", dependencies: [.product(name: "Remodel", package: "$(basename "$root")")])
+    ]
+)
+MANIFEST
+cat > "$app/Sources/LibraryApp/main.swift" <<SOURCE
+import Foundation
+import Remodel
+
+let root = URL(fileURLWithPath: "$root")
+let bundle = try ModelBundle(contentsOf: root.appendingPathComponent("Models/Library.xcdatamodeld"))
+let store = FileManager.default.temporaryDirectory.appendingPathComponent("library-app-\(getpid()).sqlite")
+let (opened, outcome) = try await Store.launch(
+    at: store, bundle: bundle, options: MigrationOptions(mappingsDirectory: root.appendingPathComponent("Mappings")))
+print(outcome, opened.version.name)
+try FileManager.default.removeItem(at: store)
+SOURCE
+cd "$app"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+time swift build --scratch-path "$app/.build-clean" --cache-path "$app/.cache-clean" >"$app/build.log" 2>&1 || { cat "$app/build.log"; exit 1; }
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$app/.build-clean/debug/LibraryApp"
