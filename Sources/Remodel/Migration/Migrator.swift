@@ -23,6 +23,9 @@ public struct Migrator: Sendable {
     public let bundle: ModelBundle
     /// How to migrate.
     public var options: MigrationOptions
+    /// Plans shared by the stores of a fleet (mapping files read once, each source version planned
+    /// once); `nil` plans every store afresh.
+    var plans: MigrationPlanCache?
 
     /// Creates a migrator.
     public init(bundle: ModelBundle, options: MigrationOptions = MigrationOptions()) {
@@ -56,14 +59,10 @@ public struct Migrator: Sendable {
 
     /// Plans from a version, dropping first-step problems that cannot bite the store on `store`.
     private func makePlan(from version: String, store: SQLiteConnection) throws(RemodelError) -> MigrationPlan {
-        let catalog = MappingCatalog(directory: options.mappingsDirectory, bundle: bundle)
-        var plan = try MigrationPlanner.plan(
-            bundle: bundle, from: version, to: options.targetVersion, catalog: catalog
-        ) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
+        let plans = self.plans ?? MigrationPlanCache(bundle: bundle, options: options)
+        return try plans.plan(from: version) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
             try ProblemScreen(connection: store, schema: "main").screen(step.mapping, source: step.source)
         }
-        try MappingChecker.check(&plan)
-        return plan
     }
 
     static func migratableVersion(_ inspection: StoreInspection) throws(RemodelError) -> String {

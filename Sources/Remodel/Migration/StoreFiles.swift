@@ -87,8 +87,9 @@ struct StoreFiles {
     }
 
     private static func ioError(_ what: String, _ path: String) -> RemodelError {
-        let reason = String(cString: strerror(errno))
-        return RemodelError(.io, "\(what): \(reason)", path: path)
+        let code = errno
+        return RemodelError(
+            .io, "\(what): \(String(cString: strerror(code)))", path: path, cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }
 

@@ -34,13 +34,14 @@ final class StoreLock {
         // SQLite opens a read-only file read-only without a word, and the rename would then replace it anyway.
         guard access(path, W_OK) == 0 else {
             throw RemodelError(
-                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path)
+                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path,
+                cause: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES))
         }
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         guard access(folder, W_OK) == 0 else {
             throw RemodelError(
                 .io, "the store's folder is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
-                path: path)
+                path: path, cause: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES))
         }
         // Another migrator may replace the file while this one waits for the lock: then the lock is on the
         // old, replaced file. Take it again on the file the path names now (a few times at most).

@@ -55,7 +55,17 @@ extension MigrationProgress {
     /// The progress as one line of JSON, as `remodel migrate --progress json` writes it:
     /// `phase`, `step`, `steps`, `entity`, `completed`, `total`, `fraction`, `eta` (seconds or null).
     public var jsonLine: String {
-        JSONDocument.object([
+        JSONDocument.object(jsonMembers).compact()
+    }
+
+    /// The progress of one store of a fleet as one line of JSON, as `remodel migrate --progress json`
+    /// writes it for a fleet: `event` (`"progress"`) and `store` (the path), then the fields of ``jsonLine``.
+    public func jsonLine(store: String) -> String {
+        JSONDocument.object([("event", .string("progress")), ("store", .string(store))] + jsonMembers).compact()
+    }
+
+    private var jsonMembers: [(String, JSONDocument)] {
+        [
             ("phase", .string(phase.rawValue)),
             ("step", .int(step)),
             ("steps", .int(steps)),
@@ -64,6 +74,6 @@ extension MigrationProgress {
             ("total", .int(total)),
             ("fraction", .number(fraction)),
             ("eta", estimatedSecondsRemaining.map { .number(($0 * 10).rounded() / 10) } ?? .null),
-        ]).compact()
+        ]
     }
 }
