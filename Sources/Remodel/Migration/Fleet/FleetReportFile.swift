@@ -18,9 +18,11 @@ package final class FleetReportFile: @unchecked Sendable {
     private let descriptor: Int32
     private let lock = NSLock()
 
-    /// Opens `path` for appending, creating it if needed.
+    /// Opens `path` for appending, creating it (and its folder) if needed.
     package init(appendingTo path: String) throws(RemodelError) {
         self.path = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.failure("cannot open the report for writing", path) }
         self.descriptor = descriptor

@@ -33,7 +33,7 @@ package enum StoreList {
         argument.contains { "*?[".contains($0) } && !FileManager.default.fileExists(atPath: argument)
     }
 
-    /// The paths in a list file, one a line (`-`: standard input); empty lines are skipped.
+    /// The paths in a list file, one a line (`-`: standard input; `\n` or `\r\n`); empty lines are skipped.
     package static func read(listAt path: String) throws(RemodelError) -> [String] {
         let data: Data
         if path == "-" {
@@ -44,10 +44,8 @@ package enum StoreList {
             }
             data = contents
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
-            let path = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-            return path.isEmpty ? nil : path
-        }
+        // `\r\n` is one Character: splitting at newlines takes both line ends.
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0.isNewline }).map(String.init)
     }
 
     /// The paths without repeats (the same file named twice, relative or absolute), in their order.
