@@ -49,7 +49,8 @@ struct FleetRun {
         print(Self.summary(tally, seconds: Date().timeIntervalSince(tally.started)))
         if let reportFailure {
             printError(reportFailure.description)
-            throw ExitCode(max(ExitStatus.of(tally), ExitStatus.transient))
+            // A store not recorded may be done; a refusal still wins.
+            throw ExitCode(ExitStatus.of(tally) == ExitStatus.refused ? ExitStatus.refused : ExitStatus.transient)
         }
         let status = ExitStatus.of(tally)
         if status != ExitStatus.done { throw ExitCode(status) }

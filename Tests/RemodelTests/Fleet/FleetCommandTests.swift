@@ -147,6 +147,23 @@ import Testing
         #expect(Set(canaries) == Set(stores.prefix(2)), "the canaries finish first: \(canaries)")
     }
 
+    /// `--dry-run` with many stores: a line per store and a count, nothing changed, the exit status a run would have.
+    @Test func aDryRunOfAFleetSaysWhatWouldHappenAndChangesNothing() throws {
+        let fleet = try FleetFolder()
+        let stores = try fleet.add(.library1, count: 2) + fleet.add(.current, count: 1) + fleet.add(.newer, count: 1)
+        let before = try FolderSnapshot(fleet.folder.path)
+        let result = try FleetCheck.migrate(stores, ["--dry-run", "--report", fleet.folder.file("report.jsonl")])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.output.split(separator: "\n").map(String.init) == [
+            "\(stores[0]): Library → Library 3, 2 steps. Runs as 1 pass over the store (steps 1–2 in one).",
+            "\(stores[1]): Library → Library 3, 2 steps. Runs as 1 pass over the store (steps 1–2 in one).",
+            "\(stores[2]): already at Library 3.",
+            "Dry run: 4 stores: 2 to migrate, 1 already current, 1 refused, 0 failing transiently. Nothing was changed.",
+        ])
+        #expect(result.error.hasPrefix("error: The store at \(stores[3]) is at version \"Library 4\""), "\(result.error)")
+        #expect(try FolderSnapshot(fleet.folder.path) == before)
+    }
+
     /// `--max-failures K`: after K failures no new store starts; those not started are reported skipped.
     @Test func maxFailuresStopsStartingStores() throws {
         let fleet = try FleetFolder()

@@ -11,6 +11,7 @@ import Foundation
 /// Cancel with ``cancel()``, by cancelling the task iterating it, or by letting go of the sequence and
 /// its iterators: the stores being migrated are left as they were and no other store is started.
 public final class FleetMigration: AsyncSequence, Sendable {
+    /// One store's result.
     public typealias Element = StoreMigrationResult
 
     /// The number of stores in the fleet (and of results the sequence yields, unless cancelled).
@@ -69,6 +70,7 @@ public final class FleetMigration: AsyncSequence, Sendable {
         lifetime.cancel()
     }
 
+    /// An iterator over the results; the fleet runs whether or not one is made.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: results.makeAsyncIterator(), lifetime: lifetime)
     }
@@ -78,6 +80,7 @@ public final class FleetMigration: AsyncSequence, Sendable {
         var base: AsyncStream<StoreMigrationResult>.Iterator
         let lifetime: Lifetime
 
+        /// The next store's result, or `nil` after the last one (or once the iterating task is cancelled).
         public mutating func next() async -> StoreMigrationResult? {
             await base.next()
         }

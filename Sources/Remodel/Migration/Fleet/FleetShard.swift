@@ -7,14 +7,18 @@
 /// completions), or a Slurm job array's `SLURM_ARRAY_TASK_ID` (minus `SLURM_ARRAY_TASK_MIN`) and
 /// `SLURM_ARRAY_TASK_COUNT`. `auto` alone is `auto/auto`.
 package struct FleetShard: Sendable, Hashable {
+    /// This shard, from 0.
     package var index: Int
+    /// The number of shards.
     package var count: Int
 
     /// A shard description that cannot be used, with the sentence to show.
     package struct ParseError: Error, CustomStringConvertible {
+        /// What is wrong and how to write it.
         package var description: String
     }
 
+    /// Shard `index` of `count`.
     package init(index: Int, count: Int) {
         self.index = index
         self.count = count

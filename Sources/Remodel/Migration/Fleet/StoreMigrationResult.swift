@@ -46,6 +46,7 @@ public struct StoreMigrationResult: Sendable {
             self.isTransient = transient
         }
 
+        /// The code.
         public var description: String { code }
 
         /// The store is at a version the model does not have, or one after the target: written by a newer app.
