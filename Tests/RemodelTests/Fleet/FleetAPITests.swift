@@ -76,54 +76,66 @@ import Testing
         #expect(try migration.snapshot() == before)
     }
 
-    /// `cancel()` after the first result: the stores being migrated are left as they were, the others
-    /// are not started, and every store still gets its one result.
+    /// `cancel()` while the first store is in phase 1 (from its progress, on the migrating thread): the
+    /// stores being migrated are left as they were, the others are not started, and every store still
+    /// gets its one result.
     @Test func cancellingLeavesEveryStoreWholeAndStartsNoOther() async throws {
         let fleet = try FleetFolder()
         let stores = try fleet.add(.library1, count: 30)
-        let results = try Self.migrator().migrate(stores: stores, jobs: 2)
-        var outcomes: [StoreMigrationResult.Outcome] = []
-        for await result in results {
-            if outcomes.isEmpty { results.cancel() }
-            outcomes.append(result.outcome)
-            if result.outcome == .skipped { #expect(result.reason == .cancelled) }
-            if result.outcome == .transient { #expect(result.reason == .cancelled) }
+        let handle = Collector<FleetMigration>()
+        let results = try Self.migrator().migrate(stores: stores, jobs: 2) { store, progress in
+            guard store == stores[0], progress.phase == .instances else { return }
+            // The fleet is handed back as soon as its threads start; wait for it here at most a second.
+            for _ in 0..<1000 where handle.values.isEmpty { usleep(1000) }
+            handle.values.first?.cancel()
         }
+        handle.append(results)
+        var outcomes: [String: StoreMigrationResult] = [:]
+        for await result in results { outcomes[result.path] = result }
         #expect(outcomes.count == 30)
-        #expect(outcomes.filter { $0 == .skipped }.count >= 26, "\(outcomes)")
+        #expect(outcomes[stores[0]]?.outcome == .transient && outcomes[stores[0]]?.reason == .cancelled)
+        let skipped = outcomes.values.filter { $0.outcome == .skipped }
+        // The other worker may have finished a store or two meanwhile (more on a loaded machine), not the fleet.
+        #expect(skipped.count >= 20 && skipped.allSatisfy { $0.reason == .cancelled }, "\(outcomes.values.map(\.outcome))")
         for store in stores {
             let history = try FleetCheck.history(store)
             #expect(history == ["nil → Library"] || history == FleetCheck.migratedOnceFromLibrary, "\(store): \(history)")
         }
+        #expect(try FleetCheck.history(stores[0]) == ["nil → Library"])
         #expect(try fleet.leftovers().isEmpty)
     }
 
-    /// Cancelling the task that iterates ends the sequence at once; the migrations in flight are
-    /// cancelled and leave their stores whole.
+    /// Cancelling the task that iterates (here while the first store is in phase 1) ends the sequence;
+    /// the migrations in flight are cancelled and leave their stores whole, and no other store starts.
     @Test func cancellingTheTaskStopsTheFleet() async throws {
         let fleet = try FleetFolder()
         let stores = try fleet.add(.library1, count: 30)
         let migrator = try Self.migrator()
+        let handle = Collector<Task<Int, Never>>()
         let task = Task {
             var count = 0
-            for await _ in migrator.migrate(stores: stores, jobs: 2) {
+            for await _ in migrator.migrate(stores: stores, jobs: 2, progress: { store, progress in
+                guard store == stores[0], progress.phase == .instances else { return }
+                for _ in 0..<1000 where handle.values.isEmpty { usleep(1000) }
+                handle.values.first?.cancel()
+            }) {
                 count += 1
-                if count == 1 { withUnsafeCurrentTask { $0?.cancel() } }
             }
             return count
         }
+        handle.append(task)
         let count = await task.value
         #expect(count < 30, "the sequence ended when its task was cancelled")
-        // The workers finish the stores they hold (cancelled) and start no other.
-        var settled = false
-        for _ in 0..<200 where !settled {
+        // The workers finish the stores they hold (cancelled, cleaned up) and start no other.
+        var leftovers = try fleet.leftovers()
+        for _ in 0..<250 where !leftovers.isEmpty {
             try await Task.sleep(nanoseconds: 20_000_000)
-            settled = try fleet.leftovers().isEmpty
+            leftovers = try fleet.leftovers()
         }
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(try fleet.leftovers().isEmpty)
+        #expect(leftovers.isEmpty)
+        #expect(try FleetCheck.history(stores[0]) == ["nil → Library"], "the store in flight was left as it was")
         let migrated = try stores.filter { try FleetCheck.history($0) == FleetCheck.migratedOnceFromLibrary }.count
-        #expect(migrated < 30)
+        #expect(migrated < 10, "the fleet stopped: \(migrated) migrated")
         for store in stores { #expect(try Reliability.integrity(store) == "ok") }
     }
 }

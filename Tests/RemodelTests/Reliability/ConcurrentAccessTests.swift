@@ -223,7 +223,7 @@ import Testing
         _ = try other.scalar("PRAGMA journal_mode = WAL")
         #expect(try other.scalar("SELECT count(*) FROM \"Person\"") == .integer(20))
         let outcome = try Reliability.migrate(store)
-        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.status == 75, "refused for now, transiently (EX_TEMPFAIL): once the connection closes a retry works: \(outcome)")
         #expect(outcome.error.contains("another connection has it open"), "\(outcome)")
         #expect(outcome.error.split(separator: "\n").count == 1, "\(outcome)")
         try other.run("INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (999, 'Person', 'Kept', 'Write')")
