@@ -2,10 +2,13 @@ import Foundation
 
 /// The command line of the parent process.
 struct Options {
-    static let allScenarios = ["migrate", "limit", "migrate3", "limit3", "policy", "validate"]
+    static let allScenarios = ["migrate", "limit", "migrate3", "limit3", "policy", "validate", "fleet"]
+    /// Every scenario but `fleet`, which runs only when named (it takes minutes).
+    static let defaultScenarios = allScenarios.filter { $0 != "fleet" }
 
     var sizes: [Int] = [100_000, 1_000_000]
-    var scenarios: [String] = Options.allScenarios
+    var scenarios: [String] = Options.defaultScenarios
+    var fleet = FleetBench.Settings()
     var verify = false
     var keep = false
     var repeats = 1
@@ -32,6 +35,15 @@ struct Options {
                 for name in scenarios where !Self.allScenarios.contains(name) {
                     throw BenchError("unknown scenario \(name); the scenarios are \(Self.allScenarios.joined(separator: ", "))")
                 }
+            case "--stores", "--store-objects", "--jobs":
+                guard let count = Int(try next().replacingOccurrences(of: "_", with: "")), count >= 1 else {
+                    throw BenchError("\(argument) takes a count of at least 1")
+                }
+                switch argument {
+                case "--stores": fleet.stores = count
+                case "--store-objects": fleet.objects = count
+                default: fleet.jobs = count
+                }
             case "--verify":
                 verify = true
             case "--repeat":
@@ -51,10 +63,12 @@ struct Options {
 
     static let usage = """
         usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep]
+                                               [--only fleet [--stores 2000] [--store-objects 1000] [--jobs 2]]
           --objects  object counts of the generated source store (default 100000,1000000)
-          --only     scenarios to run: \(allScenarios.joined(separator: ", "))
+          --only     scenarios to run: \(allScenarios.joined(separator: ", ")) (default: all but fleet)
           --repeat   run each scenario N times (each on a fresh copy) and report the median run
           --verify   check that the library's v1→v2 and v1→v4 stores hold exactly what the hand-written SQL produces
+          --stores, --store-objects, --jobs   the fleet scenario (--only fleet): stores, objects each, jobs (default 2000, 1000, 2)
           --keep     keep the temporary folder /tmp/remodel-bench-*
         """
 

@@ -18,7 +18,7 @@ struct Orchestrator {
         defer { if !options.keep { try? FileManager.default.removeItem(atPath: folder) } }
         log("remodel-bench: \(Machine.description); temporary stores in \(folder)")
         var results: [(size: Int, result: ScenarioResult)] = []
-        let storeScenarios = options.scenarios.filter { $0 != "validate" }
+        let storeScenarios = options.scenarios.filter { $0 != "validate" && $0 != "fleet" }
         for size in options.sizes where !storeScenarios.isEmpty {
             let source = "\(folder)/source-\(size).sqlite"
             let generated = try child(["--scenario", "generate", "--objects", "\(size)", "--store", source])
@@ -58,7 +58,12 @@ struct Orchestrator {
         if options.scenarios.contains("validate") {
             validation = try child(["--scenario", "validate"])
         }
-        print(Report(results: results, validation: validation).text)
+        var fleet = ""
+        if options.scenarios.contains("fleet") {
+            fleet = try FleetBench.run(options.fleet, folder: folder, child: child, log: log)
+        }
+        let table = results.isEmpty && validation == nil ? "" : Report(results: results, validation: validation).text
+        print(table + fleet)
     }
 
     private func removeStore(_ path: String) {

@@ -33,6 +33,10 @@ struct ScenarioRunner {
             try await Policy.run(source: try value("--store"), result: &result)
         case "validate":
             try validate(result: &result)
+        case "fleet-alone":
+            try await FleetBench.alone(storeDirectory: try value("--store-dir"), count: Int(try value("--count")) ?? 20, result: &result)
+        case "fleet-run":
+            try await FleetBench.run(storeDirectory: try value("--store-dir"), jobs: Int(try value("--jobs")) ?? 2, result: &result)
         case "verify":
             try Verify.compare(try value("--store"), try value("--other"), result: &result)
         default:

@@ -5,9 +5,20 @@ import Remodel
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a store to the model's current version (or --to a version), safely.")
+        abstract: "Migrate stores to the model's current version (or --to a version), safely: one, or a fleet.",
+        discussion: """
+            One store prints one line. Several stores (paths, quoted globs, --stores-from), or any of the options from \
+            --stores-from on, run as a fleet: each store migrated as one is, --jobs at a time, a line per store and a \
+            summary.
 
-    @OptionGroup var store: StoreOptions
+            \(ExitStatus.help)
+            """)
+
+    @Argument(help: ArgumentHelp("The store files; a quoted glob is expanded.", valueName: "store"))
+    var stores: [String] = []
+
+    @Option(name: .long, help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    var model: String
 
     @Option(help: "Folder of mapping files (default: Mappings, when it exists).")
     var mappings: String?
@@ -27,38 +38,53 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Write and check every version in turn instead of composing consecutive steps into one pass (slower).")
     var stepByStep = false
 
+    @Flag(help: "Check every value and link against the model, not only what the migration wrote or changed.")
+    var checkEverything = false
+
     @OptionGroup var output: QuietOption
+    @OptionGroup var fleet: FleetArguments
+
+    func validate() throws {
+        if stores.isEmpty && fleet.storesFrom == nil { throw ValidationError("give the stores to migrate, or --stores-from FILE") }
+    }
 
     func run() async throws {
-        let bundle = try store.bundle()
+        let bundle = try loadBundle(model)
         var options = MigrationOptions(
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
         options.composesSteps = !stepByStep
+        options.checksEverything = checkEverything
         // Hidden, for crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
         if let batchSize = ProcessInfo.processInfo.environment["REMODEL_BATCH_SIZE"].flatMap({ Int($0) }) {
             options.batchSize = max(1, batchSize)
         }
         let migrator = Migrator(bundle: bundle, options: options)
+        if fleet.isGiven || stores.count != 1 || StoreList.isPattern(stores[0]) {
+            let run = FleetRun(migrator: migrator, fleet: fleet, progress: progress)
+            if dryRun { try run.dryRun(stores) } else { try await run.run(stores) }
+            return
+        }
+        let store = stores[0]
         if dryRun {
             do {
-                let plan = try migrator.plan(storeAt: store.store)
+                let plan = try migrator.plan(storeAt: store)
                 print(plan.description, terminator: "")
                 if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
             } catch {
                 printError(error.description)
-                throw ExitCode(1)
+                throw ExitCode(ExitStatus.of(error))
             }
             return
         }
         let printer = ProgressPrinter(style: output.quiet && progress == .auto ? .none : progress)
         do {
-            let report = try await migrator.migrate(storeAt: store.store) { value in printer.print(value) }
+            let report = try await migrator.migrate(storeAt: store) { value in printer.print(value) }
             printer.finish()
             if !output.quiet { print(Self.summary(report)) }
         } catch {
             printer.finish()
             printError(error.description)
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.of(error))
         }
     }
 

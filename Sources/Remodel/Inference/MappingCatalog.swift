@@ -64,7 +64,8 @@ public struct MappingCatalog: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return [] }
         guard isDirectory.boolValue else { return [directory] }
-        let enumerator = FileManager.default.enumerator(atPath: directory)
+        // The enumerator lists nothing under a symbolic link to a folder: walk the folder it names.
+        let enumerator = FileManager.default.enumerator(atPath: URL(fileURLWithPath: directory).resolvingSymlinksInPath().path)
         var result: [String] = []
         while let entry = enumerator?.nextObject() as? String {
             if entry.hasSuffix(".xml") { result.append(directory + "/" + entry) }

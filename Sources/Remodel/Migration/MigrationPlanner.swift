@@ -34,6 +34,19 @@ public enum MigrationPlanner {
         bundle: ModelBundle, from source: String, to target: String?, catalog: MappingCatalog,
         screen: ((MigrationStep) throws(RemodelError) -> MappingModel)?
     ) throws(RemodelError) -> MigrationPlan {
+        var plan = try draft(bundle: bundle, from: source, to: target, catalog: catalog)
+        if let screen, !plan.steps.isEmpty {
+            plan.steps[0].mapping = try screen(plan.steps[0])
+        }
+        try refuseProblems(of: plan, bundle: bundle, screened: screen != nil)
+        return plan
+    }
+
+    /// The steps from `source` to `target`, their mappings' problems not yet screened against a store
+    /// nor refused: what every store at `source` shares.
+    static func draft(
+        bundle: ModelBundle, from source: String, to target: String?, catalog: MappingCatalog
+    ) throws(RemodelError) -> MigrationPlan {
         if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
             let count = catalog.diagnostics.filter { $0.severity == .error }.count
             let more = count > 1 ? " (and \(count - 1) more; run `remodel validate`)" : ""
@@ -59,25 +72,26 @@ public enum MigrationPlanner {
                     destination: try bundle.loadVersion(named: bundle.versionNames[next]), mapping: mapping))
             index = next
         }
-        if let screen, !steps.isEmpty {
-            steps[0].mapping = try screen(steps[0])
-        }
-        // A later step's problems that depend on the data (a nil, an object to fill) are screened when the step
-        // runs, on the data as it will see it then (earlier steps may fill those nils); only the others stop here.
-        let problems = steps.enumerated().flatMap { offset, step in
-            step.mapping.problems.filter { offset == 0 || screen == nil || $0.condition == .always }.map { (step, $0) }
-        }
-        if !problems.isEmpty {
-            let lines = problems.map { step, problem in "\(step.source.name) → \(step.destination.name): \(problem)" }
-            var error = RemodelError(
-                .migrationNotPlannable,
-                "cannot migrate \(bundle.name) from \(source) to \(targetName):\n" + lines.joined(separator: "\n"),
-                path: bundle.path)
-            error.entity = problems.first?.1.entity
-            error.property = problems.first?.1.property
-            throw error
-        }
         return MigrationPlan(modelName: bundle.name, sourceVersion: source, targetVersion: targetName, steps: steps)
+    }
+
+    /// Throws ``RemodelError/Code/migrationNotPlannable`` listing every problem left in the plan's mappings.
+    /// When the first step was `screened` against a store, a later step's problems that depend on the data
+    /// (a nil, an object to fill) are left to be screened when the step runs, on the data as it will see it
+    /// then (earlier steps may fill those nils); only the others stop here.
+    static func refuseProblems(of plan: MigrationPlan, bundle: ModelBundle, screened: Bool = false) throws(RemodelError) {
+        let problems = plan.steps.enumerated().flatMap { offset, step in
+            step.mapping.problems.filter { offset == 0 || !screened || $0.condition == .always }.map { (step, $0) }
+        }
+        guard !problems.isEmpty else { return }
+        let lines = problems.map { step, problem in "\(step.source.name) → \(step.destination.name): \(problem)" }
+        var error = RemodelError(
+            .migrationNotPlannable,
+            "cannot migrate \(bundle.name) from \(plan.sourceVersion) to \(plan.targetVersion):\n" + lines.joined(separator: "\n"),
+            path: bundle.path)
+        error.entity = problems.first?.1.entity
+        error.property = problems.first?.1.property
+        throw error
     }
 
     /// The furthest version a mapping file reaches from `index` (within `limit`), else the next version inferred.

@@ -23,6 +23,9 @@ public struct Migrator: Sendable {
     public let bundle: ModelBundle
     /// How to migrate.
     public var options: MigrationOptions
+    /// Plans shared by the stores of a fleet (mapping files read once, each source version planned
+    /// once); `nil` plans every store afresh.
+    var plans: MigrationPlanCache?
 
     /// Creates a migrator.
     public init(bundle: ModelBundle, options: MigrationOptions = MigrationOptions()) {
@@ -60,13 +63,10 @@ public struct Migrator: Sendable {
 
     /// Plans from a version, dropping first-step problems that cannot bite the store on `store`.
     private func makePlan(from version: String, store: SQLiteConnection) throws(RemodelError) -> MigrationPlan {
-        let catalog = MappingCatalog(directory: options.mappingsDirectory, bundle: bundle)
-        var plan = try MigrationPlanner.plan(
-            bundle: bundle, from: version, to: options.targetVersion, catalog: catalog
-        ) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
+        let plans = self.plans ?? MigrationPlanCache(bundle: bundle, options: options)
+        var plan = try plans.plan(from: version) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
             try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(step.mapping, source: step.source)
         }
-        try MappingChecker.check(&plan)
         plan.carried = try PlanRehearsal.run(plan, options: options, on: store)
         let policies = Set(options.policies.map(\.destination))
         for (offset, step) in plan.steps.enumerated() {
@@ -143,12 +143,12 @@ public struct Migrator: Sendable {
         let started = Date()
         let files = try StoreFiles(path: path)
         let tracker = ProgressTracker(cancellation: cancellation, observer: observer)
-        try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
         // Fail fast, before taking any lock, on what is not a store of this model. A store another process
         // is writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
             _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
         } catch where error.code == .locked {}
+        try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()

@@ -102,8 +102,9 @@ struct StoreFiles {
     }
 
     private static func ioError(_ what: String, _ path: String) -> RemodelError {
-        let reason = String(cString: strerror(errno))
-        return RemodelError(.io, "\(what): \(reason)", path: path)
+        let code = errno
+        return RemodelError(
+            .io, "\(what): \(String(cString: strerror(code)))", path: path, cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }
 
@@ -126,20 +127,21 @@ extension StoreFiles {
         var file = stat()
         if stat(target, &file) == 0, file.st_mode & 0o222 == 0 || access(target, W_OK) != 0 {
             throw RemodelError(
-                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path)
+                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path,
+                cause: POSIXError(.EACCES))
         }
         let folder = FileSystem.folder(of: target)
         var directory = stat()
         guard stat(folder, &directory) == 0, directory.st_mode & 0o222 != 0, access(folder, W_OK | X_OK) == 0 else {
             throw RemodelError(
                 .io, "the store's folder \(folder) is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
-                path: path)
+                path: path, cause: POSIXError(.EACCES))
         }
         let user = geteuid()
         if directory.st_mode & S_ISVTX != 0, user != 0, user != file.st_uid, user != directory.st_uid {
             throw RemodelError(
                 .io, "the store's folder \(folder) is sticky (like /tmp) and the store belongs to another user, so Remodel could not rename the migrated store over it; migrate as the store's owner",
-                path: path)
+                path: path, cause: POSIXError(.EPERM))
         }
     }
 }

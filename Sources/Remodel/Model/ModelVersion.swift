@@ -44,6 +44,9 @@ public struct ModelVersion: Sendable, Hashable {
     public var source: ElementSource
 
     private var indexByName: [String: Int]
+    /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
+    /// once, when the version is made: recognising a store compares it with every version's, for every store.
+    public private(set) var entityHashes: [String: String] = [:]
 
     /// Creates a version from its entities.
     public init(
@@ -61,6 +64,7 @@ public struct ModelVersion: Sendable, Hashable {
             index[entity.name] = position
         }
         self.indexByName = index
+        self.entityHashes = computeEntityHashes()
     }
 
     /// The entity with that name (the first, if the file repeats it).

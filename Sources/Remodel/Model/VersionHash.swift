@@ -19,8 +19,8 @@ import Foundation
 /// Class names, user info, defaults, validation bounds, renaming identifiers,
 /// indexes and transient properties are left out: they do not change storage.
 extension ModelVersion {
-    /// The version hash of every entity, by entity name.
-    public var entityHashes: [String: String] {
+    /// The version hash of every entity, by entity name, computed (``entityHashes`` keeps it).
+    func computeEntityHashes() -> [String: String] {
         var hashes: [String: String] = [:]
         for entity in entities {
             hashes[entity.name] = versionHash(of: entity)

@@ -63,7 +63,17 @@ extension MigrationProgress {
     /// `phase`, `step`, `steps`, `entity`, `completed`, `total`, `fraction` (at most 4 decimals),
     /// `eta` (seconds, one decimal, or null) and `planSteps` (`[first, last]` or null).
     public var jsonLine: String {
-        JSONDocument.object([
+        JSONDocument.object(jsonMembers).compact()
+    }
+
+    /// The progress of one store of a fleet as one line of JSON, as `remodel migrate --progress json`
+    /// writes it for a fleet: `event` (`"progress"`) and `store` (the path), then the fields of ``jsonLine``.
+    public func jsonLine(store: String) -> String {
+        JSONDocument.object([("event", .string("progress")), ("store", .string(store))] + jsonMembers).compact()
+    }
+
+    private var jsonMembers: [(String, JSONDocument)] {
+        [
             ("phase", .string(phase.rawValue)),
             ("step", .int(step)),
             ("steps", .int(steps)),
@@ -73,6 +83,6 @@ extension MigrationProgress {
             ("fraction", .number(fraction)),
             ("eta", estimatedSecondsRemaining.map { .number(($0 * 10).rounded() / 10) } ?? .null),
             ("planSteps", planSteps.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null),
-        ]).compact()
+        ]
     }
 }

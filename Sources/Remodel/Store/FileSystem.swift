@@ -69,7 +69,8 @@ extension FileSystem {
             current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
         }
         throw RemodelError(
-            .io, "the store path goes through more than 40 symbolic links (a loop?); point it at the store file", path: path)
+            .io, "the store path goes through more than 40 symbolic links (a loop?); point it at the store file", path: path,
+            cause: POSIXError(.ELOOP))
     }
 
     /// `path` with its folder written without `..` or links (`a/../b/x` gives `/…/b/x`), as the

@@ -141,7 +141,7 @@ import Testing
         let happened =
             "the migration: \(outcome); the store is at \(version ?? "no version"); \(acknowledged.count) of \(attempt) inserts acknowledged, refused by SQLite code: \(refused)"
         let cleanRefusals = ["another process is writing to the store", "another connection has it open"]
-        let refusedCleanly = outcome.status == 1 && cleanRefusals.contains { outcome.error.contains($0) } && version == "Library"
+        let refusedCleanly = (outcome.status == 1 || outcome.status == 75) && cleanRefusals.contains { outcome.error.contains($0) } && version == "Library"
         #expect(outcome.status == 0 || refusedCleanly, "\(happened)")
         #expect(versionsSeen.isSubset(of: ["Library", "Library 3"]), "\(versionsSeen); \(happened)")
         #expect(try Reliability.integrity(store) == "ok")
@@ -235,7 +235,7 @@ import Testing
         _ = try other.scalar("PRAGMA journal_mode = WAL")
         #expect(try other.scalar("SELECT count(*) FROM \"Person\"") == .integer(20))
         let outcome = try Reliability.migrate(store)
-        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.status == 75, "refused for now, transiently (EX_TEMPFAIL): once the connection closes a retry works: \(outcome)")
         #expect(outcome.error.contains("another connection has it open"), "\(outcome)")
         #expect(outcome.error.split(separator: "\n").count == 1, "\(outcome)")
         try other.run("INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (999, 'Person', 'Kept', 'Write')")

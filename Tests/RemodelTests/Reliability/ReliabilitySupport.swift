@@ -33,18 +33,32 @@ enum Reliability {
         let process = Process()
         private let outputPath = NSTemporaryDirectory() + "remodel-child-\(UUID().uuidString).out"
         private let errorPath = NSTemporaryDirectory() + "remodel-child-\(UUID().uuidString).err"
+        private let inputPath = NSTemporaryDirectory() + "remodel-child-\(UUID().uuidString).in"
 
-        init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
+        /// Starts `executable arguments…`; `input` is its standard input (none by default), `directory` its
+        /// working folder (this process's by default). Variables that steer `remodel` (fault points, a job
+        /// runner's shard, the terminal's width) are not inherited, only given.
+        init(_ executable: URL, _ arguments: [String], environment: [String: String], input: String? = nil, directory: String? = nil) throws {
             process.executableURL = executable
             process.arguments = arguments
             var inherited = ProcessInfo.processInfo.environment
-            for name in ["REMODEL_FAULT_POINT", "REMODEL_FAULT_HIT", "REMODEL_BATCH_SIZE"] { inherited[name] = nil }
+            let steering = [
+                "REMODEL_FAULT_POINT", "REMODEL_FAULT_HIT", "REMODEL_BATCH_SIZE", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID",
+                "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "COLUMNS",
+            ]
+            for name in steering { inherited[name] = nil }
             process.environment = inherited.merging(environment) { $1 }
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
             _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
             _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: outputPath)
             process.standardError = FileHandle(forWritingAtPath: errorPath)
-            process.standardInput = FileHandle.nullDevice
+            if let input {
+                _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8))
+                process.standardInput = FileHandle(forReadingAtPath: inputPath)
+            } else {
+                process.standardInput = FileHandle.nullDevice
+            }
             try process.run()
         }
 
@@ -52,8 +66,7 @@ enum Reliability {
         func wait() -> Outcome {
             process.waitUntilExit()
             defer {
-                try? FileManager.default.removeItem(atPath: outputPath)
-                try? FileManager.default.removeItem(atPath: errorPath)
+                for path in [outputPath, errorPath, inputPath] { try? FileManager.default.removeItem(atPath: path) }
             }
             let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
             return Outcome(

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Plans shared by the stores a migrator migrates: the mapping files are read
+/// once, and each distinct source version is planned and type-checked once.
+///
+/// What depends on one store's data stays per store: the first step's
+/// problems are screened against that store (see `ProblemScreen`) every time.
+/// The order of the checks, and so the error a store gets, is the one
+/// `MigrationPlanner.plan` gives: mapping files, versions, problems, then
+/// the type check of every expression.
+final class MigrationPlanCache: @unchecked Sendable {
+    /// A source version's plan before any store is looked at, and the type checker's verdict on it.
+    private struct Prepared {
+        var draft: MigrationPlan
+        var checkFailure: RemodelError?
+    }
+
+    private let bundle: ModelBundle
+    private let mappingsDirectory: String?
+    private let targetVersion: String?
+    private let lock = NSLock()
+    private var catalog: MappingCatalog?
+    private var prepared: [String: Result<Prepared, RemodelError>] = [:]
+    /// How many times the mapping folder was read (tests).
+    private(set) var catalogReads = 0
+
+    init(bundle: ModelBundle, options: MigrationOptions) {
+        self.bundle = bundle
+        self.mappingsDirectory = options.mappingsDirectory
+        self.targetVersion = options.targetVersion
+    }
+
+    /// The source versions planned so far (tests).
+    var plannedVersions: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(prepared.keys)
+    }
+
+    /// The plan for a store at `version`; `screen` drops the first step's problems that cannot bite that store.
+    func plan(
+        from version: String, screen: (MigrationStep) throws(RemodelError) -> MappingModel
+    ) throws(RemodelError) -> MigrationPlan {
+        let prepared = try self.prepared(from: version)
+        var plan = prepared.draft
+        if !plan.steps.isEmpty {
+            plan.steps[0].mapping = try screen(plan.steps[0])
+        }
+        try MigrationPlanner.refuseProblems(of: plan, bundle: bundle, screened: true)
+        if let failure = prepared.checkFailure { throw failure }
+        return plan
+    }
+
+    private func prepared(from version: String) throws(RemodelError) -> Prepared {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = prepared[version] { return try known.get() }
+        let catalog = self.catalog ?? MappingCatalog(directory: mappingsDirectory, bundle: bundle)
+        if self.catalog == nil {
+            self.catalog = catalog
+            catalogReads += 1
+        }
+        let result = Result { () throws(RemodelError) -> Prepared in
+            var draft = try MigrationPlanner.draft(bundle: bundle, from: version, to: targetVersion, catalog: catalog)
+            do throws(RemodelError) {
+                try MappingChecker.check(&draft)
+                return Prepared(draft: draft, checkFailure: nil)
+            } catch {
+                return Prepared(draft: draft, checkFailure: error)
+            }
+        }
+        prepared[version] = result
+        return try result.get()
+    }
+}
