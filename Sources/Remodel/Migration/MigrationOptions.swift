@@ -37,6 +37,8 @@ public struct MigrationOptions: Sendable {
     /// SQLite's own check of each step's new store in phase 3: ``IntegrityCheck/quick`` (the default)
     /// or ``IntegrityCheck/full``.
     public var integrityCheck = IntegrityCheck.quick
+    /// Test hook, not API: the free bytes the disk-space check sees, instead of the file system's.
+    var availableBytes: Int64?
     /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
     /// so tests can make the temporary store run out of space. `nil` (always, outside tests) costs nothing.
     var maximumPageCount: Int?

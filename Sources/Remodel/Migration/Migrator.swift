@@ -168,6 +168,12 @@ public struct Migrator: Sendable {
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
+        do {
+            try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
+        } catch {
+            lock.release()
+            throw error
+        }
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment(now: started)
         var objects = 0
