@@ -3,31 +3,29 @@
 struct InstanceCopier {
     let context: StepContext
 
-    func run() throws(RemodelError) {
+    /// Copies the objects of the tables the step rebuilds (those of carried tables are in the copy already).
+    /// - Returns: The to-one columns filled with the source's keys as they are, for phase 2 to clean.
+    func run() throws(RemodelError) -> [CopiedToOneColumn] {
         if context.keys.needsKeyTable {
             try context.connection.execute(KeyPlan.createKeyTableSQL)
         }
         var nextKey: [String: Int64] = [:]
-        // Objects of carried tables are in the copy already.
-        let mappings = context.mapping.entities.enumerated().filter { item in
-            guard item.element.source != nil, let to = item.element.destination,
-                let table = context.destinationLayout.table(forEntity: to)?.name
-            else { return false }
-            return context.changes.isRebuilt(table)
-        }
+        let mappings = context.resolvedMappings.filter { !$0.sourceEntity.isAbstract && context.changes.isRebuilt($0.destinationTable) }
         var progress = PhaseProgress(total: 0)
         var bounds: [Int: [SQLiteValue]] = [:]
-        for (index, mapping) in mappings {
-            bounds[index] = try sourceBounds(of: mapping)
-            progress.total += Int(bounds[index]?[2].integerValue ?? 0)
+        for resolved in mappings {
+            bounds[resolved.index] = try sourceBounds(of: resolved)
+            progress.total += Int(bounds[resolved.index]?[2].integerValue ?? 0)
         }
         try context.tracker.report(.instances, step: context.step, entity: nil, completed: 0, total: progress.total, force: true)
-        for (index, mapping) in mappings {
-            try copy(mapping, index: index, bounds: bounds[index], nextKey: &nextKey, progress: &progress)
+        var copied: [CopiedToOneColumn] = []
+        for resolved in mappings {
+            copied += try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
         }
         if context.keys.needsKeyTable {
             try context.connection.execute(KeyPlan.indexKeyTableSQL)
         }
+        return copied
     }
 
     /// Rows done across every entity mapping of the phase.
@@ -44,8 +42,9 @@ struct InstanceCopier {
 
     /// `min(_pk)`, `max(_pk)` and `count(*)` of the mapping's source objects: the count for the progress
     /// total, the keys for the batches.
-    private func sourceBounds(of mapping: EntityMapping) throws(RemodelError) -> [SQLiteValue]? {
-        guard let sourceName = mapping.source, let table = context.sourceLayout.table(forEntity: sourceName) else { return nil }
+    private func sourceBounds(of resolved: ResolvedEntityMapping) throws(RemodelError) -> [SQLiteValue]? {
+        let sourceName = resolved.sourceEntity.name
+        guard let table = context.sourceLayout.table(forEntity: sourceName) else { return nil }
         let name = context.sourceTables(table.name)
         if table.entities == [sourceName] {
             // The table holds this entity only: min and max are one b-tree descent each and count(*) decodes
@@ -66,23 +65,22 @@ struct InstanceCopier {
         var columns: [String] = []
         var values: [String] = []
         var parameters: [SQLiteValue] = []
+        /// The to-one columns among them, filled with the source's keys as they are.
+        var copiedToOnes: [CopiedToOneColumn] = []
     }
 
     private func copy(
-        _ mapping: EntityMapping, index: Int, bounds: [SQLiteValue]?, nextKey: inout [String: Int64], progress: inout PhaseProgress
-    ) throws(RemodelError) {
-        guard let sourceName = mapping.source, let destinationName = mapping.destination,
-            let sourceEntity = context.source.entity(named: sourceName),
-            let destinationEntity = context.destination.entity(named: destinationName),
-            let sourceTable = context.sourceLayout.table(forEntity: sourceName)?.name,
-            let destinationTable = context.destinationLayout.table(forEntity: destinationName)?.name,
-            !sourceEntity.isAbstract
-        else { return }
+        _ resolved: ResolvedEntityMapping, bounds: [SQLiteValue]?, nextKey: inout [String: Int64], progress: inout PhaseProgress
+    ) throws(RemodelError) -> [CopiedToOneColumn] {
+        let (mapping, index) = (resolved.mapping, resolved.index)
+        let (sourceEntity, destinationEntity) = (resolved.sourceEntity, resolved.destinationEntity)
+        let (sourceName, destinationName) = (sourceEntity.name, destinationEntity.name)
+        let (sourceTable, destinationTable) = (resolved.sourceTable, resolved.destinationTable)
         let connection = context.connection
+        var insert = try valueColumns(resolved)
         guard let bounds, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1], case .integer(let total) = bounds[2]
-        else { return }
+        else { return insert.copiedToOnes }
         let startedAt = progress.completed
-        var insert = try valueColumns(mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity)
         let filter = try mapping.filter.map { expression throws(RemodelError) in
             try context.compile(expression, over: sourceEntity, into: nil)
         }
@@ -98,7 +96,7 @@ struct InstanceCopier {
                 mapping, index: index, sourceEntity: sourceEntity, destinationEntity: destinationEntity, nextKey: &next,
                 progress: &progress)
             nextKey[destinationTable] = next
-            return
+            return []
         }
         let remapped = context.keys.mode(ofDestinationTable: destinationTable) == .remapped
         let sourceFrom = "\(context.sourceTables(sourceTable)) AS s"
@@ -144,10 +142,12 @@ struct InstanceCopier {
                 .instances, step: context.step, entity: destinationName, completed: progress.completed, total: progress.total)
             lower = upper
         }
+        return insert.copiedToOnes
     }
 
     /// The attribute columns (and directly copied to-one columns) with their value SQL.
-    func valueColumns(_ mapping: EntityMapping, sourceEntity: Entity, destinationEntity: Entity) throws(RemodelError) -> Insert {
+    func valueColumns(_ resolved: ResolvedEntityMapping) throws(RemodelError) -> Insert {
+        let (mapping, sourceEntity, destinationEntity) = (resolved.mapping, resolved.sourceEntity, resolved.destinationEntity)
         var insert = Insert()
         for attributeMapping in mapping.attributes {
             guard let attribute = context.destination.attribute(named: attributeMapping.destination, in: destinationEntity),
@@ -185,31 +185,15 @@ struct InstanceCopier {
             guard let sourceName = relationshipMapping.source,
                 let relationship = context.destination.relationship(named: relationshipMapping.destination, in: destinationEntity),
                 let sourceRelationship = context.source.relationship(named: sourceName, in: sourceEntity),
-                canCopyDirectly(relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity),
+                context.canCopyLinks(relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity),
                 case .column(let table, let column)? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name),
                 case .column(_, let sourceColumn)? = context.sourceLayout.storage(of: sourceName, in: sourceEntity.name)
             else { continue }
             insert.columns.append(column)
             insert.values.append("s.\(quoteIdentifier(sourceColumn))")
-            context.copiedToOneColumns.append((table, column, relationship))
+            insert.copiedToOnes.append(CopiedToOneColumn(table: table, column: column, relationship: relationship))
         }
         return insert
     }
 
-    /// Whether a to-one column can take the source column's keys as they are.
-    func canCopyDirectly(
-        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship, in sourceEntity: Entity
-    ) -> Bool {
-        guard case .column? = context.sourceLayout.storage(of: sourceRelationship.name, in: sourceEntity.name),
-            case .column? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name),
-            let ownTable = context.destinationLayout.table(forEntity: destinationEntity.name)?.name,
-            case .preserved? = context.keys.mode(ofDestinationTable: ownTable),
-            let targetName = relationship.destinationEntity,
-            let targetTable = context.destinationLayout.table(forEntity: targetName)?.name,
-            let sourceTargetName = sourceRelationship.destinationEntity,
-            let sourceTargetTable = context.sourceLayout.table(forEntity: sourceTargetName)?.name,
-            case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: targetTable)
-        else { return false }
-        return feeder == sourceTargetTable
-    }
 }

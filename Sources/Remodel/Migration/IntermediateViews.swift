@@ -22,15 +22,9 @@ enum IntermediateViews {
         let copier = InstanceCopier(context: context)
         for table in context.destinationLayout.tables {
             var arms: [String] = []
-            for mapping in context.mapping.entities {
-                guard let sourceName = mapping.source, let destinationName = mapping.destination,
-                    let sourceEntity = context.source.entity(named: sourceName),
-                    let destinationEntity = context.destination.entity(named: destinationName),
-                    !sourceEntity.isAbstract,
-                    context.destinationLayout.table(forEntity: destinationName)?.name == table.name,
-                    let sourceTable = context.sourceLayout.table(forEntity: sourceName)?.name
-                else { continue }
-                let insert = try copier.valueColumns(mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity)
+            for resolved in context.resolvedMappings where !resolved.sourceEntity.isAbstract && resolved.destinationTable == table.name {
+                let (sourceName, destinationName, sourceTable) = (resolved.sourceEntity.name, resolved.destinationEntity.name, resolved.sourceTable)
+                let insert = try copier.valueColumns(resolved)
                 var values: [String: String] = [:]
                 var remaining = insert.parameters[...]
                 for (column, sql) in zip(insert.columns, insert.values) {

@@ -63,4 +63,23 @@ struct KeyPlan {
             return "NULL"
         }
     }
+
+    /// Whether a to-one column can take the source column's keys as they are: both are columns, the owner's
+    /// table keeps its source keys, and the target's table keeps the keys of the source target's table.
+    func canCopyLinks(
+        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship, in sourceEntity: Entity,
+        source: StoreLayout, destination: StoreLayout
+    ) -> Bool {
+        guard case .column? = source.storage(of: sourceRelationship.name, in: sourceEntity.name),
+            case .column? = destination.storage(of: relationship.name, in: destinationEntity.name),
+            let ownTable = destination.table(forEntity: destinationEntity.name)?.name,
+            case .preserved? = mode(ofDestinationTable: ownTable),
+            let targetName = relationship.destinationEntity,
+            let targetTable = destination.table(forEntity: targetName)?.name,
+            let sourceTargetName = sourceRelationship.destinationEntity,
+            let sourceTargetTable = source.table(forEntity: sourceTargetName)?.name,
+            case .preserved(let feeder)? = mode(ofDestinationTable: targetTable)
+        else { return false }
+        return feeder == sourceTargetTable
+    }
 }

@@ -5,6 +5,9 @@
 /// are left out; ordered relationships keep their order.
 struct RelationshipBuilder {
     let context: StepContext
+    /// The to-one columns phase 1 filled with the source's keys as they are (none when the builder only
+    /// plans, for a step passed through).
+    var copied: [CopiedToOneColumn] = []
     /// Row counts asked while deciding which writes can skip their checks, each counted once.
     let counts = RowCounts()
 
@@ -24,14 +27,14 @@ struct RelationshipBuilder {
         }
         let orders = orderColumns().filter { context.changes.isRebuilt($0.table) }
         let weights = try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
-            + progressRows(of: context.copiedToOneColumns.map(\.table)) + progressRows(of: orders.map(\.table))
+            + progressRows(of: copied.map(\.table)) + progressRows(of: orders.map(\.table))
             + progressRows(of: indexes)
         let progress = try PhaseCounter(.relationships, step: context.step, weights: weights, tracker: context.tracker)
         for write in work {
             try connection.transaction { () throws(RemodelError) in try perform(write) }
             try progress.done(write.entity.name)
         }
-        for copied in context.copiedToOneColumns {
+        for copied in copied {
             try removeDanglingLinks(table: copied.table, column: copied.column, relationship: copied.relationship)
             try progress.done(copied.table)
         }
@@ -59,13 +62,9 @@ struct RelationshipBuilder {
 
     func plannedWrites() -> [Write] {
         var writes: [Write] = []
-        var copied: Set<String> = []
-        for item in context.copiedToOneColumns { copied.insert("\(item.table).\(item.column)") }
-        for (index, mapping) in context.mapping.entities.enumerated() {
-            guard let sourceName = mapping.source, let destinationName = mapping.destination,
-                let sourceEntity = source.entity(named: sourceName), let entity = destination.entity(named: destinationName),
-                !sourceEntity.isAbstract
-            else { continue }
+        let copiedColumns = Set(copied.map { "\($0.table).\($0.column)" })
+        for resolved in context.resolvedMappings where !resolved.sourceEntity.isAbstract {
+            let (index, mapping, sourceEntity, entity) = (resolved.index, resolved.mapping, resolved.sourceEntity, resolved.destinationEntity)
             for relationshipMapping in mapping.relationships {
                 guard let sourceRelationshipName = relationshipMapping.source,
                     let relationship = destination.relationship(named: relationshipMapping.destination, in: entity),
@@ -77,7 +76,7 @@ struct RelationshipBuilder {
                     sourceRelationship: sourceRelationship, storage: storage)
                 switch storage {
                 case .column(let table, let column):
-                    if !copied.contains("\(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
+                    if !copiedColumns.contains("\(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
                 case .inverseColumn:
                     if !inverseHasSource(relationship) || relationship.isOrdered { writes.append(write) }
                 case .joinTable(_, let ownerIsSource, let orderColumn):
@@ -96,8 +95,7 @@ struct RelationshipBuilder {
     }
 
     private func copiedDirectly(_ write: Write) -> Bool {
-        InstanceCopier(context: context).canCopyDirectly(
-            write.relationship, in: write.entity, from: write.sourceRelationship, in: write.sourceEntity)
+        context.canCopyLinks(write.relationship, in: write.entity, from: write.sourceRelationship, in: write.sourceEntity)
     }
 
     /// Whether the inverse of a destination relationship is itself mapped from a source relationship.

@@ -71,19 +71,15 @@ enum StepComposition {
     private static func linksArePlainCopies(_ context: StepContext) -> Bool {
         let builder = RelationshipBuilder(context: context)
         guard builder.orderColumns().isEmpty else { return false }
-        let copier = InstanceCopier(context: context)
-        for mapping in context.mapping.entities {
-            guard let sourceName = mapping.source, let destinationName = mapping.destination,
-                let sourceEntity = context.source.entity(named: sourceName),
-                let entity = context.destination.entity(named: destinationName)
-            else { continue }
-            for relationshipMapping in mapping.relationships {
+        for resolved in context.resolvedMappings {
+            let (sourceEntity, entity) = (resolved.sourceEntity, resolved.destinationEntity)
+            for relationshipMapping in resolved.mapping.relationships {
                 guard let sourceRelationshipName = relationshipMapping.source,
                     let relationship = context.destination.relationship(named: relationshipMapping.destination, in: entity),
                     case .column? = context.destinationLayout.storage(of: relationship.name, in: entity.name)
                 else { continue }
                 guard let sourceRelationship = context.source.relationship(named: sourceRelationshipName, in: sourceEntity),
-                    copier.canCopyDirectly(relationship, in: entity, from: sourceRelationship, in: sourceEntity),
+                    context.canCopyLinks(relationship, in: entity, from: sourceRelationship, in: sourceEntity),
                     IntermediateViews.targetsKeepTheirKind(relationship, from: sourceRelationship, in: context)
                 else { return false }
             }

@@ -18,8 +18,8 @@ final class StepContext {
     /// Which destination tables the step carries from the source store (left alone by phases 1 and 2) and
     /// which it rebuilds; every table is rebuilt unless set.
     var changes = StorageChanges()
-    /// To-one columns copied directly in phase 1, whose links to objects that did not arrive phase 2 removes.
-    var copiedToOneColumns: [(table: String, column: String, relationship: Relationship)] = []
+    /// The step's entity mappings that carry objects, resolved once.
+    let resolvedMappings: [ResolvedEntityMapping]
 
     /// The schema the source store is attached as.
     static let sourceSchema = "src"
@@ -43,9 +43,18 @@ final class StepContext {
         self.destinationLayout = StoreLayout(version: destination)
         self.mapping = mapping
         self.keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
+        self.resolvedMappings = ResolvedEntityMapping.resolve(mapping, source: sourceLayout, destination: destinationLayout)
         self.environment = environment
         self.tracker = tracker
         self.batchSize = batchSize
+    }
+
+    /// Whether a to-one column can take the source column's keys as they are (see ``KeyPlan/canCopyLinks``).
+    func canCopyLinks(
+        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship, in sourceEntity: Entity
+    ) -> Bool {
+        keys.canCopyLinks(
+            relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity, source: sourceLayout, destination: destinationLayout)
     }
 
     /// Names of an entity and every entity that inherits from it, in a version.

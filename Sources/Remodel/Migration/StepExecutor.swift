@@ -71,7 +71,7 @@ struct StepExecutor {
 
         let database = MigrationStepDatabase(step: step, connection: connection)
         try runHook(options.hooks.beforeStep, database, when: "before")
-        try InstanceCopier(context: context).run()
+        let copied = try InstanceCopier(context: context).run()
         FaultPoint.afterInstances.reach()
         // The indexes to build: those of rebuilt tables, and those a carried table does not have yet.
         let existing = Set(try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'index'").compactMap { row -> String? in
@@ -80,7 +80,7 @@ struct StepExecutor {
         })
         let indexes = context.destinationLayout.indexes.filter { !$0.isUnique && !existing.contains($0.name.lowercased()) }
         // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
-        let relationships = try RelationshipBuilder(context: context).run(followedBy: indexes)
+        let relationships = try RelationshipBuilder(context: context, copied: copied).run(followedBy: indexes)
         FaultPoint.afterRelationships.reach()
         try rewrite.copyAppColumns(keys: context.keys)
         if context.keys.needsKeyTable {

@@ -1,0 +1,34 @@
+/// One entity mapping of a step that carries objects, resolved once against both versions: its entities
+/// and the tables they are stored in. Every phase of the step works through these instead of looking the
+/// names up again.
+struct ResolvedEntityMapping {
+    /// The mapping's position in the step's mapping (what the key table records as `mapping`).
+    let index: Int
+    let mapping: EntityMapping
+    let sourceEntity: Entity
+    let destinationEntity: Entity
+    /// The tables of the two entities' hierarchies.
+    let sourceTable: String
+    let destinationTable: String
+
+    /// The step's entity mappings that have a source and a destination entity, both with tables, in order.
+    static func resolve(_ mapping: MappingModel, source: StoreLayout, destination: StoreLayout) -> [ResolvedEntityMapping] {
+        mapping.entities.enumerated().compactMap { index, entityMapping in
+            guard let from = entityMapping.source, let to = entityMapping.destination,
+                let sourceEntity = source.version.entity(named: from), let destinationEntity = destination.version.entity(named: to),
+                let sourceTable = source.table(forEntity: from)?.name, let destinationTable = destination.table(forEntity: to)?.name
+            else { return nil }
+            return ResolvedEntityMapping(
+                index: index, mapping: entityMapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity,
+                sourceTable: sourceTable, destinationTable: destinationTable)
+        }
+    }
+}
+
+/// A to-one column phase 1 filled with the source column's keys as they are: phase 2 removes its links to
+/// objects that did not arrive.
+struct CopiedToOneColumn {
+    var table: String
+    var column: String
+    var relationship: Relationship
+}
