@@ -13,16 +13,28 @@ public enum ProjectValidation {
     /// Validates models and mapping files.
     ///
     /// A mapping file is checked against the bundle named by its `model`
-    /// attribute, found among the given paths or under `Models`.
+    /// attribute, found among the given paths or under `Models`; an Xcode
+    /// mapping model (`*.xcmappingmodel`) against the bundle its model paths
+    /// or model snapshots name.
+    /// - Parameters:
+    ///   - paths: What to check (default: `Models` and `Mappings`).
+    ///   - registeredPolicyClasses: Migration policy classes the app registers Swift code for
+    ///     (``MigrationOptions/register(_:forClass:)``): Xcode mapping models naming them get no warning.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist.
-    public static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
+    public static func validate(paths: [String], registeredPolicyClasses: Set<String> = []) throws(RemodelError) -> ValidationReport {
         var report = try Validation.validate(paths: paths)
         guard !report.mappingFiles.isEmpty else { return report }
         let searched = (paths.isEmpty ? Validation.defaultPaths : paths) + ["Models"]
         let bundles = Self.bundles(under: searched.filter { FileManager.default.fileExists(atPath: $0) })
         var diagnostics = report.diagnostics
-        for path in report.mappingFiles {
+        var steps = XcodeMappingValidation.RemodelSteps()
+        for path in report.mappingFiles where !XcodeMappingLoader.isXcodeMapping(path) {
             diagnostics += check(mappingFile: path, bundles: bundles, searched: searched)
+            steps.add(path)
+        }
+        for path in report.mappingFiles where XcodeMappingLoader.isXcodeMapping(path) {
+            diagnostics += XcodeMappingValidation.check(
+                path: path, bundles: bundles, searched: searched, remodelSteps: steps, registeredPolicyClasses: registeredPolicyClasses)
         }
         report = ValidationReport(
             diagnostics: diagnostics, modelCount: report.modelCount, versionCount: report.versionCount,
@@ -43,19 +55,10 @@ public enum ProjectValidation {
     }
 
     static func check(mappingFile path: String, bundles: [String: ModelBundle], searched: [String]) -> [Diagnostic] {
-        if path.contains(".xcmappingmodel/") {
-            return [
-                Diagnostic(
-                    .warning, rule: "xcode-mapping-model",
-                    message: "Xcode mapping models (.xcmappingmodel) are not read by Remodel; write what it does as a Remodel mapping file (`remodel infer` gives a start)",
-                    at: SourceLocation(file: path, line: 1, column: 1))
-            ]
-        }
         let (file, readDiagnostics) = MappingFileReader.read(path: path)
         guard let file else { return readDiagnostics }
         guard let bundle = bundles[file.modelName] else {
-            var seen: Set<String> = []
-            let places = searched.filter { seen.insert($0).inserted }.joined(separator: ", ")
+            let places = searchedPlaces(searched)
             return readDiagnostics + [
                 Diagnostic(
                     .error, rule: "mapping-unknown-model",
@@ -71,5 +74,11 @@ public enum ProjectValidation {
             diagnostics += MappingChecker.diagnostics(for: mapping, source: source, destination: destination)
         }
         return diagnostics
+    }
+
+    /// The folders searched for models, each once, for messages.
+    static func searchedPlaces(_ searched: [String]) -> String {
+        var seen: Set<String> = []
+        return searched.filter { seen.insert($0).inserted }.joined(separator: ", ")
     }
 }

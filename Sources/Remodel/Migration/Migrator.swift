@@ -43,7 +43,7 @@ public struct Migrator: Sendable {
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
     /// share a pass where the earlier ones can be read as views (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options).map { ($0.number - $0.passedThrough.count)...$0.number }
+        StepComposition.passes(of: plan.steps, options: options.composing(plan)).map { ($0.number - $0.passedThrough.count)...$0.number }
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -63,6 +63,7 @@ public struct Migrator: Sendable {
             try ProblemScreen(connection: store, schema: "main").screen(step.mapping, source: step.source)
         }
         try MappingChecker.check(&plan)
+        try options.checkClassPolicies(plan)
         return plan
     }
 
@@ -122,7 +123,7 @@ public struct Migrator: Sendable {
         let plan = try lock.withConnection { (connection) throws(RemodelError) in
             try makePlan(from: try Self.migratableVersion(inspection), store: connection)
         }
-        let passes = StepComposition.passes(of: plan.steps, options: options)
+        let passes = StepComposition.passes(of: plan.steps, options: options.composing(plan))
         // The first event, once the number of passes is known.
         let tracker = ProgressTracker(steps: passes.count, cancellation: cancellation, observer: observer)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
@@ -144,7 +145,7 @@ public struct Migrator: Sendable {
                 let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
                 let executor = StepExecutor(
                     step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
-                    environment: environment, tracker: tracker, options: options)
+                    environment: environment, tracker: tracker, options: options.forStep(pass.written))
                 try executor.run(sourcePath: sourcePath, destinationPath: destinationPath)
                 FaultPoint.afterStep.reach()
                 if sourcePath != path { StoreFiles.remove(sourcePath) }
