@@ -104,7 +104,10 @@ extension XcodeMappingConverter {
             return
         }
         let message = "\(shown) has no Remodel translation: \(reason)"
-        diagnostics.append(Diagnostic(.error, rule: "xcode-mapping-expression", message: "\(entity.name).\(name): \(message)", at: mapping.expressionLocation))
+        // An expression that could not be read at all was reported by the reader (xcode-mapping-data).
+        if mapping.expressionProblem == nil {
+            diagnostics.append(Diagnostic(.error, rule: "xcode-mapping-expression", message: "\(entity.name).\(name): \(message)", at: mapping.expressionLocation))
+        }
         rule.problems.append(
             MappingProblem(
                 entity: entity.destination?.value ?? entity.name, property: name,

@@ -31,16 +31,19 @@ struct XcodeMappingTranslation: Sendable {
     /// Problems found while translating, with positions in `xcmapping.xml`.
     var diagnostics: [Diagnostic]
 
-    /// The mapping merged over inference, with each rule's policy and problems attached; the
+    /// The mapping merged over inference, with each rule's policy and problems attached. The
     /// merger's own reports of what inference cannot do are dropped for entity mappings whose
-    /// policy makes the objects.
+    /// policy makes the objects, and for properties whose Xcode expression was refused (that
+    /// refusal is the report).
     func resolve(bundle: ModelBundle) -> (MappingModel?, [Diagnostic]) {
         let (merged, diagnostics) = MappingResolver.resolve(file: file, bundle: bundle)
         guard var mapping = merged else { return (nil, diagnostics) }
         var policyLocations: Set<SourceLocation> = []
+        var refused: [SourceLocation: [String]] = [:]
         for rule in rules {
             let location = rule.rule.source.location
             if rule.policy != nil { policyLocations.insert(location) }
+            refused[location] = rule.problems.compactMap { problem in problem.property.map { "\(problem.entity).\($0):" } }
             for index in mapping.entities.indices where mapping.entities[index].provenance == .explicit(location) {
                 if let policy = rule.policy {
                     mapping.entities[index].policy = policy
@@ -49,7 +52,11 @@ struct XcodeMappingTranslation: Sendable {
                 mapping.entities[index].problems += rule.problems
             }
         }
-        let kept = diagnostics.filter { !($0.rule == "mapping-incomplete" && $0.location.map(policyLocations.contains) == true) }
+        let kept = diagnostics.filter { diagnostic in
+            guard diagnostic.rule == "mapping-incomplete", let location = diagnostic.location else { return true }
+            if policyLocations.contains(location) { return false }
+            return !(refused[location] ?? []).contains { diagnostic.message.hasPrefix($0) }
+        }
         return (mapping, kept)
     }
 }
