@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Remodel
 
 /// `remodel convert-mapping`: writes an Xcode mapping model as the equivalent Remodel mapping file.
@@ -28,16 +27,7 @@ struct ConvertMappingCommand: ParsableCommand {
         let (text, diagnostics) = XcodeMappingWriter.convert(path: mappingModel, bundle: bundle)
         for diagnostic in diagnostics.sorted() { printToStandardError(diagnostic.description) }
         guard let text else { throw ExitCode(2) }
-        if let output {
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                printError("\(output): cannot write the mapping file: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
-        } else {
-            print(text, terminator: "")
-        }
+        try writeOutput(text, to: output, describing: "the mapping file")
         if diagnostics.containsErrors { throw ExitCode(1) }
     }
 }

@@ -71,18 +71,7 @@ enum XcodeConstant: Sendable, Hashable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .string(let text):
-            var quoted = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": quoted += "\\\""
-                case "\\": quoted += "\\\\"
-                case "\n": quoted += "\\n"
-                case "\t": quoted += "\\t"
-                default: quoted.unicodeScalars.append(scalar)
-                }
-            }
-            return quoted + "\""
+        case .string(let text): return JSONDocument.quoted(text)
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
         case .bool(let value): return value ? "YES" : "NO"

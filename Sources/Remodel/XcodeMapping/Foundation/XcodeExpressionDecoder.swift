@@ -33,12 +33,7 @@ enum XcodeExpressionDecoder {
     }
 
     static func expression(_ value: ArchivedValue, depth: Int) throws(KeyedArchive.Failure) -> XcodeExpression {
-        guard depth <= maximumDepth else {
-            throw KeyedArchive.Failure(message: "the expression nests more than \(maximumDepth) levels deep, or refers to itself")
-        }
-        guard case .object(let object) = value else {
-            throw KeyedArchive.Failure(message: "an expression is a plain value, not an archived NSExpression")
-        }
+        let object = try archived(value, depth: depth, kind: "expression")
         switch object.className {
         case "NSConstantValueExpression":
             return constant(try object.value("NSConstantValue") ?? .null)
@@ -96,12 +91,7 @@ enum XcodeExpressionDecoder {
 
     /// An archived `NSPredicate`.
     static func predicate(_ value: ArchivedValue, depth: Int) throws(KeyedArchive.Failure) -> XcodePredicate {
-        guard depth <= maximumDepth else {
-            throw KeyedArchive.Failure(message: "the predicate nests more than \(maximumDepth) levels deep, or refers to itself")
-        }
-        guard case .object(let object) = value else {
-            throw KeyedArchive.Failure(message: "a predicate is a plain value, not an archived NSPredicate")
-        }
+        let object = try archived(value, depth: depth, kind: "predicate")
         switch object.className {
         case "NSTruePredicate": return XcodePredicate(.constant(true))
         case "NSFalsePredicate": return XcodePredicate(.constant(false))
@@ -164,6 +154,17 @@ enum XcodeExpressionDecoder {
             }
             return XcodeExpression(.unsupported("constant of class \(object.className)"))
         }
+    }
+
+    /// The object an archived expression or predicate is, within the depth allowed.
+    private static func archived(_ value: ArchivedValue, depth: Int, kind: String) throws(KeyedArchive.Failure) -> ArchivedObject {
+        guard depth <= maximumDepth else {
+            throw KeyedArchive.Failure(message: "the \(kind) nests more than \(maximumDepth) levels deep, or refers to itself")
+        }
+        guard case .object(let object) = value else {
+            throw KeyedArchive.Failure(message: "an archived \(kind) is a plain value, not an object")
+        }
+        return object
     }
 
     private static func malformed(_ object: ArchivedObject, _ problem: String) -> KeyedArchive.Failure {

@@ -98,23 +98,25 @@ struct XcodePredicateParser {
     // MARK: - Predicates
 
     private mutating func or() throws(Failure) -> XcodePredicate {
-        let start = currentRange.lowerBound
-        var parts = [try and()]
-        while keyword("OR") || symbol("||") {
-            advance()
-            parts.append(try and())
-        }
-        return parts.count == 1 ? parts[0] : XcodePredicate(.or(parts), range: start..<previousEnd)
+        try joined("OR", "||", XcodePredicate.Kind.or) { (parser: inout XcodePredicateParser) throws(Failure) in try parser.and() }
     }
 
     private mutating func and() throws(Failure) -> XcodePredicate {
+        try joined("AND", "&&", XcodePredicate.Kind.and) { (parser: inout XcodePredicateParser) throws(Failure) in try parser.not() }
+    }
+
+    /// Operands of `word` (or `symbol`) parsed by `operand`, joined into one predicate when there are several.
+    private mutating func joined(
+        _ word: String, _ symbol: String, _ kind: ([XcodePredicate]) -> XcodePredicate.Kind,
+        operand: (inout XcodePredicateParser) throws(Failure) -> XcodePredicate
+    ) throws(Failure) -> XcodePredicate {
         let start = currentRange.lowerBound
-        var parts = [try not()]
-        while keyword("AND") || symbol("&&") {
+        var parts = [try operand(&self)]
+        while keyword(word) || self.symbol(symbol) {
             advance()
-            parts.append(try not())
+            parts.append(try operand(&self))
         }
-        return parts.count == 1 ? parts[0] : XcodePredicate(.and(parts), range: start..<previousEnd)
+        return parts.count == 1 ? parts[0] : XcodePredicate(kind(parts), range: start..<previousEnd)
     }
 
     private mutating func not() throws(Failure) -> XcodePredicate {
@@ -193,24 +195,24 @@ struct XcodePredicateParser {
     private mutating func expression() throws(Failure) -> XcodeExpression {
         try nest()
         defer { depth -= 1 }
-        let start = currentRange.lowerBound
-        var left = try term()
-        while symbol("+") || symbol("-") {
-            let selector = symbol("+") ? "add:to:" : "from:subtract:"
-            advance()
-            let right = try term()
-            left = XcodeExpression(.function(operand: nil, selector: selector, arguments: [left, right]), range: start..<previousEnd)
-        }
-        return left
+        return try binary(["+": "add:to:", "-": "from:subtract:"]) { (parser: inout XcodePredicateParser) throws(Failure) in try parser.term() }
     }
 
     private mutating func term() throws(Failure) -> XcodeExpression {
+        try binary(["*": "multiply:by:", "/": "divide:by:", "**": "raise:toPower:"]) { (parser: inout XcodePredicateParser) throws(Failure) in
+            try parser.unary()
+        }
+    }
+
+    /// Operands parsed by `operand` joined, left to right, by the operators given with their function selectors.
+    private mutating func binary(
+        _ operators: [String: String], operand: (inout XcodePredicateParser) throws(Failure) -> XcodeExpression
+    ) throws(Failure) -> XcodeExpression {
         let start = currentRange.lowerBound
-        var left = try unary()
-        while symbol("*") || symbol("/") || symbol("**") {
-            let selector = symbol("*") ? "multiply:by:" : symbol("/") ? "divide:by:" : "raise:toPower:"
+        var left = try operand(&self)
+        while case .symbol(let symbol) = current, let selector = operators[symbol] {
             advance()
-            let right = try unary()
+            let right = try operand(&self)
             left = XcodeExpression(.function(operand: nil, selector: selector, arguments: [left, right]), range: start..<previousEnd)
         }
         return left
@@ -259,16 +261,7 @@ struct XcodePredicateParser {
             try expect(")")
             return XcodeExpression(inner.kind, range: start..<previousEnd)
         case .symbol("{"):
-            advance()
-            var elements: [XcodeExpression] = []
-            if !symbol("}") {
-                elements.append(try expression())
-                while symbol(",") {
-                    advance()
-                    elements.append(try expression())
-                }
-            }
-            try expect("}")
+            let elements = try list("{", "}")
             return XcodeExpression(.aggregate(elements), range: start..<previousEnd)
         case .name(let name, let escaped):
             return try named(name, escaped: escaped, start: start)
@@ -318,17 +311,22 @@ struct XcodePredicateParser {
     }
 
     private mutating func argumentList() throws(Failure) -> [XcodeExpression] {
-        try expect("(")
-        var arguments: [XcodeExpression] = []
-        if !symbol(")") {
-            arguments.append(try expression())
+        try list("(", ")")
+    }
+
+    /// Expressions separated by commas between `open` and `close`.
+    private mutating func list(_ open: String, _ close: String) throws(Failure) -> [XcodeExpression] {
+        try expect(open)
+        var elements: [XcodeExpression] = []
+        if !symbol(close) {
+            elements.append(try expression())
             while symbol(",") {
                 advance()
-                arguments.append(try expression())
+                elements.append(try expression())
             }
         }
-        try expect(")")
-        return arguments
+        try expect(close)
+        return elements
     }
 
     /// `.name.name.@count` after a variable, `SELF` or a first name.

@@ -144,7 +144,7 @@ struct XcodeExpressionTranslator {
     /// A constant as a Remodel literal.
     static func literal(_ constant: XcodeConstant, range: Range<Int>?) throws(TranslationRefusal) -> String {
         switch constant {
-        case .string(let text): return quoted(text)
+        case .string(let text): return ExpressionLexer.quote(text)
         case .integer(let value): return String(value)
         case .real(let value):
             guard value.isFinite else { throw TranslationRefusal(message: "the number \(value) has no Remodel literal", range: range) }
@@ -157,28 +157,6 @@ struct XcodeExpressionTranslator {
         case .data:
             throw TranslationRefusal(message: "a data constant has no Remodel literal", range: range)
         }
-    }
-
-    /// A Remodel string literal in single quotes.
-    static func quoted(_ text: String) -> String {
-        var result = "'"
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "'": result += "\\'"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case "\0": result += "\\0"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "'"
     }
 
     /// Whether text is a Remodel name: letters, digits and `_`, not starting with a digit.
