@@ -76,6 +76,20 @@ struct XcodeMappingValidationTests {
             ])
     }
 
+    /// A translated filter that does not type-check points into the predicate text, at the comparison at fault.
+    @Test func aFilterTypeErrorPointsIntoThePredicate() throws {
+        let project = try ShopProject()
+        var fixture = try Self.complete(project)
+        fixture.entities[0].filter = "count > 0 AND name > 3"
+        let path = try project.write(fixture)
+        let line = try #require(XcodeMappingFixture.line(of: "sourcefilterpredicatestring", in: try String(contentsOfFile: path, encoding: .utf8)))
+        // The predicate's text starts at column 69; `name > 3` 14 characters in, 17 as written (`>` is `&gt;`).
+        expectLines(
+            try project.validate(), [
+                "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):86: error: cannot compare String and Integer; convert one side with string(…) or int(…)/double(…) (in ((($source.count > 0) ?? false) && (($source.name > 3) ?? false)), translated from the Xcode expression count > 0 AND name > 3) [expression-type]"
+            ])
+    }
+
     /// Paths written on another machine, naming another bundle: the model snapshots find the versions.
     @Test func stalePathsAreMatchedByTheModelSnapshots() throws {
         let project = try ShopProject()

@@ -64,8 +64,6 @@ struct XcodeMappingModel: Sendable {
         var filter: Text?
         /// `migrationpolicyclassname`, when not empty.
         var policyClass: Text?
-        /// `mappingtypename` (`Undefined`, `Add`, `Remove`, `Copy`, `Transform`, `Custom`).
-        var type: String?
         /// `mappingnumber`: the order Xcode lists it in.
         var number: Int
         var attributes: [PropertyMapping]

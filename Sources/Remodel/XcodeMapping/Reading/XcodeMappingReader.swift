@@ -79,7 +79,7 @@ enum XcodeMappingReader {
             entities.append(
                 XcodeMappingModel.EntityMapping(
                     source: source, destination: destination, filter: nonEmpty(object.text("sourcefilterpredicatestring")),
-                    policyClass: nonEmpty(object.text("migrationpolicyclassname")), type: object.text("mappingtypename")?.value,
+                    policyClass: nonEmpty(object.text("migrationpolicyclassname")),
                     number: Int(object.text("mappingnumber")?.value ?? "") ?? 0,
                     attributes: attributes.compactMap { property($0, diagnostics: &diagnostics) },
                     relationships: relationships.compactMap { property($0, diagnostics: &diagnostics) },

@@ -51,8 +51,4 @@ struct TranslatedText: Sendable, Hashable, CustomStringConvertible {
         return result
     }
 
-    /// The range of the original that the character at `offset` came from.
-    func origin(atOffset offset: Int) -> Range<Int>? {
-        marks.last { $0.offset <= offset && $0.origin != nil }?.origin ?? marks.first { $0.origin != nil }?.origin
-    }
 }
