@@ -29,16 +29,7 @@ struct InferCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let text = MappingFileWriter.text(for: mapping)
-        if let output {
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                printError("\(output): cannot write the mapping file: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
-        } else {
-            print(text, terminator: "")
-        }
+        try writeOutput(text, to: output, describing: "the mapping file")
         for problem in mapping.problems {
             printError("needs a mapping: \(problem)")
         }

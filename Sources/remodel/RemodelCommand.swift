@@ -15,7 +15,7 @@ struct RemodelCommand: AsyncParsableCommand {
         version: Remodel.version,
         subcommands: [
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
-            ExportCommand.self, StatusCommand.self, MigrateCommand.self, DemoCommand.self,
+            ExportCommand.self, StatusCommand.self, MigrateCommand.self, ConvertMappingCommand.self, DemoCommand.self,
         ]
     )
 

@@ -37,3 +37,17 @@ func runReportingFailure<T>(status: Int32 = 1, _ body: () throws(RemodelError) -
 func loadBundle(_ path: String) throws -> ModelBundle {
     try runReportingFailure(status: 2) { () throws(RemodelError) in try ModelBundle(contentsOf: path) }
 }
+
+/// Writes a command's text to `output`, or to standard output when there is none.
+func writeOutput(_ text: String, to output: String?, describing what: String) throws {
+    guard let output else {
+        print(text, terminator: "")
+        return
+    }
+    do {
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+    } catch {
+        printError("\(output): cannot write \(what): \(error.localizedDescription)")
+        throw ExitCode(2)
+    }
+}

@@ -10,11 +10,11 @@ import Foundation
 /// ```
 public struct MappingCatalog: Sendable {
     /// The merged mappings, keyed by source and destination version.
-    public private(set) var mappings: [VersionPair: MappingModel] = [:]
+    public internal(set) var mappings: [VersionPair: MappingModel] = [:]
     /// Problems in the files that belong to this model.
-    public private(set) var diagnostics: [Diagnostic] = []
+    public internal(set) var diagnostics: [Diagnostic] = []
     /// The files read that belong to this model.
-    public private(set) var files: [String] = []
+    public internal(set) var files: [String] = []
 
     /// A step between two versions.
     public struct VersionPair: Sendable, Hashable {
@@ -30,11 +30,13 @@ public struct MappingCatalog: Sendable {
         }
     }
 
-    /// Reads every `*.xml` file under `directory` whose `model` is the bundle's name.
-    /// A missing or `nil` directory gives an empty catalog.
+    /// Reads every `*.xml` file under `directory` whose `model` is the bundle's name, and every
+    /// Xcode mapping model (`*.xcmappingmodel`) made for the bundle. A Remodel mapping file wins
+    /// over an Xcode mapping model for the same step. A missing or `nil` directory gives an empty catalog.
     public init(directory: String?, bundle: ModelBundle) {
         guard let directory else { return }
-        for path in Self.xmlFiles(under: directory) {
+        let paths = Self.xmlFiles(under: directory)
+        for path in paths where !XcodeMappingLoader.isXcodeMapping(path) {
             let (file, readDiagnostics) = MappingFileReader.read(path: path)
             guard let file else {
                 diagnostics += readDiagnostics
@@ -56,6 +58,9 @@ public struct MappingCatalog: Sendable {
                 continue
             }
             mappings[pair] = mapping
+        }
+        for path in paths where XcodeMappingLoader.isXcodeMapping(path) {
+            addXcodeMapping(path, bundle: bundle)
         }
     }
 

@@ -13,14 +13,22 @@ public enum ProjectValidation {
     /// Validates models and mapping files.
     ///
     /// A mapping file is checked against the bundle named by its `model`
-    /// attribute, found among the given paths or under `Models`.
+    /// attribute, found among the given paths or under `Models`; an Xcode
+    /// mapping model (`*.xcmappingmodel`) against the bundle its model paths
+    /// or model snapshots name.
+    /// - Parameters:
+    ///   - paths: What to check (default: `Models` and `Mappings`).
+    ///   - registeredPolicyClasses: Migration policy classes the app registers Swift code for
+    ///     (``MigrationOptions/register(_:forClass:)``): Xcode mapping models naming them get no warning.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist.
-    public static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
-        try validate(paths: paths, progress: nil)
+    public static func validate(paths: [String], registeredPolicyClasses: Set<String> = []) throws(RemodelError) -> ValidationReport {
+        try validate(paths: paths, registeredPolicyClasses: registeredPolicyClasses, progress: nil)
     }
 
-    /// ``validate(paths:)``, telling `progress` how many model and mapping files are checked.
-    package static func validate(paths: [String], progress: ((OperationProgress) -> Void)?) throws(RemodelError) -> ValidationReport {
+    /// ``validate(paths:registeredPolicyClasses:)``, telling `progress` how many model and mapping files are checked.
+    package static func validate(
+        paths: [String], registeredPolicyClasses: Set<String> = [], progress: ((OperationProgress) -> Void)?
+    ) throws(RemodelError) -> ValidationReport {
         let reporter = OperationProgressReporter(progress)
         var report = try Validation.validate(paths: paths, progress: reporter)
         guard !report.mappingFiles.isEmpty else { return report }
@@ -28,9 +36,15 @@ public enum ProjectValidation {
         let bundles = Self.bundles(under: searched.filter { FileManager.default.fileExists(atPath: $0) })
         var diagnostics = report.diagnostics
         let files = report.modelCount + report.mappingFiles.count
-        for (done, path) in report.mappingFiles.enumerated() {
+        var steps = XcodeMappingValidation.RemodelSteps()
+        for (done, path) in report.mappingFiles.enumerated() where !XcodeMappingLoader.isXcodeMapping(path) {
             reporter.report("checking", item: path, completed: report.modelCount + done, total: files, unit: .files)
             diagnostics += check(mappingFile: path, bundles: bundles, searched: searched)
+            steps.add(path)
+        }
+        for path in report.mappingFiles where XcodeMappingLoader.isXcodeMapping(path) {
+            diagnostics += XcodeMappingValidation.check(
+                path: path, bundles: bundles, searched: searched, remodelSteps: steps, registeredPolicyClasses: registeredPolicyClasses)
         }
         reporter.report("checking", item: nil, completed: files, total: files, unit: .files)
         report = ValidationReport(
@@ -52,19 +66,10 @@ public enum ProjectValidation {
     }
 
     static func check(mappingFile path: String, bundles: [String: ModelBundle], searched: [String]) -> [Diagnostic] {
-        if path.contains(".xcmappingmodel/") {
-            return [
-                Diagnostic(
-                    .warning, rule: "xcode-mapping-model",
-                    message: "Xcode mapping models (.xcmappingmodel) are not read by Remodel; write what it does as a Remodel mapping file (`remodel infer` gives a start)",
-                    at: SourceLocation(file: path))
-            ]
-        }
         let (file, readDiagnostics) = MappingFileReader.read(path: path)
         guard let file else { return readDiagnostics }
         guard let bundle = bundles[file.modelName] else {
-            var seen: Set<String> = []
-            let places = searched.filter { seen.insert($0).inserted }.joined(separator: ", ")
+            let places = searchedPlaces(searched)
             return readDiagnostics + [
                 Diagnostic(
                     .error, rule: "mapping-unknown-model",
@@ -80,5 +85,11 @@ public enum ProjectValidation {
             diagnostics += MappingChecker.diagnostics(for: mapping, source: source, destination: destination)
         }
         return diagnostics
+    }
+
+    /// The folders searched for models, each once, for messages.
+    static func searchedPlaces(_ searched: [String]) -> String {
+        var seen: Set<String> = []
+        return searched.filter { seen.insert($0).inserted }.joined(separator: ", ")
     }
 }

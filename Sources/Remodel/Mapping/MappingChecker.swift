@@ -61,8 +61,9 @@ public enum MappingChecker {
     }
 
     private static func diagnostic(_ message: String, rule: String, expression: ValueExpression, offset: Int, entity: String) -> Diagnostic {
-        Diagnostic(
-            .error, rule: rule, message: message,
+        let translated = expression.origin.map { " (in \(expression.text), translated from the Xcode expression \($0.original))" } ?? ""
+        return Diagnostic(
+            .error, rule: rule, message: message + translated,
             at: expression.location(atOffset: offset) ?? SourceLocation(file: "(inferred mapping of \(entity))", line: 1, column: 1 + offset))
     }
 }

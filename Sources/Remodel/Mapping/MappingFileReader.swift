@@ -94,6 +94,7 @@ public enum MappingFileReader {
 extension ValueExpression {
     /// The file position of a character of the expression (0-based, in Unicode scalars of the decoded text).
     public func location(atOffset offset: Int) -> SourceLocation? {
+        if let origin { return origin.location(atOffset: offset) }
         guard let location else { return nil }
         let attribute = XMLNode.Attribute(name: "", value: text, rawValue: rawText ?? text, valueLocation: location)
         return attribute.location(atDecodedOffset: offset)

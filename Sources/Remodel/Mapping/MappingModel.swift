@@ -7,12 +7,15 @@ public struct ValueExpression: Sendable, Hashable, CustomStringConvertible {
     public var location: SourceLocation?
     /// The XML text as written (with entity references), to map offsets back to columns.
     var rawText: String?
+    /// Where the parts came from, when the expression was translated from an Xcode mapping model.
+    var origin: ExpressionOrigin?
 
     /// Creates an expression.
     public init(_ text: String, location: SourceLocation? = nil) {
         self.text = text
         self.location = location
         self.rawText = nil
+        self.origin = nil
     }
 
     public var description: String { text }
@@ -85,6 +88,8 @@ public struct EntityMapping: Sendable, Hashable {
     public var provenance: Provenance
     /// What this mapping cannot do by itself; a mapping with problems cannot run.
     public var problems: [MappingProblem]
+    /// The Swift code it needs, when an Xcode mapping model names a migration policy class for it.
+    public var policy: PolicyRequirement?
 
     /// Creates an entity mapping.
     public init(

@@ -191,7 +191,7 @@ struct InstanceCopier {
             else { continue }
             insert.columns.append(column)
             insert.values.append("s.\(quoteIdentifier(sourceColumn))")
-            insert.copiedToOnes.append(CopiedToOneColumn(table: table, column: column, relationship: relationship))
+            insert.copiedToOnes.append(CopiedToOneColumn(mappingIndex: resolved.index, table: table, column: column, relationship: relationship))
         }
         return insert
     }

@@ -21,6 +21,9 @@ public struct MigrationOptions: Sendable {
     public var validations: [CustomValidation]
     /// Swift code that makes the objects of some destination entities (instead of their expressions).
     public var policies: [EntityPolicy] = []
+    /// Swift code standing for the migration policy classes Xcode mapping models name, by class name
+    /// (see ``register(_:forClass:)``).
+    public var classPolicies: [String: EntityPolicy] = [:]
     /// Code run before and after each step, with SQL access to both stores.
     public var hooks = MigrationHooks()
     /// Whether consecutive steps may run as one pass: a step that keeps every object under its key

@@ -51,7 +51,8 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
                 case .copy, .transform:
                     let from = entity.source == entity.destination ? "" : " from \(entity.source ?? "?")"
                     let filter = entity.filter.map { " where \($0.text)" } ?? ""
-                    lines.append("  \(entity.destination ?? "?")\(from): \(entity.kind.rawValue)\(filter) (\(entity.provenance))")
+                    let policy = entity.policy.map { ", made by the Swift policy registered for \($0.className)" } ?? ""
+                    lines.append("  \(entity.destination ?? "?")\(from): \(entity.kind.rawValue)\(filter) (\(entity.provenance)\(policy))")
                     for attribute in entity.attributes {
                         let value = attribute.value?.text ?? "nil"
                         lines.append("      \(attribute.destination) = \(value)  [\(attribute.provenance)]")

@@ -50,7 +50,7 @@ public struct Migrator: Sendable {
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
     /// share a pass where the earlier ones can be read as views (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options).map(\.planSteps)
+        StepComposition.passes(of: plan.steps, options: options.composing(plan)).map(\.planSteps)
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -67,10 +67,10 @@ public struct Migrator: Sendable {
         var plan = try plans.plan(from: version) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
             try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(step.mapping, source: step.source)
         }
-        plan.carried = try PlanRehearsal.run(plan, options: options, on: store)
-        let policies = Set(options.policies.map(\.destination))
+        try options.checkClassPolicies(plan)
+        plan.carried = try PlanRehearsal.run(plan, options: options.composing(plan), on: store)
         for (offset, step) in plan.steps.enumerated() {
-            for loss in DataLoss.planned(by: step, policies: policies) {
+            for loss in DataLoss.planned(by: step, policies: Set(options.forStep(step).policies.map(\.destination))) {
                 // The first step's losses are counted on the store; a later step's only when it runs.
                 plan.losses.append(
                     offset == 0 ? try loss.counted(on: store, layout: StoreLayout(version: step.source), tables: TableReferences(schema: "main")) : loss)
@@ -153,7 +153,7 @@ public struct Migrator: Sendable {
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()
         let plan = try plan(under: lock)
-        let passes = StepComposition.passes(of: plan.steps, options: options)
+        let passes = StepComposition.passes(of: plan.steps, options: options.composing(plan))
         tracker.planned(passes: passes.map(\.planSteps))
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
@@ -186,7 +186,7 @@ public struct Migrator: Sendable {
             while try !lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil) {
                 let again = try self.plan(under: lock)
                 (objects, losses) = try build(
-                    StepComposition.passes(of: again.steps, options: options), files: files, lock: lock, version: again.targetVersion,
+                    StepComposition.passes(of: again.steps, options: options.composing(again)), files: files, lock: lock, version: again.targetVersion,
                     environment: environment, tracker: tracker)
             }
         } catch {
@@ -227,7 +227,7 @@ public struct Migrator: Sendable {
             let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
             let executor = StepExecutor(
                 step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
-                environment: environment, tracker: tracker, options: options)
+                environment: environment, tracker: tracker, options: options.forStep(pass.written))
             let from = sourcePath
             losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.

@@ -62,7 +62,8 @@ struct RelationshipBuilder {
 
     func plannedWrites() -> [Write] {
         var writes: [Write] = []
-        let copiedColumns = Set(copied.map { "\($0.table).\($0.column)" })
+        // A column one entity mapping's objects got in phase 1 still needs writing for another's (a policy's objects).
+        let copiedColumns = Set(copied.map { "\($0.mappingIndex) \($0.table).\($0.column)" })
         for resolved in context.resolvedMappings where !resolved.sourceEntity.isAbstract {
             let (index, mapping, sourceEntity, entity) = (resolved.index, resolved.mapping, resolved.sourceEntity, resolved.destinationEntity)
             for relationshipMapping in mapping.relationships {
@@ -76,7 +77,7 @@ struct RelationshipBuilder {
                     sourceRelationship: sourceRelationship, storage: storage)
                 switch storage {
                 case .column(let table, let column):
-                    if !copiedColumns.contains("\(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
+                    if !copiedColumns.contains("\(index) \(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
                 case .inverseColumn:
                     if !inverseHasSource(relationship) || relationship.isOrdered { writes.append(write) }
                 case .joinTable(_, let ownerIsSource, let orderColumn):

@@ -28,6 +28,8 @@ struct ResolvedEntityMapping {
 /// A to-one column phase 1 filled with the source column's keys as they are: phase 2 removes its links to
 /// objects that did not arrive.
 struct CopiedToOneColumn {
+    /// The entity mapping whose objects got the keys (``ResolvedEntityMapping/index``).
+    var mappingIndex: Int
     var table: String
     var column: String
     var relationship: Relationship

@@ -265,4 +265,34 @@ import Testing
             [.integer(1), .text("Ada"), .text("Lovelace")], [.integer(2), .text("Plato"), .text("")],
         ])
     }
+
+    /// Objects a policy makes keep their own to-one links, also where another entity of their table is copied
+    /// by SQL and got the same column's keys in phase 1 (the column was then taken as done for both: the
+    /// policy's blocks lost their `chain`, silently where it is optional).
+    @Test func objectsAPolicyMakesKeepTheirOwnToOneLinks() async throws {
+        let model = """
+            <entity name="Chain"><attribute name="name" optional="YES" attributeType="String"/><relationship name="blocks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Block" inverseName="chain" inverseEntity="Block"/></entity>
+            <entity name="Block" isAbstract="YES"><attribute name="height" optional="YES" attributeType="Integer 64"/><relationship name="chain" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Chain" inverseName="blocks" inverseEntity="Chain"/></entity>
+            <entity name="MerkleBlock" parentEntity="Block"/>
+            <entity name="PlainBlock" parentEntity="Block"/>
+            """
+        let changed = model.replacingOccurrences(of: #"<entity name="Chain">"#, with: #"<entity name="Chain" versionHashModifier="2">"#)
+        let bundle = makeBundle("Blocks", try makeVersion("Blocks", model), try makeVersion("Blocks 2", changed))
+        let folder = try TemporaryFolder()
+        let seed = try folder.write(
+            """
+            {"Chain": [{"_pk": 1, "name": "main"}, {"_pk": 2, "name": "test"}],
+             "MerkleBlock": [{"_pk": 1, "height": 10, "chain": 1}, {"_pk": 2, "height": 11, "chain": 2}],
+             "PlainBlock": [{"_pk": 3, "height": 12, "chain": 2}]}
+            """, to: "seed.json")
+        let migration = try MigrationCase(bundle: bundle, seed: seed)
+        var options = MigrationOptions()
+        options.policies = [EntityPolicy(destination: "MerkleBlock") { block in [DestinationObject(["height": block["height"]])] }]
+        try await migration.migrate(options)
+        let rows = try SQLiteConnection(path: migration.store, mode: .readOnly).rows(#"SELECT "_pk", "_entity", "chain" FROM "Block" ORDER BY "_pk""#)
+        #expect(rows == [
+            [.integer(1), .text("MerkleBlock"), .integer(1)], [.integer(2), .text("MerkleBlock"), .integer(2)],
+            [.integer(3), .text("PlainBlock"), .integer(2)],
+        ])
+    }
 }

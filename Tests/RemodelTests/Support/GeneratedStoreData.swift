@@ -64,11 +64,16 @@ enum GeneratedStoreData {
                     }
                 }
             }
+            // Join rows link objects of the relationship's kinds only (a link to another kind would be damage).
             for join in layout.joinTables {
                 guard let source = layout.table(forEntity: join.sourceEntity), let destination = layout.table(forEntity: join.destinationEntity)
                 else { continue }
+                let owners = layout.kinds(of: join.sourceEntity).map(SQLiteValue.text)
+                let targets = layout.kinds(of: join.destinationEntity).map(SQLiteValue.text)
+                guard !owners.isEmpty, !targets.isEmpty else { continue }
                 try connection.run(
-                    "INSERT OR IGNORE INTO \(quoteIdentifier(join.name)) (source, destination) SELECT s.\"_pk\", d.\"_pk\" FROM \(quoteIdentifier(source.name)) AS s JOIN \(quoteIdentifier(destination.name)) AS d ON (s.\"_pk\" + d.\"_pk\") % 3 = 0")
+                    "INSERT OR IGNORE INTO \(quoteIdentifier(join.name)) (source, destination) SELECT s.\"_pk\", d.\"_pk\" FROM \(quoteIdentifier(source.name)) AS s JOIN \(quoteIdentifier(destination.name)) AS d ON (s.\"_pk\" + d.\"_pk\") % 3 = 0 WHERE s.\"_entity\" IN (\(owners.map { _ in "?" }.joined(separator: ", "))) AND d.\"_entity\" IN (\(targets.map { _ in "?" }.joined(separator: ", ")))",
+                    owners + targets)
             }
         }
     }

@@ -9,8 +9,8 @@ enum PlanRehearsal {
         guard let first = plan.steps.first else { return [] }
         var app = try AppSchema.read(from: connection, schema: "main", layout: StoreLayout(version: first.source))
         let summary = app.summary
-        let policies = Set(options.policies.map(\.destination))
         for pass in StepComposition.passes(of: plan.steps, options: options) {
+            let policies = Set(options.forStep(pass.written).policies.map(\.destination))
             let changes = StorageChanges.cumulative(pass.steps, policies: policies).last ?? StorageChanges()
             let destination = StoreLayout(version: pass.written.destination)
             let source = pass.passedThrough.first?.source ?? pass.written.source

@@ -196,7 +196,8 @@ struct StepStorageAnalysis {
     /// The source join table a destination join table is as it is, or nil.
     func carriedSource(of join: StoreLayout.JoinTable) -> String? {
         guard let ownerEntity = step.destination.entity(named: join.sourceEntity),
-            let relationship = step.destination.relationship(named: join.sourceRelationship, in: ownerEntity)
+            let relationship = step.destination.relationship(named: join.sourceRelationship, in: ownerEntity),
+            let ownerTable = destination.table(forEntity: ownerEntity.name)?.name
         else { return nil }
         var sourceJoin: String?
         for kind in step.destination.hierarchy(of: ownerEntity) where !kind.isAbstract {
@@ -212,7 +213,10 @@ struct StepStorageAnalysis {
             if let known = sourceJoin, known != name { return nil }
             sourceJoin = name
         }
-        guard let sourceJoin, let sourceTable = source.joinTable(named: sourceJoin) else { return nil }
+        guard let sourceJoin, let sourceTable = source.joinTable(named: sourceJoin),
+            // The owners keep their keys and all arrive (no filter, no policy), as linksSurvive asks of the targets.
+            let sourceOwnerTable = source.table(forEntity: sourceTable.sourceEntity)?.name, keepingKeys[ownerTable] == sourceOwnerTable
+        else { return nil }
         // Every object holding links in the source table must hold them in this one.
         guard let sourceOwner = step.source.entity(named: sourceTable.sourceEntity) else { return nil }
         for kind in step.source.hierarchy(of: sourceOwner) where !kind.isAbstract {

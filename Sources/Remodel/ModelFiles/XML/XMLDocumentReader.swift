@@ -162,9 +162,16 @@ enum XMLDocumentReader {
                 }
                 child = current.pointee.next
             }
+            var writtenText: XMLNode.Attribute?
+            if let tag, tag.contentOffset > 0, !text.isEmpty {
+                let end = lines.offset(of: UInt8(ascii: "<"), from: tag.contentOffset)
+                writtenText = XMLNode.Attribute(
+                    name: "", value: text, rawValue: lines.text(tag.contentOffset..<end),
+                    valueLocation: lines.location(ofOffset: tag.contentOffset, file: file))
+            }
             return XMLNode(
                 name: String(cString: node.pointee.name), attributes: attributes, children: children, text: text,
-                location: location)
+                location: location, writtenText: writtenText)
         }
     }
 }

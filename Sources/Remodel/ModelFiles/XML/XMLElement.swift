@@ -17,9 +17,17 @@ struct XMLNode: Sendable {
     /// Text directly inside the element (concatenated), trimmed of nothing.
     var text: String
     var location: SourceLocation
+    /// The element's first text as written (with entity references) and where it starts, to give
+    /// positions inside text content; `nil` when the element starts with a child or is empty.
+    var writtenText: Attribute?
 
     func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
+    }
+
+    /// The position of a character of ``text`` (0-based, in Unicode scalars), or of the element when its text is not known.
+    func textLocation(atOffset offset: Int) -> SourceLocation {
+        writtenText?.location(atDecodedOffset: offset) ?? location
     }
 
     func children(named name: String) -> [XMLNode] {

@@ -9,6 +9,8 @@ struct XMLTagScanner {
     struct Tag {
         var offset: Int
         var attributes: [(name: String, rawValue: String, valueOffset: Int)]
+        /// Where the element's content starts: just after the start tag's `>`.
+        var contentOffset = 0
     }
 
     /// Whether the text declares entities in a document type (refused: a model
@@ -26,7 +28,10 @@ struct XMLTagScanner {
         var index = 0
         let count = bytes.count
         while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index = LineTable.offset(of: UInt8(ascii: "<"), in: bytes, from: index) ?? count
+                continue
+            }
             if hasPrefix("<!--", at: index) {
                 index = skip(past: "-->", from: index + 4)
             } else if hasPrefix("<![CDATA[", at: index) {
@@ -103,7 +108,10 @@ struct XMLTagScanner {
         while index < count {
             while index < count, isSpace(bytes[index]) { index += 1 }
             guard index < count else { break }
-            if bytes[index] == UInt8(ascii: ">") { return (tag, index + 1) }
+            if bytes[index] == UInt8(ascii: ">") {
+                tag.contentOffset = index + 1
+                return (tag, index + 1)
+            }
             if bytes[index] == UInt8(ascii: "/") { index += 1; continue }
             let nameStart = index
             while index < count, bytes[index] != UInt8(ascii: "="), !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") {
