@@ -33,22 +33,10 @@ extension Store {
     /// - Parameter outputPath: The JSON file to write.
     /// - Throws: ``RemodelError`` when the store cannot be read or the file cannot be written.
     public func exportJSON(to outputPath: String) throws(RemodelError) {
-        let temporary = Self.temporaryPath(beside: outputPath, purpose: "export")
-        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            throw RemodelError(.io, "could not create the output file: \(String(cString: strerror(errno)))", path: outputPath)
-        }
-        do throws(RemodelError) {
-            try exportJSON(toFileDescriptor: descriptor, path: outputPath)
-            guard fsync(descriptor) == 0 else {
-                throw RemodelError(.io, "could not flush the output file: \(String(cString: strerror(errno)))", path: outputPath)
+        try FileSystem.writeAtomically(to: outputPath) { (output: inout JSONOutput) throws(RemodelError) in
+            try readTransaction { () throws(RemodelError) in
+                try JSONExporter(layout: layout, connection: connection).export(to: &output)
             }
-            close(descriptor)
-            try FileSystem.replace(outputPath, with: temporary)
-        } catch {
-            close(descriptor)
-            FileSystem.removeQuietly(temporary)
-            throw error
         }
     }
 
