@@ -70,7 +70,7 @@ struct MigrationCaseRun {
         var options = matrix.options
         options.targetVersion = head.name
         let migrator = Migrator(bundle: bundle, options: options)
-        let plan = try Self.plan(migrator, store: store)
+        let plan = try Self.plan(migrator, from: source.name, store: store)
         let verifier = MigrationVerifier(bundle: bundle, plan: plan, options: options, intended: matrix.intendedChanges)
         progress.failures += verifier.planFindings().map(Self.failure)
 
@@ -106,7 +106,17 @@ struct MigrationCaseRun {
         return .migrated
     }
 
-    private static func plan(_ migrator: Migrator, store: String) throws -> MigrationPlan {
+    /// The plan from the store's version: planned from the model alone first (no need to read the store's
+    /// version again); when that finds a step that cannot be inferred, planned as the migrator plans, with
+    /// the store's data deciding which problems bite.
+    private static func plan(_ migrator: Migrator, from version: String, store: String) throws -> MigrationPlan {
+        let options = migrator.options
+        do throws(RemodelError) {
+            return try MigrationPlanner.plan(
+                bundle: migrator.bundle, from: version, to: options.targetVersion, mappingsDirectory: options.mappingsDirectory)
+        } catch {
+            guard error.code == .migrationNotPlannable else { throw error }
+        }
         do throws(RemodelError) {
             return try migrator.plan(storeAt: store)
         } catch {

@@ -7,7 +7,8 @@ struct RemodelCommand: AsyncParsableCommand {
         abstract: "Validate Core Data models and migrate SQLite stores between their versions.",
         subcommands: [
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
-            ExportCommand.self, StatusCommand.self, MigrateCommand.self, SeedCommand.self, DemoCommand.self,
+            ExportCommand.self, StatusCommand.self, MigrateCommand.self, SeedCommand.self, TestMatrixCommand.self,
+            DemoCommand.self,
         ]
     )
 }

@@ -49,10 +49,16 @@ struct MigrationLineage {
     /// For each head table, the source table whose `_pk` its objects keep (absent where keys change).
     private(set) var tableOrigins: [String: String] = [:]
 
+    /// The layouts of the source and head versions.
+    let sourceLayout: StoreLayout
+    private(set) var headLayout: StoreLayout
+
     init(plan: MigrationPlan, source: ModelVersion, head: ModelVersion, policies: Set<String>) {
         self.source = source
         self.head = head
         let sourceLayout = StoreLayout(version: source)
+        self.sourceLayout = sourceLayout
+        headLayout = sourceLayout
         for table in sourceLayout.tables { tableOrigins[table.name] = table.name }
         for entity in source.entities where !entity.isAbstract {
             var stream = Stream(sourceEntity: entity.name, headEntity: entity.name)
@@ -65,9 +71,10 @@ struct MigrationLineage {
             streams.append(stream)
         }
         for step in plan.steps {
-            follow(step, policies: policies)
+            let next = StoreLayout(version: step.destination)
+            follow(step, from: headLayout, to: next, policies: policies)
+            headLayout = next
         }
-        let headLayout = StoreLayout(version: head)
         for index in streams.indices {
             guard let entity = streams[index].headEntity, let table = headLayout.table(forEntity: entity)?.name,
                 let origin = sourceLayout.table(forEntity: streams[index].sourceEntity)?.name
@@ -79,9 +86,9 @@ struct MigrationLineage {
     /// The source table whose keys a head table keeps, if any.
     func origin(ofHeadTable table: String) -> String? { tableOrigins[table] }
 
-    private mutating func follow(_ step: MigrationStep, policies: Set<String>) {
-        let sourceLayout = StoreLayout(version: step.source)
-        let destinationLayout = StoreLayout(version: step.destination)
+    private mutating func follow(
+        _ step: MigrationStep, from sourceLayout: StoreLayout, to destinationLayout: StoreLayout, policies: Set<String>
+    ) {
         let keys = KeyPlan(mapping: step.mapping, source: sourceLayout, destination: destinationLayout)
         var origins: [String: String] = [:]
         for table in destinationLayout.tables {

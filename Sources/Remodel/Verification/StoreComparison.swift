@@ -14,8 +14,8 @@ struct StoreComparison {
     static let limit = 5
 
     func findings() throws(RemodelError) -> [VerificationFinding] {
-        let sourceLayout = StoreLayout(version: lineage.source)
-        let headLayout = StoreLayout(version: lineage.head)
+        let sourceLayout = lineage.sourceLayout
+        let headLayout = lineage.headLayout
         var findings = try countFindings(sourceLayout, headLayout)
         for stream in lineage.streams where stream.keysKept {
             guard let entity = stream.headEntity, !intended.contains(entity), !intended.contains(stream.sourceEntity),
