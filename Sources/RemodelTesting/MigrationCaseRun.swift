@@ -72,7 +72,7 @@ struct MigrationCaseRun {
         let migrator = Migrator(bundle: bundle, options: options)
         let plan = try Self.plan(migrator, from: source.name, store: store)
         let verifier = MigrationVerifier(bundle: bundle, plan: plan, options: options, intended: matrix.intendedChanges)
-        progress.failures += verifier.planFindings().map(Self.failure)
+        progress.failures += verifier.planFindings()
 
         let started = Date()
         let migrated = await Self.migrate(migrator, store: store)
@@ -91,7 +91,7 @@ struct MigrationCaseRun {
             throw error
         }
         progress.objectsAfter = report.objects
-        progress.failures += try verifier.compare(before: original, after: store).map(Self.failure)
+        progress.failures += try verifier.compare(before: original, after: store)
         if let assertions {
             do {
                 try await assertions(MigratedStore(path: store, originalPath: original, bundle: bundle, report: report))
@@ -168,11 +168,6 @@ struct MigrationCaseRun {
         default:
             throw Stop(outcome: .failed("the fixture \(fixture) is not a store at version \(version.name): \(found.message)"))
         }
-    }
-
-    private static func failure(_ finding: VerificationFinding) -> MigrationCheckFailure {
-        MigrationCheckFailure(
-            step: finding.step, entity: finding.entity, property: finding.property, primaryKey: finding.primaryKey, message: finding.message)
     }
 
     // MARK: - Reading stores

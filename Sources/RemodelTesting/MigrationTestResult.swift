@@ -1,3 +1,5 @@
+public import Remodel
+
 /// What happened when one version's store was migrated to the head, and whether the test expected it.
 public struct MigrationTestResult: Sendable {
     /// How the migration ended.

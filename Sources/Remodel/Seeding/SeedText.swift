@@ -29,6 +29,7 @@ enum SeedText {
 
     /// `text` cut to `maximum` scalars or padded with `x` to `minimum`.
     static func fit(_ text: String, minimum: Int, maximum: Int) -> String {
+        if minimum == 0 && maximum == Int.max { return text }
         var scalars = Array(text.unicodeScalars)
         if scalars.count > maximum { scalars.removeLast(scalars.count - maximum) }
         var result = String(String.UnicodeScalarView(scalars))

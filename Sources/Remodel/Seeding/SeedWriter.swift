@@ -8,45 +8,45 @@ struct SeedWriter {
     let planner: SeedPlanner
 
     func write(to output: inout JSONOutput) throws(RemodelError) {
-        output.write("{")
-        for (offset, entity) in planner.concreteEntities.enumerated() {
-            output.write(offset == 0 ? "\n  " : ",\n  ")
-            output.writeString(entity.name)
-            output.write(": [")
-            let count = try writeObjects(of: entity, to: &output)
-            output.write(count == 0 ? "]" : "\n  ]")
+        try output.writeExport(entities: planner.concreteEntities) { (entity, output: inout JSONOutput) throws(RemodelError) in
+            try writeObjects(of: entity, to: &output)
         }
-        output.write("\n}\n")
-        try output.flush()
     }
 
-    private struct Field {
-        var key: [UInt8]
-        var attribute: Attribute?
-        var values: AttributeValues?
-        var role: SeedPlanner.Role = .free
-        var relationship: Relationship?
-        var unit: LinkUnit?
-        var isForward = true
+    /// One key of an entity's objects and how its value is made: a class, so writing an object retains
+    /// nothing per key.
+    private final class Field {
+        enum Kind {
+            case attribute(AttributeType, optional: Bool, values: AttributeValues?, role: SeedPlanner.Role)
+            case relationship(toMany: Bool, ordered: Bool, unit: LinkUnit?, forward: Bool)
+        }
+
+        let key: [UInt8]
+        let kind: Kind
+
+        init(key: [UInt8], kind: Kind) {
+            self.key = key
+            self.kind = kind
+        }
     }
 
     private func fields(of entity: Entity) -> [Field] {
         var fields: [Field] = []
         for attribute in planner.storedAttributes(of: entity) {
             let owner = planner.declaring(attribute: attribute.name, in: entity)
+            let role = planner.roles[entity.name]?[attribute.name] ?? .free
+            let values = planner.values["\(owner.name).\(attribute.name)"]
             fields.append(
-                Field(
-                    key: key(attribute.name), attribute: attribute, values: planner.values["\(owner.name).\(attribute.name)"],
-                    role: planner.roles[entity.name]?[attribute.name] ?? .free))
+                Field(key: JSONOutput.keyBytes(attribute.name), kind: .attribute(attribute.type, optional: attribute.isOptional, values: values, role: role)))
         }
         for relationship in planner.layout.storedRelationships(of: entity) {
             let name = "\(planner.version.declaringEntity(of: relationship, in: entity).name).\(relationship.name)"
             guard !planner.omitted.contains(name) else { continue }
             let side = planner.sides[name]
-            fields.append(
-                Field(
-                    key: key(relationship.name), relationship: relationship, unit: side.map { planner.units[$0.unit] },
-                    isForward: side?.forward ?? true))
+            let kind = Field.Kind.relationship(
+                toMany: relationship.isToMany, ordered: relationship.isOrdered, unit: side.map { planner.units[$0.unit] },
+                forward: side?.forward ?? true)
+            fields.append(Field(key: JSONOutput.keyBytes(relationship.name), kind: kind))
         }
         return fields
     }
@@ -56,15 +56,16 @@ struct SeedWriter {
         let fields = fields(of: entity)
         let entityHash = SeedRandom.hash(entity.name)
         for primaryKey in run.first..<(run.first + Int64(run.count)) {
-            output.write(primaryKey == run.first ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
-            output.write(primaryKey)
+            output.writeObjectStart(first: primaryKey == run.first, primaryKey: primaryKey)
             var random = SeedRandom(planner.seedNumber, entityHash, UInt64(primaryKey))
             for field in fields {
                 output.write(bytes: field.key)
-                if let attribute = field.attribute {
-                    AttributeCodec.writeJSON(value(field, primaryKey: primaryKey, random: &random), type: attribute.type, to: &output)
-                } else if let relationship = field.relationship {
-                    writeLinks(field, relationship: relationship, primaryKey: primaryKey, to: &output)
+                switch field.kind {
+                case .attribute(let type, let optional, let values, let role):
+                    let value = value(values, optional: optional, role: role, primaryKey: primaryKey, random: &random)
+                    AttributeCodec.writeJSON(value, type: type, to: &output)
+                case .relationship(let toMany, let ordered, let unit, let forward):
+                    writeLinks(unit, forward: forward, toMany: toMany, ordered: ordered, primaryKey: primaryKey, to: &output)
                 }
             }
             output.write("}")
@@ -73,11 +74,13 @@ struct SeedWriter {
         return run.count
     }
 
-    private func value(_ field: Field, primaryKey: Int64, random: inout SeedRandom) -> SQLiteValue {
-        guard let values = field.values, let attribute = field.attribute else { return .null }
-        switch field.role {
+    private func value(
+        _ values: AttributeValues?, optional: Bool, role: SeedPlanner.Role, primaryKey: Int64, random: inout SeedRandom
+    ) -> SQLiteValue {
+        guard let values else { return .null }
+        switch role {
         case .free:
-            if attribute.isOptional && random.chance(1, in: 5) { return .null }
+            if optional && random.chance(1, in: 5) { return .null }
             return values.random(&random)
         case .distinct(_, let salt, let set):
             guard let index = set.index(of: primaryKey) else { return .null }
@@ -88,34 +91,27 @@ struct SeedWriter {
         }
     }
 
-    private func writeLinks(_ field: Field, relationship: Relationship, primaryKey: Int64, to output: inout JSONOutput) {
+    private func writeLinks(
+        _ unit: LinkUnit?, forward: Bool, toMany: Bool, ordered: Bool, primaryKey: Int64, to output: inout JSONOutput
+    ) {
         var keys: [Int64] = []
-        if let unit = field.unit {
-            if field.isForward, let index = unit.sources.index(of: primaryKey) {
+        if let unit {
+            if forward, let index = unit.sources.index(of: primaryKey) {
                 keys = unit.targets(ofSource: index).map(unit.targets.primaryKey(at:))
-            } else if !field.isForward, let index = unit.targets.index(of: primaryKey) {
+            } else if !forward, let index = unit.targets.index(of: primaryKey) {
                 keys = unit.sources(ofTarget: index).map(unit.sources.primaryKey(at:))
             }
         }
-        guard relationship.isToMany else {
+        guard toMany else {
             if let first = keys.first { output.write(first) } else { output.write("null") }
             return
         }
-        if !relationship.isOrdered { keys.sort() }
+        if !ordered { keys.sort() }
         output.write("[")
         for (offset, key) in keys.enumerated() {
             if offset > 0 { output.write(", ") }
             output.write(key)
         }
         output.write("]")
-    }
-
-    /// `, "name": ` as bytes.
-    private func key(_ name: String) -> [UInt8] {
-        var output = JSONOutput()
-        output.write(", ")
-        output.writeString(name)
-        output.write(": ")
-        return output.bytes
     }
 }

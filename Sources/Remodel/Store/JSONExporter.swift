@@ -6,17 +6,9 @@ struct JSONExporter {
     let connection: SQLiteConnection
 
     func export(to output: inout JSONOutput) throws(RemodelError) {
-        let entities = layout.concreteEntitiesByName
-        output.write("{")
-        for (offset, entity) in entities.enumerated() {
-            output.write(offset == 0 ? "\n  " : ",\n  ")
-            output.writeString(entity.name)
-            output.write(": [")
-            let count = try exportObjects(of: entity, to: &output)
-            output.write(count == 0 ? "]" : "\n  ]")
+        try output.writeExport(entities: layout.concreteEntitiesByName) { (entity, output: inout JSONOutput) throws(RemodelError) in
+            try exportObjects(of: entity, to: &output)
         }
-        output.write("\n}\n")
-        try output.flush()
     }
 
     private enum Field {
@@ -33,7 +25,7 @@ struct JSONExporter {
         var parameters: [SQLiteValue] = []
         for attribute in layout.storedAttributes(of: entity) {
             selections.append("t.\(quoteIdentifier(attribute.name))")
-            keys.append(key(attribute.name))
+            keys.append(JSONOutput.keyBytes(attribute.name))
             fields.append(.attribute(attribute.type))
         }
         for relationship in layout.storedRelationships(of: entity) {
@@ -59,7 +51,7 @@ struct JSONExporter {
                         + "WHERE \(quoteIdentifier(mine)) = t._pk ORDER BY \(order)\(quoteIdentifier(other))))")
                 fields.append(.toMany)
             }
-            keys.append(key(relationship.name))
+            keys.append(JSONOutput.keyBytes(relationship.name))
         }
         let sql = "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
             + "WHERE t._entity = ? ORDER BY t._pk"
@@ -67,8 +59,7 @@ struct JSONExporter {
         try statement.bind(parameters + [.text(entity.name)])
         var count = 0
         while try statement.step() {
-            output.write(count == 0 ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
-            output.write(statement.int64(at: 0))
+            output.writeObjectStart(first: count == 0, primaryKey: statement.int64(at: 0))
             for (index, field) in fields.enumerated() {
                 output.writeKey(keys[index])
                 let column = index + 1
@@ -92,15 +83,6 @@ struct JSONExporter {
             try output.flushIfNeeded()
         }
         return count
-    }
-
-    /// `, "name": ` as bytes, computed once per key.
-    private func key(_ name: String) -> [UInt8] {
-        var output = JSONOutput()
-        output.write(", ")
-        output.writeString(name)
-        output.write(": ")
-        return output.bytes
     }
 }
 

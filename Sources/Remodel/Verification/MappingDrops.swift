@@ -8,8 +8,8 @@
 /// are names the caller lists as intended (`Entity` or `Entity.property`, at
 /// either version of the step), nor destinations made by a Swift policy.
 enum MappingDrops {
-    static func findings(in plan: MigrationPlan, intended: Set<String>, policies: Set<String>) -> [VerificationFinding] {
-        var findings: [VerificationFinding] = []
+    static func findings(in plan: MigrationPlan, intended: Set<String>, policies: Set<String>) -> [MigrationCheckFailure] {
+        var findings: [MigrationCheckFailure] = []
         for step in plan.steps where !step.mapping.files.isEmpty {
             let inferred = MappingInference.infer(from: step.source, to: step.destination, modelName: plan.modelName)
             let name = "\(step.source.name) → \(step.destination.name)"
@@ -24,7 +24,7 @@ enum MappingDrops {
                 if actual.isEmpty {
                     if !isIntended([source, destination]) {
                         findings.append(
-                            VerificationFinding(
+                            MigrationCheckFailure(
                                 step: name, entity: source,
                                 message: "the mapping file drops its objects, though \(step.destination.name) still has \(destination) for them (list \"\(source)\" as an intended change if that is the plan)"
                             ))
@@ -41,7 +41,7 @@ enum MappingDrops {
 
     private static func attributeDrops(
         _ expected: EntityMapping, _ actual: EntityMapping, step: String, intended: (String) -> Bool
-    ) -> [VerificationFinding] {
+    ) -> [MigrationCheckFailure] {
         expected.attributes.compactMap { inferred in
             guard let sourceName = inferred.sourceAttribute, let inferredValue = inferred.value,
                 let mapping = actual.attribute(inferred.destination), !intended(inferred.destination)
@@ -49,7 +49,7 @@ enum MappingDrops {
             let reads = mapping.value.flatMap { try? ExpressionParser.parse($0.text) }?.sourceNames ?? []
             guard !reads.contains(sourceName) else { return nil }
             let instead = mapping.value.map { "computes it as \($0.text)" } ?? "leaves it empty"
-            return VerificationFinding(
+            return MigrationCheckFailure(
                 step: step, entity: actual.destination ?? "", property: inferred.destination,
                 message: "the mapping file drops the values of \(expected.source ?? "").\(sourceName): inference would carry them (\(inferredValue.text)), the file \(instead) (list \"\(actual.destination ?? "").\(inferred.destination)\" as an intended change if that is the plan)"
             )
@@ -58,13 +58,13 @@ enum MappingDrops {
 
     private static func relationshipDrops(
         _ expected: EntityMapping, _ actual: EntityMapping, step: String, intended: (String) -> Bool
-    ) -> [VerificationFinding] {
+    ) -> [MigrationCheckFailure] {
         expected.relationships.compactMap { inferred in
             guard let sourceName = inferred.source, let mapping = actual.relationship(inferred.destination),
                 mapping.source != sourceName, !intended(inferred.destination)
             else { return nil }
             let instead = mapping.source.map { "rebuilds it from \($0)" } ?? "leaves it empty"
-            return VerificationFinding(
+            return MigrationCheckFailure(
                 step: step, entity: actual.destination ?? "", property: inferred.destination,
                 message: "the mapping file loses the links of \(expected.source ?? "").\(sourceName): inference would carry them, the file \(instead) (list \"\(actual.destination ?? "").\(inferred.destination)\" as an intended change if that is the plan)"
             )

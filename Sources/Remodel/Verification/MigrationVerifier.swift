@@ -26,14 +26,14 @@ package struct MigrationVerifier {
     }
 
     /// Data the plan's mapping files discard though the next version still has room for it.
-    package func planFindings() -> [VerificationFinding] {
+    package func planFindings() -> [MigrationCheckFailure] {
         MappingDrops.findings(in: plan, intended: intended, policies: policies)
     }
 
     /// What the migrated store at `after` holds that the plan does not say, compared with `before`, a copy
     /// of the store as it was.
     /// - Throws: ``RemodelError`` when a store cannot be read.
-    package func compare(before: String, after: String) throws(RemodelError) -> [VerificationFinding] {
+    package func compare(before: String, after: String) throws(RemodelError) -> [MigrationCheckFailure] {
         guard let lineage else { return [] }
         let connection = try SQLiteConnection(path: after, mode: .readOnly)
         try connection.attach(path: before, as: "before", readOnly: true)

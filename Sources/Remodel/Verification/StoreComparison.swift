@@ -13,7 +13,7 @@ struct StoreComparison {
     /// Findings per check, at most.
     static let limit = 5
 
-    func findings() throws(RemodelError) -> [VerificationFinding] {
+    func findings() throws(RemodelError) -> [MigrationCheckFailure] {
         let sourceLayout = lineage.sourceLayout
         let headLayout = lineage.headLayout
         var findings = try countFindings(sourceLayout, headLayout)
@@ -56,8 +56,8 @@ struct StoreComparison {
         )?.integerValue ?? 0
     }
 
-    private func countFindings(_ sourceLayout: StoreLayout, _ headLayout: StoreLayout) throws(RemodelError) -> [VerificationFinding] {
-        var findings: [VerificationFinding] = []
+    private func countFindings(_ sourceLayout: StoreLayout, _ headLayout: StoreLayout) throws(RemodelError) -> [MigrationCheckFailure] {
+        var findings: [MigrationCheckFailure] = []
         for entity in lineage.head.entities where !entity.isAbstract && !intended.contains(entity.name) {
             guard let table = headLayout.table(forEntity: entity.name)?.name else { continue }
             let arriving = lineage.streams.filter { $0.headEntity == entity.name }
@@ -75,23 +75,23 @@ struct StoreComparison {
             let from = origins.isEmpty ? "the plan makes it empty" : "the plan carries \(origins.joined(separator: " + ")) of \(lineage.source.name)"
             if found > expected && !objectsMayBeAdded {
                 findings.append(
-                    VerificationFinding(
+                    MigrationCheckFailure(
                         entity: entity.name, message: "has \(found) objects, and \(from)\(filtered ? " (at most \(expected), as a filter may leave some out)" : "")"))
             } else if found < expected && !filtered {
-                findings.append(VerificationFinding(entity: entity.name, message: "has \(found) objects, and \(from)"))
+                findings.append(MigrationCheckFailure(entity: entity.name, message: "has \(found) objects, and \(from)"))
             }
         }
         return findings
     }
 
-    private func arrivalFindings(_ tables: Tables) throws(RemodelError) -> [VerificationFinding] {
+    private func arrivalFindings(_ tables: Tables) throws(RemodelError) -> [MigrationCheckFailure] {
         let rows = try connection.rows(
             "SELECT s.\"_pk\" FROM before.\(quoteIdentifier(tables.source)) AS s WHERE s.\"_entity\" = ? AND NOT EXISTS "
                 + "(SELECT 1 FROM main.\(quoteIdentifier(tables.head)) AS h WHERE h.\"_pk\" = s.\"_pk\" AND h.\"_entity\" = ?) "
                 + "ORDER BY s.\"_pk\" LIMIT \(Self.limit)",
             [.text(tables.sourceEntity), .text(tables.headEntity)])
         return rows.map { row in
-            VerificationFinding(
+            MigrationCheckFailure(
                 entity: tables.headEntity, primaryKey: row[0].integerValue,
                 message: "the \(tables.sourceEntity) object with this _pk did not arrive, and the plan carries every one")
         }
@@ -99,7 +99,7 @@ struct StoreComparison {
 
     // MARK: - Values
 
-    private func valueFindings(_ tables: Tables, _ attribute: MigrationLineage.CarriedAttribute) throws(RemodelError) -> [VerificationFinding] {
+    private func valueFindings(_ tables: Tables, _ attribute: MigrationLineage.CarriedAttribute) throws(RemodelError) -> [MigrationCheckFailure] {
         let source = "s.\(quoteIdentifier(attribute.source))"
         let expected = attribute.nilBecomes == nil ? source : "coalesce(\(source), ?)"
         let rows = try connection.rows(
@@ -110,7 +110,7 @@ struct StoreComparison {
         let origin = attribute.source == attribute.head && tables.sourceEntity == tables.headEntity
             ? "" : " (\(tables.sourceEntity).\(attribute.source) of \(lineage.source.name))"
         return rows.map { row in
-            VerificationFinding(
+            MigrationCheckFailure(
                 entity: tables.headEntity, property: attribute.head, primaryKey: row[0].integerValue,
                 message: "was \(row[1])\(origin), is \(row[2]); the plan carries it unchanged")
         }
@@ -120,7 +120,7 @@ struct StoreComparison {
 
     private func linkFindings(
         _ tables: Tables, _ relationship: MigrationLineage.CarriedRelationship, _ sourceLayout: StoreLayout, _ headLayout: StoreLayout
-    ) throws(RemodelError) -> [VerificationFinding] {
+    ) throws(RemodelError) -> [MigrationCheckFailure] {
         guard let sourceEntity = lineage.source.entity(named: tables.sourceEntity),
             let headEntity = lineage.head.entity(named: tables.headEntity),
             let sourceRelationship = lineage.source.relationship(named: relationship.source, in: sourceEntity),
@@ -142,7 +142,7 @@ struct StoreComparison {
             "SELECT l.owner, l.target FROM (\(after.sql)) AS l WHERE EXISTS (SELECT 1 FROM before.\(quoteIdentifier(tables.source)) AS s "
                 + "WHERE s.\"_pk\" = l.owner AND s.\"_entity\" = ?) ORDER BY l.owner, \(order)")
         try actual.bind(after.parameters + [.text(tables.sourceEntity)])
-        var findings: [VerificationFinding] = []
+        var findings: [MigrationCheckFailure] = []
         var left = try LinkGroups(expected)
         var right = try LinkGroups(actual)
         while findings.count < Self.limit, let owner = [left.owner, right.owner].compactMap({ $0 }).min() {
@@ -152,7 +152,7 @@ struct StoreComparison {
             let origin = relationship.source == relationship.head && tables.sourceEntity == tables.headEntity
                 ? "" : " (\(tables.sourceEntity).\(relationship.source) of \(lineage.source.name))"
             findings.append(
-                VerificationFinding(
+                MigrationCheckFailure(
                     entity: tables.headEntity, property: relationship.head, primaryKey: owner,
                     message: "linked \(had)\(origin), links \(has); the plan carries the links\(relationship.ordered ? " in their order" : "") (those to objects that arrived)"
                 ))

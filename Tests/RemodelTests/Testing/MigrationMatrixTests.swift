@@ -9,10 +9,20 @@ struct MigrationMatrixTests {
     static let library = MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld"
     static let diligence = MigrationFixtures.packageRoot + "/Models/Diligence.xcdatamodeld"
 
-    /// As an app's test would use it: one case per version.
+    /// As an app's test uses it (the README's example): one case per version.
+    @Test(arguments: MigrationMatrix(model: library, mappings: MigrationFixtures.libraryMappings).cases())
+    func migratesToTheCurrentVersion(_ migration: MigrationTestCase) async throws {
+        try await migration.run { store in
+            let books = try store.objectCount(of: "Book")   // your own checks on the migrated store
+            #expect(books > 0)
+        }
+    }
+
+    /// As docs/TESTING.md's example.
     @Test(arguments: MigrationMatrix(model: library, mappings: MigrationFixtures.libraryMappings, objects: 30).cases())
     func everyLibraryVersionMigrates(_ migration: MigrationTestCase) async throws {
         try await migration.run { store in
+            // Your own checks on the migrated store.
             let books = try store.objectCount(of: "Book")
             #expect(books == (try store.originalObjectCount(of: "Book")))
             #expect(store.report.targetVersion == "Library 3")
@@ -63,6 +73,33 @@ struct MigrationMatrixTests {
         var intended = MigrationMatrix(model: Self.library, mappings: folder.path)
         intended.intendedChanges = ["Person.age", "Person.books"]
         #expect(await intended.run().map(\.summary) == ["ok", "ok", "ok"])
+    }
+
+    @Test func aFilterMayLeaveObjectsOutAndWhatArrivesIsStillCompared() async throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write(
+            """
+            <mapping model="Library" sourceVersion="Library" destinationVersion="Library 2">
+                <entity source="Person" destination="Person" filter="$source.yearsSinceBirth > 1000">
+                    <attribute name="fullName" value="trim($source.firstName + ' ' + $source.lastName)"/>
+                </entity>
+            </mapping>
+            """, to: "filtered.xml")
+        var options = MigrationOptions(mappingsDirectory: folder.path)
+        let bundle = try ModelBundle(contentsOf: Self.library)
+        var matrix = MigrationMatrix(bundle: bundle, options: options, objects: 30)
+        matrix.versions = ["Library"]
+        let passing = try #require(await matrix.run().first)
+        #expect(passing.summary == "ok")
+        #expect(passing.objectsAfter < passing.objectsBefore, "some people were left out")
+
+        options.hooks.afterStep = { database in
+            try database.connection.execute("UPDATE Person SET age = age + 1")
+        }
+        matrix.options = options
+        let failing = try #require(await matrix.run().first)
+        #expect(failing.summary == "failed (\(failing.failures.count) differences from the plan)")
+        #expect(failing.failures.allSatisfy { $0.entity == "Person" && $0.property == "age" && $0.message.contains("the plan carries it unchanged") })
     }
 
     @Test func aHookThatChangesCarriedDataFailsNamingTheObject() async throws {
