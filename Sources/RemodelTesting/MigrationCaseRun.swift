@@ -34,6 +34,7 @@ struct MigrationCaseRun {
             progress.objectsAfter = progress.objectsBefore
         } catch {
             outcome = .failed("\(error)")
+            progress.objectsAfter = progress.objectsBefore
         }
         return MigrationTestResult(
             testCase: testCase, outcome: outcome, isExpected: Self.matches(outcome, testCase.expectation, matrix),
