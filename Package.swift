@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Remodel", targets: ["Remodel"]),
+        .library(name: "RemodelTesting", targets: ["RemodelTesting"]),
         .executable(name: "remodel", targets: ["RemodelCLI"]),
         .executable(name: "remodel-bench", targets: ["RemodelBench"]),
     ],
@@ -31,10 +32,15 @@ let package = Package(
                 "RemodelSQLite",
             ]
         ),
+        .target(
+            name: "RemodelTesting",
+            dependencies: ["Remodel"]
+        ),
         .executableTarget(
             name: "RemodelCLI",
             dependencies: [
                 "Remodel",
+                "RemodelTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/remodel"
@@ -46,7 +52,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RemodelTests",
-            dependencies: ["Remodel"],
+            dependencies: ["Remodel", "RemodelTesting"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,19 +1,21 @@
 /// A JSON value whose objects keep their keys in the order given, so that
-/// output is deterministic and reads in a sensible order.
-enum JSONDocument: Sendable, Hashable {
+/// output is deterministic and reads in a sensible order. (`package`: the
+/// `RemodelTesting` library writes its reports with it.)
+package enum JSONDocument: Sendable, Hashable {
     case string(String)
+    case bool(Bool)
     case int(Int)
     case number(Double)
     case null
     case array([JSONDocument])
     case object([(String, JSONDocument)])
 
-    static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool { lhs.rendered() == rhs.rendered() }
+    package static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool { lhs.rendered() == rhs.rendered() }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
 
     /// The value on one line, with no spaces: for JSON-lines output.
-    func compact() -> String {
+    package func compact() -> String {
         switch self {
         case .array(let items): return "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
         case .object(let members): return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
@@ -22,9 +24,10 @@ enum JSONDocument: Sendable, Hashable {
     }
 
     /// The value as indented JSON text (two spaces a level), without a final newline.
-    func rendered(indent: String = "") -> String {
+    package func rendered(indent: String = "") -> String {
         switch self {
         case .string(let text): return Self.quoted(text)
+        case .bool(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
         case .number(let number): return number.isFinite ? String(number) : "null"
         case .null: return "null"
@@ -41,7 +44,7 @@ enum JSONDocument: Sendable, Hashable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

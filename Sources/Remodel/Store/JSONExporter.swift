@@ -21,16 +21,9 @@ struct JSONExporter {
             }
             progress.report("exporting", item: nil, completed: 0, total: written.total, unit: .objects)
         }
-        output.write("{")
-        for (offset, entity) in entities.enumerated() {
-            output.write(offset == 0 ? "\n  " : ",\n  ")
-            output.writeString(entity.name)
-            output.write(": [")
-            let count = try exportObjects(of: entity, to: &output, written: &written)
-            output.write(count == 0 ? "]" : "\n  ]")
+        try output.writeExport(entities: entities) { (entity, output: inout JSONOutput) throws(RemodelError) in
+            try exportObjects(of: entity, to: &output, written: &written)
         }
-        output.write("\n}\n")
-        try output.flush()
     }
 
     private enum Field {
@@ -49,7 +42,7 @@ struct JSONExporter {
         var parameters: [SQLiteValue] = []
         for attribute in layout.storedAttributes(of: entity) {
             selections.append("t.\(quoteIdentifier(layout.columnName(of: attribute.name, in: entity.name) ?? attribute.name))")
-            keys.append(key(attribute.name))
+            keys.append(JSONOutput.keyBytes(attribute.name))
             fields.append(.attribute(attribute.type))
         }
         for relationship in layout.storedRelationships(of: entity) {
@@ -75,7 +68,7 @@ struct JSONExporter {
                         + "WHERE \(quoteIdentifier(mine)) = t._pk ORDER BY \(order)\(quoteIdentifier(other))))")
                 fields.append(.toMany)
             }
-            keys.append(key(relationship.name))
+            keys.append(JSONOutput.keyBytes(relationship.name))
         }
         let sql = "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
             + "WHERE t._entity = ? ORDER BY t._pk" + (objectsPerEntity == nil ? "" : " LIMIT ?")
@@ -112,14 +105,6 @@ struct JSONExporter {
         return count
     }
 
-    /// `, "name": ` as bytes, computed once per key.
-    private func key(_ name: String) -> [UInt8] {
-        var output = JSONOutput()
-        output.write(", ")
-        output.writeString(name)
-        output.write(": ")
-        return output.bytes
-    }
 }
 
 /// `?, ?, ?` for `count` bound values (at least one, so `IN ()` never appears).

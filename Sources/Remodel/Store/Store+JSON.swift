@@ -44,22 +44,12 @@ extension Store {
 
     /// ``exportJSON(to:)-(String)``, telling `progress` how many objects are written.
     package func exportJSON(to outputPath: String, progress: ((OperationProgress) -> Void)?) throws(RemodelError) {
-        let temporary = Self.temporaryPath(beside: outputPath, purpose: "export")
-        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            throw RemodelError(.io, "could not create the output file: \(String(cString: strerror(errno)))", path: outputPath)
-        }
-        do throws(RemodelError) {
-            try exportJSON(toFileDescriptor: descriptor, path: outputPath, progress: progress)
-            guard fsync(descriptor) == 0 else {
-                throw RemodelError(.io, "could not flush the output file: \(String(cString: strerror(errno)))", path: outputPath)
+        try FileSystem.writeAtomically(to: outputPath) { (output: inout JSONOutput) throws(RemodelError) in
+            try readTransaction { () throws(RemodelError) in
+                var exporter = JSONExporter(layout: layout, connection: connection)
+                exporter.progress = OperationProgressReporter(progress)
+                try exporter.export(to: &output)
             }
-            close(descriptor)
-            try FileSystem.replace(outputPath, with: temporary)
-        } catch {
-            close(descriptor)
-            FileSystem.removeQuietly(temporary)
-            throw error
         }
     }
 

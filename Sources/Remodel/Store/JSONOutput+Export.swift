@@ -1,0 +1,35 @@
+/// The pieces of the export format's layout (see `docs/JSON.md`) that the
+/// exporter and the seed generator both write.
+extension JSONOutput {
+    /// Writes `{`, each entity as `"Name": [` followed by its objects (written by `objects`, which returns
+    /// how many it wrote) and `]`, then `}` and a newline, and flushes.
+    mutating func writeExport(
+        entities: [Entity], objects: (Entity, inout JSONOutput) throws(RemodelError) -> Int
+    ) throws(RemodelError) {
+        write("{")
+        for (offset, entity) in entities.enumerated() {
+            write(offset == 0 ? "\n  " : ",\n  ")
+            writeString(entity.name)
+            write(": [")
+            let count = try objects(entity, &self)
+            write(count == 0 ? "]" : "\n  ]")
+        }
+        write("\n}\n")
+        try flush()
+    }
+
+    /// Starts an object on its own line with its `_pk` (the first of an entity without a comma before it).
+    mutating func writeObjectStart(first: Bool, primaryKey: Int64) {
+        write(first ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
+        write(primaryKey)
+    }
+
+    /// `, "name": ` as bytes, to write before a value.
+    static func keyBytes(_ name: String) -> [UInt8] {
+        var output = JSONOutput()
+        output.write(", ")
+        output.writeString(name)
+        output.write(": ")
+        return output.bytes
+    }
+}
