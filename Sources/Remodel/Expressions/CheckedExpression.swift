@@ -3,13 +3,13 @@
 /// every promotion is explicit.
 ///
 /// Make one with ``ExpressionTypeChecker/check(_:)-(Expression)``.
-public struct CheckedExpression: Sendable, Hashable {
+package struct CheckedExpression: Sendable, Hashable {
     /// The parsed expression it was made from.
-    public var expression: Expression
+    package var expression: Expression
     /// The type of its value.
-    public var resultType: ExpressionResultType
+    package var resultType: ExpressionResultType
     /// Warnings found while checking (never errors: those are thrown).
-    public var warnings: [ExpressionDiagnostic]
+    package var warnings: [ExpressionDiagnostic]
     /// The typed tree both back ends run.
     var node: TypedNode
 }

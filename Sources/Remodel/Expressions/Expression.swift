@@ -10,9 +10,9 @@
 /// let expression = try ExpressionParser.parse("$source.age + 1")
 /// print(expression.range) // 0..<15
 /// ```
-public struct Expression: Sendable, Hashable, CustomStringConvertible {
+package struct Expression: Sendable, Hashable, CustomStringConvertible {
     /// What the node is.
-    public indirect enum Kind: Sendable, Hashable {
+    package indirect enum Kind: Sendable, Hashable {
         /// An integer literal such as `42`.
         case integer(Int64)
         /// A floating-point literal such as `1.5` or `2e10`.
@@ -36,35 +36,35 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A path from `$source` through relationships to an attribute or `@count`.
-    public struct KeyPath: Sendable, Hashable {
+    package struct KeyPath: Sendable, Hashable {
         /// One name in the path, with where it is written.
-        public struct Component: Sendable, Hashable {
+        package struct Component: Sendable, Hashable {
             /// The attribute or relationship name.
-            public var name: String
+            package var name: String
             /// Where the name is written.
-            public var range: Range<Int>
+            package var range: Range<Int>
 
             /// Creates a component.
-            public init(name: String, range: Range<Int>) {
+            package init(name: String, range: Range<Int>) {
                 self.name = name
                 self.range = range
             }
         }
 
         /// The names after `$source`, in order (at least one).
-        public var components: [Component]
+        package var components: [Component]
         /// Where `@count` is written, when the path ends with it.
-        public var count: Range<Int>?
+        package var count: Range<Int>?
 
         /// Creates a key path.
-        public init(components: [Component], count: Range<Int>? = nil) {
+        package init(components: [Component], count: Range<Int>? = nil) {
             self.components = components
             self.count = count
         }
     }
 
     /// A prefix operator.
-    public enum UnaryOperator: String, Sendable, Hashable {
+    package enum UnaryOperator: String, Sendable, Hashable {
         /// `-x`: negation.
         case negate = "-"
         /// `!x`: logical not.
@@ -72,7 +72,7 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A binary operator, with its precedence.
-    public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+    package enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
         /// `+`: adds numbers, joins strings.
         case add = "+"
         /// `-`
@@ -104,7 +104,7 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
 
         /// Higher binds tighter: `* / %` 7, `+ -` 6, `??` 5, comparisons 4, `&&` 3, `||` 2
         /// (the ternary `?:` is 1), as in Swift.
-        public var precedence: Int {
+        package var precedence: Int {
             switch self {
             case .multiply, .divide, .remainder: return 7
             case .add, .subtract: return 6
@@ -116,22 +116,22 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// Whether `a op b op c` groups as `a op (b op c)` (only `??`, as in Swift).
-        public var isRightAssociative: Bool { self == .nilCoalescing }
+        package var isRightAssociative: Bool { self == .nilCoalescing }
 
         /// Whether the operator compares its operands.
-        public var isComparison: Bool { precedence == 4 }
+        package var isComparison: Bool { precedence == 4 }
     }
 
     /// What the node is.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the node is written, in Unicode scalar offsets (parentheses included).
-    public var range: Range<Int>
+    package var range: Range<Int>
 
     /// The number of nodes on the longest path down from this one (a literal is 1).
-    public let height: Int
+    package let height: Int
 
     /// Creates a node.
-    public init(_ kind: Kind, range: Range<Int>) {
+    package init(_ kind: Kind, range: Range<Int>) {
         self.kind = kind
         self.range = range
         switch kind {
@@ -144,7 +144,7 @@ public struct Expression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The expression written back as text, fully parenthesized (for messages and tests).
-    public var description: String {
+    package var description: String {
         switch kind {
         case .integer(let value): return String(value)
         case .double(let value): return String(value)

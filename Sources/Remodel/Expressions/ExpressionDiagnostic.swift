@@ -11,18 +11,18 @@
 ///     print(error.message, error.range) // expected an expression after '+' 11..<11
 /// }
 /// ```
-public struct ExpressionDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ExpressionDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Error or warning.
-    public var severity: Severity
+    package var severity: Severity
     /// The stable rule name: `expression-syntax`, `expression-type` or `expression-optional`.
-    public var rule: String
+    package var rule: String
     /// What is wrong and, where possible, what to write instead.
-    public var message: String
+    package var message: String
     /// Where it is, in Unicode scalar offsets in the expression text.
-    public var range: Range<Int>
+    package var range: Range<Int>
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity = .error, rule: String, message: String, range: Range<Int>) {
+    package init(_ severity: Severity = .error, rule: String, message: String, range: Range<Int>) {
         self.severity = severity
         self.rule = rule
         self.message = message
@@ -38,7 +38,7 @@ public struct ExpressionDiagnostic: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// `column C: severity: message [rule]`, the column 1-based in the expression.
-    public var description: String {
+    package var description: String {
         "column \(range.lowerBound + 1): \(severity.rawValue): \(message) [\(rule)]"
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// What an expression can see besides the source object: the instant `now()`
 /// returns, fixed once per migration so every object gets the same one.
@@ -8,13 +8,13 @@ public import Foundation
 /// let environment = ExpressionEnvironment(now: Date())
 /// let interpreter = ExpressionInterpreter(environment: environment)
 /// ```
-public struct ExpressionEnvironment: Sendable, Hashable {
+package struct ExpressionEnvironment: Sendable, Hashable {
     /// The value of `now()`.
-    public var now: Date
+    package var now: Date
 
     /// Creates an environment.
     /// - Parameter now: The value of `now()`; the current instant when omitted.
-    public init(now: Date = Date()) {
+    package init(now: Date = Date()) {
         self.now = now
     }
 

@@ -7,11 +7,11 @@
 /// let connection = try SQLiteConnection(path: storePath)
 /// try ExpressionFunctions.register(on: connection)
 /// ```
-public enum ExpressionFunctions {
+package enum ExpressionFunctions {
     /// Registers every `remodel_…` function on a connection. Call it once per connection
     /// before running SQL from ``ExpressionSQLCompiler``.
     /// - Throws: ``RemodelError`` when SQLite refuses a registration.
-    public static func register(on connection: SQLiteConnection) throws(RemodelError) {
+    package static func register(on connection: SQLiteConnection) throws(RemodelError) {
         for type in [ExpressionType.integer, .decimal] {
             for op in [ArithmeticOperator.add, .subtract, .multiply, .divide, .remainder] where !(type == .decimal && op == .remainder) {
                 try connection.createFunction(arithmeticName(op, type), argumentCount: 2) { arguments in

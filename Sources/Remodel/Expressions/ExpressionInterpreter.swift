@@ -1,7 +1,7 @@
 /// One source object as the interpreter reads it. The migrator implements it
 /// over the rows it reads; values are in their stored encoding
 /// (`docs/STORE-LAYOUT.md`).
-public protocol ExpressionRow {
+package protocol ExpressionRow {
     /// The stored value of `attribute` of the object reached through the to-one
     /// `relationships` (empty for the source object itself), `.null` when a
     /// relationship on the way is empty.
@@ -19,12 +19,12 @@ public protocol ExpressionRow {
 /// let interpreter = ExpressionInterpreter(environment: ExpressionEnvironment(now: migrationStart))
 /// let value = try interpreter.evaluate(checked, row: row) // .text("Ada Lovelace")
 /// ```
-public struct ExpressionInterpreter: Sendable {
+package struct ExpressionInterpreter: Sendable {
     /// The environment (`now()`).
-    public var environment: ExpressionEnvironment
+    package var environment: ExpressionEnvironment
 
     /// Creates an interpreter.
-    public init(environment: ExpressionEnvironment = ExpressionEnvironment()) {
+    package init(environment: ExpressionEnvironment = ExpressionEnvironment()) {
         self.environment = environment
     }
 
@@ -32,7 +32,7 @@ public struct ExpressionInterpreter: Sendable {
     /// - Returns: The value in the stored encoding of the expression's type, `.null` for nil.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/invalidValue`` when the row
     ///   holds a value in the wrong storage class for its attribute's type.
-    public func evaluate(_ expression: CheckedExpression, row: some ExpressionRow) throws(RemodelError) -> SQLiteValue {
+    package func evaluate(_ expression: CheckedExpression, row: some ExpressionRow) throws(RemodelError) -> SQLiteValue {
         try evaluate(expression.node, row)
     }
 

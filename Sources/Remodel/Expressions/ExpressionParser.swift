@@ -4,15 +4,15 @@
 /// ```swift
 /// let expression = try ExpressionParser.parse("$source.firstName + ' ' + $source.lastName")
 /// ```
-public enum ExpressionParser {
+package enum ExpressionParser {
     /// The deepest nesting accepted; deeper expressions are rejected with a message, never a crash.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     /// Parses an expression.
     /// - Parameter text: The expression as written in the mapping file (XML entities already resolved).
     /// - Returns: The tree, each node with its range in Unicode scalar offsets.
     /// - Throws: ``ExpressionDiagnostic`` for the first syntax error, with its position.
-    public static func parse(_ text: String) throws(ExpressionDiagnostic) -> Expression {
+    package static func parse(_ text: String) throws(ExpressionDiagnostic) -> Expression {
         var lexer = ExpressionLexer(text)
         var parser = Parser(tokens: try lexer.tokenize())
         return try parser.parseAll()

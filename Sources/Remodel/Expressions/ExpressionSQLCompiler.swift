@@ -2,7 +2,7 @@
 /// or count a to-many relationship of the source object, or of an object
 /// reached through to-one relationships. The migrator implements it from the
 /// store layout; every name must go into SQL through ``quoteIdentifier(_:)``.
-public protocol ExpressionSQLContext {
+package protocol ExpressionSQLContext {
     /// An SQL expression for the stored value of `attribute` of the object reached
     /// through the to-one `relationships` (empty: the source row), NULL when a
     /// relationship on the way is empty. For example `"t0"."firstName"` or
@@ -16,14 +16,14 @@ public protocol ExpressionSQLContext {
 
 /// SQL text with its bound values: every literal of the expression is a `?`
 /// parameter, in the order the literals are written.
-public struct CompiledSQL: Sendable, Hashable {
+package struct CompiledSQL: Sendable, Hashable {
     /// The SQL expression, to put into a `SELECT` or `WHERE`.
-    public var sql: String
+    package var sql: String
     /// The values for the `?` parameters, in order.
-    public var parameters: [SQLiteValue]
+    package var parameters: [SQLiteValue]
 
     /// Creates compiled SQL.
-    public init(sql: String, parameters: [SQLiteValue]) {
+    package init(sql: String, parameters: [SQLiteValue]) {
         self.sql = sql
         self.parameters = parameters
     }
@@ -38,12 +38,12 @@ public struct CompiledSQL: Sendable, Hashable {
 /// let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: layout)
 /// let rows = try connection.rows("SELECT \(compiled.sql) FROM \"Person\" AS \"t0\"", compiled.parameters)
 /// ```
-public struct ExpressionSQLCompiler: Sendable {
+package struct ExpressionSQLCompiler: Sendable {
     /// The environment (`now()` is bound as a parameter).
-    public var environment: ExpressionEnvironment
+    package var environment: ExpressionEnvironment
 
     /// Creates a compiler.
-    public init(environment: ExpressionEnvironment = ExpressionEnvironment()) {
+    package init(environment: ExpressionEnvironment = ExpressionEnvironment()) {
         self.environment = environment
     }
 
@@ -52,7 +52,7 @@ public struct ExpressionSQLCompiler: Sendable {
     ///   - expression: The type-checked expression.
     ///   - context: Supplies the SQL for attributes and counts.
     /// - Returns: The SQL expression and its parameters; names are quoted by the context, values are bound.
-    public func compile(_ expression: CheckedExpression, context: some ExpressionSQLContext) -> CompiledSQL {
+    package func compile(_ expression: CheckedExpression, context: some ExpressionSQLContext) -> CompiledSQL {
         var parameters: [SQLiteValue] = []
         let sql = compile(expression.node, context, &parameters)
         return CompiledSQL(sql: sql, parameters: parameters)

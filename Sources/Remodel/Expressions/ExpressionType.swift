@@ -1,6 +1,6 @@
 /// The type of a value expression, one per stored encoding of
 /// `docs/STORE-LAYOUT.md`.
-public enum ExpressionType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum ExpressionType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Integer 16/32/64 attributes and integer literals (`INTEGER`).
     case integer = "Integer"
     /// Double and Float attributes and `1.5` literals (`REAL`).
@@ -23,13 +23,13 @@ public enum ExpressionType: String, Sendable, Hashable, CaseIterable, CustomStri
     case `nil` = "nil"
 
     /// The type's name as messages print it.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Whether the type is a number.
-    public var isNumeric: Bool { self == .integer || self == .double || self == .decimal }
+    package var isNumeric: Bool { self == .integer || self == .double || self == .decimal }
 
     /// The expression type of an attribute type, `nil` for types expressions cannot read.
-    public init?(_ attributeType: AttributeType) {
+    package init?(_ attributeType: AttributeType) {
         switch attributeType {
         case .integer16, .integer32, .integer64: self = .integer
         case .float, .double: self = .double
@@ -54,25 +54,25 @@ public enum ExpressionType: String, Sendable, Hashable, CaseIterable, CustomStri
 }
 
 /// A type and whether the value can be nil.
-public struct ExpressionResultType: Sendable, Hashable, CustomStringConvertible {
+package struct ExpressionResultType: Sendable, Hashable, CustomStringConvertible {
     /// The type.
-    public var type: ExpressionType
+    package var type: ExpressionType
     /// Whether the value can be nil: an optional attribute, a to-one path, a
     /// conversion from text that can fail, or `nil` itself.
-    public var isOptional: Bool
+    package var isOptional: Bool
 
     /// Creates a result type.
-    public init(_ type: ExpressionType, optional: Bool) {
+    package init(_ type: ExpressionType, optional: Bool) {
         self.type = type
         self.isOptional = optional || type == .nil
     }
 
     /// `Integer` or `Integer?`.
-    public var description: String { type == .nil ? "nil" : type.rawValue + (isOptional ? "?" : "") }
+    package var description: String { type == .nil ? "nil" : type.rawValue + (isOptional ? "?" : "") }
 }
 
 /// The functions an expression can call.
-public enum ExpressionFunction: String, Sendable, Hashable, CaseIterable {
+package enum ExpressionFunction: String, Sendable, Hashable, CaseIterable {
     /// `lowercase(s)`: full Unicode lowercase mapping.
     case lowercase
     /// `uppercase(s)`: full Unicode uppercase mapping.

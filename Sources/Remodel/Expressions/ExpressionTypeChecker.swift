@@ -6,14 +6,14 @@
 /// let checked = try checker.check(try ExpressionParser.parse("$source.firstName + ' ' + $source.lastName"))
 /// print(checked.resultType) // String?
 /// ```
-public struct ExpressionTypeChecker: Sendable {
+package struct ExpressionTypeChecker: Sendable {
     /// The model version the source objects belong to.
-    public var model: ModelVersion
+    package var model: ModelVersion
     /// The entity `$source` is an instance of.
-    public var entity: Entity
+    package var entity: Entity
 
     /// Creates a checker for expressions over instances of `entity`.
-    public init(model: ModelVersion, entity: Entity) {
+    package init(model: ModelVersion, entity: Entity) {
         self.model = model
         self.entity = entity
     }
@@ -21,14 +21,14 @@ public struct ExpressionTypeChecker: Sendable {
     /// Type-checks an expression.
     /// - Returns: The typed expression, ready to evaluate or compile.
     /// - Throws: ``ExpressionDiagnostic`` for the first type error, naming the entity and the position.
-    public func check(_ expression: Expression) throws(ExpressionDiagnostic) -> CheckedExpression {
+    package func check(_ expression: Expression) throws(ExpressionDiagnostic) -> CheckedExpression {
         let typed = try type(expression)
         return CheckedExpression(expression: expression, resultType: typed.type, warnings: [], node: typed.node)
     }
 
     /// Parses and type-checks expression text.
     /// - Throws: ``ExpressionDiagnostic`` for the first syntax or type error.
-    public func check(_ text: String) throws(ExpressionDiagnostic) -> CheckedExpression {
+    package func check(_ text: String) throws(ExpressionDiagnostic) -> CheckedExpression {
         try check(try ExpressionParser.parse(text))
     }
 
@@ -45,7 +45,7 @@ public struct ExpressionTypeChecker: Sendable {
     ///   - type: The destination attribute's type.
     ///   - optional: Whether the destination attribute is optional.
     /// - Throws: ``ExpressionDiagnostic`` when the value cannot go into the attribute.
-    public func check(
+    package func check(
         _ expression: Expression, assignableTo type: AttributeType, optional: Bool
     ) throws(ExpressionDiagnostic) -> CheckedExpression {
         var checked = try check(expression)

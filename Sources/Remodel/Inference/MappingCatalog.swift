@@ -8,23 +8,23 @@ import Foundation
 /// let catalog = MappingCatalog(directory: "Mappings", bundle: bundle)
 /// for diagnostic in catalog.diagnostics { print(diagnostic) }
 /// ```
-public struct MappingCatalog: Sendable {
+package struct MappingCatalog: Sendable {
     /// The merged mappings, keyed by source and destination version.
-    public internal(set) var mappings: [VersionPair: MappingModel] = [:]
+    package internal(set) var mappings: [VersionPair: MappingModel] = [:]
     /// Problems in the files that belong to this model.
-    public internal(set) var diagnostics: [Diagnostic] = []
+    package internal(set) var diagnostics: [Diagnostic] = []
     /// The files read that belong to this model.
-    public internal(set) var files: [String] = []
+    package internal(set) var files: [String] = []
 
     /// A step between two versions.
-    public struct VersionPair: Sendable, Hashable {
+    package struct VersionPair: Sendable, Hashable {
         /// The version migrated from.
-        public var source: String
+        package var source: String
         /// The version migrated to.
-        public var destination: String
+        package var destination: String
 
         /// Creates a pair.
-        public init(source: String, destination: String) {
+        package init(source: String, destination: String) {
             self.source = source
             self.destination = destination
         }
@@ -33,7 +33,7 @@ public struct MappingCatalog: Sendable {
     /// Reads every `*.xml` file under `directory` whose `model` is the bundle's name, and every
     /// Xcode mapping model (`*.xcmappingmodel`) made for the bundle. A Remodel mapping file wins
     /// over an Xcode mapping model for the same step. A missing or `nil` directory gives an empty catalog.
-    public init(directory: String?, bundle: ModelBundle) {
+    package init(directory: String?, bundle: ModelBundle) {
         guard let directory else { return }
         let paths = Self.xmlFiles(under: directory)
         for path in paths where !XcodeMappingLoader.isXcodeMapping(path) {

@@ -3,7 +3,7 @@
 ///
 /// The file says only what inference cannot know: everything it does not
 /// mention stays as inferred.
-public enum MappingResolver {
+package enum MappingResolver {
     /// The mapping for one step: inferred, then the file's rules applied on top.
     ///
     /// For example:
@@ -13,7 +13,7 @@ public enum MappingResolver {
     /// ```
     /// - Returns: The merged mapping (nil when the file's model or versions do not
     ///   exist) and the file's problems as diagnostics with positions.
-    public static func resolve(file: MappingFile, bundle: ModelBundle) -> (MappingModel?, [Diagnostic]) {
+    package static func resolve(file: MappingFile, bundle: ModelBundle) -> (MappingModel?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         guard file.modelName == bundle.name else {
             diagnostics.append(

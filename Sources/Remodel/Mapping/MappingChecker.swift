@@ -1,14 +1,14 @@
 /// Type-checks every expression of a mapping against both versions, so a
 /// mistake is a diagnostic with line and column, never a failure halfway
 /// through a store.
-public enum MappingChecker {
+package enum MappingChecker {
     /// The problems of every value and filter expression of a mapping, with positions in its file.
     ///
     /// For example:
     /// ```swift
     /// let diagnostics = MappingChecker.diagnostics(for: mapping, source: v1, destination: v2)
     /// ```
-    public static func diagnostics(for mapping: MappingModel, source: ModelVersion, destination: ModelVersion) -> [Diagnostic] {
+    package static func diagnostics(for mapping: MappingModel, source: ModelVersion, destination: ModelVersion) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let probe = SQLProbe()
         for entity in mapping.entities {

@@ -1,12 +1,12 @@
 /// Reads mapping files, keeping the position of every element and expression.
-public enum MappingFileReader {
+package enum MappingFileReader {
     /// Reads a mapping file; problems in its structure become diagnostics.
     ///
     /// For example:
     /// ```swift
     /// let (file, diagnostics) = MappingFileReader.read(path: "Mappings/Library 1 to 2.xml")
     /// ```
-    public static func read(path: String) -> (MappingFile?, [Diagnostic]) {
+    package static func read(path: String) -> (MappingFile?, [Diagnostic]) {
         let root: XMLNode
         do {
             root = try XMLDocumentReader.read(path: path)
@@ -93,7 +93,7 @@ public enum MappingFileReader {
 
 extension ValueExpression {
     /// The file position of a character of the expression (0-based, in Unicode scalars of the decoded text).
-    public func location(atOffset offset: Int) -> SourceLocation? {
+    package func location(atOffset offset: Int) -> SourceLocation? {
         if let origin { return origin.location(atOffset: offset) }
         guard let location else { return nil }
         let attribute = XMLNode.Attribute(name: "", value: text, rawValue: rawText ?? text, valueLocation: location)

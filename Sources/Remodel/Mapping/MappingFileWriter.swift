@@ -1,7 +1,7 @@
 /// Writes a mapping as a mapping file, each line commented with the rule
 /// that produced it, ready to edit. Read back unchanged, it maps exactly as
 /// the mapping it was written from.
-public enum MappingFileWriter {
+package enum MappingFileWriter {
     /// The mapping file text.
     ///
     /// For example:
@@ -9,7 +9,7 @@ public enum MappingFileWriter {
     /// let mapping = try MappingInference.infer(bundle: bundle, from: "Library", to: "Library 2")
     /// print(MappingFileWriter.text(for: mapping))
     /// ```
-    public static func text(for mapping: MappingModel) -> String {
+    package static func text(for mapping: MappingModel) -> String {
         var lines: [String] = []
         lines.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
         lines.append("<!-- Inferred by `remodel infer` from \(comment(mapping.sourceVersion)) to \(comment(mapping.destinationVersion)).")

@@ -23,7 +23,7 @@ public enum MigrationPlanner {
     }
 
     /// Plans with mapping files already read.
-    public static func plan(
+    package static func plan(
         bundle: ModelBundle, from source: String, to target: String? = nil, catalog: MappingCatalog
     ) throws(RemodelError) -> MigrationPlan {
         try plan(bundle: bundle, from: source, to: target, catalog: catalog, screen: nil)

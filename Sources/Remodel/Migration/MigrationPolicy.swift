@@ -33,17 +33,49 @@ public struct EntityPolicy: Sendable {
     }
 }
 
-/// The store being built by a step, handed to hooks: the destination store on
-/// ``connection`` (schema `main`) with the source store attached read-only as `src`.
+/// SQL access to the store a step is building, handed to hooks and custom validations: the store being
+/// built is schema `main`, the store it is built from is attached read-only as `src`.
+///
+/// For example:
+/// ```swift
+/// hooks.afterStep = { database in
+///     try database.execute("UPDATE Person SET fullName = trim(fullName)")
+///     let people = try database.scalar("SELECT count(*) FROM Person")
+/// }
+/// ```
 public final class MigrationStepDatabase {
     /// The step.
     public let step: MigrationStep
-    /// The connection to the destination store, with the source attached as `src`.
-    public let connection: SQLiteConnection
+    /// The connection itself, for Remodel's own code and tests.
+    package let connection: SQLiteConnection
 
     init(step: MigrationStep, connection: SQLiteConnection) {
         self.step = step
         self.connection = connection
+    }
+
+    /// Runs one or more SQL statements that take no values.
+    /// - Throws: ``RemodelError`` with SQLite's message and the statement.
+    public func execute(_ sql: String) throws(RemodelError) {
+        try connection.execute(sql)
+    }
+
+    /// Runs one statement with bound values (`?`), to completion.
+    /// - Throws: ``RemodelError`` with SQLite's message and the statement.
+    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) {
+        try connection.run(sql, values)
+    }
+
+    /// The rows of a query with bound values (`?`), each as its column values.
+    /// - Throws: ``RemodelError`` with SQLite's message and the statement.
+    public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> [[SQLiteValue]] {
+        try connection.rows(sql, values)
+    }
+
+    /// The first column of a query's first row, or nil when it has no row.
+    /// - Throws: ``RemodelError`` with SQLite's message and the statement.
+    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> SQLiteValue? {
+        try connection.scalar(sql, values)
     }
 }
 
@@ -57,7 +89,7 @@ public final class MigrationStepDatabase {
 /// ```swift
 /// var hooks = MigrationHooks()
 /// hooks.afterStep = { database in
-///     try database.connection.execute("UPDATE Person SET fullName = trim(fullName)")
+///     try database.execute("UPDATE Person SET fullName = trim(fullName)")
 /// }
 /// ```
 public struct MigrationHooks: Sendable {

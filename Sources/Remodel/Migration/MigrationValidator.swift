@@ -14,7 +14,8 @@ struct MigrationValidator {
     var scope: CheckScope?
     /// SQLite's own check of the store, after the model's rules.
     var integrityCheck = MigrationOptions.IntegrityCheck.quick
-    let customValidations: [CustomValidation]
+    /// The caller's checks, each given the store on the validator's connection.
+    let customValidations: [(SQLiteConnection) throws -> [ValidationFailure]]
     /// What each check weighs in the progress `report` gets.
     var weights = ValidationWeights()
     /// Called with the rows checked so far, the rows to check, and the entity being checked.

@@ -20,6 +20,7 @@ extension Migrator {
     /// let report = try await migrator.migrate(storeAt: storeURL) { print($0.fraction) }
     /// ```
     /// - Throws: ``RemodelError`` as the path-taking method does.
+    @discardableResult
     public func migrate(
         storeAt url: URL, progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> MigrationReport {

@@ -101,6 +101,7 @@ public struct Migrator: Sendable {
     /// - Returns: What was done; a store already at the target is left alone (0 steps).
     /// - Throws: ``RemodelError`` naming the file, entity, object and property at fault; the
     ///   store is then exactly as it was.
+    @discardableResult
     public func migrate(
         storeAt path: String, progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> MigrationReport {

@@ -88,7 +88,7 @@ struct PolicyReader: Sendable {
             throw RemodelError(
                 .invalidValue,
                 "the migration policy for \(policy.destination) failed on \(object.entity) _pk \(object.primaryKey): \(error)",
-                entity: object.entity, primaryKey: object.primaryKey, cause: error as? RemodelError)
+                entity: object.entity, primaryKey: object.primaryKey, cause: error)
         }
     }
 }

@@ -112,7 +112,12 @@ struct StepExecutor {
         let before = phaseRows - rows[rows.count - 1]
         var validator = MigrationValidator(
             connection: connection, version: step.destination, layout: context.destinationLayout,
-            integrityCheck: options.integrityCheck, customValidations: options.validations
+            integrityCheck: options.integrityCheck,
+            customValidations: options.validations.map { validation in
+                { (connection: SQLiteConnection) throws -> [ValidationFailure] in
+                    try validation(MigrationStepDatabase(step: step, connection: connection))
+                }
+            }
         ) { (completed: Int, _: Int, entity: String?) throws(RemodelError) in
             try tracker.report(.validation, step: index, entity: entity, completed: before + completed, total: phaseRows)
         }
@@ -246,7 +251,7 @@ struct StepExecutor {
         } catch {
             throw RemodelError(
                 .validationFailed, "the hook run \(when) step \(step.source.name) → \(step.destination.name) failed: \(error)",
-                cause: error as? RemodelError)
+                cause: error)
         }
     }
 

@@ -1,4 +1,5 @@
-/// What ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` found and did.
+/// What ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` (or ``Store/openOrCreate(at:bundle:)``)
+/// found and did.
 public enum StoreLaunchOutcome: Sendable, Hashable {
     /// There was no store: it was created at the current version (with the seed data, if given).
     case created
@@ -6,6 +7,9 @@ public enum StoreLaunchOutcome: Sendable, Hashable {
     case opened
     /// The store was older: it was migrated to the current version, then opened.
     case migrated(MigrationReport)
+    /// The store is older and must be migrated first (``Store/openOrCreate(at:bundle:)``, which does not
+    /// migrate): nothing was opened or changed.
+    case needsMigration(StoreInspection)
 }
 
 extension Store {

@@ -29,8 +29,8 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Custom validation run in phase 3 on the migrated store, before it replaces
-/// the original. Return the failures; an empty array means the data is fine.
+/// Custom validation run in phase 3 on the migrated store (`main`, with the store it was built from as
+/// `src`), before it replaces the original. Return the failures; an empty array means the data is fine.
 ///
 /// For example:
 /// ```swift
@@ -41,7 +41,7 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
 ///     }
 /// }
 /// ```
-public typealias CustomValidation = @Sendable (SQLiteConnection) throws -> [ValidationFailure]
+public typealias CustomValidation = @Sendable (MigrationStepDatabase) throws -> [ValidationFailure]
 
 extension SQLiteValue {
     /// The integer, if the value is one.

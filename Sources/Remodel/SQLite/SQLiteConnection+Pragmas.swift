@@ -8,13 +8,13 @@ extension SQLiteConnection {
     /// try connection.setUserVersion(1)
     /// print(try connection.userVersion()) // 1
     /// ```
-    public func userVersion() throws(RemodelError) -> Int64 {
+    package func userVersion() throws(RemodelError) -> Int64 {
         guard case .integer(let value) = try scalar("PRAGMA user_version") else { return 0 }
         return value
     }
 
     /// Sets the database's `user_version`.
-    public func setUserVersion(_ version: Int64) throws(RemodelError) {
+    package func setUserVersion(_ version: Int64) throws(RemodelError) {
         // PRAGMA takes no bound parameters; the value is an integer, never text.
         try execute("PRAGMA user_version = \(version)")
     }
@@ -26,7 +26,7 @@ extension SQLiteConnection {
     /// let problems = try connection.integrityProblems(quick: true)
     /// if !problems.isEmpty { print(problems.joined(separator: "\n")) }
     /// ```
-    public func integrityProblems(quick: Bool = false) throws(RemodelError) -> [String] {
+    package func integrityProblems(quick: Bool = false) throws(RemodelError) -> [String] {
         let statement = try prepare(quick ? "PRAGMA quick_check" : "PRAGMA integrity_check")
         var problems: [String] = []
         while try statement.step() {
@@ -41,13 +41,13 @@ extension SQLiteConnection {
     /// ```swift
     /// if try connection.tableExists("_RemodelMetadata") { … }
     /// ```
-    public func tableExists(_ name: String, schema: String = "main") throws(RemodelError) -> Bool {
+    package func tableExists(_ name: String, schema: String = "main") throws(RemodelError) -> Bool {
         let sql = "SELECT 1 FROM \(quoteIdentifier(schema)).sqlite_master WHERE type IN ('table', 'view') AND name = ?"
         return try scalar(sql, [.text(name)]) != nil
     }
 
     /// The names of the tables in a schema, sorted.
-    public func tableNames(schema: String = "main") throws(RemodelError) -> [String] {
+    package func tableNames(schema: String = "main") throws(RemodelError) -> [String] {
         let sql = "SELECT name FROM \(quoteIdentifier(schema)).sqlite_master WHERE type = 'table' ORDER BY name"
         return try rows(sql).compactMap { row in
             if case .text(let name) = row.first { return name }
@@ -56,18 +56,18 @@ extension SQLiteConnection {
     }
 
     /// The journal mode (`delete`, `wal`, …), as SQLite reports it.
-    public func journalMode() throws(RemodelError) -> String {
+    package func journalMode() throws(RemodelError) -> String {
         guard case .text(let mode) = try scalar("PRAGMA journal_mode") else { return "" }
         return mode.lowercased()
     }
 
     /// Turns foreign-key enforcement on or off (Remodel checks references itself, so stores leave it off).
-    public func setForeignKeys(_ enabled: Bool) throws(RemodelError) {
+    package func setForeignKeys(_ enabled: Bool) throws(RemodelError) {
         try execute(enabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
     }
 
     /// Whether the connection is inside a transaction.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }
 
 extension SQLiteConnection {

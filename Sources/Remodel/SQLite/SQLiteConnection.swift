@@ -10,9 +10,9 @@ internal import RemodelSQLite
 /// try connection.execute("CREATE TABLE t (x INTEGER)")
 /// try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
 /// ```
-public final class SQLiteConnection {
+package final class SQLiteConnection {
     /// How to open the file.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Read-only; fails if the file does not exist. Never writes, not even a journal.
         case readOnly
         /// Read and write; fails if the file does not exist.
@@ -23,11 +23,11 @@ public final class SQLiteConnection {
 
     let handle: OpaquePointer
     /// The path the connection was opened with (for a private copy of a store, the store's path).
-    public let path: String
+    package let path: String
 
     /// Opens a database.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/sqlite`` naming the path.
-    public convenience init(path: String, mode: Mode = .create) throws(RemodelError) {
+    package convenience init(path: String, mode: Mode = .create) throws(RemodelError) {
         try self.init(path: path, mode: mode, reportedAs: path)
     }
 
@@ -106,24 +106,24 @@ public final class SQLiteConnection {
     }
 
     /// Runs one or more SQL statements that take no parameters.
-    public func execute(_ sql: String) throws(RemodelError) {
+    package func execute(_ sql: String) throws(RemodelError) {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
     }
 
     /// Prepares a statement.
-    public func prepare(_ sql: String) throws(RemodelError) -> SQLiteStatement {
+    package func prepare(_ sql: String) throws(RemodelError) -> SQLiteStatement {
         try SQLiteStatement(connection: self, sql: sql)
     }
 
     /// Runs one statement with bound values, stepping it to completion.
-    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) {
+    package func run(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) {
         let statement = try prepare(sql)
         try statement.bind(values)
         while try statement.step() {}
     }
 
     /// Runs a query and returns every row (for small results; stream larger ones with ``prepare(_:)``).
-    public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> [[SQLiteValue]] {
+    package func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> [[SQLiteValue]] {
         let statement = try prepare(sql)
         try statement.bind(values)
         var result: [[SQLiteValue]] = []
@@ -134,25 +134,25 @@ public final class SQLiteConnection {
     }
 
     /// The first column of the first row, or `nil` when there is no row.
-    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> SQLiteValue? {
+    package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> SQLiteValue? {
         let statement = try prepare(sql)
         try statement.bind(values)
         return try statement.step() ? statement.value(at: 0) : nil
     }
 
     /// The rowid of the last inserted row.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// How many rows the last statement changed.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// How long to wait for a lock held by another connection before failing.
-    public func setBusyTimeout(milliseconds: Int) {
+    package func setBusyTimeout(milliseconds: Int) {
         sqlite3_busy_timeout(handle, Int32(milliseconds))
     }
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE`), committing on success and rolling back on error.
-    public func transaction<T>(_ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func transaction<T>(_ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -165,7 +165,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs `body` inside a savepoint, released on success and rolled back on error.
-    public func savepoint<T>(_ name: String = "remodel", _ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func savepoint<T>(_ name: String = "remodel", _ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
         try execute("SAVEPOINT \(quoteIdentifier(name))")
         do {
             let result = try body()
@@ -178,13 +178,13 @@ public final class SQLiteConnection {
     }
 
     /// Attaches another database file under a schema name.
-    public func attach(path: String, as schema: String, readOnly: Bool = false) throws(RemodelError) {
+    package func attach(path: String, as schema: String, readOnly: Bool = false) throws(RemodelError) {
         let uri = readOnly ? Self.readOnlyURI(for: path) : Self.fileURI(for: path)
         try run("ATTACH DATABASE ? AS \(quoteIdentifier(schema))", [.text(uri)])
     }
 
     /// Detaches a schema attached with ``attach(path:as:readOnly:)``.
-    public func detach(_ schema: String) throws(RemodelError) {
+    package func detach(_ schema: String) throws(RemodelError) {
         try execute("DETACH DATABASE \(quoteIdentifier(schema))")
     }
 }

@@ -3,7 +3,7 @@ internal import RemodelSQLite
 
 /// A scalar SQL function implemented in Swift, registered on a connection
 /// with ``SQLiteConnection/createFunction(_:argumentCount:deterministic:_:)``.
-public typealias SQLiteFunction = @Sendable ([SQLiteValue]) throws -> SQLiteValue
+package typealias SQLiteFunction = @Sendable ([SQLiteValue]) throws -> SQLiteValue
 
 private final class FunctionBox {
     let function: SQLiteFunction
@@ -20,7 +20,7 @@ extension SQLiteConnection {
     ///   - deterministic: Whether the same arguments always give the same result (SQLite may then
     ///     compute it once, and allows it in indexes).
     ///   - function: Computes the result from the arguments.
-    public func createFunction(
+    package func createFunction(
         _ name: String, argumentCount: Int, deterministic: Bool = true, _ function: @escaping SQLiteFunction
     ) throws(RemodelError) {
         let box = Unmanaged.passRetained(FunctionBox(function)).toOpaque()

@@ -1,7 +1,7 @@
 internal import RemodelSQLite
 
 /// The storage class of a column value in the current row.
-public enum SQLiteStorageClass: Sendable, Hashable {
+package enum SQLiteStorageClass: Sendable, Hashable {
     case null, integer, real, text, blob
 }
 
@@ -13,14 +13,14 @@ extension SQLiteStatement {
     /// let statement = try connection.prepare("SELECT _pk FROM Book ORDER BY _pk")
     /// try statement.forEachRow { row in print(row.int64(at: 0)) }
     /// ```
-    public func forEachRow(_ body: (SQLiteStatement) throws(RemodelError) -> Void) throws(RemodelError) {
+    package func forEachRow(_ body: (SQLiteStatement) throws(RemodelError) -> Void) throws(RemodelError) {
         while try step() {
             try body(self)
         }
     }
 
     /// The storage class of a column of the current row.
-    public func storageClass(at index: Int) -> SQLiteStorageClass {
+    package func storageClass(at index: Int) -> SQLiteStorageClass {
         switch sqlite3_column_type(handle, Int32(index)) {
         case SQLITE_INTEGER: return .integer
         case SQLITE_FLOAT: return .real
@@ -31,15 +31,15 @@ extension SQLiteStatement {
     }
 
     /// A column of the current row as an integer (SQLite's conversion rules apply).
-    public func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+    package func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
 
     /// A column of the current row as a double (SQLite's conversion rules apply).
-    public func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+    package func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
 
     /// Calls `body` with the UTF-8 bytes of a text column, without copying them into a `String`.
     ///
     /// The bytes are valid only inside `body`.
-    public func withUTF8<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func withUTF8<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(RemodelError) -> T) throws(RemodelError) -> T {
         let column = Int32(index)
         let pointer = sqlite3_column_text(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
@@ -47,7 +47,7 @@ extension SQLiteStatement {
     }
 
     /// Calls `body` with the bytes of a blob column, without copying them.
-    public func withBytes<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func withBytes<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws(RemodelError) -> T) throws(RemodelError) -> T {
         let column = Int32(index)
         let pointer = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))

@@ -2,10 +2,10 @@ import Foundation
 internal import RemodelSQLite
 
 /// A prepared statement. It finalizes itself in `deinit`.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     /// The SQL text, for error messages.
-    public let sql: String
+    package let sql: String
     private let connection: SQLiteConnection
 
     init(connection: SQLiteConnection, sql: String) throws(RemodelError) {
@@ -24,7 +24,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds values to the parameters, in order, after resetting the statement.
-    public func bind(_ values: [SQLiteValue]) throws(RemodelError) {
+    package func bind(_ values: [SQLiteValue]) throws(RemodelError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -33,7 +33,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds one value to a 1-based parameter index.
-    public func bind(_ value: SQLiteValue, at index: Int32) throws(RemodelError) {
+    package func bind(_ value: SQLiteValue, at index: Int32) throws(RemodelError) {
         let code: Int32
         switch value {
         case .null:
@@ -67,7 +67,7 @@ public final class SQLiteStatement {
 
     /// Steps once: `true` when a row is ready, `false` when done.
     @discardableResult
-    public func step() throws(RemodelError) -> Bool {
+    package func step() throws(RemodelError) -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -77,20 +77,20 @@ public final class SQLiteStatement {
     }
 
     /// Resets the statement so it can run again with the same bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
     }
 
     /// The number of columns in a result row.
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// The name of a result column.
-    public func columnName(at index: Int) -> String {
+    package func columnName(at index: Int) -> String {
         String(cString: sqlite3_column_name(handle, Int32(index)))
     }
 
     /// The value of a column of the current row.
-    public func value(at index: Int) -> SQLiteValue {
+    package func value(at index: Int) -> SQLiteValue {
         let column = Int32(index)
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER:
@@ -111,7 +111,7 @@ public final class SQLiteStatement {
     }
 
     /// Every column of the current row.
-    public func row() -> [SQLiteValue] {
+    package func row() -> [SQLiteValue] {
         (0..<columnCount).map { value(at: $0) }
     }
 }

@@ -24,6 +24,6 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
 
 /// Quotes an SQL identifier (table, column, index name): the only way Remodel
 /// puts a name into SQL text. Values are always bound, never spliced.
-public func quoteIdentifier(_ name: String) -> String {
+package func quoteIdentifier(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

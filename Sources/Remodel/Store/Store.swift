@@ -7,12 +7,9 @@
 /// For example:
 /// ```swift
 /// let bundle = try ModelBundle(contentsOf: "Models/Library.xcdatamodeld")
-/// switch try Store.openOrCreate(at: "users/ada.sqlite", bundle: bundle) {
-/// case .created(let store), .opened(let store):
-///     try store.exportJSON(to: "ada.json")
-/// case .needsMigration(let inspection):
-///     print(inspection.message)
-/// }
+/// let (store, outcome) = try Store.openOrCreate(at: "users/ada.sqlite", bundle: bundle)
+/// if let store { try store.exportJSON(to: "ada.json") }
+/// if case .needsMigration(let inspection) = outcome { print(inspection.message) }
 /// ```
 public final class Store {
     /// The store file.
@@ -93,25 +90,26 @@ public final class Store {
     ///
     /// For example:
     /// ```swift
-    /// let launch = try Store.openOrCreate(at: userStorePath, bundle: bundle)
-    /// if case .needsMigration(let inspection) = launch { print(inspection.message) }
+    /// let (store, outcome) = try Store.openOrCreate(at: userStorePath, bundle: bundle)
+    /// if case .needsMigration(let inspection) = outcome { print(inspection.message) }
     /// ```
     /// - Parameters:
     ///   - path: The store file.
     ///   - bundle: The model; its current version is the one the app uses.
-    /// - Returns: The store and what was found.
+    /// - Returns: The store (nil when it needs a migration first) and what was found:
+    ///   ``StoreLaunchOutcome/created``, ``StoreLaunchOutcome/opened`` or ``StoreLaunchOutcome/needsMigration(_:)``.
     /// - Throws: ``RemodelError`` with ``StoreInspection/refusal``'s code (``RemodelError/Code/newerStore``,
     ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``)
     ///   when the store cannot be opened; the file is left untouched.
-    public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> StoreLaunch {
+    public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> (store: Store?, outcome: StoreLaunchOutcome) {
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
         switch inspection.state {
         case .missing:
-            return .created(try create(at: path, bundle: bundle))
+            return (try create(at: path, bundle: bundle), .created)
         case .current:
-            return .opened(try open(at: path, bundle: bundle))
+            return (try open(at: path, bundle: bundle), .opened)
         case .older:
-            return .needsMigration(inspection)
+            return (nil, .needsMigration(inspection))
         default:
             throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
         }
@@ -126,29 +124,3 @@ public final class Store {
     }
 }
 
-/// What ``Store/openOrCreate(at:bundle:)`` found and did.
-///
-/// For example:
-/// ```swift
-/// switch try Store.openOrCreate(at: path, bundle: bundle) {
-/// case .created(let store): print("first launch, created at \(store.version.name)")
-/// case .opened(let store): print("opened at \(store.version.name)")
-/// case .needsMigration(let inspection): print(inspection.message)
-/// }
-/// ```
-public enum StoreLaunch {
-    /// There was no store: it was created at the current version.
-    case created(Store)
-    /// The store is at the current version and is open.
-    case opened(Store)
-    /// The store is at an older version and must be migrated first; nothing was opened or changed.
-    case needsMigration(StoreInspection)
-
-    /// The store, when one was created or opened.
-    public var store: Store? {
-        switch self {
-        case .created(let store), .opened(let store): return store
-        case .needsMigration: return nil
-        }
-    }
-}

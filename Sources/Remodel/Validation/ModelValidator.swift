@@ -10,12 +10,12 @@
 ///     }
 /// }
 /// ```
-public enum ModelValidator {
+package enum ModelValidator {
     /// Validates every version of the bundle, then the bundle as a whole.
     ///
     /// - Parameter bundle: A bundle as ``ModelReader`` read it.
     /// - Returns: The diagnostics, sorted by file, line and column.
-    public static func validate(_ bundle: ModelBundle) -> [Diagnostic] {
+    package static func validate(_ bundle: ModelBundle) -> [Diagnostic] {
         var list = DiagnosticList()
         for version in bundle.versions {
             validate(version, into: &list)

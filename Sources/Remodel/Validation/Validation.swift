@@ -8,9 +8,9 @@ import Foundation
 /// for diagnostic in report.diagnostics { print(diagnostic) }
 /// print(report.summary) // Checked 1 model (3 versions): no problems.
 /// ```
-public enum Validation {
+package enum Validation {
     /// The folders checked when no path is given (those that exist).
-    public static let defaultPaths = ["Models", "Mappings"]
+    package static let defaultPaths = ["Models", "Mappings"]
 
     /// Reads and validates every model at or under `paths`, and lists the mapping files found.
     ///
@@ -23,7 +23,7 @@ public enum Validation {
     /// - Returns: The report, its diagnostics sorted.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist,
     ///   or when no path is given and no default folder exists.
-    public static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
+    package static func validate(paths: [String]) throws(RemodelError) -> ValidationReport {
         try validate(paths: paths, progress: OperationProgressReporter(nil))
     }
 

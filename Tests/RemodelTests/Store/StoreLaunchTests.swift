@@ -6,15 +6,12 @@ struct StoreLaunchTests {
     @Test func firstLaunchCreatesThenOpens() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("user-1.sqlite")
-        guard case .created(let created) = try Store.openOrCreate(at: path, bundle: StoreFixtures.library()) else {
-            Issue.record("expected a created store")
-            return
-        }
-        #expect(created.version.name == "Library 3")
-        guard case .opened(let opened) = try Store.openOrCreate(at: path, bundle: StoreFixtures.library()) else {
-            Issue.record("expected an opened store")
-            return
-        }
+        let (created, first) = try Store.openOrCreate(at: path, bundle: StoreFixtures.library())
+        #expect(first == .created)
+        #expect(created?.version.name == "Library 3")
+        let (store, second) = try Store.openOrCreate(at: path, bundle: StoreFixtures.library())
+        #expect(second == .opened)
+        let opened = try #require(store)
         #expect(opened.version.name == "Library 3")
         #expect(try opened.metadata().history.map(\.mapping) == ["created"])
     }
@@ -24,7 +21,8 @@ struct StoreLaunchTests {
         let path = folder.file("user-2.sqlite")
         _ = try Store.create(at: path, bundle: StoreFixtures.library(), version: "Library")
         let before = try fileBytes(path)
-        let launch = try Store.openOrCreate(at: path, bundle: StoreFixtures.library())
+        let (store, launch) = try Store.openOrCreate(at: path, bundle: StoreFixtures.library())
+        #expect(store == nil)
         guard case .needsMigration(let inspection) = launch else {
             Issue.record("expected needsMigration")
             return
