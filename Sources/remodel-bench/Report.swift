@@ -81,14 +81,17 @@ struct Report {
         }.joined(separator: " · ")
     }
 
-    /// SQLite's heap high-water mark and each connection's largest page cache, MiB.
+    /// The process's own memory at its peak (heap, caches, stacks; not the mapped libraries), SQLite's
+    /// heap high-water mark and each connection's largest page cache, MiB.
     static func memory(_ result: ScenarioResult) -> String {
-        guard let heap = result.extra["sqliteHeapMiB"] else { return "" }
-        let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }
-        let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(separator: ", ")
-        let start = result.extra["startRSSMiB"] ?? 0
-        let anonymous = result.extra["startAnonymousMiB"] ?? 0
-        return "RSS at start \(fixed(start, 1)) (own \(fixed(anonymous, 1)), files \(fixed(start - anonymous, 1))), peak − start \(fixed(Double(result.maxRSSKiB) / 1024 - start, 1)), SQLite heap peak \(fixed(heap, 1))" + (list.isEmpty ? "" : " (caches: \(list))")
+        guard let own = result.extra["ownPeakMiB"] else { return "" }
+        var text = "own memory peak \(fixed(own, 1)) (\(fixed(result.extra["startAnonymousMiB"] ?? 0, 1)) at start, RSS at start \(fixed(result.extra["startRSSMiB"] ?? 0, 1)))"
+        if let heap = result.extra["sqliteHeapMiB"] {
+            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }
+            let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(separator: ", ")
+            text += ", SQLite heap peak \(fixed(heap, 1))" + (list.isEmpty ? "" : " (largest caches: \(list))")
+        }
+        return text
     }
 
     /// The load average over the runs: `3.1` or `3.1–4.2`.

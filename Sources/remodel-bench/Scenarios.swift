@@ -19,6 +19,7 @@ struct ScenarioRunner {
         result.extra["load1"] = Machine.loadAverage
         result.extra["startRSSMiB"] = Double(Measure.residentKiB()) / 1024
         result.extra["startAnonymousMiB"] = Double(Measure.anonymousKiB()) / 1024
+        let sampler = OwnMemorySampler()
         switch scenario {
         case "generate":
             guard let model = SourceModel(rawValue: try value("--model")) else { throw BenchError("unknown model") }
@@ -62,6 +63,7 @@ struct ScenarioRunner {
             throw BenchError("unknown scenario \(scenario)")
         }
         result.extra["cpuSeconds"] = Measure.processCPU() - cpuStart
+        result.extra["ownPeakMiB"] = sampler.stop()
         result.maxRSSKiB = Measure.maxRSSKiB()
         result.highWaterKiB = Measure.highWaterKiB()
         result.extra["endAnonymousMiB"] = Double(Measure.anonymousKiB()) / 1024
