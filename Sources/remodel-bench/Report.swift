@@ -57,6 +57,9 @@ struct Report {
             let value = result.seconds / other
             var text = "\(fixed(value, 2))× \(baseline)"
             if let target = scenario?.target { text += " (≤ \(fixed(target, 2))×: \(value <= target ? "met" : "not met"))" }
+            if let cpu = result.extra["cpuSeconds"], let otherCPU = peers.first(where: { $0.scenario == baseline })?.extra["cpuSeconds"], otherCPU > 0 {
+                text += "; CPU \(fixed(cpu / otherCPU, 2))×"
+            }
             parts.append(text)
         }
         if result.scenario == "migrate3", let limit = seconds("limit3") { parts.append("\(fixed(result.seconds / limit, 2))× limit3") }
