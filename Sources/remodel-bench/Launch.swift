@@ -4,6 +4,7 @@ import Remodel
 /// `launch`: what an app pays at every launch when its store is already current, with a bundle of
 /// ``versions`` versions (``LaunchBundle``). Each run reads the bundle anew, as a launching app does:
 ///
+/// - **bundle read**: `ModelBundle(contentsOf:)` alone (the listing and the current version);
 /// - **launch**: `ModelBundle(contentsOf:)` then `Store.launch(at:bundle:)` (inspect, open), store closed;
 /// - **status**: `ModelBundle(contentsOf:)` then `StoreInspector.inspect`, what `remodel status` does;
 /// - the same two with the bundle read eagerly, every version parsed (`ModelReader.read(path:)`);
@@ -18,7 +19,11 @@ enum Launch {
         let store = LaunchBundle.storePath(in: folder)
         var launches: [Double] = []
         var statuses: [Double] = []
+        var reads: [Double] = []
         for _ in 0..<runs {
+            let start = Measure.now()
+            _ = try ModelBundle(contentsOf: bundlePath)
+            reads.append(Measure.now() - start)
             launches.append(try await timeLaunch(store) { try ModelBundle(contentsOf: bundlePath) })
             statuses.append(try timeStatus(store) { try ModelBundle(contentsOf: bundlePath) })
         }
@@ -32,6 +37,7 @@ enum Launch {
         result.seconds = median(launches)
         result.extra["launchFirst"] = launches[0]
         result.extra["status"] = median(statuses)
+        result.extra["bundleRead"] = median(reads)
         result.extra["eagerLaunch"] = median(eagerLaunches)
         result.extra["eagerStatus"] = median(eagerStatuses)
         if let cli = try cliStatus(bundlePath: bundlePath, store: store) { result.extra["cliStatus"] = cli }
@@ -91,7 +97,7 @@ enum Launch {
         return """
             launch (a current store, a bundle of \(versions) versions read anew each run; medians of \(runs), load \(fixed(result.extra["load1"] ?? 0, 1))): \
             Store.launch \(fixed(result.seconds * 1000, 1)) ms (first \(ms("launchFirst"))), status \(ms("status")) \
-            (target ≤ \(target) ms: \(met ? "met" : "not met")); CLI `remodel status` \(ms("cliStatus")); \
+            (target ≤ \(target) ms: \(met ? "met" : "not met")); of which reading the bundle \(ms("bundleRead")); CLI `remodel status` \(ms("cliStatus")); \
             read eagerly (ModelReader.read, median of \(eagerRuns)): launch \(ms("eagerLaunch")), status \(ms("eagerStatus")); \
             peak RSS \(fixed(result.extra["lazyPeakMiB"] ?? 0, 1)) MiB (\(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB after the eager runs)
             """
