@@ -30,17 +30,32 @@ enum CopyLimit {
         return ["copy": copied - start, "sql": changed - copied, "replace": Measure.now() - changed]
     }
 
-    /// Makes the empty store of `version` whose metadata the limit copies, runs the limit, and records its parts.
-    static func measure(
-        storeAt path: String, model: SourceModel, version: String, statements: [String], result: inout ScenarioResult
-    ) throws {
+    /// Makes the empty store of the step's second version whose metadata the limit copies, runs the limit,
+    /// and records its parts.
+    static func measure(storeAt path: String, step: CopyStep, result: inout ScenarioResult) throws {
         let template = path + ".template"
         try? FileManager.default.removeItem(atPath: template)
-        _ = try Store.create(at: template, bundle: try model.bundle(), version: version)
+        _ = try Store.create(at: template, bundle: try step.model.bundle(), version: step.model.secondVersion)
         defer { try? FileManager.default.removeItem(atPath: template) }
         let start = Measure.now()
-        result.phases = try run(storeAt: path, template: template, statements: statements)
+        result.phases = try run(storeAt: path, template: template, statements: step.statements)
         result.seconds = Measure.now() - start
+    }
+}
+
+/// A one-step scenario measured against ``CopyLimit``: the model whose first version its store is at
+/// (the library migrates it to the second), and the SQL that makes the same change by hand on a copy.
+struct CopyStep {
+    let model: SourceModel
+    let statements: [String]
+
+    /// `addAttribute` or `oneOfTen`, also named by their limits (`addAttributeLimit`).
+    static func named(_ scenario: String) -> CopyStep? {
+        switch scenario {
+        case "addAttribute", "addAttributeLimit": return .addAttribute
+        case "oneOfTen", "oneOfTenLimit": return .oneOfTen
+        default: return nil
+        }
     }
 }
 

@@ -35,18 +35,12 @@ struct ScenarioRunner {
                 store: try value("--store"), model: .library, to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4, result: &result)
         case "limit", "limit3":
             try limit(toVersion4: scenario == "limit3", result: &result)
-        case "addAttribute":
-            try await LibraryMigration.run(store: try value("--store"), model: AddAttribute.model, to: AddAttribute.model.secondVersion, result: &result)
-        case "addAttributeLimit":
-            try CopyLimit.measure(
-                storeAt: try value("--store"), model: AddAttribute.model, version: AddAttribute.model.secondVersion,
-                statements: AddAttribute.statements, result: &result)
-        case "oneOfTen":
-            try await LibraryMigration.run(store: try value("--store"), model: OneOfTen.model, to: OneOfTen.model.secondVersion, result: &result)
-        case "oneOfTenLimit":
-            try CopyLimit.measure(
-                storeAt: try value("--store"), model: OneOfTen.model, version: OneOfTen.model.secondVersion,
-                statements: OneOfTen.statements, result: &result)
+        case "addAttribute", "oneOfTen":
+            guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
+            try await LibraryMigration.run(store: try value("--store"), model: step.model, to: step.model.secondVersion, result: &result)
+        case "addAttributeLimit", "oneOfTenLimit":
+            guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
+            try CopyLimit.measure(storeAt: try value("--store"), step: step, result: &result)
         case "launch":
             try await Launch.run(folder: try value("--store"), result: &result)
         case "policy":
