@@ -47,7 +47,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "RemodelBench",
-            dependencies: ["Remodel"],
+            // RemodelSQLite: the bench reads SQLite's own counters (statement times, page caches, heap high-water).
+            dependencies: ["Remodel", "RemodelSQLite"],
             path: "Sources/remodel-bench"
         ),
         .testTarget(

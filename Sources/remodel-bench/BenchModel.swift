@@ -15,12 +15,12 @@ enum BenchModel {
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
-    static var bundlePath: String { repository + "/Benchmarks/Models/BenchLibrary.xcdatamodeld" }
+    static var bundlePath: String { SourceModel.library.bundlePath }
     static var mappingsPath: String { repository + "/Benchmarks/Mappings" }
     static var corpusBundle: String { repository + "/../shared/corpus/mastodon__mastodon-ios/CoreData.xcdatamodeld" }
 
     static func bundle() throws -> ModelBundle {
-        try ModelBundle(contentsOf: bundlePath)
+        try SourceModel.library.bundle()
     }
 
     /// Object counts per entity for `objects` objects in all: half people, 1% tags, the rest books.
@@ -35,6 +35,35 @@ enum BenchModel {
             people = objects / 2
             tags = max(2, objects / 100 / 2 * 2)
             books = objects - people - tags
+        }
+    }
+}
+
+/// The models the benchmark generates source stores of (`Benchmarks/Models`), one store per model and size.
+enum SourceModel: String, CaseIterable {
+    /// Four versions; `migrate`, `migrate3`, `policy` and their limits.
+    case library = "BenchLibrary"
+    /// BenchLibrary's first version, then the same with one optional attribute added to Person; `addAttribute`.
+    case addAttribute = "BenchAddAttribute"
+    /// Ten entities; the second version computes a new attribute of one of them; `oneOfTen`.
+    case ten = "BenchTen"
+
+    var bundlePath: String { BenchModel.repository + "/Benchmarks/Models/\(rawValue).xcdatamodeld" }
+
+    func bundle() throws -> ModelBundle {
+        try ModelBundle(contentsOf: bundlePath)
+    }
+
+    /// The version source stores are generated at.
+    var firstVersion: String { rawValue }
+    /// The version a one-step scenario migrates to.
+    var secondVersion: String { rawValue + " 2" }
+
+    /// Generates a store of `objects` objects at ``firstVersion``.
+    func generate(at path: String, objects: Int) throws {
+        switch self {
+        case .library, .addAttribute: try Generator.generate(at: path, objects: objects, bundle: try bundle(), version: firstVersion)
+        case .ten: try TenGenerator.generate(at: path, objects: objects)
         }
     }
 }

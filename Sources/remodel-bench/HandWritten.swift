@@ -64,6 +64,11 @@ enum HandWritten {
             try connection.detach("template")
             _ = try connection.scalar("PRAGMA journal_mode = DELETE")
         }
+        try replace(path, with: temporary)
+    }
+
+    /// Like the library's replace: `temporary` flushed, renamed over `path`, the folder flushed.
+    static func replace(_ path: String, with temporary: String) throws {
         try flush(temporary)
         guard rename(temporary, path) == 0 else { throw BenchError("cannot rename \(temporary) over \(path)") }
         try flush(URL(fileURLWithPath: path).deletingLastPathComponent().path)

@@ -44,9 +44,24 @@ enum Measure {
     }
 
     static func highWaterKiB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        status("VmHWM:")
+    }
+
+    /// `VmRSS`: this process's resident memory now, KiB.
+    static func residentKiB() -> Int {
+        status("VmRSS:")
+    }
+
+    /// Of the resident memory now, the part that is the process's own (heap, stacks: `Anonymous` in
+    /// `/proc/self/smaps_rollup`), KiB; the rest is mapped files (the executable, Swift's runtime, Foundation, ICU).
+    static func anonymousKiB() -> Int {
+        status("Anonymous:", file: "/proc/self/smaps_rollup")
+    }
+
+    private static func status(_ field: String, file: String = "/proc/self/status") -> Int {
+        guard let status = try? String(contentsOfFile: file, encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
         }
         return 0
     }
@@ -62,6 +77,13 @@ enum Measure {
             defer { lock.unlock() }
             if let last = marks.last, last.phase == phase, last.step == step { return }
             marks.append((phase, step, time))
+        }
+
+        /// When a phase was first reported.
+        func first(_ phase: String) -> Double? {
+            lock.lock()
+            defer { lock.unlock() }
+            return marks.first { $0.phase == phase }?.time
         }
 
         /// Seconds per phase and per step, from `start` to `end`.

@@ -2,15 +2,18 @@ import Foundation
 
 /// The command line of the parent process.
 struct Options {
-    static let allScenarios = ["migrate", "limit", "migrate3", "limit3", "policy", "validate", "fleet"]
+    static let allScenarios = Catalog.names
     /// Every scenario but `fleet`, which runs only when named (it takes minutes).
-    static let defaultScenarios = allScenarios.filter { $0 != "fleet" }
+    static let defaultScenarios = Catalog.defaultNames
 
     var sizes: [Int] = [100_000, 1_000_000]
     var scenarios: [String] = Options.defaultScenarios
     var fleet = FleetBench.Settings()
     var verify = false
     var keep = false
+    var trace = true
+    /// `--statements N`: each child lists its N longest statements on standard error.
+    var statements: Int?
     var repeats = 1
 
     init(_ arguments: [String]) throws {
@@ -51,6 +54,11 @@ struct Options {
                 repeats = count
             case "--keep":
                 keep = true
+            case "--no-trace":
+                trace = false
+            case "--statements":
+                guard let count = Int(try next()), count >= 1 else { throw BenchError("--statements takes a count of at least 1") }
+                statements = count
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)
@@ -62,14 +70,16 @@ struct Options {
     }
 
     static let usage = """
-        usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep]
+        usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep] [--no-trace]
                                                [--only fleet [--stores 2000] [--store-objects 1000] [--jobs 2]]
-          --objects  object counts of the generated source store (default 100000,1000000)
+          --objects  object counts of the generated source stores, every entity's objects counted (default 100000,1000000)
           --only     scenarios to run: \(allScenarios.joined(separator: ", ")) (default: all but fleet)
           --repeat   run each scenario N times (each on a fresh copy) and report the median run
           --verify   check that the library's v1→v2 and v1→v4 stores hold exactly what the hand-written SQL produces
           --stores, --store-objects, --jobs   the fleet scenario (--only fleet): stores, objects each, jobs (default 2000, 1000, 2)
           --keep     keep the temporary folder /tmp/remodel-bench-*
+          --statements N  each scenario's child lists its N longest SQL statements on standard error
+          --no-trace do not trace SQLite statements in the children (no copy/schema/indexes split, no cache figures)
         """
 
     static func value(of flag: String, in arguments: [String]) -> String? {

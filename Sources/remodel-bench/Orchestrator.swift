@@ -18,41 +18,20 @@ struct Orchestrator {
         defer { if !options.keep { try? FileManager.default.removeItem(atPath: folder) } }
         log("remodel-bench: \(Machine.description); temporary stores in \(folder)")
         var results: [(size: Int, result: ScenarioResult)] = []
-        let storeScenarios = options.scenarios.filter { $0 != "validate" && $0 != "fleet" }
-        for size in options.sizes where !storeScenarios.isEmpty {
-            let source = "\(folder)/source-\(size).sqlite"
-            let generated = try child(["--scenario", "generate", "--objects", "\(size)", "--store", source])
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
-            log("\(pad(size, 9)) objects: source store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)")
-            var kept: [String: String] = [:]
-            for scenario in storeScenarios {
-                let copy = "\(folder)/\(scenario)-\(size).sqlite"
-                var runs: [ScenarioResult] = []
-                for _ in 0..<options.repeats {
-                    removeStore(copy)
-                    try FileManager.default.copyItem(atPath: source, toPath: copy)
-                    runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy]))
-                }
-                runs.sort { $0.seconds < $1.seconds }
-                var result = runs[runs.count / 2]
-                if runs.count > 1 {
-                    result.note = "median of \(runs.count): \(runs.map { fixed($0.seconds, 2) }.joined(separator: ", ")) s"
-                }
-                result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
-                log("\(pad(size, 9)) objects: \(scenario.padding(toLength: 9, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 2)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)))")
-                results.append((size, result))
-                if options.verify, scenario != "policy" { kept[scenario] = copy } else { removeStore(copy) }
+        let selected = options.scenarios.compactMap(Catalog.scenario(named:))
+        for size in options.sizes {
+            for model in SourceModel.allCases {
+                let scenarios = selected.filter { $0.source == model }.map(\.name)
+                guard !scenarios.isEmpty else { continue }
+                results += try runScenarios(scenarios, on: model, size: size)
             }
-            if options.verify {
-                for (library, limit) in [("migrate", "limit"), ("migrate3", "limit3")] {
-                    guard let first = kept[library], let second = kept[limit] else { continue }
-                    let check = try child(["--scenario", "verify", "--store", first, "--other", second])
-                    log("\(size) objects: \(library) vs \(limit): \(check.note)")
-                    if check.extra["problems"] != nil { throw BenchError("\(library) and \(limit) differ at \(size) objects: \(check.note)") }
-                }
-            }
-            for path in kept.values { removeStore(path) }
-            removeStore(source)
+        }
+        var launch: ScenarioResult?
+        if options.scenarios.contains("launch") {
+            let bundleFolder = "\(folder)/launch"
+            let generated = try child(["--scenario", "generate-launch", "--store", bundleFolder])
+            log("launch: a bundle of \(Launch.versions) versions, \(Int(generated.extra["bundleBytes"] ?? 0)) bytes of XML, written in \(fixed(generated.seconds, 2)) s")
+            launch = try child(["--scenario", "launch", "--store", bundleFolder])
         }
         var validation: ScenarioResult?
         if options.scenarios.contains("validate") {
@@ -62,9 +41,60 @@ struct Orchestrator {
         if options.scenarios.contains("fleet") {
             fleet = try FleetBench.run(options.fleet, folder: folder, child: child, log: log)
         }
-        let table = results.isEmpty && validation == nil ? "" : Report(results: results, validation: validation).text
+        let table = results.isEmpty && validation == nil && launch == nil ? "" : Report(results: results, launch: launch, validation: validation).text
         print(table + fleet)
     }
+
+    /// Generates `model`'s store of `size` objects, runs each scenario on fresh copies of it, and compares
+    /// library and hand-written stores when `--verify` asks.
+    private func runScenarios(_ scenarios: [String], on model: SourceModel, size: Int) throws -> [(size: Int, result: ScenarioResult)] {
+        let source = "\(folder)/\(model.rawValue)-\(size).sqlite"
+        let generated = try child(["--scenario", "generate", "--model", model.rawValue, "--objects", "\(size)", "--store", source])
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
+        log("\(pad(size, 9)) objects: \(model.rawValue) store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)")
+        var results: [(size: Int, result: ScenarioResult)] = []
+        var kept: [String: String] = [:]
+        for scenario in scenarios {
+            let copy = "\(folder)/\(scenario)-\(size).sqlite"
+            var runs: [ScenarioResult] = []
+            for _ in 0..<options.repeats {
+                removeStore(copy)
+                try FileManager.default.copyItem(atPath: source, toPath: copy)
+                runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy] + childFlags))
+            }
+            runs.sort { $0.seconds < $1.seconds }
+            var result = runs[runs.count / 2]
+            if runs.count > 1 {
+                result.note = "median of \(runs.count): \(runs.map { fixed($0.seconds, 2) }.joined(separator: ", ")) s"
+            }
+            let loads = runs.compactMap { $0.extra["load1"] }
+            result.extra["loadMin"] = loads.min()
+            result.extra["loadMax"] = loads.max()
+            result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
+            log("\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))")
+            results.append((size, result))
+            if options.verify, scenario != "policy" { kept[scenario] = copy } else { removeStore(copy) }
+        }
+        if options.verify {
+            for (library, limit) in Self.verifiedPairs {
+                guard let first = kept[library], let second = kept[limit] else { continue }
+                let check = try child(["--scenario", "verify", "--store", first, "--other", second])
+                log("\(size) objects: \(library) vs \(limit): \(check.note)")
+                if check.extra["problems"] != nil { throw BenchError("\(library) and \(limit) differ at \(size) objects: \(check.note)") }
+            }
+        }
+        for path in kept.values { removeStore(path) }
+        removeStore(source)
+        return results
+    }
+
+    /// What the children are told of `--no-trace` and `--statements`.
+    private var childFlags: [String] {
+        (options.trace ? [] : ["--no-trace"]) + (options.statements.map { ["--statements", "\($0)"] } ?? [])
+    }
+
+    /// Library scenarios whose store must hold exactly what the hand-written one does.
+    private static let verifiedPairs = [("migrate", "limit"), ("migrate3", "limit3"), ("addAttribute", "addAttributeLimit"), ("oneOfTen", "oneOfTenLimit")]
 
     private func removeStore(_ path: String) {
         for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -95,73 +125,18 @@ struct Orchestrator {
 }
 
 enum Machine {
+    /// The one-minute load average (`/proc/loadavg`), as `uptime` prints it.
+    static var loadAverage: Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return Double(text.split(separator: " ").first ?? "") ?? 0
+    }
+
     static var description: String {
         let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
             $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
         } ?? "unknown CPU"
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model)"
-    }
-}
-
-/// The printed table.
-struct Report {
-    let results: [(size: Int, result: ScenarioResult)]
-    let validation: ScenarioResult?
-
-    private static let phaseOrder = ["planning", "instances", "relationships", "validation", "replace"]
-    private static let phaseShort = ["planning": "plan", "instances": "inst", "relationships": "rel", "validation": "valid", "replace": "repl"]
-
-    var text: String {
-        var lines: [String] = []
-        lines.append("| objects | scenario | wall s | ratio | peak RSS MiB | phases / notes |")
-        lines.append("| ---: | --- | ---: | --- | ---: | --- |")
-        for (size, result) in results {
-            let peers = results.filter { $0.size == size }.map(\.result)
-            func seconds(_ name: String) -> Double? { peers.first { $0.scenario == name }?.seconds }
-            var ratio = ""
-            var notes: [String] = []
-            switch result.scenario {
-            case "migrate":
-                if let limit = seconds("limit") { ratio = String(format: "%.2f× limit", result.seconds / limit) }
-            case "migrate3":
-                var parts: [String] = []
-                if let single = seconds("migrate") { parts.append(String(format: "%.2f× single step", result.seconds / single)) }
-                if let limit = seconds("limit3") { parts.append(String(format: "%.2f× limit3", result.seconds / limit)) }
-                ratio = parts.joined(separator: ", ")
-                notes.append("steps " + result.steps.map { String(format: "%.2f", $0) }.joined(separator: " + ") + " s")
-            case "limit3":
-                if let limit = seconds("limit") { ratio = String(format: "%.2f× limit", result.seconds / limit) }
-            case "policy":
-                let perSecond = result.extra["objectsPerSecond"] ?? 0
-                let sql = result.extra["sqlObjectsPerSecond"] ?? 0
-                ratio = String(format: "%.2f M obj/s", perSecond / 1e6)
-                notes.append(
-                    "\(Int(result.extra["people"] ?? 0)) Person; steady \(fixed((result.extra["steadyObjectsPerSecond"] ?? 0) / 1e6, 2)) M obj/s; "
-                        + "\(fixed((result.extra["cpuObjectsPerSecond"] ?? 0) / 1e6, 2)) M obj per CPU-second (all threads)")
-                notes.append("the same with one INSERT…SELECT: \(fixed(sql / 1e6, 2)) M obj/s (\(fixed(result.extra["sqlSeconds"] ?? 0, 2)) s)")
-            default:
-                break
-            }
-            if result.note.hasPrefix("median") { notes.append(result.note) }
-            if !result.phases.isEmpty {
-                notes.append(Self.phaseOrder.compactMap { phase in
-                    result.phases[phase].map { "\(Self.phaseShort[phase] ?? phase) \(fixed(100 * $0 / result.seconds, 0))%" }
-                }.joined(separator: " · "))
-            }
-            lines.append(
-                "| \(size) | \(result.scenario) | \(fixed(result.seconds, 2)) | \(ratio) | \(fixed(Double(result.maxRSSKiB) / 1024, 1)) | \(notes.joined(separator: "; ")) |")
-        }
-        if let validation {
-            if validation.note.hasPrefix("skipped") {
-                lines.append("\nvalidate: \(validation.note)")
-            } else {
-                lines.append(
-                    "\nvalidate (\(validation.note)): best of 5 \(fixed(validation.seconds, 3)) s, first run \(fixed(validation.extra["first"] ?? 0, 3)) s, "
-                        + "\(Int(validation.extra["diagnostics"] ?? 0)) diagnostics, peak RSS \(fixed(Double(validation.maxRSSKiB) / 1024, 1)) MiB")
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }
 

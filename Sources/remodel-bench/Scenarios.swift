@@ -11,28 +11,42 @@ struct ScenarioRunner {
     }
 
     func run(_ scenario: String) async throws {
+        if !arguments.contains("--no-trace") { SQLiteTrace.install() }
         let objects = Int(Options.value(of: "--objects", in: arguments) ?? "0") ?? 0
         var result = ScenarioResult(scenario: scenario, objects: objects, seconds: 0)
+        let start = Measure.now()
+        let cpuStart = Measure.processCPU()
+        result.extra["load1"] = Machine.loadAverage
+        result.extra["startRSSMiB"] = Double(Measure.residentKiB()) / 1024
+        result.extra["startAnonymousMiB"] = Double(Measure.anonymousKiB()) / 1024
+        let sampler = OwnMemorySampler()
         switch scenario {
         case "generate":
+            guard let model = SourceModel(rawValue: try value("--model")) else { throw BenchError("unknown model") }
             let start = Measure.now()
-            try Generator.generate(at: try value("--store"), objects: objects)
+            try model.generate(at: try value("--store"), objects: objects)
+            result.seconds = Measure.now() - start
+        case "generate-launch":
+            let start = Measure.now()
+            result.extra["bundleBytes"] = Double(try LaunchBundle.write(in: try value("--store")))
             result.seconds = Measure.now() - start
         case "migrate", "migrate3":
-            try await migrate(store: try value("--store"), to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4, result: &result)
+            try await LibraryMigration.run(
+                store: try value("--store"), model: .library, to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4, result: &result)
         case "limit", "limit3":
-            let store = try value("--store")
-            let template = store + ".template"
-            try? FileManager.default.removeItem(atPath: template)
-            _ = try Store.create(at: template, bundle: try BenchModel.bundle(), version: scenario == "limit" ? BenchModel.v2 : BenchModel.v4)
-            defer { try? FileManager.default.removeItem(atPath: template) }
-            let start = Measure.now()
-            try HandWritten.migrate(storeAt: store, template: template, toVersion4: scenario == "limit3")
-            result.seconds = Measure.now() - start
+            try limit(toVersion4: scenario == "limit3", result: &result)
+        case "addAttribute", "oneOfTen":
+            guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
+            try await LibraryMigration.run(store: try value("--store"), model: step.model, to: step.model.secondVersion, result: &result)
+        case "addAttributeLimit", "oneOfTenLimit":
+            guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
+            try CopyLimit.measure(storeAt: try value("--store"), step: step, result: &result)
+        case "launch":
+            try await Launch.run(folder: try value("--store"), result: &result)
         case "policy":
             try await Policy.run(source: try value("--store"), result: &result)
         case "validate":
-            try validate(result: &result)
+            try CorpusValidation.run(result: &result)
         case "fleet-alone":
             try await FleetBench.alone(storeDirectory: try value("--store-dir"), count: Int(try value("--count")) ?? 20, result: &result)
         case "fleet-run":
@@ -42,47 +56,31 @@ struct ScenarioRunner {
         default:
             throw BenchError("unknown scenario \(scenario)")
         }
+        result.extra["cpuSeconds"] = Measure.processCPU() - cpuStart
+        result.extra["ownPeakMiB"] = sampler.stop()
         result.maxRSSKiB = Measure.maxRSSKiB()
         result.highWaterKiB = Measure.highWaterKiB()
+        result.extra["endAnonymousMiB"] = Double(Measure.anonymousKiB()) / 1024
+        if !arguments.contains("--no-trace") {
+            let store = Options.value(of: "--store", in: arguments)
+            MemoryBreakdown.record(store: store, into: &result)
+            if let top = Options.value(of: "--statements", in: arguments).flatMap(Int.init) {
+                StatementLog.write(top: top, store: store, scenario: scenario, start: start)
+            }
+        }
         let data = try JSONEncoder().encode(result)
         print("RESULT " + String(decoding: data, as: UTF8.self))
     }
 
-    /// The whole library migration — plan, three phases per step, replace — with the time of each phase.
-    private func migrate(store: String, to version: String, result: inout ScenarioResult) async throws {
-        let bundle = try BenchModel.bundle()
-        let migrator = Migrator(
-            bundle: bundle, options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: version))
-        let clock = Measure.PhaseClock()
+    /// The hand-written whole copy to BenchLibrary 2 (or 4), against an empty store of that version made before timing.
+    private func limit(toVersion4: Bool, result: inout ScenarioResult) throws {
+        let store = try value("--store")
+        let template = store + ".template"
+        try? FileManager.default.removeItem(atPath: template)
+        _ = try Store.create(at: template, bundle: try BenchModel.bundle(), version: toVersion4 ? BenchModel.v4 : BenchModel.v2)
+        defer { try? FileManager.default.removeItem(atPath: template) }
         let start = Measure.now()
-        let report = try await migrator.migrate(storeAt: store) { progress in
-            clock.mark(phase: progress.phase.rawValue, step: progress.step)
-        }
-        let end = Measure.now()
-        result.seconds = end - start
-        (result.phases, result.steps) = clock.split(start: start, end: end)
-        result.extra["steps"] = Double(report.steps)
-        result.extra["objectsAfter"] = Double(report.objects)
-    }
-
-    /// `Validation.validate(paths:)` on the largest corpus bundle: the first run and the best of five.
-    private func validate(result: inout ScenarioResult) throws {
-        let path = BenchModel.corpusBundle
-        guard FileManager.default.fileExists(atPath: path) else {
-            result.note = "skipped: \(path) is not there"
-            return
-        }
-        var times: [Double] = []
-        var report: ValidationReport?
-        for _ in 0..<5 {
-            let start = Measure.now()
-            report = try Validation.validate(paths: [path])
-            times.append(Measure.now() - start)
-        }
-        result.seconds = times.min() ?? 0
-        result.extra["first"] = times[0]
-        result.extra["versions"] = Double(report?.versionCount ?? 0)
-        result.extra["diagnostics"] = Double(report?.diagnostics.count ?? 0)
-        result.note = "mastodon CoreData.xcdatamodeld, \(report?.versionCount ?? 0) versions"
+        try HandWritten.migrate(storeAt: store, template: template, toVersion4: toVersion4)
+        result.seconds = Measure.now() - start
     }
 }

@@ -131,11 +131,11 @@ struct AppSchemaCarryTests {
         var options = MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 2")
         options.composesSteps = composed
         // Schema only.
-        try await Migrator(bundle: bundle, options: options).migrate(storeAt: path)
+        _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: path)
         try expectCarried(path, names: ["ada", "grace"])
         // Person rebuilt.
         options.targetVersion = "App 3"
-        try await Migrator(bundle: bundle, options: options).migrate(storeAt: path)
+        _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: path)
         try expectCarried(path, names: ["ADA", "GRACE"])
         // Both in one run, from a fresh store.
         let again = try TemporaryFolder()
@@ -155,9 +155,9 @@ struct AppSchemaCarryTests {
         let path = try store(bundle, in: folder)
         let untouched = try pages(of: ["Book", "Note", "tb_clientstage"], in: path)
         #expect(untouched.count >= 3)
-        try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 2")).migrate(storeAt: path)
+        _ = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 2")).migrate(storeAt: path)
         #expect(try pages(of: ["Book", "Note", "tb_clientstage"], in: path) == untouched)
-        try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 3")).migrate(storeAt: path)
+        _ = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 3")).migrate(storeAt: path)
         #expect(try pages(of: ["Book", "Note", "tb_clientstage"], in: path) == untouched)
     }
 

@@ -51,7 +51,7 @@ struct OrderedManyToManyTests {
         options.composesSteps = composed
         for target in ["Music 2", "Music 3"] {
             options.targetVersion = target
-            try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
+            _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
             let output = folder.file("export.json")
             try Store.open(at: store, bundle: bundle).exportJSON(to: output)
             let export = try String(contentsOfFile: output, encoding: .utf8)

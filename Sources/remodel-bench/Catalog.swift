@@ -1,0 +1,43 @@
+/// Every scenario the benchmark knows: the model whose generated store it runs on, what its time is
+/// compared with and the ratio it should stay under (issue 11's targets).
+struct Scenario {
+    let name: String
+    /// The model of the store it runs on; `nil` for the scenarios that generate nothing per size.
+    let source: SourceModel?
+    /// The scenario whose time it is divided by in the same run, and the ratio it should stay under.
+    var baseline: String?
+    var target: Double?
+    /// The library's own scenarios: their peak memory is held to ``Catalog/memoryTargetMiB``.
+    var library = false
+    /// Run when `--only` does not name it.
+    var byDefault = true
+}
+
+enum Catalog {
+    /// Peak memory every library scenario should stay under, at every size (GRDB's peak on the same change is 25 MiB).
+    static let memoryTargetMiB = 24.0
+    /// `Store.launch` and `status` on a current store of a bundle of many versions.
+    static let launchTargetSeconds = 0.020
+
+    static let all: [Scenario] = [
+        Scenario(name: "migrate", source: .library, baseline: "limit", target: 1.15, library: true),
+        Scenario(name: "limit", source: .library),
+        Scenario(name: "migrate3", source: .library, baseline: "migrate", target: 1.3, library: true),
+        Scenario(name: "limit3", source: .library, baseline: "limit"),
+        Scenario(name: "policy", source: .library, library: true),
+        Scenario(name: "addAttribute", source: .addAttribute, baseline: "addAttributeLimit", target: 1.5, library: true),
+        Scenario(name: "addAttributeLimit", source: .addAttribute),
+        Scenario(name: "oneOfTen", source: .ten, baseline: "oneOfTenLimit", target: 1.3, library: true),
+        Scenario(name: "oneOfTenLimit", source: .ten),
+        Scenario(name: "launch", source: nil, library: true),
+        Scenario(name: "validate", source: nil),
+        Scenario(name: "fleet", source: nil, byDefault: false),
+    ]
+
+    static var names: [String] { all.map(\.name) }
+    static var defaultNames: [String] { all.filter(\.byDefault).map(\.name) }
+
+    static func scenario(named name: String) -> Scenario? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Remodel
+
+/// A whole library migration — plan, copy, schema, the three phases, replace — through
+/// `Migrator.migrate(storeAt:)`, with the time of each part (see ``PhaseSplit``).
+enum LibraryMigration {
+    static func run(store: String, model: SourceModel, to version: String, result: inout ScenarioResult) async throws {
+        let bundle = try model.bundle()
+        let migrator = Migrator(
+            bundle: bundle, options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: version))
+        let clock = Measure.PhaseClock()
+        let start = Measure.now()
+        let report = try await migrator.migrate(storeAt: store) { progress in
+            clock.mark(phase: progress.phase.rawValue, step: progress.step)
+        }
+        let end = Measure.now()
+        result.seconds = end - start
+        result.steps = clock.split(start: start, end: end).steps
+        result.phases = PhaseSplit(start: start, end: end, clock: clock, trace: SQLiteTrace.shared).parts
+        result.extra["steps"] = Double(report.steps)
+        result.extra["objectsAfter"] = Double(report.objects)
+    }
+}
+
+/// A library migration's wall time cut into parts, from the progress callback's phase changes and the
+/// SQLite trace: `plan` (inspection, lock, planning, the free-space check), `copy` (from the last
+/// statement before the step's store is opened to its opening: the byte copy), `schema` (from there to
+/// phase 1: reading the copy's schema, rehearsing the change, `ALTER`s, dropping and creating the rebuilt
+/// tables), `phase1`, `phase2` (the links), `indexes` (the non-unique `CREATE INDEX`es at the end of
+/// phase 2), `phase3` (validation, `quick_check`, unique indexes, metadata), `replace` (flush, rename).
+///
+/// Without a trace (`--no-trace`) `plan` holds the copy and the schema, and `phase2` the indexes.
+struct PhaseSplit {
+    static let order = ["plan", "copy", "schema", "phase1", "phase2", "indexes", "phase3", "replace", "sql"]
+
+    let parts: [String: Double]
+
+    init(start: Double, end: Double, clock: Measure.PhaseClock, trace: SQLiteTrace) {
+        let connections = trace.connections
+        let entries = trace.entries
+        let opened = connections.first { $0.opened >= start && ($0.file.hasSuffix(".remodel-migrating") || $0.file.contains(".remodel-step-")) }?.opened
+        let beforeCopy = opened.map { open in entries.filter { $0.last <= open && $0.last >= start }.map(\.last).max() ?? start }
+        // Each part ends where the next one that happened starts.
+        var points: [Double?] = [
+            start, beforeCopy, opened, clock.first("instances"), clock.first("relationships"), clock.first("validation"),
+            clock.first("replace"), end,
+        ]
+        for index in points.indices.reversed() where points[index] == nil {
+            points[index] = index + 1 < points.count ? points[index + 1] : end
+        }
+        let at = points.map { $0 ?? end }
+        let indexes = entries.filter {
+            $0.sql.hasPrefix("CREATE INDEX") && $0.first >= at[4] - 0.001 && $0.last <= at[5] + 0.001
+        }.map(\.seconds).reduce(0, +)
+        var parts = [
+            "plan": at[1] - at[0], "copy": at[2] - at[1], "schema": at[3] - at[2], "phase1": at[4] - at[3],
+            "phase2": at[5] - at[4] - indexes, "indexes": indexes, "phase3": at[6] - at[5], "replace": at[7] - at[6],
+        ]
+        if opened == nil {
+            parts["plan"] = (parts["plan"] ?? 0) + (parts["copy"] ?? 0) + (parts["schema"] ?? 0)
+            parts["copy"] = nil
+            parts["schema"] = nil
+        }
+        self.parts = parts.filter { $0.value > 0 }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RemodelSQLite
+
+/// What SQLite itself says about a scenario's child: every statement's time (through
+/// `sqlite3_trace_v2`'s profile events), when each connection was opened and on which file, the
+/// largest page cache each connection held, and SQLite's heap high-water mark.
+///
+/// It is installed with `sqlite3_auto_extension` before the library opens anything, so it sees the
+/// library's own connections (the lock's, the step's, the store checks') without touching the library.
+/// Statements are summed by connection and SQL text: a statement run many times (a batch, a probe
+/// reset for each value) is one entry.
+final class SQLiteTrace: @unchecked Sendable {
+    struct Connection {
+        var id: Int
+        var file: String
+        var opened: Double
+        /// The largest `SQLITE_DBSTATUS_CACHE_USED` seen at a statement's end, bytes.
+        var largestCache: Int64 = 0
+    }
+
+    struct Entry {
+        var connection: Int
+        var sql: String
+        var runs = 0
+        var seconds = 0.0
+        /// When its first run started and its last one ended.
+        var first = 0.0
+        var last = 0.0
+    }
+
+    static let shared = SQLiteTrace()
+
+    private let lock = NSLock()
+    private var connectionIDs: [OpaquePointer: Int] = [:]
+    private var connectionList: [Connection] = []
+    private var entryIndex: [OpaquePointer: (sql: UnsafePointer<CChar>?, index: Int)] = [:]
+    private var entryList: [Entry] = []
+    private var entryByText: [String: Int] = [:]
+
+    /// Starts tracing every connection the process opens from now on.
+    static func install() {
+        let entryPoint: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32 = { db, _, _ in
+            guard let db else { return SQLITE_OK }
+            SQLiteTrace.shared.opened(db)
+            sqlite3_trace_v2(db, UInt32(SQLITE_TRACE_PROFILE), { _, _, statement, elapsed in
+                guard let statement, let elapsed else { return 0 }
+                SQLiteTrace.shared.ran(OpaquePointer(statement), nanoseconds: elapsed.load(as: Int64.self))
+                return 0
+            }, nil)
+            return SQLITE_OK
+        }
+        sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))
+    }
+
+    /// SQLite's heap high-water mark since the process started, bytes (page caches, sorters, schemas, statements).
+    static var heapHighWater: Int64 { sqlite3_memory_highwater(0) }
+
+    private func opened(_ db: OpaquePointer) {
+        let file = sqlite3_db_filename(db, "main").map { String(cString: $0) } ?? ""
+        lock.lock()
+        defer { lock.unlock() }
+        connectionIDs[db] = connectionList.count
+        connectionList.append(Connection(id: connectionList.count, file: file, opened: Measure.now()))
+    }
+
+    private func ran(_ statement: OpaquePointer, nanoseconds: Int64) {
+        let end = Measure.now()
+        let seconds = Double(nanoseconds) / 1e9
+        let sql = sqlite3_sql(statement)
+        guard let db = sqlite3_db_handle(statement) else { return }
+        var cache: Int32 = 0
+        var unused: Int32 = 0
+        sqlite3_db_status(db, SQLITE_DBSTATUS_CACHE_USED, &cache, &unused, 0)
+        lock.lock()
+        defer { lock.unlock() }
+        let connection = connectionIDs[db] ?? -1
+        if connection >= 0 { connectionList[connection].largestCache = max(connectionList[connection].largestCache, Int64(cache)) }
+        let index: Int
+        if let known = entryIndex[statement], known.sql == sql, entryList[known.index].connection == connection {
+            index = known.index
+        } else {
+            let text = sql.map { String(cString: $0) } ?? ""
+            let key = "\(connection) \(text)"
+            if let known = entryByText[key] {
+                index = known
+            } else {
+                index = entryList.count
+                entryList.append(Entry(connection: connection, sql: text, first: end - seconds))
+                entryByText[key] = index
+            }
+            entryIndex[statement] = (sql, index)
+        }
+        entryList[index].runs += 1
+        entryList[index].seconds += seconds
+        entryList[index].last = end
+    }
+
+    var connections: [Connection] {
+        lock.lock()
+        defer { lock.unlock() }
+        return connectionList
+    }
+
+    var entries: [Entry] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entryList
+    }
+}
