@@ -1,7 +1,7 @@
 public import Foundation
 
 extension ProjectValidation {
-    /// Validates models and mapping files at file URLs; see ``validate(paths:)``.
+    /// Validates models and mapping files at file URLs; see ``validate(paths:registeredPolicyClasses:)``.
     ///
     /// For example:
     /// ```swift

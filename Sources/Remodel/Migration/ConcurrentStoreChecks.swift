@@ -25,13 +25,13 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
     private var stopped = false
 
     /// Starts the probes, then `check`, on the store at `path`.
-    init(path: String, probes: [TableScan.Probe], check: MigrationOptions.IntegrityCheck) {
+    init(path: String, probes: [TableScan.Probe], pragmas: [String]) {
         checks = BackgroundThread { [self] () throws(RemodelError) -> Results in
-            try run(path: path, probes: probes, pragma: check.pragma)
+            try run(path: path, probes: probes, pragmas: pragmas)
         }
     }
 
-    private func run(path: String, probes: [TableScan.Probe], pragma: String) throws(RemodelError) -> Results {
+    private func run(path: String, probes: [TableScan.Probe], pragmas: [String]) throws(RemodelError) -> Results {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         // It reads every page once: a small cache of its own keeps the process's memory as it was.
         try connection.execute("PRAGMA cache_size = 64")
@@ -49,10 +49,13 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
                 if locked({ stopped }) { return stoppedResults }
                 answers.append(try TableScan.ask(probe, connection))
             }
-            if locked({ stopped }) { return stoppedResults }
-            let findings = try connection.rows(pragma).compactMap { row -> String? in
-                guard case .text(let text) = row[0], text != "ok" else { return nil }
-                return text
+            var findings: [String] = []
+            for pragma in pragmas {
+                if locked({ stopped }) { return stoppedResults }
+                findings += try connection.rows(pragma).compactMap { row -> String? in
+                    guard case .text(let text) = row[0], text != "ok" else { return nil }
+                    return text
+                }
             }
             return Results(answers: answers, findings: findings)
         }

@@ -21,12 +21,19 @@ extension MigrationOptions {
         /// rows of its table. Much slower on large stores; choose it when you suspect the SQLite library,
         /// the file system or the disk the store is built on.
         case full
+        /// `PRAGMA quick_check` of the tables the step wrote — rebuilt, altered or filled — with their
+        /// indexes, and of the schema; the pages of tables carried byte for byte are not read. A step then
+        /// costs what it changes even in SQLite's own check, and a damaged page in a carried table is found
+        /// by the next check that reads it rather than by the migration (``quick`` reads every page; on a
+        /// 92 MiB store it took 0.3 s, most of a step that adds one column).
+        case writtenTables
 
-        /// The pragma that runs this check on the store being built.
-        var pragma: String {
+        /// The pragmas that run this check on the store being built, given the tables the step wrote.
+        func pragmas(writtenTables tables: [String]) -> [String] {
             switch self {
-            case .quick: return "PRAGMA main.quick_check"
-            case .full: return "PRAGMA main.integrity_check"
+            case .quick: return ["PRAGMA main.quick_check"]
+            case .full: return ["PRAGMA main.integrity_check"]
+            case .writtenTables: return (["sqlite_schema"] + tables).map { "PRAGMA main.quick_check(\(quoteLiteral($0)))" }
             }
         }
     }

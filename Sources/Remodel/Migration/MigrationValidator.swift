@@ -14,6 +14,8 @@ struct MigrationValidator {
     var scope: CheckScope?
     /// SQLite's own check of the store, after the model's rules.
     var integrityCheck = MigrationOptions.IntegrityCheck.quick
+    /// The tables the step wrote, for ``MigrationOptions/IntegrityCheck/writtenTables``.
+    var writtenTables: [String] = []
     /// The caller's checks, each given the store on the validator's connection.
     let customValidations: [(SQLiteConnection) throws -> [ValidationFailure]]
     /// What each check weighs in the progress `report` gets.
@@ -39,7 +41,10 @@ struct MigrationValidator {
         var completed = 0
         let ends = joinEnds().filter { scope?.needsJoinEnds($0.join.name) ?? true }
         // Views hold nothing of their own for SQLite to check, and no second connection would see them.
-        let storeChecks = tables.areViews ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), check: integrityCheck)
+        let storeChecks = tables.areViews
+            ? nil
+            : ConcurrentStoreChecks(
+                path: connection.path, probes: ends.map(\.probe), pragmas: integrityCheck.pragmas(writtenTables: writtenTables))
         defer { storeChecks?.stop() }
         for (offset, entity) in entities.enumerated() {
             try report(completed, total, entity.name)

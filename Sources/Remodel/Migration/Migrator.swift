@@ -62,7 +62,9 @@ public struct Migrator: Sendable {
     }
 
     /// Plans from a version, dropping first-step problems that cannot bite the store on `store`.
-    private func makePlan(from version: String, store: SQLiteConnection) throws(RemodelError) -> MigrationPlan {
+    /// `countsLosses` reads how many values the first step drops, for a plan shown before migrating (the
+    /// migration itself counts them as each step runs).
+    private func makePlan(from version: String, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError) -> MigrationPlan {
         let plans = self.plans ?? MigrationPlanCache(bundle: bundle, options: options)
         var plan = try plans.plan(from: version) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
             try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(step.mapping, source: step.source)
@@ -73,7 +75,8 @@ public struct Migrator: Sendable {
             for loss in DataLoss.planned(by: step, policies: Set(options.forStep(step).policies.map(\.destination))) {
                 // The first step's losses are counted on the store; a later step's only when it runs.
                 plan.losses.append(
-                    offset == 0 ? try loss.counted(on: store, layout: StoreLayout(version: step.source), tables: TableReferences(schema: "main")) : loss)
+                    offset == 0 && countsLosses
+                        ? try loss.counted(on: store, layout: StoreLayout(version: step.source), tables: TableReferences(schema: "main")) : loss)
             }
         }
         return plan
@@ -212,7 +215,7 @@ public struct Migrator: Sendable {
     private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
         let inspection = try lock.inspect(bundle: bundle)
         return try lock.withConnection { (connection) throws(RemodelError) in
-            try makePlan(from: try Self.migratableVersion(inspection), store: connection)
+            try makePlan(from: try Self.migratableVersion(inspection), store: connection, countsLosses: false)
         }
     }
 

@@ -123,6 +123,7 @@ struct StepExecutor {
         }
         validator.scope = scopes.last ?? nil
         validator.weights = weights
+        validator.writtenTables = changes.writtenTables(of: context.destinationLayout)
         let failures = try validator.run()
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)

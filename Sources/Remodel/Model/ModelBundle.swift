@@ -6,7 +6,7 @@ internal import Foundation
 /// < "Library 10"), unless the bundle holds a file `.remodel-version-order`
 /// listing the version names one per line, oldest first.
 ///
-/// A bundle read with ``init(contentsOf:)`` reads a version's file only when it is
+/// A bundle read with ``init(contentsOf:)-(String)`` reads a version's file only when it is
 /// first asked for: opening a store at the current version reads that version and no
 /// other, however many versions the bundle has.
 ///

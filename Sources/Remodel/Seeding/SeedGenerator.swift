@@ -2,7 +2,7 @@ internal import Foundation
 
 /// Writes valid, deterministic synthetic data for one version of a model, in
 /// the JSON export format that `remodel import`, `remodel create --seed`,
-/// ``Store/create(at:bundle:version:seed:)`` and ``Store/importJSON(from:)`` read.
+/// ``Store/create(at:bundle:version:seed:)-(String,_,_,_)`` and ``Store/importJSON(from:)-(String)`` read.
 ///
 /// Every concrete entity gets objects (abstract entities none); every stored
 /// attribute a value of its type that respects optionality, minimum and

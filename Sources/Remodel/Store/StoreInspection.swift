@@ -74,7 +74,7 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// Whether a program stopped in the middle of a write to the store and left the unfinished
     /// transaction in its rollback journal (a *hot journal*, `<store>-journal`). The inspection then
     /// describes the store as it is once that transaction is rolled back, which SQLite does the next
-    /// time the store is opened for writing (by the app, ``Store/open(at:bundle:)`` or a migration);
+    /// time the store is opened for writing (by the app, ``Store/open(at:bundle:)-(String,_)`` or a migration);
     /// the inspection itself read a private copy and changed nothing.
     public var hasUnfinishedTransaction = false
 

@@ -27,7 +27,7 @@ package enum Validation {
         try validate(paths: paths, progress: OperationProgressReporter(nil))
     }
 
-    /// ``validate(paths:)``, telling `progress` how many models are checked, out of the models and
+    /// `validate(paths:)`, telling `progress` how many models are checked, out of the models and
     /// mapping files found (``ProjectValidation`` goes on with the mapping files).
     static func validate(paths: [String], progress: OperationProgressReporter) throws(RemodelError) -> ValidationReport {
         let fileManager = FileManager.default

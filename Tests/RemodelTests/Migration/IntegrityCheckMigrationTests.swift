@@ -84,3 +84,26 @@ import Testing
         #expect(try migration.snapshot() == before)
     }
 }
+
+/// `.writtenTables`: SQLite's check reads the tables a step wrote and the schema, not the carried ones.
+@Suite struct WrittenTablesCheckTests {
+    @Test func theCheckCoversWhatTheStepWroteOnly() async throws {
+        let bundle = try MigrationFixtures.library()
+        let step = MigrationStep(
+            source: try bundle.loadVersion(named: "Library 2"), destination: try bundle.loadVersion(named: "Library 3"),
+            mapping: MappingInference.infer(
+                from: try bundle.loadVersion(named: "Library 2"), to: try bundle.loadVersion(named: "Library 3"), modelName: "Library"))
+        let changes = StorageChanges(step: step, policies: [])
+        // Person gains a column (written); Book is carried as it is (not read); Tag and the join table are new.
+        #expect(changes.writtenTables(of: StoreLayout(version: step.destination)) == ["Person", "Tag", "_Book_tags", "_RemodelMetadata"])
+        #expect(MigrationOptions.IntegrityCheck.writtenTables.pragmas(writtenTables: ["Person"]) == [
+            "PRAGMA main.quick_check('sqlite_schema')", "PRAGMA main.quick_check('Person')",
+        ])
+        let migration = try MigrationCase(bundle: bundle, seed: MigrationFixtures.path("Library", "seed.json"))
+        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.integrityCheck = .writtenTables
+        let report = try await migration.migrate(options)
+        #expect(report.targetVersion == "Library 3")
+        expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 
 extension Migrator {
     /// Migrates many stores of this model — one per user or tenant — `jobs` at a time, each exactly
-    /// as ``migrate(storeAt:progress:)`` migrates one (same lock, same guarantees), and returns their
+    /// as ``migrate(storeAt:progress:)-(String,_)`` migrates one (same lock, same guarantees), and returns their
     /// results as they finish.
     ///
     /// The mapping files are read once and each distinct source version is planned once; what depends

@@ -54,6 +54,20 @@ struct StorageChanges: Equatable {
     /// The source hierarchy tables whose objects arrive in each destination hierarchy table.
     var feeders: [String: Set<String>] = [:]
 
+    /// The destination tables (hierarchy and join) of `layout` the pass writes: rebuilt ones, and carried ones
+    /// it renames, gives columns, drops columns of or fills.
+    func writtenTables(of layout: StoreLayout) -> [String] {
+        let names = layout.tables.map(\.name) + layout.joinTables.map(\.name)
+        return names.filter { name in
+            if let carried = carriedTables[name] {
+                return carried.source != carried.destination || !carried.droppedColumns.isEmpty
+                    || carried.columns.contains { $0.key != $0.value.column || !$0.value.fills.isEmpty }
+            }
+            if let source = carriedJoins[name] { return source != name }
+            return true
+        } + [StoreMetadata.tableName]
+    }
+
     /// Whether a destination table (hierarchy or join) is rebuilt.
     func isRebuilt(_ table: String) -> Bool { carriedTables[table] == nil && carriedJoins[table] == nil }
 
