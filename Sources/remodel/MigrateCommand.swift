@@ -41,6 +41,10 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Check every value and link against the model, not only what the migration wrote or changed.")
     var checkEverything = false
 
+    // For crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
+    @Option(help: ArgumentHelp("Source objects per phase-1 batch (default 25,000).", visibility: .hidden))
+    var batchSize: Int?
+
     @OptionGroup var output: QuietOption
     @OptionGroup var fleet: FleetArguments
 
@@ -54,10 +58,7 @@ struct MigrateCommand: AsyncParsableCommand {
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
         options.composesSteps = !stepByStep
         options.checksEverything = checkEverything
-        // Hidden, for crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
-        if let batchSize = ProcessInfo.processInfo.environment["REMODEL_BATCH_SIZE"].flatMap({ Int($0) }) {
-            options.batchSize = max(1, batchSize)
-        }
+        if let batchSize { options.batchSize = max(1, batchSize) }
         let migrator = Migrator(bundle: bundle, options: options)
         if fleet.isGiven || stores.count != 1 || StoreList.isPattern(stores[0]) {
             let run = FleetRun(migrator: migrator, fleet: fleet, progress: progress)

@@ -123,8 +123,4 @@ struct MigrationValidator {
         return version.hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
     }
 
-    func placeholders(_ values: [String], _ parameters: inout [SQLiteValue]) -> String {
-        parameters += values.map(SQLiteValue.text)
-        return values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ", ")
-    }
 }

@@ -9,7 +9,7 @@ extension RelationshipBuilder {
         let kinds = context.kinds(of: target, in: context.destination)
         if try everySourceObjectArrived(in: targetTable, as: kinds) { return }
         var parameters: [SQLiteValue] = []
-        let list = context.placeholders(kinds, &parameters)
+        let list = placeholders(kinds, &parameters)
         let name = quoteIdentifier(column)
         try context.connection.run(
             "UPDATE main.\(quoteIdentifier(table)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(list)))",
@@ -31,7 +31,7 @@ extension RelationshipBuilder {
             after = try counts.count("SELECT count(*) FROM main.\(quoteIdentifier(table))", [], on: context.connection)
         } else {
             var parameters: [SQLiteValue] = []
-            let list = context.placeholders(kinds, &parameters)
+            let list = placeholders(kinds, &parameters)
             after = try counts.count(
                 "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(list))", parameters, on: context.connection)
         }

@@ -63,11 +63,6 @@ final class StepContext {
         return version.hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
     }
 
-    /// `?, ?, ?` for a list, appending the values to `parameters`.
-    func placeholders(_ values: [String], _ parameters: inout [SQLiteValue]) -> String {
-        parameters += values.map(SQLiteValue.text)
-        return values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ", ")
-    }
 
     /// Compiles a mapping expression over objects of `entity` for a destination attribute (or a filter when `attribute` is nil).
     func compile(_ expression: ValueExpression, over entity: Entity, into attribute: Attribute?) throws(RemodelError) -> CompiledSQL {

@@ -32,6 +32,9 @@ public struct ModelBundle: Sendable, Hashable {
 
     private let loader: VersionLoader
 
+    /// The name of the optional file in a bundle that lists version names, oldest first, one a line.
+    public static let versionOrderFileName = ".remodel-version-order"
+
     /// Creates a bundle from versions already in migration order.
     public init(
         name: String, path: String = "<memory>", versions: [ModelVersion], currentVersionName: String? = nil,

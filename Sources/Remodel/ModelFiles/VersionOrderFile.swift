@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A store that recorded `App 2 beta` is then at `App 2`.
 enum VersionOrderFile {
-    static let fileName = ".remodel-version-order"
+    static let fileName = ModelBundle.versionOrderFileName
 
     /// The version names in migration order, the former names (former → now), and problems with the file.
     static func order(_ names: [String], bundlePath: String) -> ([String], [String: String], [Diagnostic]) {

@@ -33,7 +33,7 @@ extension SQLiteConnection {
                 var values: [SQLiteValue] = []
                 values.reserveCapacity(Int(count))
                 for index in 0..<Int(count) {
-                    values.append(sqliteValue(arguments![index]))
+                    values.append(SQLiteValue(reading: arguments![index]))
                 }
                 do {
                     setResult(try box.function(values), context: context)
@@ -46,25 +46,6 @@ extension SQLiteConnection {
                 if let pointer { Unmanaged<FunctionBox>.fromOpaque(pointer).release() }
             })
         try check(code, sql: "create function \(name)")
-    }
-}
-
-private func sqliteValue(_ value: OpaquePointer?) -> SQLiteValue {
-    switch sqlite3_value_type(value) {
-    case SQLITE_INTEGER:
-        return .integer(sqlite3_value_int64(value))
-    case SQLITE_FLOAT:
-        return .real(sqlite3_value_double(value))
-    case SQLITE_TEXT:
-        guard let text = sqlite3_value_text(value) else { return .text("") }
-        let count = Int(sqlite3_value_bytes(value))
-        return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-    case SQLITE_BLOB:
-        let count = Int(sqlite3_value_bytes(value))
-        guard count > 0, let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
-        return .blob(Data(bytes: bytes, count: count))
-    default:
-        return .null
     }
 }
 

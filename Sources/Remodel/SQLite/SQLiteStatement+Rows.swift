@@ -61,22 +61,6 @@ extension SQLiteStatement {
     /// `sqlite3_column_blob`. Only for a connection whose text encoding is UTF-8 (every store
     /// Remodel makes, and every database attached to one).
     func valueFromUTF8Database(at index: Int) -> SQLiteValue {
-        // One column call, then the value's own accessors, which skip the per-call checks of `sqlite3_column_*`.
-        guard let value = sqlite3_column_value(handle, Int32(index)) else { return .null }
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_value_double(value))
-        case SQLITE_TEXT:
-            let bytes = sqlite3_value_blob(value)
-            let count = Int(sqlite3_value_bytes(value))
-            guard count > 0, let bytes else { return .text("") }
-            return .text(String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            return self.value(at: index)
-        default:
-            return .null
-        }
+        SQLiteValue(reading: sqlite3_column_value(handle, Int32(index)), textIsUTF8: true)
     }
 }

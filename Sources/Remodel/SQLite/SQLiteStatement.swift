@@ -91,23 +91,7 @@ package final class SQLiteStatement {
 
     /// The value of a column of the current row.
     package func value(at index: Int) -> SQLiteValue {
-        let column = Int32(index)
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(handle, column))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, column))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default:
-            return .null
-        }
+        SQLiteValue(reading: sqlite3_column_value(handle, Int32(index)))
     }
 
     /// Every column of the current row.

@@ -21,9 +21,3 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
     /// Whether the value is `NULL`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 }
-
-/// Quotes an SQL identifier (table, column, index name): the only way Remodel
-/// puts a name into SQL text. Values are always bound, never spliced.
-package func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}

@@ -107,10 +107,6 @@ struct JSONExporter {
 
 }
 
-/// `?, ?, ?` for `count` bound values (at least one, so `IN ()` never appears).
-func placeholders(_ count: Int) -> String {
-    count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
-}
 
 extension JSONOutput {
     mutating func writeKey(_ bytes: [UInt8]) { write(bytes: bytes) }

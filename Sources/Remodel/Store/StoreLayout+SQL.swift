@@ -41,7 +41,3 @@ extension StoreLayout.Index {
     }
 }
 
-/// Quotes an SQL string literal, for the few places SQL cannot take a bound value (DDL).
-func quoteLiteral(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-}

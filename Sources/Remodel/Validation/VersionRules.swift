@@ -24,7 +24,7 @@ enum VersionRules {
         let later = bundle.versions[(index + 1)...].map { "'\($0.name)'" }.joined(separator: ", ")
         list.report(
             .currentVersionNotLast,
-            "the current version '\(declared)' is followed in migration order (natural sort of names) by \(later); if those are older versions, list every version oldest first in \(ModelReader.versionOrderFileName) in the bundle",
+            "the current version '\(declared)' is followed in migration order (natural sort of names) by \(later); if those are older versions, list every version oldest first in \(ModelBundle.versionOrderFileName) in the bundle",
             at: bundle.currentVersion.source.location)
     }
 }

@@ -117,7 +117,7 @@ import Testing
         if wal {
             _ = try SQLiteConnection(path: store, mode: .readWrite).scalar("PRAGMA journal_mode = WAL")
         }
-        let child = try Reliability.start(Reliability.migrateArguments(store), environment: ["REMODEL_BATCH_SIZE": "20"])
+        let child = try Reliability.start(Reliability.migrateArguments(store) + ["--batch-size", "20"])
         var acknowledged: [Int] = []
         var refused: [Int32: Int] = [:]
         var versionsSeen: Set<String> = []

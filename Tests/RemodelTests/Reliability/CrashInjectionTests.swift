@@ -104,8 +104,7 @@ struct CrashInjectionTests {
             store,
             environment: [
                 "REMODEL_FAULT_POINT": fault.point, "REMODEL_FAULT_HIT": String(fault.hit),
-                "REMODEL_BATCH_SIZE": String(Self.batchSize),
-            ], stepByStep: stepByStep)
+            ], stepByStep: stepByStep, batchSize: Self.batchSize)
         #expect(killed.killedBySignal == SIGKILL, "the fault point was not reached: \(killed)")
 
         // Whole, and exactly the old store or the new one.

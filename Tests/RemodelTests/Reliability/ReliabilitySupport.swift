@@ -43,7 +43,7 @@ enum Reliability {
             process.arguments = arguments
             var inherited = ProcessInfo.processInfo.environment
             let steering = [
-                "REMODEL_FAULT_POINT", "REMODEL_FAULT_HIT", "REMODEL_BATCH_SIZE", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID",
+                "REMODEL_FAULT_POINT", "REMODEL_FAULT_HIT", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID",
                 "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "COLUMNS",
             ]
             for name in steering { inherited[name] = nil }
@@ -95,9 +95,10 @@ enum Reliability {
 
     /// `remodel migrate STORE --model Models/Library.xcdatamodeld --mappings Mappings --progress none`.
     static func migrate(
-        _ store: String, environment: [String: String] = [:], unprivileged: Bool = false, stepByStep: Bool = false
+        _ store: String, environment: [String: String] = [:], unprivileged: Bool = false, stepByStep: Bool = false, batchSize: Int? = nil
     ) throws -> Outcome {
-        try remodel(migrateArguments(store) + (stepByStep ? ["--step-by-step"] : []), environment: environment, unprivileged: unprivileged)
+        let options = (stepByStep ? ["--step-by-step"] : []) + (batchSize.map { ["--batch-size", String($0)] } ?? [])
+        return try remodel(migrateArguments(store) + options, environment: environment, unprivileged: unprivileged)
     }
 
     static func migrateArguments(_ store: String) -> [String] {

@@ -41,7 +41,7 @@ extension StoreMigrationResult.Reason {
     private static func of(sqliteCode: Int32) -> Self {
         switch sqliteCode & 0xFF {
         case 5, 6: return .busy  // SQLITE_BUSY, SQLITE_LOCKED
-        case 13: return .diskFull  // SQLITE_FULL
+        case sqliteFullCode: return .diskFull
         case 7: return .memory  // SQLITE_NOMEM
         case 10, 14, 15: return .io  // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL
         case 11, 26: return .damaged  // SQLITE_CORRUPT, SQLITE_NOTADB
