@@ -54,17 +54,16 @@ struct StorageChanges: Equatable {
     /// The source hierarchy tables whose objects arrive in each destination hierarchy table.
     var feeders: [String: Set<String>] = [:]
 
-    /// The destination tables (hierarchy and join) of `layout` the pass writes: rebuilt ones, and carried ones
-    /// it renames, gives columns, drops columns of or fills.
+    /// The destination tables (hierarchy and join) of `layout` whose pages the pass writes: rebuilt ones, and
+    /// carried ones it drops columns of (SQLite rewrites their rows) or fills. A rename or a new empty column
+    /// changes the schema alone.
     func writtenTables(of layout: StoreLayout) -> [String] {
         let names = layout.tables.map(\.name) + layout.joinTables.map(\.name)
         return names.filter { name in
             if let carried = carriedTables[name] {
-                return carried.source != carried.destination || !carried.droppedColumns.isEmpty
-                    || carried.columns.contains { $0.key != $0.value.column || !$0.value.fills.isEmpty }
+                return !carried.droppedColumns.isEmpty || carried.columns.values.contains { !$0.fills.isEmpty }
             }
-            if let source = carriedJoins[name] { return source != name }
-            return true
+            return carriedJoins[name] == nil
         } + [StoreMetadata.tableName]
     }
 
