@@ -12,8 +12,10 @@ extension MigrationValidator {
             guard !columns.isEmpty, columns.count == constraint.properties.count,
                 scope?.needsUniqueness(entity: entity.name, properties: constraint.properties) ?? true
             else { continue }
+            let entities = kinds(of: entity.name)
+            if !tables.areViews, provenUnique.contains(where: { $0.proves(columns: columns, of: entities, in: table) }) { continue }
             var parameters: [SQLiteValue] = []
-            let kinds = placeholders(kinds(of: entity.name), &parameters)
+            let kinds = placeholders(entities, &parameters)
             parameters += parameters
             let list = columns.map(quoteIdentifier).joined(separator: ", ")
             let notNull = columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")

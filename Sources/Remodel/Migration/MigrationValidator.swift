@@ -16,6 +16,8 @@ struct MigrationValidator {
     var integrityCheck = MigrationOptions.IntegrityCheck.quick
     /// The tables the step wrote, for ``MigrationOptions/IntegrityCheck/writtenTables``.
     var writtenTables: [String] = []
+    /// The unique indexes the step built: SQLite found no duplicates for the constraints they prove.
+    var provenUnique: [StoreLayout.Index] = []
     /// The caller's checks, each given the store on the validator's connection.
     let customValidations: [(SQLiteConnection) throws -> [ValidationFailure]]
     /// What each check weighs in the progress `report` gets.

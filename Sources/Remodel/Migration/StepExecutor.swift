@@ -78,9 +78,11 @@ struct StepExecutor {
             if case .text(let name) = row[0] { return name.lowercased() }
             return nil
         })
-        let indexes = context.destinationLayout.indexes.filter { !$0.isUnique && !existing.contains($0.name.lowercased()) }
+        let missing = context.destinationLayout.indexes.filter { !existing.contains($0.name.lowercased()) }
+        let indexes = missing.filter { !$0.isUnique }
+        let uniqueIndexes = missing.filter(\.isUnique)
         // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
-        let relationships = try RelationshipBuilder(context: context, copied: copied).run(followedBy: indexes)
+        let relationships = try RelationshipBuilder(context: context, copied: copied).run(followedBy: indexes + uniqueIndexes)
         FaultPoint.afterRelationships.reach()
         try rewrite.copyAppColumns(keys: context.keys)
         if context.keys.needsKeyTable {
@@ -92,6 +94,9 @@ struct StepExecutor {
                 try connection.execute(index.createSQL)
                 try relationships.done(index.table)
             }
+        }
+        let provenUnique = try UniqueIndexBuild(connection: connection).run(uniqueIndexes) { (table) throws(RemodelError) in
+            try relationships.done(table)
         }
 
         // The last step's store is the one flushed before it replaces the original: start now.
@@ -124,6 +129,7 @@ struct StepExecutor {
         validator.scope = scopes.last ?? nil
         validator.weights = weights
         validator.writtenTables = changes.writtenTables(of: context.destinationLayout)
+        validator.provenUnique = provenUnique
         let failures = try validator.run()
         if !failures.isEmpty {
             throw Self.validationError(failures, step: step)
