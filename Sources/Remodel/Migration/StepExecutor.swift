@@ -42,8 +42,9 @@ struct StepExecutor {
 
     private func build(sourcePath: String, destinationPath: String) throws(RemodelError) -> [DataLoss] {
         let connection = try SQLiteConnection(path: destinationPath, mode: .readWrite)
-        // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
-        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; PRAGMA temp_store = FILE")
+        // Nothing in this file matters until it is complete: no journal, no syncing until the final flush. A 4 MiB
+        // cache is as fast as 16 MiB on the benchmark (within its noise) and keeps 12 MiB off the peak.
+        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA temp_store = FILE")
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         try ExpressionFunctions.register(on: connection)
         try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
