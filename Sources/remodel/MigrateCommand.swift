@@ -41,6 +41,9 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Check every value and link against the model, not only what the migration wrote or changed.")
     var checkEverything = false
 
+    @Option(help: "SQLite's own check of each new store: the whole file's structure (quick), that and every index against its table (full), or only the tables the migration wrote and the schema (written).")
+    var integrityCheck: IntegrityCheckChoice = .quick
+
     // For crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
     @Option(help: ArgumentHelp("Source objects per phase-1 batch (default 25,000).", visibility: .hidden))
     var batchSize: Int?
@@ -58,6 +61,7 @@ struct MigrateCommand: AsyncParsableCommand {
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
         options.composesSteps = !stepByStep
         options.checksEverything = checkEverything
+        options.integrityCheck = integrityCheck.check
         if let batchSize { options.batchSize = max(1, batchSize) }
         let migrator = Migrator(bundle: bundle, options: options)
         if fleet.isGiven || stores.count != 1 || StoreList.isPattern(stores[0]) {
@@ -109,6 +113,19 @@ struct MigrateCommand: AsyncParsableCommand {
 }
 
 extension ProgressStyle: ExpressibleByArgument {}
+
+/// `--integrity-check`: the names of ``MigrationOptions/IntegrityCheck`` on the command line.
+enum IntegrityCheckChoice: String, ExpressibleByArgument, CaseIterable {
+    case quick, full, written
+
+    var check: MigrationOptions.IntegrityCheck {
+        switch self {
+        case .quick: return .quick
+        case .full: return .full
+        case .written: return .writtenTables
+        }
+    }
+}
 
 /// `Mappings` in the current folder, when it exists.
 func defaultMappingsDirectory() -> String? {

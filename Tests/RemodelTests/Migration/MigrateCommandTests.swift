@@ -51,6 +51,24 @@ import Testing
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 
+    /// `--integrity-check` chooses SQLite's check; each migrates the same, and a value it does not know is a
+    /// usage error that leaves the store alone.
+    @Test(arguments: ["quick", "full", "written"]) func integrityCheckChoices(check: String) throws {
+        let migration = try library()
+        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--integrity-check", check])
+        #expect(result.status == 0, "\(result.error)")
+        expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
+    }
+
+    @Test func unknownIntegrityCheckIsAUsageError() throws {
+        let migration = try library()
+        let before = try migration.snapshot()
+        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--integrity-check", "some"])
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains("quick") && result.error.contains("written"), "the error lists the values: \(result.error)")
+        #expect(try migration.snapshot() == before)
+    }
+
     @Test func failureExitsNonZeroWithOneSentenceAndChangesNothing() throws {
         let migration = try MigrationCase(fixture: "RequiredNil")
         let before = try migration.snapshot()
