@@ -32,6 +32,7 @@ enum FleetBench {
             for index in 0..<settings.stores {
                 try FileManager.default.copyItem(atPath: template, toPath: String(format: "%@/store-%05d.sqlite", stores, index))
             }
+            sync()  // Written back before timing.
         }
         try copies()
         let alone = try child(["--scenario", "fleet-alone", "--store-dir", stores, "--count", "20"])

@@ -101,7 +101,8 @@ struct StepExecutor {
         }
 
         // The last step's store is the one flushed before it replaces the original: start now.
-        let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) ? EarlyFlush(path: destinationPath) : nil
+        let flush = destinationPath.hasSuffix(StoreFiles.temporarySuffix) && EarlyFlush.isWorthwhile(for: destinationPath)
+            ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
         let scopes = checkScopes(cumulative)
         // Progress counts the rows every validation of the pass checks, its own and those of the versions passed through.
