@@ -23,7 +23,7 @@ enum FleetBench {
     /// The parent's part: the stores, the children, the table.
     static func run(_ settings: Settings, folder: String, child: ([String]) throws -> ScenarioResult, log: (String) -> Void) throws -> String {
         let template = "\(folder)/fleet-template.sqlite"
-        let generated = try child(["--scenario", "generate", "--objects", "\(settings.objects)", "--store", template])
+        let generated = try child(["--scenario", "generate", "--model", SourceModel.library.rawValue, "--objects", "\(settings.objects)", "--store", template])
         log("fleet: a store of \(settings.objects) objects generated in \(fixed(generated.seconds, 3)) s; copying it \(settings.stores) times")
         let stores = "\(folder)/fleet"
         func copies() throws {
@@ -35,13 +35,13 @@ enum FleetBench {
             sync()  // Written back before timing.
         }
         try copies()
-        let alone = try child(["--scenario", "fleet-alone", "--store-dir", stores, "--count", "20"])
+        let alone = try child(["--scenario", "fleet-alone", "--store-dir", stores, "--count", "20", "--no-trace"])
         log("fleet: one store alone \(fixed(alone.seconds * 1000, 1)) ms (median of 20), peak \(fixed(Double(alone.maxRSSKiB) / 1024, 1)) MiB")
         try copies()
-        let parallel = try child(["--scenario", "fleet-run", "--store-dir", stores, "--jobs", "\(settings.jobs)"])
+        let parallel = try child(["--scenario", "fleet-run", "--store-dir", stores, "--jobs", "\(settings.jobs)", "--no-trace"])
         log("fleet: \(settings.stores) stores, --jobs \(settings.jobs): \(fixed(parallel.seconds, 2)) s, peak \(fixed(Double(parallel.maxRSSKiB) / 1024, 1)) MiB")
         try copies()
-        let serial = try child(["--scenario", "fleet-run", "--store-dir", stores, "--jobs", "1"])
+        let serial = try child(["--scenario", "fleet-run", "--store-dir", stores, "--jobs", "1", "--no-trace"])
         log("fleet: \(settings.stores) stores, --jobs 1: \(fixed(serial.seconds, 2)) s, peak \(fixed(Double(serial.maxRSSKiB) / 1024, 1)) MiB")
         try? FileManager.default.removeItem(atPath: stores)
         try? FileManager.default.removeItem(atPath: template)
