@@ -31,13 +31,32 @@ extension MigrationOptions {
         /// `--integrity-check written`.
         case writtenTables
 
-        /// The pragmas that run this check on the store being built, given the tables the step wrote.
-        func pragmas(writtenTables tables: [String]) -> [String] {
+        /// The pragmas that run this check on the store a pass built, given the tables it wrote: the whole
+        /// file, or, when `wholeFile` is false (the store being migrated is checked as a whole beside the
+        /// passes, see ``originalFilePragma``), the schema and the written tables only.
+        func pragmas(writtenTables tables: [String], wholeFile: Bool = true) -> [String] {
+            let scoped = { (pragma: String) in (["sqlite_schema"] + tables).map { "PRAGMA main.\(pragma)(\(quoteLiteral($0)))" } }
             switch self {
-            case .quick: return ["PRAGMA main.quick_check"]
-            case .full: return ["PRAGMA main.integrity_check"]
-            case .writtenTables: return (["sqlite_schema"] + tables).map { "PRAGMA main.quick_check(\(quoteLiteral($0)))" }
+            case .quick: return wholeFile ? ["PRAGMA main.quick_check"] : scoped("quick_check")
+            case .full: return wholeFile ? ["PRAGMA main.integrity_check"] : scoped("integrity_check")
+            case .writtenTables: return scoped("quick_check")
             }
         }
+
+        /// The check of the whole store being migrated that runs beside the passes, whose pages the passes
+        /// carry byte for byte (nil for ``writtenTables``, which reads no carried page).
+        var originalFilePragma: String? {
+            switch self {
+            case .quick: return "PRAGMA main.quick_check"
+            case .full: return "PRAGMA main.integrity_check"
+            case .writtenTables: return nil
+            }
+        }
+    }
+
+    /// Whether phase 3 may limit its checks to what each pass wrote: not when the caller asks for
+    /// everything, nor with a hook (a hook may change anything).
+    var checksWhatPassesWrite: Bool {
+        !checksEverything && hooks.beforeStep == nil && hooks.afterStep == nil
     }
 }

@@ -14,8 +14,11 @@ struct MigrationValidator {
     var scope: CheckScope?
     /// SQLite's own check of the store, after the model's rules.
     var integrityCheck = MigrationOptions.IntegrityCheck.quick
-    /// The tables the step wrote, for ``MigrationOptions/IntegrityCheck/writtenTables``.
+    /// The tables the step wrote, for ``MigrationOptions/IntegrityCheck/writtenTables`` or when the whole
+    /// file is not to be checked.
     var writtenTables: [String] = []
+    /// Whether SQLite's check reads the whole file (else the schema and `writtenTables`).
+    var checksWholeFile = true
     /// The unique indexes the step built: SQLite found no duplicates for the constraints they prove.
     var provenUnique: [StoreLayout.Index] = []
     /// The caller's checks, each given the store on the validator's connection.
@@ -46,7 +49,7 @@ struct MigrationValidator {
         let storeChecks = tables.areViews
             ? nil
             : ConcurrentStoreChecks(
-                path: connection.path, probes: ends.map(\.probe), pragmas: integrityCheck.pragmas(writtenTables: writtenTables))
+                path: connection.path, probes: ends.map(\.probe), pragmas: integrityCheck.pragmas(writtenTables: writtenTables, wholeFile: checksWholeFile))
         defer { storeChecks?.stop() }
         for (offset, entity) in entities.enumerated() {
             try report(completed, total, entity.name)

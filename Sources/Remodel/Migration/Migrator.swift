@@ -226,12 +226,18 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
         var sourcePath = files.path
         var losses: [DataLoss] = []
+        // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
+        // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
+        let originalCheck = options.checksWhatPassesWrite
+            ? options.integrityCheck.originalFilePragma.map { ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0]) } : nil
+        defer { originalCheck?.stop() }
         for (offset, pass) in passes.enumerated() {
             let number = offset + 1
             let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
-            let executor = StepExecutor(
+            var executor = StepExecutor(
                 step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
                 environment: environment, tracker: tracker, options: options.forStep(pass.written))
+            executor.originalFileChecked = originalCheck != nil
             let from = sourcePath
             losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
@@ -241,12 +247,25 @@ public struct Migrator: Sendable {
             if sourcePath != files.path { StoreFiles.remove(sourcePath) }
             sourcePath = destinationPath
         }
+        if let originalCheck {
+            let findings = try originalCheck.results().findings
+            if !findings.isEmpty { throw Self.damagedStoreError(findings) }
+        }
         try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it.
         let objects = try Self.objectCount(
             try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), version: bundle.version(named: version))
         try tracker.checkCancellation()
         return (objects, losses)
+    }
+
+    /// What SQLite's check of the store being migrated found.
+    private static func damagedStoreError(_ findings: [String]) -> RemodelError {
+        let lines = findings.prefix(MigrationValidator.offendersInAll).map { "  - \($0) [integrity-check]" }.joined(separator: "\n")
+        return RemodelError(
+            .validationFailed,
+            "SQLite's check of the store found it damaged, so it was left as it was; recover its data (the sqlite3 shell's "
+                + "`.recover`) or restore a backup, then migrate again:\n\(lines)")
     }
 
     private static func objectCount(_ connection: SQLiteConnection, version: ModelVersion?) throws(RemodelError) -> Int {

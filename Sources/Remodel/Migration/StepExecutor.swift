@@ -12,6 +12,9 @@ struct StepExecutor {
     let environment: ExpressionEnvironment
     let tracker: ProgressTracker
     let options: MigrationOptions
+    /// Whether SQLite checks the store being migrated as a whole beside the passes (see
+    /// ``MigrationOptions/IntegrityCheck/originalFilePragma``): each pass then checks the tables it wrote.
+    var originalFileChecked = false
 
     /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
     /// step then changes in place. The destination is removed again on failure.
@@ -131,6 +134,7 @@ struct StepExecutor {
         validator.scope = scopes.last ?? nil
         validator.weights = weights
         validator.writtenTables = changes.writtenTables(of: context.destinationLayout)
+        validator.checksWholeFile = !originalFileChecked
         validator.provenUnique = provenUnique
         let failures = try validator.run()
         if !failures.isEmpty {
@@ -197,9 +201,7 @@ struct StepExecutor {
     /// The checks each version of the pass needs (its steps' versions in order), or nils to check everything.
     private func checkScopes(_ cumulative: [StorageChanges]) -> [CheckScope?] {
         let steps = passedThrough + [step]
-        // Hooks may change anything: with one, everything is checked.
-        let hooked = options.hooks.beforeStep != nil || options.hooks.afterStep != nil
-        guard !options.checksEverything, !hooked else { return steps.map { _ in nil } }
+        guard options.checksWhatPassesWrite else { return steps.map { _ in nil } }
         return zip(steps, cumulative).map { step, changes in CheckScope(version: step.destination, source: passSource, changes: changes) }
     }
 

@@ -10,7 +10,7 @@ import Testing
 
     /// Rewrites the schema of the store being built behind SQLite's back, the way a damaged file would
     /// look: `PRAGMA writable_schema`, then a new schema version so the connection reads it again.
-    private static func rewriteSchema(_ connection: SQLiteConnection, _ sql: String) throws {
+    static func rewriteSchema(_ connection: SQLiteConnection, _ sql: String) throws {
         guard case .integer(let version)? = try connection.scalar("PRAGMA main.schema_version") else { return }
         try connection.execute("PRAGMA writable_schema = ON")
         try connection.execute(sql)
@@ -82,6 +82,62 @@ import Testing
         #expect(error.message.split(separator: "\n").count == 1 + MigrationValidator.offendersInAll)
         #expect(!error.message.contains("[integrity-check]"))
         #expect(try migration.snapshot() == before)
+    }
+}
+
+/// Without hooks, SQLite checks the store being migrated as a whole beside the passes (they carry its pages),
+/// and each pass the tables it wrote: damage in a carried table is still found, and named as the store's own.
+@Suite struct OriginalFileCheckTests {
+    /// A Book row without `_entity` (NOT NULL), written behind SQLite's back into the store to migrate; Book
+    /// is carried by both steps, so no pass reads it.
+    private func damagedLibrary() throws -> MigrationCase {
+        let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+        let connection = try SQLiteConnection(path: migration.store, mode: .readWrite)
+        guard case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'") else {
+            throw RemodelError(.io, "no Book table")
+        }
+        let loose = table.replacingOccurrences(of: "TEXT NOT NULL", with: "TEXT")
+        try IntegrityCheckMigrationTests.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(loose)' WHERE name = 'Book'")
+        try connection.execute(#"INSERT INTO "Book" ("_pk", "_entity", "title") VALUES (99, NULL, 'no entity')"#)
+        try IntegrityCheckMigrationTests.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(table)' WHERE name = 'Book'")
+        return migration
+    }
+
+    @Test(arguments: [MigrationOptions.IntegrityCheck.quick, .full])
+    func damageInACarriedTableIsFound(check: MigrationOptions.IntegrityCheck) async throws {
+        let migration = try damagedLibrary()
+        let before = try migration.snapshot()
+        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.integrityCheck = check
+        #expect(options.checksWhatPassesWrite)
+        let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
+        #expect(error.code == .validationFailed)
+        #expect(error.message.hasPrefix("SQLite's check of the store found it damaged"), "\(error.message)")
+        #expect(error.message.contains("- NULL value in Book._entity [integrity-check]"), "\(error.message)")
+        #expect(try migration.snapshot() == before)
+    }
+
+    /// Each pass's store is then checked in the tables it wrote: the pragmas name them.
+    @Test func aPassChecksTheTablesItWrote() {
+        #expect(MigrationOptions.IntegrityCheck.quick.pragmas(writtenTables: ["Person"], wholeFile: false) == [
+            "PRAGMA main.quick_check('sqlite_schema')", "PRAGMA main.quick_check('Person')",
+        ])
+        #expect(MigrationOptions.IntegrityCheck.full.pragmas(writtenTables: ["Person"], wholeFile: false) == [
+            "PRAGMA main.integrity_check('sqlite_schema')", "PRAGMA main.integrity_check('Person')",
+        ])
+        #expect(MigrationOptions.IntegrityCheck.writtenTables.originalFilePragma == nil)
+        var hooked = MigrationOptions()
+        hooked.hooks.afterStep = { _ in }
+        #expect(!hooked.checksWhatPassesWrite, "a hook may change anything: every pass checks its whole file")
+    }
+
+    /// `.writtenTables` reads no carried page: the same damage is carried, as documented.
+    @Test func writtenTablesCarriesDamageItDoesNotRead() async throws {
+        let migration = try damagedLibrary()
+        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.integrityCheck = .writtenTables
+        let report = try await migration.migrate(options)
+        #expect(report.targetVersion == "Library 3")
     }
 }
 
