@@ -1,8 +1,11 @@
 extension MigrationOptions {
-    /// How much of SQLite's own consistency check phase 3 runs on each step's new store.
+    /// How much of SQLite's own consistency check a migration runs.
     ///
-    /// Either check reads every page of the store, and what it finds fails the step under the rule
-    /// `integrity-check`; they differ in whether indexes are compared with their tables.
+    /// ``quick`` and ``full`` check the store being migrated as a whole, on a thread of their own beside
+    /// the passes (which carry its pages byte for byte), and each pass's new store in the schema and the
+    /// tables the pass wrote; with a hook or ``MigrationOptions/checksEverything``, each pass's store is
+    /// checked whole instead. What a check finds fails the migration under the rule `integrity-check`.
+    /// ``quick`` and ``full`` differ in whether indexes are compared with their tables.
     ///
     /// For example:
     /// ```swift
@@ -22,13 +25,13 @@ extension MigrationOptions {
         /// rows of its table. Much slower on large stores; choose it when you suspect the SQLite library,
         /// the file system or the disk the store is built on. `--integrity-check full`.
         case full
-        /// `PRAGMA quick_check` of the tables whose pages the step wrote — rebuilt, new, or carried with
-        /// columns dropped or filled — with their indexes, and of the schema; the pages of tables carried
-        /// byte for byte (a rename or a new empty column changes the schema alone) are not read. A step
-        /// then costs what it changes even in SQLite's own check, and a damaged page in a carried table is
-        /// found by the next check that reads it rather than by the migration (``quick`` reads every page;
-        /// on a 92 MiB store it took 0.3–0.4 s, four fifths of a step that adds one column).
-        /// `--integrity-check written`.
+        /// `PRAGMA quick_check` of the tables whose pages each pass wrote — rebuilt, new, or carried with
+        /// columns dropped or filled — with their indexes, and of the schema; the store being migrated is
+        /// not read as a whole, nor the pages of tables carried byte for byte (a rename or a new empty
+        /// column changes the schema alone). A step then costs what it changes even in SQLite's own check,
+        /// and a damaged page in a carried table is found by the next check that reads it rather than by
+        /// the migration (``quick`` reads every page; on a 92 MiB store it took 0.3–0.4 s, most of a step
+        /// that adds one column). `--integrity-check written`.
         case writtenTables
 
         /// The pragmas that run this check on the store a pass built, given the tables it wrote: the whole
