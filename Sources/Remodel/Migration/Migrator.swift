@@ -227,10 +227,9 @@ public struct Migrator: Sendable {
         var sourcePath = files.path
         var losses: [DataLoss] = []
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
-        // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy. It
-        // starts once the first pass has its copy (read at the same time, the copy took ten times as long).
+        // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
         let originalPragma = options.checksWhatPassesWrite ? options.integrityCheck.originalFilePragma : nil
-        var originalCheck: ConcurrentStoreChecks?
+        let originalCheck = originalPragma.map { ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0]) }
         defer { originalCheck?.stop() }
         for (offset, pass) in passes.enumerated() {
             let number = offset + 1
@@ -242,11 +241,7 @@ public struct Migrator: Sendable {
             let from = sourcePath
             losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
-                guard from == files.path else { return try FileCopy.copy(from, to: destination) }
-                try lock.copyStore(to: destination)
-                if let originalPragma {
-                    originalCheck = ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [originalPragma])
-                }
+                if from == files.path { try lock.copyStore(to: destination) } else { try FileCopy.copy(from, to: destination) }
             }
             FaultPoint.afterStep.reach()
             if sourcePath != files.path { StoreFiles.remove(sourcePath) }
