@@ -34,27 +34,27 @@ extension MigrationOptions {
         /// that adds one column). `--integrity-check written`.
         case writtenTables
 
+        /// The pragma that runs this check (on a whole file, or given a table on that table and its indexes).
+        private var pragma: String { self == .full ? "integrity_check" : "quick_check" }
+
         /// The pragmas that run this check on the store a pass built, given the tables it wrote: the whole
         /// file, or, when `wholeFile` is false (the store being migrated is checked as a whole beside the
-        /// passes, see ``originalFilePragma``), the schema and the written tables only.
+        /// passes, see ``MigrationOptions/originalFileCheck``) or for ``writtenTables``, the schema and the
+        /// written tables only.
         func pragmas(writtenTables tables: [String], wholeFile: Bool = true) -> [String] {
-            let scoped = { (pragma: String) in (["sqlite_schema"] + tables).map { "PRAGMA main.\(pragma)(\(quoteLiteral($0)))" } }
-            switch self {
-            case .quick: return wholeFile ? ["PRAGMA main.quick_check"] : scoped("quick_check")
-            case .full: return wholeFile ? ["PRAGMA main.integrity_check"] : scoped("integrity_check")
-            case .writtenTables: return scoped("quick_check")
+            guard wholeFile, self != .writtenTables else {
+                return (["sqlite_schema"] + tables).map { "PRAGMA main.\(pragma)(\(quoteLiteral($0)))" }
             }
+            return ["PRAGMA main.\(pragma)"]
         }
+    }
 
-        /// The check of the whole store being migrated that runs beside the passes, whose pages the passes
-        /// carry byte for byte (nil for ``writtenTables``, which reads no carried page).
-        var originalFilePragma: String? {
-            switch self {
-            case .quick: return "PRAGMA main.quick_check"
-            case .full: return "PRAGMA main.integrity_check"
-            case .writtenTables: return nil
-            }
-        }
+    /// The check of the whole store being migrated that runs beside the passes, whose pages they carry byte
+    /// for byte, so that each pass checks only what it wrote; nil when each pass's store is checked whole
+    /// (a hook or ``checksEverything``) and for ``IntegrityCheck/writtenTables``, which reads no carried page.
+    var originalFileCheck: String? {
+        guard checksWhatPassesWrite, integrityCheck != .writtenTables else { return nil }
+        return integrityCheck.pragmas(writtenTables: []).first
     }
 
     /// Whether phase 3 may limit its checks to what each pass wrote: not when the caller asks for

@@ -228,16 +228,14 @@ public struct Migrator: Sendable {
         var losses: [DataLoss] = []
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
         // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
-        let originalPragma = options.checksWhatPassesWrite ? options.integrityCheck.originalFilePragma : nil
-        let originalCheck = originalPragma.map { ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0]) }
+        let originalCheck = options.originalFileCheck.map { ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0]) }
         defer { originalCheck?.stop() }
         for (offset, pass) in passes.enumerated() {
             let number = offset + 1
             let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
-            var executor = StepExecutor(
+            let executor = StepExecutor(
                 step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
                 environment: environment, tracker: tracker, options: options.forStep(pass.written))
-            executor.originalFileChecked = originalPragma != nil
             let from = sourcePath
             losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.

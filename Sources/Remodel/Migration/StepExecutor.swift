@@ -12,9 +12,6 @@ struct StepExecutor {
     let environment: ExpressionEnvironment
     let tracker: ProgressTracker
     let options: MigrationOptions
-    /// Whether SQLite checks the store being migrated as a whole beside the passes (see
-    /// ``MigrationOptions/IntegrityCheck/originalFilePragma``): each pass then checks the tables it wrote.
-    var originalFileChecked = false
 
     /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
     /// step then changes in place. The destination is removed again on failure.
@@ -134,7 +131,8 @@ struct StepExecutor {
         validator.scope = scopes.last ?? nil
         validator.weights = weights
         validator.writtenTables = changes.writtenTables(of: context.destinationLayout)
-        validator.checksWholeFile = !originalFileChecked
+        // Where the store being migrated is checked whole beside the passes, each pass checks what it wrote.
+        validator.checksWholeFile = options.originalFileCheck == nil
         validator.provenUnique = provenUnique
         let failures = try validator.run()
         if !failures.isEmpty {
@@ -143,6 +141,8 @@ struct StepExecutor {
         try flush?.finish()
         FaultPoint.afterValidation.reach()
         try connection.transaction { () throws(RemodelError) in
+            // Built before phase 3 (UniqueIndexBuild) but for those that met duplicates, which phase 3 names. One it
+            // did not search (a carried table whose store lacked the index) fails here rather than passing without it.
             for index in context.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
             try writeMetadata(on: connection, sourcePath: sourcePath)
             try rewrite.restoreAppObjects()

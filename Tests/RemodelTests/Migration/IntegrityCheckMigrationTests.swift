@@ -125,10 +125,18 @@ import Testing
         #expect(MigrationOptions.IntegrityCheck.full.pragmas(writtenTables: ["Person"], wholeFile: false) == [
             "PRAGMA main.integrity_check('sqlite_schema')", "PRAGMA main.integrity_check('Person')",
         ])
-        #expect(MigrationOptions.IntegrityCheck.writtenTables.originalFilePragma == nil)
+        var options = MigrationOptions()
+        #expect(options.originalFileCheck == "PRAGMA main.quick_check")
+        options.integrityCheck = .full
+        #expect(options.originalFileCheck == "PRAGMA main.integrity_check")
+        options.integrityCheck = .writtenTables
+        #expect(options.originalFileCheck == nil, "reads no carried page")
         var hooked = MigrationOptions()
         hooked.hooks.afterStep = { _ in }
-        #expect(!hooked.checksWhatPassesWrite, "a hook may change anything: every pass checks its whole file")
+        #expect(hooked.originalFileCheck == nil, "a hook may change anything: every pass checks its whole file")
+        var everything = MigrationOptions()
+        everything.checksEverything = true
+        #expect(everything.originalFileCheck == nil)
     }
 
     /// `.writtenTables` reads no carried page: the same damage is carried, as documented.

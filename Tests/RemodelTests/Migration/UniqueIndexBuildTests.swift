@@ -49,6 +49,26 @@ import Testing
         #expect(try connection.rows("SELECT _pk FROM Item WHERE name = 'item 7' ORDER BY _pk") == [[.integer(7)], [.integer(501)]])
     }
 
+    /// Phase 3 skips the search for duplicates of a constraint an index the step built proves, and only then:
+    /// here the store has duplicates behind the index's back, so the skip is what the result shows.
+    @Test func phase3SkipsTheSearchAnIndexBuiltMakesNeedless() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try MigrationFixtures.bundle("Unique")
+        let version = try bundle.loadVersion(named: "Refuse 2")
+        let path = folder.file("step.sqlite")
+        _ = try Store.create(at: path, bundle: bundle, version: "Refuse 2")
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        try connection.execute(
+            #"DROP INDEX "_Item_unique_1"; INSERT INTO "Item" ("_pk", "_entity", "name") VALUES (1, 'Item', 'a'), (2, 'Item', 'a')"#)
+        let layout = StoreLayout(version: version)
+        let unique = try #require(layout.indexes.first { $0.isUnique })
+        let item = try #require(version.entity(named: "Item"))
+        var validator = MigrationValidator(connection: connection, version: version, layout: layout, customValidations: []) { _, _, _ in }
+        #expect(try validator.uniquenessFailures(of: item).map(\.primaryKey) == [2], "searched without a proof")
+        validator.provenUnique = [unique]
+        #expect(try validator.uniquenessFailures(of: item).isEmpty, "an index built proves the constraint")
+    }
+
     @Test func whichConstraintsAnIndexProves() {
         let partial = StoreLayout.Index(
             name: "_Dog_unique_1", table: "Animal", keys: [.init(column: "name")], isUnique: true, entities: ["Dog", "Puppy"])
