@@ -2,19 +2,6 @@ internal import Foundation
 
 /// The few file operations a store needs to replace files safely.
 enum FileSystem {
-    /// Flushes a file's bytes to disk.
-    static func synchronize(path: String) throws(RemodelError) {
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw RemodelError(.io, "could not open the file to flush it", path: path)
-        }
-        defer { try? handle.close() }
-        do {
-            try handle.synchronize()
-        } catch {
-            throw RemodelError(.io, "could not flush the file to disk: \(error.localizedDescription)", path: path)
-        }
-    }
-
     /// Moves a file to a path where there must be no file, atomically (a hard link, then removing the
     /// old name); falls back to `rename` where hard links are not supported.
     static func moveNew(from source: String, to destination: String) throws(RemodelError) {
@@ -86,33 +73,5 @@ extension FileSystem {
     static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-}
-
-extension FileSystem {
-    /// Copies a file's bytes into a new file (mode 0600), 1 MiB at a time, and flushes nothing: the
-    /// copy is scratch. Returns `false` when there is no file at `source`.
-    static func copyFile(from source: String, to destination: String) throws(RemodelError) -> Bool {
-        let input = open(source, O_RDONLY)
-        guard input >= 0 else {
-            if errno == ENOENT { return false }
-            throw RemodelError(.io, "cannot read the file: \(String(cString: strerror(errno)))", path: source)
-        }
-        defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard output >= 0 else { throw RemodelError(.io, "cannot create the copy: \(String(cString: strerror(errno)))", path: destination) }
-        defer { close(output) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            guard count >= 0 else { throw RemodelError(.io, "cannot read the file: \(String(cString: strerror(errno)))", path: source) }
-            if count == 0 { return true }
-            var written = 0
-            while written < count {
-                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                guard step > 0 else { throw RemodelError(.io, "cannot write the copy: \(String(cString: strerror(errno)))", path: destination) }
-                written += step
-            }
-        }
     }
 }

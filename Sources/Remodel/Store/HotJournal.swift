@@ -58,11 +58,11 @@ enum HotJournal {
         }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent
         do throws(RemodelError) {
-            guard try FileSystem.copyFile(from: self.path(beside: target), to: self.path(beside: copy)) else {
+            guard try FileCopy.copyIfPresent(self.path(beside: target), to: self.path(beside: copy)) else {
                 try? FileManager.default.removeItem(atPath: folder)
                 return nil
             }
-            guard try FileSystem.copyFile(from: target, to: copy) else {
+            guard try FileCopy.copyIfPresent(target, to: copy) else {
                 throw RemodelError(.io, "the store disappeared while it was being read", path: path)
             }
         } catch {

@@ -44,7 +44,7 @@ extension Store {
         let temporary = temporaryPath(beside: target, purpose: "create")
         do {
             try build(at: temporary, bundle: bundle, version: version, seed: seed, progress: progress)
-            try FileSystem.synchronize(path: temporary)
+            try StoreFiles.synchronize(file: temporary)
             try FileSystem.moveNew(from: temporary, to: target)
         } catch {
             FileSystem.removeQuietly(temporary)

@@ -52,10 +52,22 @@ enum FileCopy {
 
     /// Copies the file at `source` (not a store this process has locked) into a new file at `destination`.
     static func copy(_ source: String, to destination: String) throws(RemodelError) {
+        guard try copyIfPresent(source, to: destination) else {
+            throw RemodelError(.io, "cannot copy the store: it is gone", path: source)
+        }
+    }
+
+    /// Copies the file at `source` into a new file at `destination`, as ``copy(_:to:)`` does.
+    /// - Returns: `false`, and nothing created, when there is no file at `source`.
+    static func copyIfPresent(_ source: String, to destination: String) throws(RemodelError) -> Bool {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw error("cannot open the store to copy it", source) }
+        guard input >= 0 else {
+            if errno == ENOENT { return false }
+            throw error("cannot open the file to copy it", source)
+        }
         defer { close(input) }
         try copy(from: input, to: destination)
+        return true
     }
 
     private typealias CopyFileRange = @convention(c) (
