@@ -66,6 +66,35 @@ struct MergingMappingsTests {
         #expect(export.contains(#""name": "Ann", "pets": ["#))
     }
 
+    /// A column the app added to both Cat and Dog arrives in Pet with each object's own value: the copy from
+    /// one source table leaves the objects of the other alone.
+    @Test func anAppColumnOfEveryMergedTableKeepsItsValues() async throws {
+        let folder = try TemporaryFolder()
+        let bundle = try ModelBundle(contentsOf: try BundleWriting.write("Pets", in: folder.path, versions: Self.pets))
+        try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
+        _ = try folder.write(Self.petsMapping, to: "Mappings/merge.xml")
+        let seed = try folder.write(
+            """
+            {"Person": [{"_pk": 1, "name": "Ann"}],
+             "Cat": [{"_pk": 1, "name": "Tom", "owner": 1}, {"_pk": 2, "name": "Kit"}],
+             "Dog": [{"_pk": 1, "name": "Rex", "owner": 1}, {"_pk": 2, "name": "Max"}]}
+            """, to: "seed.json")
+        let store = folder.file("store.sqlite")
+        _ = try Store.create(at: store, bundle: bundle, version: "Pets", seed: seed)
+        try SQLiteConnection(path: store, mode: .readWrite).execute(
+            """
+            ALTER TABLE "Cat" ADD COLUMN "note" TEXT; UPDATE "Cat" SET "note" = 'cat ' || "name";
+            ALTER TABLE "Dog" ADD COLUMN "note" TEXT; UPDATE "Dog" SET "note" = 'dog ' || "name"
+            """)
+        let options = MigrationOptions(mappingsDirectory: folder.file("Mappings"))
+        _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
+        let rows = try SQLiteConnection(path: store, mode: .readOnly).rows(#"SELECT "name", "note" FROM "Pet" ORDER BY "name""#)
+        #expect(rows == [
+            [.text("Kit"), .text("cat Kit")], [.text("Max"), .text("dog Max")], [.text("Rex"), .text("dog Rex")],
+            [.text("Tom"), .text("cat Tom")],
+        ])
+    }
+
     @Test func oneEntityMappedTwiceUnderComplementaryFiltersKeepsEveryObject() async throws {
         let folder = try TemporaryFolder()
         let versions = [

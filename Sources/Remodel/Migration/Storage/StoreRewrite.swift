@@ -128,15 +128,19 @@ struct StoreRewrite {
                 let own = columns.filter { present.contains($0.name.lowercased()) }.map { quoteIdentifier($0.name) }
                 guard !own.isEmpty else { continue }
                 let target = "main.\(quoteIdentifier(table.name))"
-                let origin: String
+                // Only the rows made from this source table's objects: the others (another table merged into
+                // this one) keep what their own source table gave them.
+                let rows: String
                 switch keys.mode(ofDestinationTable: table.name) {
                 case .remapped?:
-                    origin = "(SELECT k.source_pk FROM main.\"_RemodelKeys\" AS k WHERE k.destination_table = \(quoteLiteral(table.name)) AND k.destination_pk = \(target).\"_pk\" AND k.source_table = \(quoteLiteral(feeder)))"
+                    rows = "main.\"_RemodelKeys\" AS k JOIN src.\(quoteIdentifier(feeder)) AS s ON s.\"_pk\" = k.source_pk "
+                        + "WHERE k.destination_table = \(quoteLiteral(table.name)) AND k.source_table = \(quoteLiteral(feeder)) "
+                        + "AND k.destination_pk = \(target).\"_pk\""
                 default:
-                    origin = "\(target).\"_pk\""
+                    rows = "src.\(quoteIdentifier(feeder)) AS s WHERE s.\"_pk\" = \(target).\"_pk\""
                 }
                 try connection.execute(
-                    "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (SELECT \(own.map { "s.\($0)" }.joined(separator: ", ")) FROM src.\(quoteIdentifier(feeder)) AS s WHERE s.\"_pk\" = \(origin))")
+                    "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (\(own.map { "s.\($0)" }.joined(separator: ", "))) FROM \(rows)")
             }
         }
     }
