@@ -13,7 +13,7 @@ extension MigrationValidator {
                 scope?.needsUniqueness(entity: entity.name, properties: constraint.properties) ?? true
             else { continue }
             let entities = kinds(of: entity.name)
-            if !tables.areViews, provenUnique.contains(where: { $0.proves(columns: columns, of: entities, in: table) }) { continue }
+            if provenUnique.contains(where: { $0.proves(columns: columns, of: entities, in: table) }) { continue }
             var parameters: [SQLiteValue] = []
             let kinds = placeholders(entities, &parameters)
             parameters += parameters

@@ -90,7 +90,7 @@ import Testing
 @Suite struct OriginalFileCheckTests {
     /// A Book row without `_entity` (NOT NULL), written behind SQLite's back into the store to migrate; Book
     /// is carried by both steps, so no pass reads it.
-    private func damagedLibrary() throws -> MigrationCase {
+    static func damagedLibrary() throws -> MigrationCase {
         let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
         let connection = try SQLiteConnection(path: migration.store, mode: .readWrite)
         guard case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'") else {
@@ -105,7 +105,7 @@ import Testing
 
     @Test(arguments: [MigrationOptions.IntegrityCheck.quick, .full])
     func damageInACarriedTableIsFound(check: MigrationOptions.IntegrityCheck) async throws {
-        let migration = try damagedLibrary()
+        let migration = try Self.damagedLibrary()
         let before = try migration.snapshot()
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         options.integrityCheck = check
@@ -141,7 +141,7 @@ import Testing
 
     /// `.writtenTables` reads no carried page: the same damage is carried, as documented.
     @Test func writtenTablesCarriesDamageItDoesNotRead() async throws {
-        let migration = try damagedLibrary()
+        let migration = try Self.damagedLibrary()
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         options.integrityCheck = .writtenTables
         let report = try await migration.migrate(options)
