@@ -61,11 +61,6 @@ extension SQLiteConnection {
         return mode.lowercased()
     }
 
-    /// Turns foreign-key enforcement on or off (Remodel checks references itself, so stores leave it off).
-    package func setForeignKeys(_ enabled: Bool) throws(RemodelError) {
-        try execute(enabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
-    }
-
     /// Whether the connection is inside a transaction.
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }

@@ -11,7 +11,6 @@ struct SeedObjects {
     }
 
     private(set) var runs: [String: Run] = [:]
-    private(set) var tableSizes: [String: Int] = [:]
     private let layout: StoreLayout
 
     init(layout: StoreLayout, counts: [String: Int]) {
@@ -24,18 +23,12 @@ struct SeedObjects {
                 runs[name] = Run(entity: name, first: next, count: count)
                 next += Int64(count)
             }
-            tableSizes[table.name] = Int(next - 1)
         }
     }
 
     /// The objects of an entity and every entity inheriting from it.
     func kinds(of entityName: String) -> ObjectSet {
         ObjectSet(runs: layout.kinds(of: entityName).compactMap { runs[$0] })
-    }
-
-    /// The number of objects in the table that stores an entity.
-    func tableSize(ofEntity name: String) -> Int {
-        layout.table(forEntity: name).flatMap { tableSizes[$0.name] } ?? 0
     }
 }
 

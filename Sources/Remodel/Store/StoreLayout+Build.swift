@@ -188,8 +188,6 @@ struct NameAllocator: Sendable {
         return "\(base)_\(number)"
     }
 
-    func isTaken(_ name: String) -> Bool { taken.contains(Self.key(name)) }
-
     /// SQLite folds ASCII letters only when it compares identifiers.
     private static func key(_ name: String) -> String {
         String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)

@@ -38,9 +38,6 @@ struct StorageChanges: Equatable {
             columns.compactMap { name, origin in origin.column.flatMap { $0 == name ? nil : ($0, name) } }.sorted { $0.to < $1.to }
         }
 
-        /// Destination columns that do not come from a source column.
-        var addedColumns: [String] { columns.filter { $0.value.column == nil }.map(\.key).sorted() }
-
         static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {
             lhs.source == rhs.source && lhs.destination == rhs.destination && lhs.columns == rhs.columns
                 && lhs.droppedColumns == rhs.droppedColumns

@@ -25,11 +25,6 @@ struct XMLNode: Sendable {
         attributes.first { $0.name == name }?.value
     }
 
-    /// The position of a character of ``text`` (0-based, in Unicode scalars), or of the element when its text is not known.
-    func textLocation(atOffset offset: Int) -> SourceLocation {
-        writtenText?.location(atDecodedOffset: offset) ?? location
-    }
-
     func children(named name: String) -> [XMLNode] {
         children.filter { $0.name == name }
     }
