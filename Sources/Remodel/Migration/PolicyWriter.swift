@@ -33,7 +33,7 @@ struct PolicyWriter {
         let layout = context.destinationLayout
         let columns = (["_pk", "_entity"] + stored.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
             .map(quoteIdentifier).joined(separator: ", ")
-        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        let row = "(" + placeholders(width) + ")"
         let insert = "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columns)) VALUES "
         full = try context.connection.prepare(insert + Array(repeating: row, count: rows).joined(separator: ", "))
         single = try context.connection.prepare(insert + row)

@@ -92,16 +92,15 @@ struct StoreRewrite {
             try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(column))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
-        for column in layoutTable.columns where carried.columns[column.name]?.column == nil {
-            guard carried.columns[column.name] != nil else { continue }
+        // A new column: in the carried table's columns, from no source column.
+        for column in layoutTable.columns where carried.columns[column.name].map({ $0.column == nil }) == true {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column.definitionSQL)")
         }
         for column in layoutTable.columns {
             for fill in carried.columns[column.name]?.fills ?? [] {
                 let name = quoteIdentifier(column.name)
-                let entities = fill.entities.map { _ in "?" }.joined(separator: ", ")
                 try connection.run(
-                    "UPDATE \(table) SET \(name) = ? WHERE \"_entity\" IN (\(entities))\(fill.onlyNulls ? " AND \(name) IS NULL" : "")",
+                    "UPDATE \(table) SET \(name) = ? WHERE \"_entity\" IN (\(placeholders(fill.entities.count)))\(fill.onlyNulls ? " AND \(name) IS NULL" : "")",
                     [fill.value] + fill.entities.map(SQLiteValue.text))
             }
         }
