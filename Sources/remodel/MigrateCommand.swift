@@ -35,14 +35,14 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
     var keepBackup = false
 
-    @Flag(help: "Write and check every version in turn instead of composing consecutive steps into one pass (slower).")
+    @Flag(help: "Write every version to a file of its own instead of running consecutive steps in one pass over the store (slower).")
     var stepByStep = false
 
     @Flag(help: "Check every value and link against the model, not only what the migration wrote or changed.")
     var checkEverything = false
 
-    @Option(help: "SQLite's own check of each new store: the whole file's structure (quick), that and every index against its table (full), or only the tables the migration wrote and the schema (written).")
-    var integrityCheck: IntegrityCheckChoice = .quick
+    @Option(help: "SQLite's own check of the migrated store: only the tables the migration wrote and the schema (written, the default), the whole file's structure (quick), or that and every index against its table (full).")
+    var integrityCheck: IntegrityCheckChoice = .written
 
     // For crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
     @Option(help: ArgumentHelp("Source objects per phase-1 batch (default 25,000).", visibility: .hidden))

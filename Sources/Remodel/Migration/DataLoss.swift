@@ -37,8 +37,12 @@ extension DataLoss {
     /// What a step drops, from its mapping: entities with no destination; properties of carried entities that
     /// no attribute value, relationship, filter or policy reads (and whose inverse is not carried either).
     static func planned(by step: MigrationStep, policies: Set<String>) -> [DataLoss] {
+        planned(by: step, layout: StoreLayout(version: step.source), policies: policies)
+    }
+
+    /// What a step drops, with its source version's layout known already.
+    static func planned(by step: MigrationStep, layout: StoreLayout, policies: Set<String>) -> [DataLoss] {
         var losses: [DataLoss] = []
-        let layout = StoreLayout(version: step.source)
         for entity in step.source.entities where !entity.isAbstract {
             let mappings = step.mapping.entities.filter { $0.source == entity.name }
             let carriedTo = mappings.compactMap(\.destination)

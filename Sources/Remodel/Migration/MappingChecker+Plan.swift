@@ -1,6 +1,6 @@
 extension MappingChecker {
     /// Checks every step of a plan, throwing the first problem.
-    static func check(_ plan: inout MigrationPlan) throws(RemodelError) {
+    static func check(_ plan: MigrationPlan) throws(RemodelError) {
         for step in plan.steps {
             let found = diagnostics(for: step.mapping, source: step.source, destination: step.destination)
             if let first = found.first {

@@ -49,12 +49,4 @@ extension MigrationOptions {
         }
         return options
     }
-
-    /// The options a plan's passes are grouped with: a step that runs a class policy reads a real
-    /// store, so no step is composed when one does.
-    func composing(_ plan: MigrationPlan) -> MigrationOptions {
-        var options = self
-        if plan.steps.contains(where: { step in step.mapping.entities.contains { $0.policy != nil } }) { options.composesSteps = false }
-        return options
-    }
 }

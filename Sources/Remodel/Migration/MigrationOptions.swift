@@ -26,20 +26,20 @@ public struct MigrationOptions: Sendable {
     public var classPolicies: [String: EntityPolicy] = [:]
     /// Code run before and after each step, with SQL access to both stores.
     public var hooks = MigrationHooks()
-    /// Whether consecutive steps may run as one pass: a step that keeps every object under its key
-    /// and carries every link as it is is read by the next step through views instead of being
-    /// written, and its version's rules are checked on those views (see docs/MIGRATION.md).
-    /// `false` writes and checks every version in turn, which is slower; with policies or hooks
-    /// every step is written anyway.
+    /// Whether consecutive steps run as one pass over the store: one copy, then every step in turn on
+    /// that copy, each changing what its mapping changes and checked against its own version's rules
+    /// (see docs/MIGRATION.md). `false` writes every version to a file of its own, which is slower; a
+    /// step that runs Swift code (a policy), or every step when there are hooks, is a pass by itself.
     public var composesSteps = true
     /// Whether phase 3 checks every value and link of the store against the destination model, instead of
     /// what each step wrote or changed (tables rebuilt, columns made or filled, rules that changed): data
     /// carried byte for byte under unchanged rules is otherwise left to SQLite's check of the file.
     /// `remodel migrate --check-everything`.
     public var checksEverything = false
-    /// SQLite's own check of each step's new store in phase 3: ``IntegrityCheck/quick`` (the default)
-    /// or ``IntegrityCheck/full``.
-    public var integrityCheck = IntegrityCheck.quick
+    /// SQLite's own check in phase 3: ``IntegrityCheck/writtenTables`` (the default: the schema and the
+    /// tables the migration wrote, so a step costs what it changes), or ``IntegrityCheck/quick`` or
+    /// ``IntegrityCheck/full`` of the whole store.
+    public var integrityCheck = IntegrityCheck.writtenTables
     /// Test hook, not API: the free bytes the disk-space check sees, instead of the file system's.
     var availableBytes: Int64?
     /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),

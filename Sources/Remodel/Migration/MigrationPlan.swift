@@ -34,6 +34,10 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// What the store holds beyond the model, which every step carries as it is (`table tb_clientstage`,
     /// `column Person.nickname`, `trigger audit on Book`, …).
     public var carried: [String] = []
+    /// Each step planned (layouts, keys, what it carries and rebuilds), in order: what the executor runs.
+    var stepPlans: [StepPlan] = []
+    /// Each step's rehearsal of what the app added to the store, once the plan is made for a store.
+    var rehearsals: [SchemaRehearsal] = []
 
     /// The plan step by step, entity by entity, property by property, each with its provenance.
     public var description: String {

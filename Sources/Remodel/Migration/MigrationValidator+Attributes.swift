@@ -66,9 +66,9 @@ extension MigrationValidator {
     /// that query). SQLite stores a real written to such a column as an integer when it is one between
     /// the smallest and largest 64-bit integers, exclusive: so a real still there either differs from its
     /// integer part (a fraction, or beyond the 64-bit range, where the cast stops at the bound) or is
-    /// -2^63 itself; text and blobs sort after every number. Views apply no affinity: nil there.
+    /// -2^63 itself; text and blobs sort after every number.
     func integerProbe(_ attribute: Attribute, column: String) -> String? {
-        guard !tables.areViews, let range = attribute.type.integerRange else { return nil }
+        guard let range = attribute.type.integerRange else { return nil }
         let outside = range == Int64.min...Int64.max ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
         return "\(column) >= '' OR \(column) <> CAST(\(column) AS INTEGER) OR \(column) <= -9223372036854775808\(outside)"
     }

@@ -28,7 +28,7 @@ extension MigrationValidator {
         let schema = SQLiteValue.text(tables.schema)
         let count = try connection.scalar(
             "SELECT count(*) FROM pragma_index_list(?, ?) AS l, pragma_index_info(l.name, ?) AS i WHERE l.partial = 0 AND i.seqno = 0 AND i.name = ?",
-            [.text(tables.prefix + table), schema, schema, .text(column)])
+            [.text(table), schema, schema, .text(column)])
         return count != nil && count != .integer(0)
     }
 

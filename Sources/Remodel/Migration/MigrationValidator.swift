@@ -6,27 +6,37 @@ struct MigrationValidator {
     let connection: SQLiteConnection
     let version: ModelVersion
     let layout: StoreLayout
-    /// Where the version's tables are: the store being built, or the views of a version a composed step passes through.
-    var tables: TableReferences = .destination
-    /// Checks left to a later version's (for a version a composed pass goes through).
-    var implied: ImpliedChecks?
-    /// The checks the pass must run, when it carries tables (nil: every check).
-    var scope: CheckScope?
-    /// SQLite's own check of the store, after the model's rules.
-    var integrityCheck = MigrationOptions.IntegrityCheck.quick
-    /// The tables the step wrote, for ``MigrationOptions/IntegrityCheck/writtenTables`` or when the whole
-    /// file is not to be checked.
-    var writtenTables: [String] = []
-    /// Whether SQLite's check reads the whole file (else the schema and `writtenTables`).
-    var checksWholeFile = true
+    /// Where the version's tables are: the store being built.
+    let tables = TableReferences.destination
+    /// The checks the step must run, when it carries tables (nil: every check).
+    let scope: CheckScope?
+    /// The pragmas of SQLite's own check of the store, run beside the model's rules (none: another step of
+    /// the pass, or the check of the original file, covers it).
+    let integrityPragmas: [String]
     /// The unique indexes the step built: SQLite found no duplicates for the constraints they prove.
-    var provenUnique: [StoreLayout.Index] = []
+    let provenUnique: [StoreLayout.Index]
     /// The caller's checks, each given the store on the validator's connection.
     let customValidations: [(SQLiteConnection) throws -> [ValidationFailure]]
     /// What each check weighs in the progress `report` gets.
-    var weights = ValidationWeights()
+    let weights: ValidationWeights
     /// Called with the rows checked so far, the rows to check, and the entity being checked.
     let report: (Int, Int, String?) throws(RemodelError) -> Void
+
+    init(
+        connection: SQLiteConnection, version: ModelVersion, layout: StoreLayout, scope: CheckScope? = nil, integrityPragmas: [String] = [],
+        provenUnique: [StoreLayout.Index] = [], customValidations: [(SQLiteConnection) throws -> [ValidationFailure]] = [],
+        weights: ValidationWeights = ValidationWeights(), report: @escaping (Int, Int, String?) throws(RemodelError) -> Void
+    ) {
+        self.connection = connection
+        self.version = version
+        self.layout = layout
+        self.scope = scope
+        self.integrityPragmas = integrityPragmas
+        self.provenUnique = provenUnique
+        self.customValidations = customValidations
+        self.weights = weights
+        self.report = report
+    }
 
     /// How many offenders each check reports at most.
     static let offendersPerCheck = 5
@@ -45,11 +55,9 @@ struct MigrationValidator {
         let total = units.total
         var completed = 0
         let ends = joinEnds().filter { scope?.needsJoinEnds($0.join.name) ?? true }
-        // Views hold nothing of their own for SQLite to check, and no second connection would see them.
-        let storeChecks = tables.areViews
-            ? nil
-            : ConcurrentStoreChecks(
-                path: connection.path, probes: ends.map(\.probe), pragmas: integrityCheck.pragmas(writtenTables: writtenTables, wholeFile: checksWholeFile))
+        // SQLite's check reads the file on a second connection beside the model's rules; probes alone run here.
+        let storeChecks = integrityPragmas.isEmpty
+            ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), pragmas: integrityPragmas)
         defer { storeChecks?.stop() }
         for (offset, entity) in entities.enumerated() {
             try report(completed, total, entity.name)
@@ -68,8 +76,7 @@ struct MigrationValidator {
             let results = try storeChecks.results()
             failures += try joinTableFailures(ends, found: results.answers)
             failures += try integrityFailures(results.findings)
-        } else if implied?.contains(entity: "-", property: nil, rule: "dangling") != true {
-            // A version passed through leaves its links to the written step (see ImpliedChecks).
+        } else {
             failures += try joinTableFailures(ends, found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
         }
         completed += units.storeChecks
@@ -102,7 +109,6 @@ struct MigrationValidator {
         _ select: String, _ condition: String, _ parameters: [SQLiteValue], probeCondition: String? = nil, probe: TableScan.Probe? = nil,
         entity: String, property: String?, rule: String, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
-        if implied?.contains(entity: entity, property: property, rule: rule) == true { return [] }
         if let scope, !scope.needs(entity: entity, property: property, rule: rule) { return [] }
         if scan.add(
             TableScan.Check(

@@ -47,10 +47,10 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps
-    /// share a pass where the earlier ones can be read as views (see ``MigrationOptions/composesSteps``).
+    /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps share a
+    /// pass unless Swift code runs in them (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options.composing(plan)).map(\.planSteps)
+        StepComposition.passes(of: plan.steps, options: options)
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -61,22 +61,21 @@ public struct Migrator: Sendable {
         return "Runs as \(passes.count) pass\(passes.count == 1 ? "" : "es") over the store\(detail)."
     }
 
-    /// Plans from a version, dropping first-step problems that cannot bite the store on `store`.
-    /// `countsLosses` reads how many values the first step drops, for a plan shown before migrating (the
-    /// migration itself counts them as each step runs).
+    /// Plans from a version, dropping first-step problems that cannot bite the store on `store`, and rehearses
+    /// what the app added to it. `countsLosses` reads how many values the first step drops, for a plan shown
+    /// before migrating (the migration itself counts them as each step runs).
     private func makePlan(from version: String, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError) -> MigrationPlan {
         let plans = self.plans ?? MigrationPlanCache(bundle: bundle, options: options)
-        var plan = try plans.plan(from: version) { (step: MigrationStep) throws(RemodelError) -> MappingModel in
-            try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(step.mapping, source: step.source)
+        var plan = try plans.plan(from: version) { (step: StepPlan) throws(RemodelError) -> MappingModel in
+            try ProblemScreen(connection: store, tables: .destination).screen(step.step.mapping, layout: step.sourceLayout)
         }
         try options.checkClassPolicies(plan)
-        plan.carried = try PlanRehearsal.run(plan, options: options.composing(plan), on: store)
-        for (offset, step) in plan.steps.enumerated() {
-            for loss in DataLoss.planned(by: step, policies: Set(options.forStep(step).policies.map(\.destination))) {
+        (plan.rehearsals, plan.carried) = try PlanRehearsal.run(plan.stepPlans, on: store)
+        for (offset, step) in plan.stepPlans.enumerated() {
+            for loss in step.losses {
                 // The first step's losses are counted on the store; a later step's only when it runs.
                 plan.losses.append(
-                    offset == 0 && countsLosses
-                        ? try loss.counted(on: store, layout: StoreLayout(version: step.source), tables: TableReferences(schema: "main")) : loss)
+                    offset == 0 && countsLosses ? try loss.counted(on: store, layout: step.sourceLayout, tables: .destination) : loss)
             }
         }
         return plan
@@ -157,12 +156,12 @@ public struct Migrator: Sendable {
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         files.removeLeftovers()
         let plan = try plan(under: lock)
-        let passes = StepComposition.passes(of: plan.steps, options: options.composing(plan))
-        tracker.planned(passes: passes.map(\.planSteps))
+        let passes = StepComposition.passes(of: plan.steps, options: options)
+        tracker.planned(passes: passes)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             let objects = try lock.withConnection { (connection) throws(RemodelError) in
-                try Self.objectCount(connection, version: bundle.version(named: plan.targetVersion))
+                try Self.objectCount(connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) })
             }
             lock.release()
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
@@ -183,15 +182,14 @@ public struct Migrator: Sendable {
         var objects = 0
         var losses: [DataLoss] = []
         do {
-            (objects, losses) = try build(
-                passes, files: files, lock: lock, version: plan.targetVersion, environment: environment, tracker: tracker)
+            (objects, losses) = try build(plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
             while try !lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil) {
                 let again = try self.plan(under: lock)
                 (objects, losses) = try build(
-                    StepComposition.passes(of: again.steps, options: options.composing(again)), files: files, lock: lock, version: again.targetVersion,
-                    environment: environment, tracker: tracker)
+                    again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock, environment: environment,
+                    tracker: tracker)
             }
         } catch {
             files.removeLeftovers()
@@ -219,9 +217,9 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Runs the passes from the store into the temporary store; counts its objects, and what the steps dropped.
+    /// Runs the plan's passes from the store into the temporary store; counts its objects, and what the steps dropped.
     private func build(
-        _ passes: [StepComposition.Pass], files: StoreFiles, lock: StoreLock, version: String, environment: ExpressionEnvironment,
+        _ plan: MigrationPlan, passes: [ClosedRange<Int>], files: StoreFiles, lock: StoreLock, environment: ExpressionEnvironment,
         tracker: ProgressTracker
     ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
         var sourcePath = files.path
@@ -230,12 +228,14 @@ public struct Migrator: Sendable {
         // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
         let originalCheck = options.originalFileCheck.map { ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0]) }
         defer { originalCheck?.stop() }
-        for (offset, pass) in passes.enumerated() {
+        for (offset, steps) in passes.enumerated() {
             let number = offset + 1
-            let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(pass.number)
-            let executor = StepExecutor(
-                step: pass.written, passedThrough: pass.passedThrough, index: number, modelName: bundle.name,
-                environment: environment, tracker: tracker, options: options.forStep(pass.written))
+            let destinationPath = number == passes.count ? files.temporaryPath : files.stepPath(steps.upperBound)
+            let indices = (steps.lowerBound - 1)..<steps.upperBound
+            let stepPlans = Array(plan.stepPlans[indices])
+            let executor = PassExecutor(
+                steps: stepPlans, rehearsals: Array(plan.rehearsals[indices]), number: number, modelName: bundle.name,
+                environment: environment, tracker: tracker, options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options)
             let from = sourcePath
             losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
@@ -252,7 +252,7 @@ public struct Migrator: Sendable {
         try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it.
         let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), version: bundle.version(named: version))
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), layout: plan.stepPlans.last?.destinationLayout)
         try tracker.checkCancellation()
         return (objects, losses)
     }
@@ -266,19 +266,14 @@ public struct Migrator: Sendable {
                 + "`.recover`) or restore a backup, then migrate again:\n\(lines)")
     }
 
-    private static func objectCount(_ connection: SQLiteConnection, version: ModelVersion?) throws(RemodelError) -> Int {
-        guard let version else { return 0 }
+    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?) throws(RemodelError) -> Int {
+        guard let layout else { return 0 }
         var count = 0
-        for table in StoreLayout(version: version).tables {
+        for table in layout.tables {
             if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {
                 count += Int(rows)
             }
         }
         return count
     }
-}
-
-extension StepComposition.Pass {
-    /// The plan's steps (1-based) this pass covers.
-    var planSteps: ClosedRange<Int> { (number - passedThrough.count)...number }
 }

@@ -12,8 +12,12 @@ struct ProblemScreen {
     static let examples = 5
 
     func screen(_ mapping: MappingModel, source: ModelVersion) throws(RemodelError) -> MappingModel {
+        try screen(mapping, layout: StoreLayout(version: source))
+    }
+
+    /// Screens with the source version's layout known already.
+    func screen(_ mapping: MappingModel, layout: StoreLayout) throws(RemodelError) -> MappingModel {
         var screened = mapping
-        let layout = StoreLayout(version: source)
         for index in screened.entities.indices {
             let entityMapping = screened.entities[index]
             guard !entityMapping.problems.isEmpty, let sourceName = entityMapping.source,

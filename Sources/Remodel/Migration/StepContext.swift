@@ -3,6 +3,7 @@
 /// mapping and how keys are assigned.
 final class StepContext {
     let connection: SQLiteConnection
+    /// The pass's number, for progress.
     let step: Int
     let source: ModelVersion
     let destination: ModelVersion
@@ -16,34 +17,35 @@ final class StepContext {
     /// Policies by destination entity name.
     let policies: [String: EntityPolicy]
     /// Which destination tables the step carries from the source store (left alone by phases 1 and 2) and
-    /// which it rebuilds; every table is rebuilt unless set.
-    var changes = StorageChanges()
+    /// which it rebuilds.
+    let changes: StorageChanges
     /// The step's entity mappings that carry objects, resolved once.
     let resolvedMappings: [ResolvedEntityMapping]
 
-    /// The schema the source store is attached as.
+    /// The schema the store being migrated is attached as.
     static let sourceSchema = "src"
-    /// Where the source version's tables are: the attached store's, or views standing in for them.
+    /// Where the source version's tables are: the attached store's, or, for a later step of a pass, the
+    /// tables the earlier step left in the store being built.
     let sourceTables: TableReferences
 
     init(
-        connection: SQLiteConnection, step: Int, source: ModelVersion, destination: ModelVersion, mapping: MappingModel,
-        environment: ExpressionEnvironment, tracker: ProgressTracker, batchSize: Int, policies: [EntityPolicy] = [],
-        sourceTables: TableReferences = .source
+        connection: SQLiteConnection, pass: Int, plan: StepPlan, environment: ExpressionEnvironment, tracker: ProgressTracker,
+        batchSize: Int, policies: [EntityPolicy] = [], sourceTables: TableReferences = .source
     ) {
         self.sourceTables = sourceTables
         var byDestination: [String: EntityPolicy] = [:]
         for policy in policies { byDestination[policy.destination] = policy }
         self.policies = byDestination
         self.connection = connection
-        self.step = step
-        self.source = source
-        self.destination = destination
-        self.sourceLayout = StoreLayout(version: source)
-        self.destinationLayout = StoreLayout(version: destination)
-        self.mapping = mapping
-        self.keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
-        self.resolvedMappings = ResolvedEntityMapping.resolve(mapping, source: sourceLayout, destination: destinationLayout)
+        self.step = pass
+        self.source = plan.step.source
+        self.destination = plan.step.destination
+        self.sourceLayout = plan.sourceLayout
+        self.destinationLayout = plan.destinationLayout
+        self.mapping = plan.step.mapping
+        self.keys = plan.keys
+        self.resolvedMappings = plan.resolvedMappings
+        self.changes = plan.changes
         self.environment = environment
         self.tracker = tracker
         self.batchSize = batchSize

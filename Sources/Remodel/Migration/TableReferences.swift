@@ -1,27 +1,25 @@
-/// Where the tables of one store version are, as SQL: the real tables of an
-/// attached store (`src."Book"`), or the temporary views that stand in for a
-/// version a composed step passes through (`temp."_remodel_v2_Book"`).
+/// Where the tables of one store version are, as SQL: the tables of an attached store (`src."Book"`), of
+/// the store being built (`main."Book"`), or, for a step that runs after another in the same pass, the
+/// tables that step set aside (`main."_remodel_prior_Book"`) and views that give a carried table its
+/// earlier names.
 struct TableReferences: Equatable, Sendable {
-    /// The schema the tables or views are in.
+    /// The schema the tables are in.
     let schema: String
-    /// What every table name is prefixed with.
-    let prefix: String
+    /// Tables found under another name, by lowercased layout name: the qualified, quoted SQL name.
+    var elsewhere: [String: String] = [:]
 
-    init(schema: String, prefix: String = "") {
+    init(schema: String, elsewhere: [String: String] = [:]) {
         self.schema = schema
-        self.prefix = prefix
+        self.elsewhere = elsewhere
     }
 
     /// The store being built.
     static let destination = TableReferences(schema: "main")
     /// The store being migrated, attached read-only.
-    static let source = TableReferences(schema: "src")
+    static let source = TableReferences(schema: StepContext.sourceSchema)
 
     /// The qualified, quoted SQL name of a table of the layout.
     func callAsFunction(_ table: String) -> String {
-        "\(schema).\(quoteIdentifier(prefix + table))"
+        elsewhere[table.lowercased()] ?? "\(schema).\(quoteIdentifier(table))"
     }
-
-    /// Whether these are views rather than stored tables.
-    var areViews: Bool { !prefix.isEmpty }
 }

@@ -40,13 +40,17 @@ public struct MigrationProgress: Sendable, Hashable, Codable {
     /// The steps of the plan (1-based, as ``MigrationPlan/steps`` numbers them) that the current pass
     /// covers: `1...2` when steps 1 and 2 run as one pass; `nil` while planning.
     public var planSteps: ClosedRange<Int>?
+    /// The step of the plan (1-based, within ``planSteps``) whose phases are reported: a pass runs its
+    /// steps one after the other, each through the phases in order; `nil` while planning and at the end.
+    public var planStep: Int?
 
     /// Creates a progress value.
     public init(
         phase: Phase, step: Int, steps: Int, entity: String?, completed: Int, total: Int, fraction: Double,
-        estimatedSecondsRemaining: Double?, planSteps: ClosedRange<Int>? = nil
+        estimatedSecondsRemaining: Double?, planSteps: ClosedRange<Int>? = nil, planStep: Int? = nil
     ) {
         self.planSteps = planSteps
+        self.planStep = planStep
         self.phase = phase
         self.step = step
         self.steps = steps
@@ -83,6 +87,7 @@ extension MigrationProgress {
             ("fraction", .number(fraction)),
             ("eta", estimatedSecondsRemaining.map { .number(($0 * 10).rounded() / 10) } ?? .null),
             ("planSteps", planSteps.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null),
+            ("planStep", planStep.map(JSONDocument.int) ?? .null),
         ]
     }
 }

@@ -29,6 +29,8 @@ final class ProgressTracker {
     private var lastDelivery = Date.distantPast
     /// The pass and phase reported last, and the total its first report gave.
     private var current: (step: Int, phase: MigrationProgress.Phase, total: Int)?
+    /// The step of the current pass whose phases are reported, and how many steps the pass runs.
+    private var stepOfPass = (offset: 0, count: 1)
 
     /// A tracker for a plan of `steps` passes of one step each.
     convenience init(steps: Int, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void) {
@@ -48,6 +50,13 @@ final class ProgressTracker {
         self.passes = passes
     }
 
+    /// Tells which of the current pass's steps reports next (0-based), of how many: each step of a pass
+    /// takes an equal share of it, its phases in their proportions.
+    func beginStep(_ offset: Int, of count: Int) {
+        stepOfPass = (offset, max(count, 1))
+        current = nil
+    }
+
     /// Reports progress and throws if the migration was cancelled.
     /// - Parameter step: The pass, 1-based (0 while planning).
     func report(
@@ -64,7 +73,8 @@ final class ProgressTracker {
         case .finished: fraction = 1
         default:
             let weight = Self.weights[phase] ?? (0, 0)
-            fraction = (Double(step - 1) + weight.start + weight.share * within) / Double(max(steps, 1))
+            let withinPass = (Double(stepOfPass.offset) + weight.start + weight.share * within) / Double(stepOfPass.count)
+            fraction = (Double(step - 1) + withinPass) / Double(max(steps, 1))
         }
         // Four decimals are more than any bar shows, and keep `0.035` from printing as `0.034999999999999996`.
         fraction = (fraction * 10_000).rounded(.down) / 10_000
@@ -79,10 +89,12 @@ final class ProgressTracker {
         let remaining: Double? =
             phase == .finished ? 0 : (fraction > 0.02 && elapsed > 0.2 ? elapsed * (1 - fraction) / fraction : nil)
         let pass = phase == .finished ? steps : step
+        let planSteps = passes.indices.contains(pass - 1) ? passes[pass - 1] : nil
+        let planStep = phase == .planning || phase == .finished ? nil : planSteps.map { min($0.lowerBound + stepOfPass.offset, $0.upperBound) }
         observer(
             MigrationProgress(
                 phase: phase, step: pass, steps: steps, entity: entity, completed: completed, total: total, fraction: fraction,
-                estimatedSecondsRemaining: remaining, planSteps: passes.indices.contains(pass - 1) ? passes[pass - 1] : nil))
+                estimatedSecondsRemaining: remaining, planSteps: planSteps, planStep: planStep))
     }
 
     /// The total of the phase being reported: the one its first report gave.

@@ -54,11 +54,12 @@ import Testing
         return "{\n  \"Person\": [\n" + objects.joined(separator: ",\n") + "\n  ]\n}\n"
     }
 
-    /// `--progress json` prints fractions with at most 4 decimals and names the plan's steps of the pass.
+    /// `--progress json` prints fractions with at most 4 decimals and names the plan's steps of the pass and the
+    /// step running.
     @Test func theJSONLineHasNoFloatNoise() throws {
         let progress = MigrationProgress(
             phase: .relationships, step: 1, steps: 2, entity: "AVeryLongEntityNameIndeed", completed: 1_234_567, total: 9_876_543,
-            fraction: 0.4321, estimatedSecondsRemaining: 12.3, planSteps: 1...3)
-        #expect(progress.jsonLine == #"{"phase":"relationships","step":1,"steps":2,"entity":"AVeryLongEntityNameIndeed","completed":1234567,"total":9876543,"fraction":0.4321,"eta":12.3,"planSteps":[1,3]}"#)
+            fraction: 0.4321, estimatedSecondsRemaining: 12.3, planSteps: 1...3, planStep: 2)
+        #expect(progress.jsonLine == #"{"phase":"relationships","step":1,"steps":2,"entity":"AVeryLongEntityNameIndeed","completed":1234567,"total":9876543,"fraction":0.4321,"eta":12.3,"planSteps":[1,3],"planStep":2}"#)
     }
 }

@@ -173,8 +173,8 @@ struct AppSchemaCarryTests {
         return result
     }
 
-    /// App 4 drops `Person.email`; an app trigger that reads it stops planning, naming the trigger, and the
-    /// store is left as it was.
+    /// App 4 drops `Person.email`; an app trigger that reads it stops planning, naming the trigger and the step
+    /// that drops the column, and the store is left as it was.
     @Test func anAppTriggerNamingADroppedColumnStopsPlanning() async throws {
         let folder = try TemporaryFolder()
         let (bundle, mappings) = try bundle(in: folder)
@@ -189,7 +189,7 @@ struct AppSchemaCarryTests {
                 Issue.record("the trigger on a dropped column was not noticed")
             } catch {
                 #expect(error.code == .migrationNotPlannable)
-                #expect(error.message.contains("the app's trigger app_email_lower (on Person) does not fit the schema App → App 4 leaves (no such column: NEW.email)"), "\(error.message)")
+                #expect(error.message.contains("the app's trigger app_email_lower (on Person) does not fit the schema App 3 → App 4 leaves (no such column: NEW.email)"), "\(error.message)")
             }
         }
         #expect(try fileBytes(path) == before)

@@ -40,11 +40,13 @@ import Testing
         #expect(try migration.snapshot() == before)
     }
 
-    /// The quick check, the default, does not compare indexes with tables: the same store migrates.
-    @Test func quickCheckIsTheDefaultAndDoesNotCompareIndexes() async throws {
-        #expect(MigrationOptions().integrityCheck == .quick)
+    /// The written scope is the default (the contract: a step costs what it changes); the quick check does not
+    /// compare indexes with tables: the same store migrates.
+    @Test func quickCheckDoesNotCompareIndexes() async throws {
+        #expect(MigrationOptions().integrityCheck == .writtenTables)
         let migration = try library()
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        options.integrityCheck = .quick
         options.hooks.afterStep = Self.mismatchedIndex
         let report = try await migration.migrate(options)
         #expect(report.targetVersion == "Library 3")
@@ -126,6 +128,8 @@ import Testing
             "PRAGMA main.integrity_check('sqlite_schema')", "PRAGMA main.integrity_check('Person')",
         ])
         var options = MigrationOptions()
+        #expect(options.originalFileCheck == nil, "the default, the written scope, reads no carried page")
+        options.integrityCheck = .quick
         #expect(options.originalFileCheck == "PRAGMA main.quick_check")
         options.integrityCheck = .full
         #expect(options.originalFileCheck == "PRAGMA main.integrity_check")

@@ -33,7 +33,10 @@ import Testing
         for (previous, next) in zip(events, events.dropFirst()) {
             #expect(next.fraction >= previous.fraction, "\(previous) then \(next)", sourceLocation: sourceLocation)
             #expect(next.step >= previous.step, sourceLocation: sourceLocation)
-            if next.step == previous.step, let a = Self.order.firstIndex(of: previous.phase), let b = Self.order.firstIndex(of: next.phase) {
+            #expect((next.planStep ?? .max) >= (previous.planStep ?? 0) || next.step > previous.step, sourceLocation: sourceLocation)
+            if next.step == previous.step, next.planStep == previous.planStep, let a = Self.order.firstIndex(of: previous.phase),
+                let b = Self.order.firstIndex(of: next.phase)
+            {
                 #expect(b >= a, "phases never go backwards within a step: \(previous.phase) then \(next.phase)", sourceLocation: sourceLocation)
             }
         }
@@ -80,7 +83,7 @@ import Testing
         for (migration, mappings, objects) in [(try library(), MigrationFixtures.libraryMappings, 3), (inheritance, nil, 4)] {
             let events = Collector<MigrationProgress>()
             try await migration.migrate(MigrationOptions(mappingsDirectory: mappings)) { events.append($0) }
-            let totals = Set(events.values.filter { $0.phase == .instances && $0.step == 1 }.map(\.total))
+            let totals = Set(events.values.filter { $0.phase == .instances && $0.planStep == 1 }.map(\.total))
             #expect(totals == [objects])
         }
     }
@@ -96,11 +99,12 @@ import Testing
         let planning = values.filter { $0.phase == .planning }.map { "\($0.completed)/\($0.total)" }
         #expect(planning == ["0/1", "1/1"])
         var totals: [String: Set<Int>] = [:]
-        for value in values { totals["\(value.step) \(value.phase)", default: []].insert(value.total) }
+        for value in values { totals["\(value.step) \(value.planStep ?? 0) \(value.phase)", default: []].insert(value.total) }
         #expect(totals.values.allSatisfy { $0.count == 1 }, "\(totals)")
         let checked = try #require(values.last { $0.phase == .validation })
         #expect(checked.total >= 6 && checked.completed == checked.total, "\(checked)")
         #expect(values.filter { $0.phase != .planning }.allSatisfy { $0.planSteps == 1...2 })
+        #expect(Set(values.compactMap(\.planStep)) == [1, 2], "each step of the pass reports its phases")
         #expect(values.allSatisfy { ($0.fraction * 10_000).rounded() == $0.fraction * 10_000 })
     }
 

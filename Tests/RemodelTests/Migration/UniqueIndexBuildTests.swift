@@ -63,10 +63,10 @@ import Testing
         let layout = StoreLayout(version: version)
         let unique = try #require(layout.indexes.first { $0.isUnique })
         let item = try #require(version.entity(named: "Item"))
-        var validator = MigrationValidator(connection: connection, version: version, layout: layout, customValidations: []) { _, _, _ in }
-        #expect(try validator.uniquenessFailures(of: item).map(\.primaryKey) == [2], "searched without a proof")
-        validator.provenUnique = [unique]
-        #expect(try validator.uniquenessFailures(of: item).isEmpty, "an index built proves the constraint")
+        let searching = MigrationValidator(connection: connection, version: version, layout: layout) { _, _, _ in }
+        #expect(try searching.uniquenessFailures(of: item).map(\.primaryKey) == [2], "searched without a proof")
+        let proven = MigrationValidator(connection: connection, version: version, layout: layout, provenUnique: [unique]) { _, _, _ in }
+        #expect(try proven.uniquenessFailures(of: item).isEmpty, "an index built proves the constraint")
     }
 
     @Test func whichConstraintsAnIndexProves() {

@@ -18,6 +18,7 @@ final class MigrationPlanCache: @unchecked Sendable {
     private let bundle: ModelBundle
     private let mappingsDirectory: String?
     private let targetVersion: String?
+    private let options: MigrationOptions
     private let lock = NSLock()
     private var catalog: MappingCatalog?
     private var prepared: [String: Result<Prepared, RemodelError>] = [:]
@@ -28,6 +29,7 @@ final class MigrationPlanCache: @unchecked Sendable {
         self.bundle = bundle
         self.mappingsDirectory = options.mappingsDirectory
         self.targetVersion = options.targetVersion
+        self.options = options
     }
 
     /// The source versions planned so far (tests).
@@ -37,16 +39,19 @@ final class MigrationPlanCache: @unchecked Sendable {
         return Set(prepared.keys)
     }
 
-    /// The plan for a store at `version`; `screen` drops the first step's problems that cannot bite that store.
+    /// The plan for a store at `version`; `screen` drops the first step's problems that cannot bite that store
+    /// (nil: a plan for no store in particular, every problem refused).
     func plan(
-        from version: String, screen: (MigrationStep) throws(RemodelError) -> MappingModel
+        from version: String, screen: ((StepPlan) throws(RemodelError) -> MappingModel)?
     ) throws(RemodelError) -> MigrationPlan {
         let prepared = try self.prepared(from: version)
         var plan = prepared.draft
-        if !plan.steps.isEmpty {
-            plan.steps[0].mapping = try screen(plan.steps[0])
+        if let screen, let first = plan.stepPlans.first {
+            let screened = first.screened(try screen(first))
+            plan.stepPlans[0] = screened
+            plan.steps[0] = screened.step
         }
-        try MigrationPlanner.refuseProblems(of: plan, bundle: bundle, screened: true)
+        try MigrationPlanner.refuseProblems(of: plan, bundle: bundle, screened: screen != nil)
         if let failure = prepared.checkFailure { throw failure }
         return plan
     }
@@ -62,8 +67,10 @@ final class MigrationPlanCache: @unchecked Sendable {
         }
         let result = Result { () throws(RemodelError) -> Prepared in
             var draft = try MigrationPlanner.draft(bundle: bundle, from: version, to: targetVersion, catalog: catalog)
+            let options = self.options
+            draft.stepPlans = StepPlan.chain(draft.steps) { step in Set(options.forStep(step).policies.map(\.destination)) }
             do throws(RemodelError) {
-                try MappingChecker.check(&draft)
+                try MappingChecker.check(draft)
                 return Prepared(draft: draft, checkFailure: nil)
             } catch {
                 return Prepared(draft: draft, checkFailure: error)

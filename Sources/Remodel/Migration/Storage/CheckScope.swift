@@ -13,11 +13,11 @@ struct CheckScope {
     /// What the pass does to the tables, from its source to `version`.
     let changes: StorageChanges
 
-    init(version: ModelVersion, source: ModelVersion, changes: StorageChanges) {
+    init(version: ModelVersion, layout: StoreLayout, source: ModelVersion, sourceLayout: StoreLayout, changes: StorageChanges) {
         self.version = version
-        self.layout = StoreLayout(version: version)
+        self.layout = layout
         self.source = source
-        self.sourceLayout = StoreLayout(version: source)
+        self.sourceLayout = sourceLayout
         self.changes = changes
     }
 

@@ -27,10 +27,25 @@ struct SchemaRehearsal {
         return "CREATE TABLE \(quoteIdentifier(table.name)) (" + columns.joined(separator: ", ") + ")"
     }
 
-    /// Builds the pass's schema in memory and replays every app object on it.
+    /// What the app has in the store once the step is done: its columns where they went, the destination
+    /// layout's indexes; its own tables, indexes, triggers and views as they were.
+    var appAfter: AppSchema {
+        var next = app
+        next.extraColumns = [:]
+        for table in destination.tables {
+            let columns = appColumns(of: table.name)
+            if !columns.isEmpty { next.extraColumns[table.name] = columns }
+        }
+        next.layoutIndexes = Set(destination.indexes.map(\.name))
+        return next
+    }
+
+    /// Builds the step's schema in memory and replays every app object on it (nothing to do when the app
+    /// added nothing to the store).
     /// - Throws: ``RemodelError`` (``RemodelError/Code/migrationNotPlannable``) naming the first app object
     ///   that does not fit the new schema and what to do.
     func run() throws(RemodelError) {
+        guard !app.isEmpty else { return }
         let scratch = try SQLiteConnection(path: ":memory:")
         for table in destination.tables {
             let layoutNames = Set(table.columns.map { $0.name.lowercased() })

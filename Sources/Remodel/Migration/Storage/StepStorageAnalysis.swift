@@ -10,15 +10,43 @@ struct StepStorageAnalysis {
     /// Destination tables that receive every object of their source table, each once, under its own key.
     private(set) var keepingKeys: [String: String] = [:]
 
-    init(step: MigrationStep, policies: Set<String>) {
+    /// Column users by table and column name, in each layout (concrete entities by property, as the layout names the columns).
+    private var sourceUsers: [String: [String: Set<String>]] = [:]
+    private var destinationUsers: [String: [String: Set<String>]] = [:]
+    /// The first entity mapping from each source entity to the destination entity of the same name.
+    private var sameName: [String: EntityMapping] = [:]
+
+    init(step: MigrationStep, source: StoreLayout, destination: StoreLayout, keys: KeyPlan, policies: Set<String>) {
         self.step = step
-        self.source = StoreLayout(version: step.source)
-        self.destination = StoreLayout(version: step.destination)
-        self.keys = KeyPlan(mapping: step.mapping, source: source, destination: destination)
+        self.source = source
+        self.destination = destination
+        self.keys = keys
         self.policies = policies
+        for entityMapping in step.mapping.entities.reversed() where entityMapping.source != nil && entityMapping.source == entityMapping.destination {
+            sameName[entityMapping.source ?? ""] = entityMapping
+        }
+        sourceUsers = Self.columnUsers(source)
+        destinationUsers = Self.columnUsers(destination)
         for table in destination.tables {
             if let feeder = feederKeepingEveryObject(table) { keepingKeys[table.name] = feeder }
         }
+    }
+
+    /// The concrete entities using each column of each table of a layout, by property.
+    private static func columnUsers(_ layout: StoreLayout) -> [String: [String: Set<String>]] {
+        var users: [String: [String: Set<String>]] = [:]
+        for table in layout.tables {
+            var byColumn: [String: Set<String>] = [:]
+            for name in table.entities {
+                guard let entity = layout.version.entity(named: name), !entity.isAbstract else { continue }
+                let properties = layout.version.attributes(of: entity).map(\.name) + layout.version.relationships(of: entity).map(\.name)
+                for property in properties {
+                    if let column = layout.columnName(of: property, in: name) { byColumn[column, default: []].insert(name) }
+                }
+            }
+            users[table.name] = byColumn
+        }
+        return users
     }
 
     private var mapping: MappingModel { step.mapping }
@@ -39,23 +67,16 @@ struct StepStorageAnalysis {
     }
 
     /// The entity mapping that fills a destination entity from the source entity of the same name.
-    private func sameNameMapping(into entity: String) -> EntityMapping? {
-        mapping.entities.first { $0.source == entity && $0.destination == entity }
-    }
+    private func sameNameMapping(into entity: String) -> EntityMapping? { sameName[entity] }
 
-    /// Concrete entities of a layout table that use a column, by property.
-    private func users(of column: String, in table: StoreLayout.Table, layout: StoreLayout) -> Set<String> {
-        Set(
-            table.entities.filter { name in
-                guard let entity = layout.version.entity(named: name), !entity.isAbstract else { return false }
-                let properties = layout.version.attributes(of: entity).map(\.name) + layout.version.relationships(of: entity).map(\.name)
-                return properties.contains { layout.columnName(of: $0, in: name) == column }
-            })
+    /// Concrete entities of a source table that use a column, by property.
+    private func sourceUsers(of column: String, in table: StoreLayout.Table) -> Set<String> {
+        sourceUsers[table.name]?[column] ?? []
     }
 
     /// Concrete destination entities using a column whose objects come from the source (a new entity has none yet).
     private func arrivingUsers(of column: String, in table: StoreLayout.Table) -> Set<String> {
-        users(of: column, in: table, layout: destination).filter { sameNameMapping(into: $0) != nil }
+        (destinationUsers[table.name]?[column] ?? []).filter { sameNameMapping(into: $0) != nil }
     }
 
     // MARK: - Hierarchy tables
@@ -126,7 +147,7 @@ struct StepStorageAnalysis {
         }
         let carried = sourceColumn ?? nil
         // A source column kept by some entities only would keep the others' values: rebuild instead.
-        if let carried, users(of: carried, in: sourceTable, layout: source) != arrivingUsers(of: column.name, in: table) {
+        if let carried, sourceUsers(of: carried, in: sourceTable) != arrivingUsers(of: column.name, in: table) {
             return nil
         }
         return StorageChanges.ColumnOrigin(column: carried, fills: fills)
@@ -157,7 +178,7 @@ struct StepStorageAnalysis {
             sourceColumn = .some(carried)
         }
         let carried = sourceColumn ?? nil
-        if let carried, users(of: carried, in: sourceTable, layout: source) != arrivingUsers(of: column.name, in: table) {
+        if let carried, sourceUsers(of: carried, in: sourceTable) != arrivingUsers(of: column.name, in: table) {
             return nil
         }
         return StorageChanges.ColumnOrigin(column: carried)

@@ -72,16 +72,15 @@ struct StorageChanges: Equatable {
 }
 
 extension StorageChanges {
-    /// The changes of one step. `policies` names destination entities whose objects Swift code makes.
-    init(step: MigrationStep, policies: Set<String>) {
-        let analysis = StepStorageAnalysis(step: step, policies: policies)
+    /// The changes of one step, from its analysis.
+    init(analysis: StepStorageAnalysis) {
         for table in analysis.destination.tables {
             if let carried = analysis.carried(table) { carriedTables[table.name] = carried }
         }
         for join in analysis.destination.joinTables {
             if let source = analysis.carriedSource(of: join) { carriedJoins[join.name] = source }
         }
-        for entityMapping in step.mapping.entities {
+        for entityMapping in analysis.step.mapping.entities {
             guard let from = entityMapping.source, let to = entityMapping.destination,
                 let sourceTable = analysis.source.table(forEntity: from)?.name,
                 let destinationTable = analysis.destination.table(forEntity: to)?.name
@@ -90,14 +89,12 @@ extension StorageChanges {
         }
     }
 
-    /// The changes of a run of steps from their first source to each step's destination, in order.
-    static func cumulative(_ steps: [MigrationStep], policies: Set<String>) -> [StorageChanges] {
-        var result: [StorageChanges] = []
-        for step in steps {
-            let next = StorageChanges(step: step, policies: policies)
-            result.append(result.last.map { $0.followed(by: next) } ?? next)
-        }
-        return result
+    /// The changes of one step. `policies` names destination entities whose objects Swift code makes.
+    init(step: MigrationStep, policies: Set<String>) {
+        self = StepPlan(
+            step: step, sourceLayout: StoreLayout(version: step.source), destinationLayout: StoreLayout(version: step.destination),
+            policies: policies
+        ).changes
     }
 
     /// The changes of `self` followed by those of the next step: a table is carried through both only

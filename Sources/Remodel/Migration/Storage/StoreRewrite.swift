@@ -1,12 +1,14 @@
-/// Changes the copy of a store into the destination version's schema before phases 1 and 2 fill it:
-/// carried tables are renamed, given new columns and dropped ones by schema statements and filled
-/// with constants; tables to rebuild are dropped and created empty (with the app's columns); the app's
-/// triggers and views are set aside so none fires while the migration writes, and are created again at
-/// the end with the indexes the rebuilt tables lost.
+/// Changes the copy of a store into the destination version's schema around phases 1 and 2: before them,
+/// carried tables are renamed and given new columns by schema statements, and tables to rebuild are
+/// created empty (with the app's columns); after them, carried tables lose their dropped columns and get
+/// their constants. The app's triggers and views are set aside so none fires while the migration writes,
+/// and are created again at the end of the pass with the indexes the rebuilt tables lost.
 ///
 /// SQLite's procedure for changes `ALTER TABLE` cannot make is followed: create the new table, copy the
-/// rows (phases 1 and 2 do, from the source store attached as `src`), drop the old one — here the old
-/// table is dropped first, since its rows are read from the source file, so its pages are reused.
+/// rows (phases 1 and 2 do), drop the old one. The first step of a pass reads the store being migrated,
+/// attached as `src`, so the old tables are dropped first and their pages reused; a later step reads the
+/// tables the step before it left, which it first renames aside (``setAside()``) and drops once its
+/// phases have read them (``dropSetAside(_:)``).
 struct StoreRewrite {
     let connection: SQLiteConnection
     /// The layout of the pass's source version (the copy's schema before).
@@ -16,13 +18,17 @@ struct StoreRewrite {
     let changes: StorageChanges
     let app: AppSchema
     let rehearsal: SchemaRehearsal
+    /// Whether the step follows another in the same pass: it reads the tables that step left, in this file.
+    let chained: Bool
 
     /// Everything before the data: on the copy, in one transaction.
     func prepare() throws(RemodelError) {
         try connection.transaction { () throws(RemodelError) in
-            for trigger in app.triggers { try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))") }
-            for view in app.views { try connection.execute("DROP VIEW IF EXISTS main.\(quoteIdentifier(view.name))") }
-            try dropTablesNotCarried()
+            if !chained {
+                for trigger in app.triggers { try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))") }
+                for view in app.views { try connection.execute("DROP VIEW IF EXISTS main.\(quoteIdentifier(view.name))") }
+                try dropTablesNotCarried()
+            }
             try dropObsoleteIndexes()
             try renameCarriedTables()
             for carried in changes.carriedTables.values.sorted(by: { $0.destination < $1.destination }) {
@@ -82,20 +88,35 @@ struct StoreRewrite {
         }
     }
 
-    /// Renames, drops, adds and fills the columns of a carried table.
+    /// Renames the columns of a carried table and adds its new ones. The columns it drops stay until its
+    /// phases are done (``finishCarriedTables()``): a step's own source reads may still need them.
     private func alter(_ carried: StorageChanges.CarriedTable) throws(RemodelError) {
         let table = "main." + quoteIdentifier(carried.destination)
         try rename(carried.renamedColumns.map { ($0.from, $0.to) }) { (from: String, to: String) throws(RemodelError) in
             try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
-        }
-        for column in carried.droppedColumns {
-            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(column))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
         // A new column: in the carried table's columns, from no source column.
         for column in layoutTable.columns where carried.columns[column.name].map({ $0.column == nil }) == true {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column.definitionSQL)")
         }
+    }
+
+    /// After phases 1 and 2: drops the columns carried tables lose and writes their constants.
+    func finishCarriedTables() throws(RemodelError) {
+        try connection.transaction { () throws(RemodelError) in
+            for carried in changes.carriedTables.values.sorted(by: { $0.destination < $1.destination }) {
+                try finish(carried)
+            }
+        }
+    }
+
+    private func finish(_ carried: StorageChanges.CarriedTable) throws(RemodelError) {
+        let table = "main." + quoteIdentifier(carried.destination)
+        for column in carried.droppedColumns {
+            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(column))")
+        }
+        guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
         for column in layoutTable.columns {
             for fill in carried.columns[column.name]?.fills ?? [] {
                 let name = quoteIdentifier(column.name)
@@ -118,7 +139,7 @@ struct StoreRewrite {
 
     /// Gives the rows of rebuilt tables the values of the app's columns, from the source object each row
     /// was made from.
-    func copyAppColumns(keys: KeyPlan) throws(RemodelError) {
+    func copyAppColumns(keys: KeyPlan, from sources: TableReferences) throws(RemodelError) {
         for table in destination.tables where changes.isRebuilt(table.name) {
             let columns = rehearsal.appColumns(of: table.name)
             guard !columns.isEmpty else { continue }
@@ -132,11 +153,11 @@ struct StoreRewrite {
                 let rows: String
                 switch keys.mode(ofDestinationTable: table.name) {
                 case .remapped?:
-                    rows = "main.\"_RemodelKeys\" AS k JOIN src.\(quoteIdentifier(feeder)) AS s ON s.\"_pk\" = k.source_pk "
+                    rows = "main.\"_RemodelKeys\" AS k JOIN \(sources(feeder)) AS s ON s.\"_pk\" = k.source_pk "
                         + "WHERE k.destination_table = \(quoteLiteral(table.name)) AND k.source_table = \(quoteLiteral(feeder)) "
                         + "AND k.destination_pk = \(target).\"_pk\""
                 default:
-                    rows = "src.\(quoteIdentifier(feeder)) AS s WHERE s.\"_pk\" = \(target).\"_pk\""
+                    rows = "\(sources(feeder)) AS s WHERE s.\"_pk\" = \(target).\"_pk\""
                 }
                 try connection.execute(
                     "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (\(own.map { "s.\($0)" }.joined(separator: ", "))) FROM \(rows)")
@@ -144,17 +165,17 @@ struct StoreRewrite {
         }
     }
 
-    /// The app's indexes that rebuilt tables lost, then its views and triggers, as they were.
-    func restoreAppObjects() throws(RemodelError) {
+    /// The app's indexes that rebuilt tables lost, then its views and triggers, as they were: at the end of a pass.
+    static func restoreAppObjects(_ app: AppSchema, on connection: SQLiteConnection) throws(RemodelError) {
         for index in app.modelTableIndexes {
             let exists = try connection.scalar("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(index.name)])
-            if exists != .integer(1) { try create(index) }
+            if exists != .integer(1) { try create(index, on: connection) }
         }
-        for view in app.views { try create(view) }
-        for trigger in app.triggers { try create(trigger) }
+        for view in app.views { try create(view, on: connection) }
+        for trigger in app.triggers { try create(trigger, on: connection) }
     }
 
-    private func create(_ object: AppSchema.Object) throws(RemodelError) {
+    private static func create(_ object: AppSchema.Object, on connection: SQLiteConnection) throws(RemodelError) {
         do {
             try connection.execute(object.sql)
         } catch {

@@ -1,0 +1,70 @@
+/// Everything one step of a plan needs that the two versions and the mapping decide, computed once when
+/// the migration is planned: the dry run, `status` and the executor all read this value instead of
+/// working it out again.
+struct StepPlan: Sendable {
+    /// The step: its versions and mapping.
+    let step: MigrationStep
+    /// The layouts of the step's source and destination versions.
+    let sourceLayout: StoreLayout
+    let destinationLayout: StoreLayout
+    /// How destination objects get their keys.
+    let keys: KeyPlan
+    /// The entity mappings that carry objects, resolved against both layouts.
+    let resolvedMappings: [ResolvedEntityMapping]
+    /// Which tables the step carries and which it rebuilds.
+    let changes: StorageChanges
+    /// Destination entities whose objects Swift code makes.
+    let policies: Set<String>
+    /// What the step drops on purpose, not yet counted.
+    let losses: [DataLoss]
+
+    /// Plans one step whose layouts are known already (a chain shares each version's layout between the
+    /// step that writes it and the step that reads it).
+    init(step: MigrationStep, sourceLayout: StoreLayout, destinationLayout: StoreLayout, policies: Set<String>) {
+        self.step = step
+        self.sourceLayout = sourceLayout
+        self.destinationLayout = destinationLayout
+        self.policies = policies
+        keys = KeyPlan(mapping: step.mapping, source: sourceLayout, destination: destinationLayout)
+        resolvedMappings = ResolvedEntityMapping.resolve(step.mapping, source: sourceLayout, destination: destinationLayout)
+        changes = StorageChanges(
+            analysis: StepStorageAnalysis(step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
+        losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies)
+    }
+
+    /// Plans every step of a chain, each version laid out once. `policies` gives the destination entities
+    /// Swift code makes in a step.
+    static func chain(_ steps: [MigrationStep], policies: (MigrationStep) -> Set<String>) -> [StepPlan] {
+        var plans: [StepPlan] = []
+        var previous: (name: String, layout: StoreLayout)?
+        for step in steps {
+            let sourceLayout = previous.flatMap { $0.name == step.source.name ? $0.layout : nil } ?? StoreLayout(version: step.source)
+            let destinationLayout = StoreLayout(version: step.destination)
+            plans.append(StepPlan(step: step, sourceLayout: sourceLayout, destinationLayout: destinationLayout, policies: policies(step)))
+            previous = (step.destination.name, destinationLayout)
+        }
+        return plans
+    }
+
+    /// The same plan with the step's mapping screened against a store (``ProblemScreen`` drops problems that
+    /// cannot bite it; nothing else of the mapping changes).
+    func screened(_ mapping: MappingModel) -> StepPlan {
+        var step = self.step
+        step.mapping = mapping
+        return StepPlan(copying: self, step: step)
+    }
+
+    private init(copying other: StepPlan, step: MigrationStep) {
+        self.step = step
+        sourceLayout = other.sourceLayout
+        destinationLayout = other.destinationLayout
+        keys = other.keys
+        resolvedMappings = other.resolvedMappings
+        changes = other.changes
+        policies = other.policies
+        losses = other.losses
+    }
+
+    /// `Library → Library 2`, for messages.
+    var name: String { "\(step.source.name) → \(step.destination.name)" }
+}

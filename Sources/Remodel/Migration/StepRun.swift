@@ -1,0 +1,144 @@
+/// One step of a pass, on the pass's copy of the store: prepare the schema, phase 1 (instances), phase 2
+/// (relationships and indexes), phase 3 (checks). Each stage hands the next what it found.
+struct StepRun {
+    let plan: StepPlan
+    let rehearsal: SchemaRehearsal
+    /// Whether an earlier step of the pass ran on the copy: this one reads what it left there.
+    let chained: Bool
+    /// Whether this step ends the pass: SQLite checks what the whole pass wrote here.
+    let isLast: Bool
+    let pass: PassExecutor
+    let connection: SQLiteConnection
+    let destinationPath: String
+
+    private var step: MigrationStep { plan.step }
+    private var options: MigrationOptions { pass.options }
+
+    /// Runs the step. - Returns: What it dropped on purpose, counted on the data it got.
+    func run() throws(RemodelError) -> [DataLoss] {
+        let (context, rewrite, chain, losses) = try prepare()
+        let database = MigrationStepDatabase(step: step, connection: connection)
+        try runHook(options.hooks.beforeStep, database, when: "before")
+        let copied = try InstanceCopier(context: context).run()
+        FaultPoint.afterInstances.reach()
+        let (indexes, uniqueIndexes) = try indexesToBuild()
+        // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
+        let relationships = try RelationshipBuilder(context: context, copied: copied).run(followedBy: indexes + uniqueIndexes)
+        FaultPoint.afterRelationships.reach()
+        try rewrite.copyAppColumns(keys: plan.keys, from: context.sourceTables)
+        if plan.keys.needsKeyTable {
+            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(KeyPlan.keyTable))")
+        }
+        try rewrite.finishCarriedTables()
+        if let chain { try rewrite.dropSetAside(chain) }
+        try runHook(options.hooks.afterStep, database, when: "after")
+        try connection.transaction { () throws(RemodelError) in
+            for index in indexes {
+                try connection.execute(index.createSQL)
+                try relationships.done(index.table)
+            }
+        }
+        let provenUnique = try UniqueIndexBuild(connection: connection).run(uniqueIndexes) { (table) throws(RemodelError) in
+            try relationships.done(table)
+        }
+        try check(provenUnique: provenUnique)
+        FaultPoint.afterValidation.reach()
+        try connection.transaction { () throws(RemodelError) in
+            // Built before phase 3 (UniqueIndexBuild) but for those that met duplicates, which phase 3 names. One it
+            // did not search (a carried table whose store lacked the index) fails here rather than passing without it.
+            for index in plan.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
+        }
+        return losses
+    }
+
+    /// Screens the step's problems and counts its losses on the data it gets, then changes the schema.
+    private func prepare() throws(RemodelError) -> (StepContext, StoreRewrite, StoreRewrite.ChainedSource?, [DataLoss]) {
+        var sources: TableReferences = chained ? .destination : .source
+        try screenProblems(on: sources)
+        var losses: [DataLoss] = []
+        for loss in plan.losses { losses.append(try loss.counted(on: connection, layout: plan.sourceLayout, tables: sources)) }
+        let rewrite = StoreRewrite(
+            connection: connection, source: plan.sourceLayout, destination: plan.destinationLayout, changes: plan.changes,
+            app: rehearsal.app, rehearsal: rehearsal, chained: chained)
+        var chain = chained ? try rewrite.setAside() : nil
+        try rewrite.prepare()
+        if var read = chain {
+            try rewrite.readCarriedTables(&read)
+            chain = read
+            sources = read.tables
+        }
+        FaultPoint.afterSchema.reach()
+        let context = StepContext(
+            connection: connection, pass: pass.number, plan: plan, environment: pass.environment, tracker: pass.tracker,
+            batchSize: options.batchSize, policies: options.policies, sourceTables: sources)
+        return (context, rewrite, chain, losses)
+    }
+
+    /// The indexes to build: those of rebuilt tables, and those a carried table does not have yet.
+    private func indexesToBuild() throws(RemodelError) -> (plain: [StoreLayout.Index], unique: [StoreLayout.Index]) {
+        let existing = Set(try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'index'").compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name.lowercased() }
+            return nil
+        })
+        let missing = plan.destinationLayout.indexes.filter { !existing.contains($0.name.lowercased()) }
+        return (missing.filter { !$0.isUnique }, missing.filter(\.isUnique))
+    }
+
+    /// Phase 3: the step's rules on what it wrote; SQLite's check of what the pass wrote on its last step.
+    private func check(provenUnique: [StoreLayout.Index]) throws(RemodelError) {
+        // The last step's store is the one flushed before it replaces the original: start now.
+        let flush = isLast && destinationPath.hasSuffix(StoreFiles.temporarySuffix) && EarlyFlush.isWorthwhile(for: destinationPath)
+            ? EarlyFlush(path: destinationPath) : nil
+        defer { flush?.wait() }
+        let scope = options.checksWhatPassesWrite
+            ? CheckScope(version: step.destination, layout: plan.destinationLayout, source: step.source, sourceLayout: plan.sourceLayout, changes: plan.changes)
+            : nil
+        // Where the store being migrated is checked whole beside the passes, each pass checks what it wrote.
+        let pragmas = isLast ? options.integrityCheck.pragmas(writtenTables: pass.writtenTables, wholeFile: options.originalFileCheck == nil) : []
+        let (tracker, number, step) = (pass.tracker, pass.number, step)
+        let validator = MigrationValidator(
+            connection: connection, version: step.destination, layout: plan.destinationLayout, scope: scope, integrityPragmas: pragmas,
+            provenUnique: provenUnique,
+            customValidations: options.validations.map { validation in
+                { (connection: SQLiteConnection) throws -> [ValidationFailure] in
+                    try validation(MigrationStepDatabase(step: step, connection: connection))
+                }
+            },
+            weights: try ValidationWeights(connection: connection, layout: plan.destinationLayout)
+        ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
+            try tracker.report(.validation, step: number, entity: entity, completed: completed, total: total)
+        }
+        let failures = try validator.run()
+        if !failures.isEmpty { throw PassExecutor.validationError(failures, step: step) }
+        try flush?.finish()
+    }
+
+    /// Stops the step when its problems that depend on the data bite the data it gets. (The plan's first step was
+    /// screened when it was planned; later ones could not be, since earlier steps may fill the nils they would meet.)
+    private func screenProblems(on tables: TableReferences) throws(RemodelError) {
+        guard !step.mapping.problems.isEmpty else { return }
+        let screened = try ProblemScreen(connection: connection, tables: tables).screen(step.mapping, layout: plan.sourceLayout)
+        guard let first = screened.problems.first else { return }
+        let lines = screened.problems.map { "\(plan.name): \($0)" }
+        var error = RemodelError(
+            .migrationNotPlannable,
+            "cannot migrate \(pass.modelName) from \(step.source.name) to \(step.destination.name) with the data this step gets:\n"
+                + lines.joined(separator: "\n"))
+        error.entity = first.entity
+        error.property = first.property
+        throw error
+    }
+
+    private func runHook(
+        _ hook: (@Sendable (MigrationStepDatabase) throws -> Void)?, _ database: MigrationStepDatabase, when: String
+    ) throws(RemodelError) {
+        guard let hook else { return }
+        do {
+            try hook(database)
+        } catch {
+            throw RemodelError(
+                .validationFailed, "the hook run \(when) step \(step.source.name) → \(step.destination.name) failed: \(error)",
+                cause: error)
+        }
+    }
+}
