@@ -7,12 +7,14 @@ extension MigrationValidator {
         let from = "SELECT \"_pk\", %@ FROM \(tables(table.name)) WHERE \"_entity\" = ? AND "
         var failures: [ValidationFailure] = []
         for attribute in version.attributes(of: entity) where attribute.isStored {
+            // A value carried as it is under the same rules needs none of them: no SQL is even written for it.
+            if let scope, scope.rules(entity: entity.name, property: attribute.name).isEmpty { continue }
             guard let stored = layout.column(forAttribute: attribute.name, in: entity.name) else { continue }
             let column = quoteIdentifier(stored.name)
             let select = from.replacingOccurrences(of: "%@", with: column)
             let entityName: [SQLiteValue] = [.text(entity.name)]
             if !attribute.isOptional {
-                failures += try offenders(select, "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name, rule: "required") { _ in
+                failures += try offenders(select, "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name, rule: .required) { _ in
                     "a value is required, but it is nil; give it a default in the model or a value in the mapping"
                 }
             }
@@ -26,7 +28,7 @@ extension MigrationValidator {
             if let pattern = attribute.regularExpression, !pattern.isEmpty, attribute.type == .string || attribute.type == .uri {
                 failures += try offenders(
                     select, "\(column) IS NOT NULL AND remodel_matches(\(column), ?) = 0", entityName + [.text(pattern)],
-                    entity: entity.name, property: attribute.name, rule: "regular-expression"
+                    entity: entity.name, property: attribute.name, rule: .regularExpression
                 ) { value in "\(value) does not match the regular expression \(pattern)" }
             }
         }
@@ -38,23 +40,23 @@ extension MigrationValidator {
     /// `x''`, so comparisons with them tell the classes apart without calling `typeof()` on every row
     /// (a function call per row and column, the largest cost of a table's scan). Only integer against
     /// real needs `typeof()`.
-    func storageCheck(_ attribute: Attribute, column: String) -> (condition: String, rule: String, message: String)? {
+    func storageCheck(_ attribute: Attribute, column: String) -> (condition: String, rule: MigrationRule, message: String)? {
         switch attribute.type {
         case .integer16, .integer32, .integer64:
             guard let range = attribute.type.integerRange else { return nil }
             // Every SQLite integer is a 64-bit one: only narrower types need the range.
             let outside = range == Int64.min...Int64.max ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
             return (
-                "\(column) IS NOT NULL AND (typeof(\(column)) <> 'integer'\(outside))", "type", "the value is not an \(attribute.type.rawValue)"
+                "\(column) IS NOT NULL AND (typeof(\(column)) <> 'integer'\(outside))", .type, "the value is not an \(attribute.type.rawValue)"
             )
         case .boolean:
-            return ("\(column) IS NOT NULL AND \(column) NOT IN (0, 1)", "type", "the value is not a Boolean (0 or 1)")
+            return ("\(column) IS NOT NULL AND \(column) NOT IN (0, 1)", .type, "the value is not a Boolean (0 or 1)")
         case .double, .float, .date:
             // Text and blobs sort after every number.
-            return ("\(column) >= ''", "type", "the value is not a number")
+            return ("\(column) >= ''", .type, "the value is not a number")
         case .string, .uri, .decimal, .uuid:
             // Numbers sort before every text, blobs after.
-            return ("(\(column) < '' OR \(column) >= x'')", "type", "the value is not text")
+            return ("(\(column) < '' OR \(column) >= x'')", .type, "the value is not text")
         default:
             return nil
         }
@@ -97,7 +99,7 @@ extension MigrationValidator {
             let shown = unit.isEmpty ? text : "\(text) \(unit)"
             failures += try offenders(
                 select, "\(column) IS NOT NULL AND \(measure) \(comparison) ?", [.text(entity.name), .real(limitValue + offset)],
-                entity: entity.name, property: attribute.name, rule: comparison == "<" ? "minimum" : "maximum"
+                entity: entity.name, property: attribute.name, rule: comparison == "<" ? .minimum : .maximum
             ) { value in "\(value) is \(word) \(shown)" }
         }
         return failures

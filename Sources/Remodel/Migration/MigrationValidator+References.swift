@@ -81,13 +81,13 @@ extension MigrationValidator {
                 if end.column == StoreLayout.JoinTable.destinationColumn {
                     failures.append(
                         ValidationFailure(
-                            entity: join.sourceEntity, primaryKey: source.integerValue, property: join.sourceRelationship, rule: "dangling",
+                            entity: join.sourceEntity, primaryKey: source.integerValue, property: join.sourceRelationship, rule: .dangling,
                             message: "points to _pk \(destination), which is not a \(join.destinationEntity)"))
                 } else {
                     failures.append(
                         ValidationFailure(
                             entity: join.destinationEntity, primaryKey: destination.integerValue, property: join.destinationRelationship,
-                            rule: "dangling",
+                            rule: .dangling,
                             message: join.destinationRelationship == nil
                                 ? "is linked from _pk \(source) in \(join.name), which is not a \(join.sourceEntity)"
                                 : "points to _pk \(source), which is not a \(join.sourceEntity)"))

@@ -4,12 +4,13 @@ extension MigrationValidator {
         guard let table = layout.table(forEntity: entity.name)?.name else { return [] }
         var failures: [ValidationFailure] = []
         for relationship in version.relationships(of: entity) where !relationship.isTransient {
+            if let scope, scope.rules(entity: entity.name, property: relationship.name).isEmpty { continue }
             guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
             let base = "SELECT o.\"_pk\" FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND "
             if case .column(_, let column) = storage {
                 let name = quoteIdentifier(column)
                 if !relationship.isOptional {
-                    failures += try offenders(base, "o.\(name) IS NULL", [.text(entity.name)], entity: entity.name, property: relationship.name, rule: "required") { _ in
+                    failures += try offenders(base, "o.\(name) IS NULL", [.text(entity.name)], entity: entity.name, property: relationship.name, rule: .required) { _ in
                         "a related object is required, but there is none"
                     }
                 }
@@ -20,18 +21,18 @@ extension MigrationValidator {
                     failures += try offenders(
                         "SELECT o.\"_pk\", o.\(name) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND ",
                         "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM \(tables(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
-                        parameters, probe: probe, entity: entity.name, property: relationship.name, rule: "dangling"
+                        parameters, probe: probe, entity: entity.name, property: relationship.name, rule: .dangling
                     ) { value in "points to _pk \(value), which is not a \(target)" }
                 }
             }
             guard relationship.isToMany, let count = countSQL(storage) else { continue }
             if let minimum = relationship.minCount, minimum > 0 {
-                failures += try offenders(base, "\(count) < ?", [.text(entity.name), .integer(Int64(minimum))], entity: entity.name, property: relationship.name, rule: "minimum-count") { _ in
+                failures += try offenders(base, "\(count) < ?", [.text(entity.name), .integer(Int64(minimum))], entity: entity.name, property: relationship.name, rule: .minimumCount) { _ in
                     "holds fewer than \(minimum) objects"
                 }
             }
             if let maximum = relationship.maxCount, maximum > 0 {
-                failures += try offenders(base, "\(count) > ?", [.text(entity.name), .integer(Int64(maximum))], entity: entity.name, property: relationship.name, rule: "maximum-count") { _ in
+                failures += try offenders(base, "\(count) > ?", [.text(entity.name), .integer(Int64(maximum))], entity: entity.name, property: relationship.name, rule: .maximumCount) { _ in
                     "holds more than \(maximum) objects"
                 }
             }

@@ -31,7 +31,7 @@ extension MigrationValidator {
                 """, parameters)
             failures += rows.map { row in
                 ValidationFailure(
-                    entity: entity.name, primaryKey: row[0].integerValue, property: constraint.properties.first, rule: "unique",
+                    entity: entity.name, primaryKey: row[0].integerValue, property: constraint.properties.first, rule: .unique,
                     message: "has the same (\(names)) as _pk \(row[1]); the uniqueness constraint on (\(names)) does not allow it")
             }
         }
@@ -41,12 +41,12 @@ extension MigrationValidator {
     /// What SQLite's own check found (`findings`, from ``ConcurrentStoreChecks``), and its foreign key check.
     func integrityFailures(_ findings: [String]) throws(RemodelError) -> [ValidationFailure] {
         var failures = findings.map { text in
-            ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "integrity-check", message: text)
+            ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: .integrityCheck, message: text)
         }
         for row in try connection.rows("PRAGMA main.foreign_key_check") {
             failures.append(
                 ValidationFailure(
-                    entity: "\(row[0])", primaryKey: row[1].integerValue, property: nil, rule: "foreign-key-check",
+                    entity: "\(row[0])", primaryKey: row[1].integerValue, property: nil, rule: .foreignKeyCheck,
                     message: "references a missing row of \(row[2])"))
         }
         return failures

@@ -85,7 +85,7 @@ struct MigrationValidator {
             do {
                 failures += try validation(connection)
             } catch {
-                failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: "custom", message: "custom validation failed: \(error)"))
+                failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: .custom, message: "custom validation failed: \(error)"))
             }
             completed += units.customValidation
             try report(completed, total, nil)
@@ -107,7 +107,7 @@ struct MigrationValidator {
     /// which asks `probe` instead of its scan when there is one.
     func offenders(
         _ select: String, _ condition: String, _ parameters: [SQLiteValue], probeCondition: String? = nil, probe: TableScan.Probe? = nil,
-        entity: String, property: String?, rule: String, message: @escaping (SQLiteValue) -> String
+        entity: String, property: String?, rule: MigrationRule, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         if let scope, !scope.needs(entity: entity, property: property, rule: rule) { return [] }
         if scan.add(
@@ -121,7 +121,7 @@ struct MigrationValidator {
     }
 
     func offenders(
-        _ sql: String, _ parameters: [SQLiteValue], entity: String, property: String?, rule: String,
+        _ sql: String, _ parameters: [SQLiteValue], entity: String, property: String?, rule: MigrationRule,
         message: (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         try connection.rows(sql + " LIMIT \(limit)", parameters).map { row in

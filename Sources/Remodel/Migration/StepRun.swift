@@ -90,9 +90,7 @@ struct StepRun {
         let flush = isLast && destinationPath.hasSuffix(StoreFiles.temporarySuffix) && EarlyFlush.isWorthwhile(for: destinationPath)
             ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
-        let scope = options.checksWhatPassesWrite
-            ? CheckScope(version: step.destination, layout: plan.destinationLayout, source: step.source, sourceLayout: plan.sourceLayout, changes: plan.changes)
-            : nil
+        let scope = options.checksWhatPassesWrite ? plan.checks : nil
         // Where the store being migrated is checked whole beside the passes, each pass checks what it wrote.
         let pragmas = isLast ? options.integrityCheck.pragmas(writtenTables: pass.writtenTables, wholeFile: options.originalFileCheck == nil) : []
         let (tracker, number, step) = (pass.tracker, pass.number, step)

@@ -19,7 +19,7 @@ final class TableScan {
         var probe: Probe?
         var entity: String
         var property: String?
-        var rule: String
+        var rule: MigrationRule
         var message: (SQLiteValue) -> String
     }
 

@@ -20,6 +20,11 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A failure of one of phase 3's own rules.
+    init(entity: String, primaryKey: Int64?, property: String?, rule: MigrationRule, message: String) {
+        self.init(entity: entity, primaryKey: primaryKey, property: property, rule: rule.rawValue, message: message)
+    }
+
     /// `Person _pk 3 attribute "age": … [rule]`.
     public var description: String {
         var subject = entity

@@ -73,7 +73,9 @@ extension ModelVersion {
 private func flag(_ value: Bool) -> String { value ? "1" : "0" }
 
 private func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    // Names seldom hold a quote or a backslash: escaping only when one is there keeps hashing a large model cheap.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else { return "\"" + text + "\"" }
+    return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
 
 func sha256Hex(_ text: String) -> String {

@@ -17,6 +17,8 @@ struct StepPlan: Sendable {
     let policies: Set<String>
     /// What the step drops on purpose, not yet counted.
     let losses: [DataLoss]
+    /// The checks phase 3 runs when it checks what the step wrote.
+    let checks: CheckScope
 
     /// Plans one step whose layouts are known already (a chain shares each version's layout between the
     /// step that writes it and the step that reads it).
@@ -30,6 +32,8 @@ struct StepPlan: Sendable {
         changes = StorageChanges(
             analysis: StepStorageAnalysis(step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
         losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies)
+        checks = CheckScope(
+            version: step.destination, layout: destinationLayout, source: step.source, sourceLayout: sourceLayout, changes: changes)
     }
 
     /// Plans every step of a chain, each version laid out once. `policies` gives the destination entities
@@ -63,6 +67,7 @@ struct StepPlan: Sendable {
         changes = other.changes
         policies = other.policies
         losses = other.losses
+        checks = other.checks
     }
 
     /// `Library → Library 2`, for messages.

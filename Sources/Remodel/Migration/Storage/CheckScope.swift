@@ -3,15 +3,18 @@
 /// filled constant) or whose rule differs from the rule the value was checked under in the pass's source
 /// (an attribute made required, a new maximum, a narrower integer type, a new uniqueness constraint).
 /// Data carried byte for byte under unchanged rules is left to SQLite's check of the file.
-struct CheckScope {
+struct CheckScope: Sendable {
     /// The version checked, and its layout.
     let version: ModelVersion
     let layout: StoreLayout
-    /// The pass's source version, and its layout.
+    /// The step's source version, and its layout.
     let source: ModelVersion
     let sourceLayout: StoreLayout
-    /// What the pass does to the tables, from its source to `version`.
+    /// What the step does to the tables.
     let changes: StorageChanges
+    /// The checks each property of an entity of a carried table needs, by entity and property name, worked
+    /// out once for the step: phase 3 asks for every property of every entity, at every step of a chain.
+    private var carriedRules: [String: [String: Set<MigrationRule>]] = [:]
 
     init(version: ModelVersion, layout: StoreLayout, source: ModelVersion, sourceLayout: StoreLayout, changes: StorageChanges) {
         self.version = version
@@ -19,34 +22,88 @@ struct CheckScope {
         self.source = source
         self.sourceLayout = sourceLayout
         self.changes = changes
+        for table in layout.tables {
+            guard let carried = changes.carriedTables[table.name] else { continue }
+            for name in table.entities {
+                guard let entity = version.entity(named: name), let before = source.entity(named: name) else { continue }
+                carriedRules[name] = rules(of: entity, before: before, carried: carried)
+            }
+        }
+    }
+
+    /// Every check there is for a property.
+    private static let every = MigrationRule.attributeRules.union(MigrationRule.relationshipRules)
+
+    /// The checks of `property` of `entity` that must run.
+    func rules(entity entityName: String, property: String) -> Set<MigrationRule> {
+        carriedRules[entityName]?[property] ?? Self.every
     }
 
     /// Whether the check `rule` of `property` of `entity` must run.
-    func needs(entity entityName: String, property: String?, rule: String) -> Bool {
-        guard let table = layout.table(forEntity: entityName)?.name, let carried = changes.carriedTables[table],
-            let property, let entity = version.entity(named: entityName), let before = source.entity(named: entityName)
-        else { return true }
-        if let attribute = version.attribute(named: property, in: entity) {
-            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column] else { return true }
-            return needs(attribute, rule: rule, origin: origin, entity: entityName, before: before)
+    func needs(entity entityName: String, property: String?, rule: MigrationRule) -> Bool {
+        guard let property else { return true }
+        return rules(entity: entityName, property: property).contains(rule)
+    }
+
+    /// The source properties of an entity by the source column they are stored in.
+    private struct SourceColumns {
+        var attributes: [String: Attribute] = [:]
+        var toOnes: [String: Relationship] = [:]
+    }
+
+    private func rules(of entity: Entity, before: Entity, carried: StorageChanges.CarriedTable) -> [String: Set<MigrationRule>] {
+        var sourceColumns = SourceColumns()
+        for attribute in source.attributes(of: before) {
+            if let column = sourceLayout.columnName(of: attribute.name, in: before.name), sourceColumns.attributes[column] == nil {
+                sourceColumns.attributes[column] = attribute
+            }
         }
-        guard let relationship = version.relationship(named: property, in: entity) else { return true }
+        for relationship in source.relationships(of: before) where !relationship.isToMany {
+            if let column = sourceLayout.columnName(of: relationship.name, in: before.name), sourceColumns.toOnes[column] == nil,
+                sourceColumns.attributes[column] == nil
+            {
+                sourceColumns.toOnes[column] = relationship
+            }
+        }
+        var result: [String: Set<MigrationRule>] = [:]
+        for attribute in version.attributes(of: entity) where result[attribute.name] == nil {
+            guard let column = layout.columnName(of: attribute.name, in: entity.name), let origin = carried.columns[column] else {
+                result[attribute.name] = Self.every
+                continue
+            }
+            let earlier = origin.column.flatMap { sourceColumns.attributes[$0] }
+            result[attribute.name] = MigrationRule.attributeRules.filter {
+                needs(attribute, rule: $0, origin: origin, entity: entity.name, earlier: earlier)
+            }
+        }
+        for relationship in version.relationships(of: entity) where result[relationship.name] == nil {
+            result[relationship.name] = MigrationRule.relationshipRules.filter {
+                needs(relationship, rule: $0, entity: entity.name, before: before, carried: carried, sourceColumns: sourceColumns)
+            }
+        }
+        return result
+    }
+
+    private func needs(
+        _ relationship: Relationship, rule: MigrationRule, entity entityName: String, before: Entity, carried: StorageChanges.CarriedTable,
+        sourceColumns: SourceColumns
+    ) -> Bool {
         if !relationship.isToMany {
-            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column] else { return true }
-            guard let from = origin.column, let earlier = sourceProperty(of: before, storedIn: from)?.relationship else {
-                return rule == "required" && !relationship.isOptional
+            guard let column = layout.columnName(of: relationship.name, in: entityName), let origin = carried.columns[column] else { return true }
+            guard let from = origin.column, let earlier = sourceColumns.toOnes[from] else {
+                return rule == .required && !relationship.isOptional
             }
             switch rule {
-            case "required": return !relationship.isOptional && earlier.isOptional
+            case .required: return !relationship.isOptional && earlier.isOptional
             // Links carried between objects that all arrive under their keys, as kinds of the destination.
-            case "dangling": return false
+            case .dangling: return false
             default: return true
             }
         }
         guard let earlier = sourceToMany(of: relationship, in: entityName, before: before) else { return true }
         switch rule {
-        case "minimum-count": return (relationship.minCount ?? 0) > (earlier.minCount ?? 0)
-        case "maximum-count":
+        case .minimumCount: return (relationship.minCount ?? 0) > (earlier.minCount ?? 0)
+        case .maximumCount:
             guard let maximum = relationship.maxCount, maximum > 0 else { return false }
             guard let previous = earlier.maxCount, previous > 0 else { return true }
             return maximum < previous
@@ -55,21 +112,21 @@ struct CheckScope {
     }
 
     private func needs(
-        _ attribute: Attribute, rule: String, origin: StorageChanges.ColumnOrigin, entity: String, before: Entity
+        _ attribute: Attribute, rule: MigrationRule, origin: StorageChanges.ColumnOrigin, entity: String, earlier: Attribute?
     ) -> Bool {
         let fills = origin.fills.filter { $0.entities.contains(entity) }
-        guard let from = origin.column, let earlier = sourceProperty(of: before, storedIn: from)?.attribute else {
+        guard origin.column != nil, let earlier else {
             // A new column: nil, or a constant everywhere.
             let filled = fills.contains { !$0.onlyNulls }
-            return rule == "required" ? !attribute.isOptional && !filled : filled
+            return rule == .required ? !attribute.isOptional && !filled : filled
         }
         let constant = !fills.isEmpty
         switch rule {
-        case "required": return !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls)
-        case "type": return constant || !Self.sameStorageRule(earlier.type, attribute.type)
-        case "minimum": return constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type
-        case "maximum": return constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type
-        case "regular-expression": return constant || attribute.regularExpression != earlier.regularExpression
+        case .required: return !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls)
+        case .type: return constant || !Self.sameStorageRule(earlier.type, attribute.type)
+        case .minimum: return constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type
+        case .maximum: return constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type
+        case .regularExpression: return constant || attribute.regularExpression != earlier.regularExpression
         default: return true
         }
     }
@@ -83,17 +140,6 @@ struct CheckScope {
             return range.contains(previous.lowerBound) && range.contains(previous.upperBound)
         }
         return true
-    }
-
-    /// The source property of an entity stored in a column of the source layout.
-    private func sourceProperty(of entity: Entity, storedIn column: String) -> (attribute: Attribute?, relationship: Relationship?)? {
-        for attribute in source.attributes(of: entity) where sourceLayout.columnName(of: attribute.name, in: entity.name) == column {
-            return (attribute, nil)
-        }
-        for relationship in source.relationships(of: entity) where !relationship.isToMany {
-            if sourceLayout.columnName(of: relationship.name, in: entity.name) == column { return (nil, relationship) }
-        }
-        return nil
     }
 
     /// The source to-many a carried to-many's links come from: stored in the carried column or join table
