@@ -94,7 +94,8 @@ struct MigrationCaseRun {
         case .failure(let error):
             throw error
         }
-        progress.objectsAfter = report.objects
+        // The report counts the objects the migration wrote; the matrix shows every object after.
+        progress.objectsAfter = try Self.totalCount(path: store, version: head)
         progress.failures += try verifier.compare(before: original, after: store)
         if let assertions {
             do {

@@ -84,7 +84,7 @@ struct FleetRun {
         if (counts[.transient] ?? 0) > 0 { throw ExitCode(ExitStatus.transient) }
     }
 
-    /// `300 stores: 250 migrated, 40 already current, 8 refused, 2 failed transiently, 0 not started; 36,000 objects in 12.34 s.`
+    /// `300 stores: 250 migrated, 40 already current, 8 refused, 2 failed transiently, 0 not started; 36,000 objects written in 12.34 s.`
     static func summary(_ tally: FleetTally, seconds: Double) -> String {
         let counts = [
             "\(ProgressPrinter.grouped(tally[.migrated])) migrated", "\(ProgressPrinter.grouped(tally[.current])) already current",
@@ -92,6 +92,6 @@ struct FleetRun {
             "\(ProgressPrinter.grouped(tally[.skipped] + tally.total - tally.finished)) not started",
         ]
         return "\(ProgressPrinter.grouped(tally.total)) store\(tally.total == 1 ? "" : "s"): \(counts.joined(separator: ", ")); "
-            + "\(ProgressPrinter.grouped(tally.objectsMigrated)) objects migrated in \(String(format: "%.2f", seconds)) s."
+            + "\(ProgressPrinter.grouped(tally.objectsMigrated)) objects written in \(String(format: "%.2f", seconds)) s."
     }
 }

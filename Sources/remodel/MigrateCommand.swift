@@ -102,7 +102,7 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
         var text = String(
-            format: "Migrated %@ from %@ to %@ in %@: %@ objects, %.2f s.", report.path, report.sourceVersion, report.targetVersion,
+            format: "Migrated %@ from %@ to %@ in %@: %@ objects written, %.2f s.", report.path, report.sourceVersion, report.targetVersion,
             steps, ProgressPrinter.grouped(report.objects), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
         for loss in report.losses where loss.count != 0 {

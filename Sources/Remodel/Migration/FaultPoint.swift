@@ -17,6 +17,8 @@ enum FaultPoint: String, CaseIterable {
     case planned
     /// The step's copy of its source store is written; nothing of it changed yet.
     case afterCopy = "after-copy"
+    /// A later step of a pass renamed aside the tables it rebuilds or drops, in the pass's copy.
+    case afterSetAside = "after-set-aside"
     /// The copy has the destination's schema: carried tables altered, rebuilt ones empty.
     case afterSchema = "after-schema"
     /// A batch of phase 1 was committed to the step's store.
@@ -27,9 +29,9 @@ enum FaultPoint: String, CaseIterable {
     case afterRelationships = "after-relationships"
     /// Phase 3 of a step passed.
     case afterValidation = "after-validation"
-    /// The step's store has its metadata and indexes.
+    /// The pass's store has its metadata and the app's objects.
     case afterMetadata = "after-metadata"
-    /// A whole step is done (its store closed).
+    /// A whole pass is done (its store closed).
     case afterStep = "after-step"
     /// A WAL original left WAL mode (its log checkpointed into the file), just before it is replaced.
     /// Reached by WAL stores only.

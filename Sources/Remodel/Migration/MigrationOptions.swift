@@ -70,7 +70,8 @@ public struct MigrationReport: Sendable, Hashable {
     public var targetVersion: String
     /// The number of steps run (0 when the store was already at the target).
     public var steps: Int
-    /// Objects in the migrated store.
+    /// Objects the migration wrote: those in the tables it rebuilt or gave values. Tables carried byte for byte
+    /// are not read, so that a migration costs what it changes; their objects are not counted.
     public var objects: Int
     /// Wall time, in seconds.
     public var seconds: Double

@@ -18,28 +18,9 @@ public enum MigrationPlanner {
     public static func plan(
         bundle: ModelBundle, from source: String, to target: String? = nil, mappingsDirectory: String? = nil
     ) throws(RemodelError) -> MigrationPlan {
-        let catalog = MappingCatalog(directory: mappingsDirectory, bundle: bundle)
-        return try plan(bundle: bundle, from: source, to: target, catalog: catalog, screen: nil)
-    }
-
-    /// Plans with mapping files already read.
-    package static func plan(
-        bundle: ModelBundle, from source: String, to target: String? = nil, catalog: MappingCatalog
-    ) throws(RemodelError) -> MigrationPlan {
-        try plan(bundle: bundle, from: source, to: target, catalog: catalog, screen: nil)
-    }
-
-    /// Plans; `screen` may drop the first step's problems that cannot bite the store being migrated.
-    static func plan(
-        bundle: ModelBundle, from source: String, to target: String?, catalog: MappingCatalog,
-        screen: ((MigrationStep) throws(RemodelError) -> MappingModel)?
-    ) throws(RemodelError) -> MigrationPlan {
-        var plan = try draft(bundle: bundle, from: source, to: target, catalog: catalog)
-        if let screen, !plan.steps.isEmpty {
-            plan.steps[0].mapping = try screen(plan.steps[0])
-        }
-        try refuseProblems(of: plan, bundle: bundle, screened: screen != nil)
-        return plan
+        // The one planning route: the migrator's, with every mapping type-checked, for no store in particular.
+        let options = MigrationOptions(mappingsDirectory: mappingsDirectory, targetVersion: target)
+        return try MigrationPlanCache(bundle: bundle, options: options).plan(from: source, screen: nil)
     }
 
     /// The steps from `source` to `target`, their mappings' problems not yet screened against a store

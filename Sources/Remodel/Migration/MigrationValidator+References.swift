@@ -25,11 +25,7 @@ extension MigrationValidator {
     }
 
     private func hasIndex(on table: String, leadingWith column: String) throws(RemodelError) -> Bool {
-        let schema = SQLiteValue.text(tables.schema)
-        let count = try connection.scalar(
-            "SELECT count(*) FROM pragma_index_list(?, ?) AS l, pragma_index_info(l.name, ?) AS i WHERE l.partial = 0 AND i.seqno = 0 AND i.name = ?",
-            [.text(table), schema, schema, .text(column)])
-        return count != nil && count != .integer(0)
+        try indexedColumns.contains(table: table, column: column, on: connection, schema: tables.schema)
     }
 
     // MARK: - Join tables
@@ -95,5 +91,25 @@ extension MigrationValidator {
             }
         }
         return failures
+    }
+}
+
+/// The first column of every full index of a store, read once per validation (every to-one relationship asks).
+final class LeadingIndexColumns {
+    private var known: Set<String>?
+
+    func contains(table: String, column: String, on connection: SQLiteConnection, schema: String) throws(RemodelError) -> Bool {
+        if known == nil {
+            let rows = try connection.rows(
+                """
+                SELECT m.tbl_name, i.name FROM \(schema).sqlite_master AS m, pragma_index_list(m.tbl_name, ?) AS l, \
+                pragma_index_info(l.name, ?) AS i WHERE m.type = 'table' AND l.partial = 0 AND i.seqno = 0
+                """, [.text(schema), .text(schema)])
+            known = Set(rows.compactMap { row -> String? in
+                guard case .text(let table) = row[0], case .text(let column) = row[1] else { return nil }
+                return "\(table.lowercased())\u{0}\(column.lowercased())"
+            })
+        }
+        return known?.contains("\(table.lowercased())\u{0}\(column.lowercased())") ?? false
     }
 }

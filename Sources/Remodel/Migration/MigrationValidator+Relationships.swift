@@ -17,7 +17,8 @@ extension MigrationValidator {
                 if let target = relationship.destinationEntity, let targetTable = layout.table(forEntity: target)?.name {
                     var parameters: [SQLiteValue] = [.text(entity.name)]
                     let kinds = placeholders(kinds(of: target), &parameters)
-                    let probe = try referenceProbe(table: table, column: column, targetTable: targetTable, target: target)
+                    let needed = scope?.needs(entity: entity.name, property: relationship.name, rule: .dangling) ?? true
+                    let probe = needed ? try referenceProbe(table: table, column: column, targetTable: targetTable, target: target) : nil
                     failures += try offenders(
                         "SELECT o.\"_pk\", o.\(name) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND ",
                         "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM \(tables(targetTable)) WHERE \"_entity\" IN (\(kinds)))",

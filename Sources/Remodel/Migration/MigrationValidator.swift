@@ -46,6 +46,8 @@ struct MigrationValidator {
     var limit: Int { Self.offendersPerCheck }
     /// The row checks of the entity being validated, run together in one scan of its table.
     let scan = TableScan()
+    /// The store's indexes by first column, read when a check first asks.
+    let indexedColumns = LeadingIndexColumns()
 
     func run() throws(RemodelError) -> [ValidationFailure] {
         try registerFunctions()

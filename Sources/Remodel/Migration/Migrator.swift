@@ -161,7 +161,7 @@ public struct Migrator: Sendable {
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             let objects = try lock.withConnection { (connection) throws(RemodelError) in
-                try Self.objectCount(connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) })
+                try Self.objectCount(connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) }, tables: [])
             }
             lock.release()
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
@@ -250,9 +250,11 @@ public struct Migrator: Sendable {
             if !findings.isEmpty { throw Self.damagedStoreError(findings) }
         }
         try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
-        // Counted in the finished store before it replaces the original: afterwards others may be using it.
+        // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
+        // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
         let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), layout: plan.stepPlans.last?.destinationLayout)
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), layout: plan.stepPlans.last?.destinationLayout,
+            tables: Set(PassExecutor.writtenTables(of: plan.stepPlans)))
         try tracker.checkCancellation()
         return (objects, losses)
     }
@@ -266,10 +268,11 @@ public struct Migrator: Sendable {
                 + "`.recover`) or restore a backup, then migrate again:\n\(lines)")
     }
 
-    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?) throws(RemodelError) -> Int {
+    /// The objects in the hierarchy tables of `layout` (only those in `tables`, when given).
+    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>? = nil) throws(RemodelError) -> Int {
         guard let layout else { return 0 }
         var count = 0
-        for table in layout.tables {
+        for table in layout.tables where tables?.contains(table.name) ?? true {
             if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {
                 count += Int(rows)
             }

@@ -60,7 +60,10 @@ struct PassExecutor {
     }
 
     /// The tables the pass wrote, in the last version's names: those not carried byte for byte through every step.
-    var writtenTables: [String] {
+    var writtenTables: [String] { Self.writtenTables(of: steps) }
+
+    /// The tables a run of steps writes, in its last version's names.
+    static func writtenTables(of steps: [StepPlan]) -> [String] {
         let cumulative = steps.dropFirst().reduce(steps.first?.changes ?? StorageChanges()) { $0.followed(by: $1.changes) }
         return steps.last.map { cumulative.writtenTables(of: $0.destinationLayout) } ?? []
     }

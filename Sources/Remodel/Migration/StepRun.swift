@@ -61,6 +61,7 @@ struct StepRun {
             connection: connection, source: plan.sourceLayout, destination: plan.destinationLayout, changes: plan.changes,
             app: rehearsal.app, rehearsal: rehearsal, chained: chained)
         var chain = chained ? try rewrite.setAside() : nil
+        if chained { FaultPoint.afterSetAside.reach() }
         try rewrite.prepare()
         if var read = chain {
             try rewrite.readCarriedTables(&read)

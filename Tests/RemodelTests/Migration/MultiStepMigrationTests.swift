@@ -24,7 +24,7 @@ import Testing
         #expect(plan.steps.map(\.isInferred) == [false, true])
         let report = try await migration.migrate(Self.options)
         #expect(report.steps == 2)
-        #expect(report.objects == 6)
+        #expect(report.objects == 3, "the objects written: Person's, rebuilt; Book is carried")
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
         #expect(try history(migration) == [
             "- → Library: created", "Library → Library 2: Mappings/Library to Library 2.xml", "Library 2 → Library 3: inferred",

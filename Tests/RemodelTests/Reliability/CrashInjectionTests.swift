@@ -32,16 +32,18 @@ struct CrashInjectionTests {
         case .afterCopy, .afterSchema, .afterInstances, .afterRelationships, .afterValidation, .afterMetadata, .afterStep: hits = [1, 2]
         case .duringSidecarCleanup: hits = [1, 3]
         case .planned, .beforeRename, .afterRename: hits = [1]
-        case .leftWAL: hits = []
+        case .leftWAL, .afterSetAside: hits = []
         }
         return hits.map { Fault(point: point.rawValue, hit: $0) }
     }
 
-    /// Every fault point of the composed run: one pass.
+    /// Every fault point of the composed run: one pass of two steps, the second reading what the first left
+    /// in the pass's copy (each point of a step is armed in both).
     static let composedFaults: [Fault] = FaultPoint.allCases.flatMap { point -> [Fault] in
         let hits: [Int]
         switch point {
         case .afterBatch: hits = [1, batchesPerStep]
+        case .afterSchema, .afterInstances, .afterRelationships, .afterValidation: hits = [1, 2]
         case .leftWAL: hits = []
         default: hits = [1]
         }

@@ -18,7 +18,7 @@ public struct FleetTally: Sendable {
     public let started: Date
     /// Stores finished so far, by outcome.
     public private(set) var counts: [StoreMigrationResult.Outcome: Int] = [:]
-    /// Objects in the stores migrated so far (stores already current are not counted).
+    /// Objects the migrations so far wrote (``MigrationReport/objects``; stores already current count none).
     public private(set) var objectsMigrated = 0
 
     /// Creates an empty tally.

@@ -131,7 +131,10 @@ struct StepStorageAnalysis {
                     let fromColumn = source.column(forAttribute: from, in: entityName), fromColumn.declaredType == column.declaredType
                 else { return nil }
                 carried = fromColumn.name
-                if let fallback, !attribute.isOptional { fill = (fallback, true) }
+                // Nils become the default only where the source allowed nils: a required source attribute's column
+                // holds none (its own step checked it), and filling it would read every row of the table.
+                let sourceAttribute = step.source.entity(named: entityName).flatMap { step.source.attribute(named: from, in: $0) }
+                if let fallback, !attribute.isOptional, sourceAttribute?.isOptional ?? true { fill = (fallback, true) }
             } else if let fallback {
                 fill = (fallback, false)
             }
