@@ -13,6 +13,8 @@ struct StepStorageAnalysis {
     /// Column users by table and column name, in each layout (concrete entities by property, as the layout names the columns).
     private var sourceUsers: [String: [String: Set<String>]] = [:]
     private var destinationUsers: [String: [String: Set<String>]] = [:]
+    /// Destination users of each column whose objects come from the source entity of the same name.
+    private var arriving: [String: [String: Set<String>]] = [:]
     /// The first entity mapping from each source entity to the destination entity of the same name.
     private var sameName: [String: EntityMapping] = [:]
 
@@ -27,6 +29,8 @@ struct StepStorageAnalysis {
         }
         sourceUsers = Self.columnUsers(source)
         destinationUsers = Self.columnUsers(destination)
+        let mapped = Set(sameName.keys)
+        arriving = destinationUsers.mapValues { columns in columns.mapValues { $0.intersection(mapped) } }
         for table in destination.tables {
             if let feeder = feederKeepingEveryObject(table) { keepingKeys[table.name] = feeder }
         }
@@ -76,7 +80,7 @@ struct StepStorageAnalysis {
 
     /// Concrete destination entities using a column whose objects come from the source (a new entity has none yet).
     private func arrivingUsers(of column: String, in table: StoreLayout.Table) -> Set<String> {
-        (destinationUsers[table.name]?[column] ?? []).filter { sameNameMapping(into: $0) != nil }
+        arriving[table.name]?[column] ?? []
     }
 
     // MARK: - Hierarchy tables
