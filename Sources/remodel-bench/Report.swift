@@ -94,7 +94,9 @@ struct Report {
     static func reads(_ result: ScenarioResult) -> String {
         guard let pages = result.extra["pagesRead"] else { return "" }
         func pagesOf(_ key: String) -> String { fixed((result.extra[key] ?? 0) / 4096, 0) }
-        return "reads: SQLite \(Int(pages)) pages; kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
+        let byConnection = result.extra.filter { $0.key.hasPrefix("pagesRead.") }.sorted { $0.value > $1.value }.prefix(4)
+        let list = byConnection.map { "\($0.key.dropFirst("pagesRead.".count)) \(Int($0.value))" }.joined(separator: ", ")
+        return "reads: SQLite \(Int(pages)) pages\(list.isEmpty ? "" : " (most: \(list))"); kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
             + "\(pagesOf("diskReadBytes")) from disk"
     }
 
@@ -113,7 +115,7 @@ struct Report {
         guard let own = result.extra["ownPeakMiB"] else { return "" }
         var text = "own memory peak \(fixed(own, 1)) (\(fixed(result.extra["startAnonymousMiB"] ?? 0, 1)) at start, RSS at start \(fixed(result.extra["startRSSMiB"] ?? 0, 1)))"
         if let heap = result.extra["sqliteHeapMiB"] {
-            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }
+            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }.prefix(4)
             let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(separator: ", ")
             text += ", SQLite heap peak \(fixed(heap, 1))" + (list.isEmpty ? "" : " (largest caches: \(list))")
         }
