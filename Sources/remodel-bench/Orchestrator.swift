@@ -107,7 +107,16 @@ struct Orchestrator {
             let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
             log(
                 "\(pad(size, 9)) objects: \(model.rawValue) store at \(generated.note) seeded with \(Int(generated.extra["objects"] ?? 0)) objects in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 1)) MiB)")
-            results += try runOnCopies(names, of: source, size: size, arguments: ["--bundle", bundle]).results
+            for (size, run) in try runOnCopies(names, of: source, size: size, arguments: ["--bundle", bundle]).results {
+                let stepByStep = run.scenario.hasSuffix("StepByStep") ? ["--step-by-step"] : []
+                let plan = try child(["--scenario", "plan-chain", "--store", source, "--bundle", bundle, "--no-trace"] + stepByStep)
+                var result = run
+                result.extra["steps"] = plan.extra["steps"]
+                result.extra["passes"] = plan.extra["passes"]
+                result.extra["planSeconds"] = plan.seconds
+                result.extra["planPeakMiB"] = Double(plan.maxRSSKiB) / 1024
+                results.append((size, result))
+            }
             removeStore(source)
         }
         return results

@@ -85,8 +85,9 @@ struct Report {
     /// A chain's steps, passes and what was planned before timing.
     static func chain(_ result: ScenarioResult) -> String {
         func count(_ key: String) -> Int { Int(result.extra[key] ?? 0) }
-        return "\(count("steps")) steps in \(count("passes")) passes; planned before timing in \(fixed(result.extra["planSeconds"] ?? 0, 3)) s "
-            + "(its own bundle read); \(count("objectsAfter")) objects after"
+        return "\(count("steps")) steps in \(count("passes")) passes (\(count("passesRun")) reported by progress); "
+            + "planning alone (another child) \(fixed(result.extra["planSeconds"] ?? 0, 3)) s, peak \(fixed(result.extra["planPeakMiB"] ?? 0, 1)) MiB; "
+            + "\(count("objectsAfter")) objects after"
     }
 
     /// What a library migration read: the pages SQLite read, then the kernel's counters (read calls less

@@ -37,6 +37,9 @@ struct ScenarioRunner {
             try await ChainMigration.run(
                 store: try value("--store"), bundlePath: try value("--bundle"), composesSteps: !scenario.hasSuffix("StepByStep"), sampler: sampler,
                 result: &result)
+        case "plan-chain":
+            try ChainMigration.plan(
+                store: try value("--store"), bundlePath: try value("--bundle"), composesSteps: !arguments.contains("--step-by-step"), result: &result)
         case "generate-launch":
             let start = Measure.now()
             result.extra["bundleBytes"] = Double(try LaunchBundle.write(in: try value("--store")))
