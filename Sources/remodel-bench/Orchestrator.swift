@@ -1,4 +1,5 @@
 import Foundation
+import RemodelSQLite
 
 /// The parent process: generates each source store (in a child), copies it for every scenario,
 /// runs each scenario in a child process of its own, and prints the table.
@@ -204,7 +205,8 @@ enum Machine {
         let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
             $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
         } ?? "unknown CPU"
-        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model)"
+        let kernel = ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model), Linux \(kernel), SQLite \(String(cString: sqlite3_libversion()))"
     }
 }
 
