@@ -97,7 +97,9 @@ struct Report {
         func pagesOf(_ key: String) -> String { fixed((result.extra[key] ?? 0) / 4096, 0) }
         let byConnection = result.extra.filter { $0.key.hasPrefix("pagesRead.") }.sorted { $0.value > $1.value }.prefix(4)
         let list = byConnection.map { "\($0.key.dropFirst("pagesRead.".count)) \(Int($0.value))" }.joined(separator: ", ")
-        return "reads: SQLite \(Int(pages)) pages\(list.isEmpty ? "" : " (most: \(list))"); kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
+        // Only a traced child counts SQLite's reads (`--no-trace` leaves the kernel's counters).
+        let sqlite = result.extra["sqliteHeapMiB"] == nil ? "" : "SQLite \(Int(pages)) pages\(list.isEmpty ? "" : " (most: \(list))"); "
+        return "reads: \(sqlite)kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
             + "\(pagesOf("diskReadBytes")) from disk"
     }
 
