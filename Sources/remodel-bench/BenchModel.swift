@@ -48,6 +48,9 @@ enum SourceModel: String, CaseIterable {
     /// Ten entities; the second version computes a new attribute of one of them; `oneOfTen`.
     case ten = "BenchTen"
 
+    /// The smallest `--objects` their generators take.
+    static let minimumObjects = 1_000
+
     var bundlePath: String { BenchModel.repository + "/Benchmarks/Models/\(rawValue).xcdatamodeld" }
 
     func bundle() throws -> ModelBundle {

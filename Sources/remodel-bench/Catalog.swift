@@ -11,11 +11,22 @@ struct Scenario {
     var library = false
     /// Run when `--only` does not name it.
     var byDefault = true
+    /// The chain scenarios' model, migrated from its first version (or over its last step alone, `lastStep`)
+    /// to its current one; `nil` for the others.
+    var chain: ChainModel?
+    var lastStep = false
+
+    /// The peak memory its runs should stay under.
+    var memoryTargetMiB: Double { chain == nil ? Catalog.memoryTargetMiB : Catalog.chainMemoryTargetMiB }
 }
 
 enum Catalog {
     /// Peak memory every library scenario should stay under, at every size (GRDB's peak on the same change is 25 MiB).
     static let memoryTargetMiB = 24.0
+    /// Peak memory of any migration of a real chain (issue 20).
+    static let chainMemoryTargetMiB = 64.0
+    /// A chain of any length costs at most this many times one step of the same model on the same data (issue 20).
+    static let chainTarget = 3.0
     /// `Store.launch` and `status` on a current store of a bundle of many versions.
     static let launchTargetSeconds = 0.020
 
@@ -32,6 +43,12 @@ enum Catalog {
         Scenario(name: "launch", source: nil, library: true),
         Scenario(name: "validate", source: nil),
         Scenario(name: "fleet", source: nil, byDefault: false),
+        Scenario(name: "longHistory", source: nil, baseline: "longHistoryStep", target: chainTarget, library: true, byDefault: false, chain: .history),
+        Scenario(name: "longHistoryStepByStep", source: nil, baseline: "longHistoryStep", library: true, byDefault: false, chain: .history),
+        Scenario(name: "longHistoryStep", source: nil, library: true, byDefault: false, chain: .history, lastStep: true),
+        Scenario(name: "wireChain", source: nil, baseline: "wireStep", target: chainTarget, library: true, byDefault: false, chain: .wire),
+        Scenario(name: "wireChainStepByStep", source: nil, baseline: "wireStep", library: true, byDefault: false, chain: .wire),
+        Scenario(name: "wireStep", source: nil, library: true, byDefault: false, chain: .wire, lastStep: true),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -2,20 +2,26 @@ import Foundation
 import Remodel
 
 /// A whole library migration — plan, copy, schema, the three phases, replace — through
-/// `Migrator.migrate(storeAt:)`, with the time of each part (see ``PhaseSplit``).
+/// `Migrator.migrate(storeAt:)`, with the time of each part (see ``PhaseSplit``) and what it read: the
+/// pages SQLite read (``SQLiteTrace/pagesRead``) and the kernel's read counters (``ReadCounters``).
 enum LibraryMigration {
-    static func run(store: String, model: SourceModel, to version: String, result: inout ScenarioResult) async throws {
+    static func run(store: String, model: SourceModel, to version: String, sampler: OwnMemorySampler, result: inout ScenarioResult) async throws {
         let bundle = try model.bundle()
         var options = MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: version)
         // `REMODEL_BENCH_CHECK=written` measures SQLite's check of the written tables only (the default reads the whole file).
         if ProcessInfo.processInfo.environment["REMODEL_BENCH_CHECK"] == "written" { options.integrityCheck = .writtenTables }
         let migrator = Migrator(bundle: bundle, options: options)
         let clock = Measure.PhaseClock()
+        let pagesBefore = SQLiteTrace.shared.pagesRead
+        let readsBefore = ReadCounters.now()
+        let samplesBefore = sampler.reads
         let start = Measure.now()
         let report = try await migrator.migrate(storeAt: store) { progress in
             clock.mark(phase: progress.phase.rawValue, step: progress.step)
         }
         let end = Measure.now()
+        ReadCounters.record(since: readsBefore, samplerReads: sampler.reads - samplesBefore, into: &result)
+        result.extra["pagesRead"] = Double(SQLiteTrace.shared.pagesRead - pagesBefore)
         result.seconds = end - start
         result.steps = clock.split(start: start, end: end).steps
         result.phases = PhaseSplit(start: start, end: end, clock: clock, trace: SQLiteTrace.shared).parts

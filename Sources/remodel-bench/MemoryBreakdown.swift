@@ -1,4 +1,4 @@
-/// Where a child's memory went, as SQLite tells it: its heap high-water mark (page caches, sorters,
+/// Where a child's memory went, as SQLite tells it (and the pages each connection read): its heap high-water mark (page caches, sorters,
 /// schemas, prepared statements, all connections together) and the largest page cache each connection
 /// held, named by the file it opened and numbered in the order they were opened (`step#1` is the
 /// step's own connection, a later `step#N` the store checks' second connection). The rest of the peak is the process itself (binary, Swift runtime,
@@ -10,6 +10,7 @@ enum MemoryBreakdown {
         for connection in SQLiteTrace.shared.connections {
             let kind = label(of: connection.file, store: store)
             seen[kind, default: 0] += 1
+            if connection.pagesRead > 0 { result.extra["pagesRead.\(kind)#\(seen[kind] ?? 1)"] = Double(connection.pagesRead) }
             guard connection.largestCache > 0 else { continue }
             result.extra["cacheMiB.\(kind)#\(seen[kind] ?? 1)"] = Double(connection.largestCache) / 1_048_576
         }

@@ -28,8 +28,8 @@ struct Options {
             switch argument {
             case "--objects":
                 sizes = try next().split(separator: ",").map { part in
-                    guard let size = Int(part.replacingOccurrences(of: "_", with: "")), size >= 1_000 else {
-                        throw BenchError("--objects takes sizes of at least 1000, separated by commas")
+                    guard let size = Int(part.replacingOccurrences(of: "_", with: "")), size >= 0 else {
+                        throw BenchError("--objects takes sizes separated by commas")
                     }
                     return size
                 }
@@ -72,8 +72,10 @@ struct Options {
     static let usage = """
         usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep] [--no-trace]
                                                [--only fleet [--stores 2000] [--store-objects 1000] [--jobs 2]]
-          --objects  object counts of the generated source stores, every entity's objects counted (default 100000,1000000)
-          --only     scenarios to run: \(allScenarios.joined(separator: ", ")) (default: all but fleet)
+          --objects  object counts of the generated source stores, every entity's objects counted (default 100000,1000000);
+                     0 is an empty store, for the chain scenarios (the others need 1000 or more)
+          --only     scenarios to run: \(allScenarios.joined(separator: ", "))
+                     (default: all but fleet and the chains: longHistory…, wireChain…, wireStep)
           --repeat   run each scenario N times (each on a fresh copy) and report the median run
           --verify   check that the library's v1→v2 and v1→v4 stores hold exactly what the hand-written SQL produces
           --stores, --store-objects, --jobs   the fleet scenario (--only fleet): stores, objects each, jobs (default 2000, 1000, 2)

@@ -1,4 +1,5 @@
 import Foundation
+import RemodelSQLite
 
 /// The parent process: generates each source store (in a child), copies it for every scenario,
 /// runs each scenario in a child process of its own, and prints the table.
@@ -18,12 +19,28 @@ struct Orchestrator {
         defer { if !options.keep { try? FileManager.default.removeItem(atPath: folder) } }
         log("remodel-bench: \(Machine.description); temporary stores in \(folder)")
         var results: [(size: Int, result: ScenarioResult)] = []
+        var notes: [String] = []
         let selected = options.scenarios.compactMap(Catalog.scenario(named:))
         for size in options.sizes {
             for model in SourceModel.allCases {
                 let scenarios = selected.filter { $0.source == model }.map(\.name)
                 guard !scenarios.isEmpty else { continue }
+                guard size >= SourceModel.minimumObjects else {
+                    log("\(pad(size, 9)) objects: \(scenarios.joined(separator: ", ")) skipped (\(model.rawValue) needs \(SourceModel.minimumObjects) objects or more)")
+                    continue
+                }
                 results += try runScenarios(scenarios, on: model, size: size)
+            }
+            for model in ChainModel.allCases {
+                let scenarios = selected.filter { $0.chain == model }
+                guard !scenarios.isEmpty else { continue }
+                if let reason = model.unavailable {
+                    let note = "\(scenarios.map(\.name).joined(separator: ", ")): \(reason)"
+                    if !notes.contains(note) { notes.append(note) }
+                    log(note)
+                    continue
+                }
+                results += try runChain(model, scenarios: scenarios, size: size)
             }
         }
         var launch: ScenarioResult?
@@ -41,7 +58,9 @@ struct Orchestrator {
         if options.scenarios.contains("fleet") {
             fleet = try FleetBench.run(options.fleet, folder: folder, child: child, log: log)
         }
-        let table = results.isEmpty && validation == nil && launch == nil ? "" : Report(results: results, launch: launch, validation: validation).text
+        let table =
+            results.isEmpty && validation == nil && launch == nil && notes.isEmpty
+            ? "" : Report(results: results, launch: launch, validation: validation, notes: notes).text
         print(table + fleet)
     }
 
@@ -54,6 +73,61 @@ struct Orchestrator {
         try HandWritten.flush(source)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
         log("\(pad(size, 9)) objects: \(model.rawValue) store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)")
+        let (results, kept) = try runOnCopies(scenarios, of: source, size: size, keep: { options.verify && $0 != "policy" })
+        if options.verify {
+            for (library, limit) in Self.verifiedPairs {
+                guard let first = kept[library], let second = kept[limit] else { continue }
+                let check = try child(["--scenario", "verify", "--store", first, "--other", second])
+                log("\(size) objects: \(library) vs \(limit): \(check.note)")
+                if check.extra["problems"] != nil { throw BenchError("\(library) and \(limit) differ at \(size) objects: \(check.note)") }
+            }
+        }
+        for path in kept.values { removeStore(path) }
+        removeStore(source)
+        return results
+    }
+
+    /// The chain scenarios of `model` at `size` objects: its bundle (the history one written once per run),
+    /// a seeded store at its first version for the chains and one at the version before the current for the
+    /// one-step yardstick, each scenario run on fresh copies.
+    private func runChain(_ model: ChainModel, scenarios: [Scenario], size: Int) throws -> [(size: Int, result: ScenarioResult)] {
+        let bundle = model.bundlePath(in: folder)
+        if model == .history, !FileManager.default.fileExists(atPath: bundle) {
+            let start = Measure.now()
+            let bytes = try HistoryBundle.write(in: folder)
+            log("longHistory: a bundle of \(HistoryChanges.versions) versions, \(bytes) bytes of XML, written in \(fixed(Measure.now() - start, 2)) s")
+        }
+        var results: [(size: Int, result: ScenarioResult)] = []
+        for lastStep in [false, true] {
+            let names = scenarios.filter { $0.lastStep == lastStep }.map(\.name)
+            guard !names.isEmpty else { continue }
+            let source = "\(folder)/\(model.rawValue)\(lastStep ? "-last" : "")-\(size).sqlite"
+            let generated = try child(
+                ["--scenario", "generate-seeded", "--bundle", bundle, "--objects", "\(size)", "--store", source] + (lastStep ? ["--last-step"] : []))
+            try HandWritten.flush(source)
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
+            log(
+                "\(pad(size, 9)) objects: \(model.rawValue) store at \(generated.note) seeded with \(Int(generated.extra["objects"] ?? 0)) objects in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 1)) MiB)")
+            for (size, run) in try runOnCopies(names, of: source, size: size, arguments: ["--bundle", bundle]).results {
+                let stepByStep = run.scenario.hasSuffix("StepByStep") ? ["--step-by-step"] : []
+                let plan = try child(["--scenario", "plan-chain", "--store", source, "--bundle", bundle, "--no-trace"] + stepByStep)
+                var result = run
+                result.extra["steps"] = plan.extra["steps"]
+                result.extra["passes"] = plan.extra["passes"]
+                result.extra["planSeconds"] = plan.seconds
+                result.extra["planPeakMiB"] = Double(plan.maxRSSKiB) / 1024
+                results.append((size, result))
+            }
+            removeStore(source)
+        }
+        return results
+    }
+
+    /// Runs each scenario `--repeat` times in a child of its own, each time on a fresh copy of `source`, and
+    /// keeps the median run; the copies of the scenarios `keep` names are kept (for `--verify`), by scenario.
+    private func runOnCopies(
+        _ scenarios: [String], of source: String, size: Int, arguments: [String] = [], keep: (String) -> Bool = { _ in false }
+    ) throws -> (results: [(size: Int, result: ScenarioResult)], kept: [String: String]) {
         var results: [(size: Int, result: ScenarioResult)] = []
         var kept: [String: String] = [:]
         for scenario in scenarios {
@@ -65,7 +139,7 @@ struct Orchestrator {
                 // Written back before timing: a copy's dirty pages would otherwise slow whichever scenario runs
                 // next (at 5M objects the first one's own copy took ten times the second's).
                 try HandWritten.flush(copy)
-                runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy] + childFlags))
+                runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy] + arguments + childFlags))
             }
             runs.sort { $0.seconds < $1.seconds }
             var result = runs[runs.count / 2]
@@ -78,19 +152,9 @@ struct Orchestrator {
             result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
             log("\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))")
             results.append((size, result))
-            if options.verify, scenario != "policy" { kept[scenario] = copy } else { removeStore(copy) }
+            if keep(scenario) { kept[scenario] = copy } else { removeStore(copy) }
         }
-        if options.verify {
-            for (library, limit) in Self.verifiedPairs {
-                guard let first = kept[library], let second = kept[limit] else { continue }
-                let check = try child(["--scenario", "verify", "--store", first, "--other", second])
-                log("\(size) objects: \(library) vs \(limit): \(check.note)")
-                if check.extra["problems"] != nil { throw BenchError("\(library) and \(limit) differ at \(size) objects: \(check.note)") }
-            }
-        }
-        for path in kept.values { removeStore(path) }
-        removeStore(source)
-        return results
+        return (results, kept)
     }
 
     /// What the children are told of `--no-trace` and `--statements`.
@@ -141,7 +205,8 @@ enum Machine {
         let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
             $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
         } ?? "unknown CPU"
-        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model)"
+        let kernel = ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model), Linux \(kernel), SQLite \(String(cString: sqlite3_libversion()))"
     }
 }
 

@@ -9,6 +9,7 @@ final class OwnMemorySampler: @unchecked Sendable {
     private let lock = NSLock()
     private var running = true
     private var largestPages = 0
+    private var readCalls = 0
     private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init() {
@@ -34,12 +35,22 @@ final class OwnMemorySampler: @unchecked Sendable {
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 128)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 127) }
+        lock.lock()
+        readCalls += 1
+        lock.unlock()
         guard count > 0 else { return }
         let fields = buffer[0..<count].split(separator: UInt8(ascii: " ")).prefix(3).map { Int(String(decoding: $0, as: UTF8.self)) ?? 0 }
         guard fields.count == 3 else { return }
         lock.lock()
         largestPages = max(largestPages, fields[1] - fields[2])
         lock.unlock()
+    }
+
+    /// The `read` calls the sampler has made so far (one per sample), to take out of `/proc/self/io`'s count.
+    var reads: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return readCalls
     }
 
     /// Stops sampling and returns the largest own memory seen, MiB.

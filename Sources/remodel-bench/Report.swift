@@ -5,12 +5,15 @@ struct Report {
     let results: [(size: Int, result: ScenarioResult)]
     let launch: ScenarioResult?
     let validation: ScenarioResult?
+    /// Scenarios skipped, and why.
+    var notes: [String] = []
 
     var text: String {
         var lines: [String] = []
         if !results.isEmpty {
             lines.append(contentsOf: table)
         }
+        for note in notes { lines.append("\n" + note) }
         if let launch { lines.append("\n" + Launch.report(launch)) }
         if let validation {
             if validation.note.hasPrefix("skipped") {
@@ -26,7 +29,8 @@ struct Report {
 
     private var table: [String] {
         var lines: [String] = []
-        lines.append("| objects | scenario | wall s | ratio (target) | peak RSS MiB (≤ \(fixed(Catalog.memoryTargetMiB, 0))) | load | parts of the wall time; memory; notes |")
+        lines.append(
+            "| objects | scenario | wall s | ratio (target) | peak RSS MiB (≤ \(fixed(Catalog.memoryTargetMiB, 0)); chains ≤ \(fixed(Catalog.chainMemoryTargetMiB, 0))) | load | parts of the wall time; memory; notes |")
         lines.append("| ---: | --- | ---: | --- | ---: | --- | --- |")
         for (size, result) in results {
             let peers = results.filter { $0.size == size }.map(\.result)
@@ -39,11 +43,14 @@ struct Report {
                 notes.append("steps " + result.steps.map { fixed($0, 2) }.joined(separator: " + ") + " s")
             }
             if result.scenario == "policy" { notes += policyNotes(result) }
+            if scenario?.chain != nil { notes.append(Self.chain(result)) }
+            let reads = Self.reads(result)
+            if !reads.isEmpty { notes.append(reads) }
             let memory = Self.memory(result)
             if !memory.isEmpty { notes.append(memory) }
             if result.note.hasPrefix("median") { notes.append(result.note) }
             let peak = Double(result.maxRSSKiB) / 1024
-            let overMemory = scenario?.library == true && peak > Catalog.memoryTargetMiB ? " (over)" : ""
+            let overMemory = scenario.map { $0.library && peak > $0.memoryTargetMiB } == true ? " (over)" : ""
             lines.append(
                 "| \(size) | \(result.scenario) | \(fixed(result.seconds, 3)) | \(ratio(result, peers: peers, scenario: scenario)) | \(fixed(peak, 1))\(overMemory) | \(Self.load(result)) | \(notes.joined(separator: "; ")) |")
         }
@@ -75,6 +82,27 @@ struct Report {
         ]
     }
 
+    /// A chain's steps, passes and what was planned before timing.
+    static func chain(_ result: ScenarioResult) -> String {
+        func count(_ key: String) -> Int { Int(result.extra[key] ?? 0) }
+        return "\(count("steps")) steps in \(count("passes")) passes (\(count("passesRun")) reported by progress); "
+            + "planning alone (another child) \(fixed(result.extra["planSeconds"] ?? 0, 3)) s, peak \(fixed(result.extra["planPeakMiB"] ?? 0, 1)) MiB; "
+            + "\(count("objectsAfter")) objects after"
+    }
+
+    /// What a library migration read: the pages SQLite read, then the kernel's counters (read calls less
+    /// the memory sampler's, bytes those calls returned and bytes fetched from the disk), as 4 KiB pages.
+    static func reads(_ result: ScenarioResult) -> String {
+        guard let pages = result.extra["pagesRead"] else { return "" }
+        func pagesOf(_ key: String) -> String { fixed((result.extra[key] ?? 0) / 4096, 0) }
+        let byConnection = result.extra.filter { $0.key.hasPrefix("pagesRead.") }.sorted { $0.value > $1.value }.prefix(4)
+        let list = byConnection.map { "\($0.key.dropFirst("pagesRead.".count)) \(Int($0.value))" }.joined(separator: ", ")
+        // Only a traced child counts SQLite's reads (`--no-trace` leaves the kernel's counters).
+        let sqlite = result.extra["sqliteHeapMiB"] == nil ? "" : "SQLite \(Int(pages)) pages\(list.isEmpty ? "" : " (most: \(list))"); "
+        return "reads: \(sqlite)kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
+            + "\(pagesOf("diskReadBytes")) from disk"
+    }
+
     /// The parts of the wall time in order, seconds and share: `copy 0.05 s 21%`.
     static func parts(_ result: ScenarioResult) -> String {
         let names = PhaseSplit.order.filter { result.phases[$0] != nil }
@@ -90,7 +118,7 @@ struct Report {
         guard let own = result.extra["ownPeakMiB"] else { return "" }
         var text = "own memory peak \(fixed(own, 1)) (\(fixed(result.extra["startAnonymousMiB"] ?? 0, 1)) at start, RSS at start \(fixed(result.extra["startRSSMiB"] ?? 0, 1)))"
         if let heap = result.extra["sqliteHeapMiB"] {
-            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }
+            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }.prefix(4)
             let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(separator: ", ")
             text += ", SQLite heap peak \(fixed(heap, 1))" + (list.isEmpty ? "" : " (largest caches: \(list))")
         }

@@ -16,6 +16,8 @@ final class SQLiteTrace: @unchecked Sendable {
         var opened: Double
         /// The largest `SQLITE_DBSTATUS_CACHE_USED` seen at a statement's end, bytes.
         var largestCache: Int64 = 0
+        /// Pages its statements read from the files (`SQLITE_DBSTATUS_CACHE_MISS`, main and attached databases).
+        var pagesRead: Int64 = 0
     }
 
     struct Entry {
@@ -36,6 +38,7 @@ final class SQLiteTrace: @unchecked Sendable {
     private var entryIndex: [OpaquePointer: (sql: UnsafePointer<CChar>?, index: Int)] = [:]
     private var entryList: [Entry] = []
     private var entryByText: [String: Int] = [:]
+    private var pagesReadByAll: Int64 = 0
 
     /// Starts tracing every connection the process opens from now on.
     static func install() {
@@ -69,12 +72,19 @@ final class SQLiteTrace: @unchecked Sendable {
         let sql = sqlite3_sql(statement)
         guard let db = sqlite3_db_handle(statement) else { return }
         var cache: Int32 = 0
+        var misses: Int32 = 0
         var unused: Int32 = 0
         sqlite3_db_status(db, SQLITE_DBSTATUS_CACHE_USED, &cache, &unused, 0)
+        // Read and reset at each statement's end: a database detached later takes its pager's count with it.
+        sqlite3_db_status(db, SQLITE_DBSTATUS_CACHE_MISS, &misses, &unused, 1)
         lock.lock()
         defer { lock.unlock() }
+        pagesReadByAll += Int64(misses)
         let connection = connectionIDs[db] ?? -1
-        if connection >= 0 { connectionList[connection].largestCache = max(connectionList[connection].largestCache, Int64(cache)) }
+        if connection >= 0 {
+            connectionList[connection].largestCache = max(connectionList[connection].largestCache, Int64(cache))
+            connectionList[connection].pagesRead += Int64(misses)
+        }
         let index: Int
         if let known = entryIndex[statement], known.sql == sql, entryList[known.index].connection == connection {
             index = known.index
@@ -93,6 +103,14 @@ final class SQLiteTrace: @unchecked Sendable {
         entryList[index].runs += 1
         entryList[index].seconds += seconds
         entryList[index].last = end
+    }
+
+    /// Pages every traced connection has read from its files so far: SQLite's page-cache misses, each one
+    /// page read with the VFS's `xRead` (the store, its copy, attached databases, journals; not the byte copy).
+    var pagesRead: Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return pagesReadByAll
     }
 
     var connections: [Connection] {

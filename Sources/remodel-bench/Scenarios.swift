@@ -26,18 +26,34 @@ struct ScenarioRunner {
             let start = Measure.now()
             try model.generate(at: try value("--store"), objects: objects)
             result.seconds = Measure.now() - start
+        case "generate-seeded":
+            let bundle = try ModelBundle(contentsOf: try value("--bundle"))
+            let version = try ChainModel.sourceVersion(of: bundle, lastStep: arguments.contains("--last-step"))
+            let start = Measure.now()
+            result.extra["objects"] = Double(try SeededStore.create(at: try value("--store"), bundle: bundle, version: version, objects: objects))
+            result.seconds = Measure.now() - start
+            result.note = version
+        case "longHistory", "longHistoryStep", "longHistoryStepByStep", "wireChain", "wireStep", "wireChainStepByStep":
+            try await ChainMigration.run(
+                store: try value("--store"), bundlePath: try value("--bundle"), composesSteps: !scenario.hasSuffix("StepByStep"), sampler: sampler,
+                result: &result)
+        case "plan-chain":
+            try ChainMigration.plan(
+                store: try value("--store"), bundlePath: try value("--bundle"), composesSteps: !arguments.contains("--step-by-step"), result: &result)
         case "generate-launch":
             let start = Measure.now()
             result.extra["bundleBytes"] = Double(try LaunchBundle.write(in: try value("--store")))
             result.seconds = Measure.now() - start
         case "migrate", "migrate3":
             try await LibraryMigration.run(
-                store: try value("--store"), model: .library, to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4, result: &result)
+                store: try value("--store"), model: .library, to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4, sampler: sampler,
+                result: &result)
         case "limit", "limit3":
             try limit(toVersion4: scenario == "limit3", result: &result)
         case "addAttribute", "oneOfTen":
             guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
-            try await LibraryMigration.run(store: try value("--store"), model: step.model, to: step.model.secondVersion, result: &result)
+            try await LibraryMigration.run(
+                store: try value("--store"), model: step.model, to: step.model.secondVersion, sampler: sampler, result: &result)
         case "addAttributeLimit", "oneOfTenLimit":
             guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
             try CopyLimit.measure(storeAt: try value("--store"), step: step, result: &result)
