@@ -62,6 +62,10 @@ struct MigrationValidator {
             ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), pragmas: integrityPragmas)
         defer { storeChecks?.stop() }
         for (offset, entity) in entities.enumerated() {
+            if let scope, scope.untouched.contains(entity.name) {
+                completed += units.entities[offset]
+                continue
+            }
             try report(completed, total, entity.name)
             if let table = layout.table(forEntity: entity.name)?.name {
                 scan.begin(table: table, entity: entity.name)

@@ -15,6 +15,8 @@ struct CheckScope: Sendable {
     /// The checks each property of an entity of a carried table needs, by entity and property name, worked
     /// out once for the step: phase 3 asks for every property of every entity, at every step of a chain.
     private var carriedRules: [String: [String: Set<MigrationRule>]] = [:]
+    /// The entities of carried tables none of whose checks must run: phase 3 passes them by.
+    private(set) var untouched: Set<String> = []
 
     init(version: ModelVersion, layout: StoreLayout, source: ModelVersion, sourceLayout: StoreLayout, changes: StorageChanges) {
         self.version = version
@@ -26,7 +28,13 @@ struct CheckScope: Sendable {
             guard let carried = changes.carriedTables[table.name] else { continue }
             for name in table.entities {
                 guard let entity = version.entity(named: name), let before = source.entity(named: name) else { continue }
-                carriedRules[name] = rules(of: entity, before: before, carried: carried)
+                let rules = rules(of: entity, before: before, carried: carried)
+                carriedRules[name] = rules
+                if rules.values.allSatisfy(\.isEmpty),
+                    !entity.uniquenessConstraints.contains(where: { needsUniqueness(entity: name, properties: $0.properties) })
+                {
+                    untouched.insert(name)
+                }
             }
         }
     }
