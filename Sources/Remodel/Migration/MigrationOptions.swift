@@ -40,6 +40,9 @@ public struct MigrationOptions: Sendable {
     /// SQLite's own check of each step's new store in phase 3: ``IntegrityCheck/quick`` (the default)
     /// or ``IntegrityCheck/full``.
     public var integrityCheck = IntegrityCheck.quick
+    /// What to do with a store newer than the bundle (`remodel migrate --downgrade`): refuse it (the
+    /// default), migrate it down when nothing is lost, or migrate it down all the same keeping a backup.
+    public var downgrade = DowngradePolicy.refuse
     /// Test hook, not API: the free bytes the disk-space check sees, instead of the file system's.
     var availableBytes: Int64?
     /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
@@ -83,4 +86,6 @@ public struct MigrationReport: Sendable, Hashable {
     /// transaction in its rollback journal (a *hot journal*): SQLite rolled it back when the migration
     /// locked the store, as it does whenever a store is opened for writing, before anything was read.
     public var rolledBackUnfinishedTransaction = false
+    /// Whether the store was newer than the bundle and was migrated down (``MigrationOptions/downgrade``).
+    public var isDowngrade = false
 }
