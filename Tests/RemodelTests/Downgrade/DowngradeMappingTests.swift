@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// A downgrade's mapping comes from the same engine as any step's: renaming identifiers (read
+/// backwards: they sit on the newer version), and mapping files for the downward pair when present.
+struct DowngradeMappingTests {
+    /// `App` → `App 2` renamed `Contact.phone` to `telephone` and the entity `Contact` to `Person`, with
+    /// renaming identifiers on `App 2`; a store at `App 2` goes back to `App` with every value in place.
+    @Test func renamingIdentifiersAreFollowedBackwards() async throws {
+        let folder = try TemporaryFolder()
+        let old = #"<entity name="Contact"><attribute name="name" attributeType="String"/><attribute name="phone" optional="YES" attributeType="String"/></entity>"#
+        let new = #"<entity name="Person" elementID="Contact"><attribute name="name" attributeType="String"/><attribute name="telephone" optional="YES" attributeType="String" elementID="phone"/></entity>"#
+        let (store, older) = try Self.newerStore(
+            in: folder, versions: [("App", old), ("App 2", new)],
+            seed: #"{"Person": [{"_pk": 1, "name": "Ada", "telephone": "+44 1"}, {"_pk": 2, "name": "Grace", "telephone": null}]}"#)
+        let plan = try Migrator(bundle: older, options: DowngradeScene.options(.lossless)).plan(storeAt: store)
+        #expect(plan.losses.allSatisfy { $0.count == 0 }, "\(plan.losses)")
+        #expect(plan.description.contains("  Contact from Person: transform (inferred: renamed from Person (renaming identifier))\n"), "\(plan.description)")
+        #expect(plan.description.contains("      phone = $source.telephone  [inferred: renamed from telephone (renaming identifier)]\n"), "\(plan.description)")
+        _ = try await Migrator(bundle: older, options: DowngradeScene.options(.lossless)).migrate(storeAt: store)
+        expectSameText(
+            try Store.openForReading(at: store, bundle: older).exportJSONString(),
+            """
+            {
+              "Contact": [
+                {"_pk": 1, "name": "Ada", "phone": "+44 1"},
+                {"_pk": 2, "name": "Grace", "phone": null}
+              ]
+            }
+
+            """)
+    }
+
+    /// `App 2` replaced the required `title` with `name`: inference alone cannot fill `title` going back
+    /// (and would drop `name`); a mapping file for `App 2` → `App` says how, and nothing is lost.
+    @Test func aMappingFileForTheDownwardPairIsUsed() async throws {
+        let folder = try TemporaryFolder()
+        let old = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
+        let new = #"<entity name="Note"><attribute name="name" attributeType="String"/></entity>"#
+        let (store, older) = try Self.newerStore(
+            in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}, {"_pk": 2, "name": "second"}]}"#)
+        let before = try fileBytes(store)
+        // Without the file: the step cannot be planned (title is required and new), and the store stays as it was.
+        do {
+            _ = try await Migrator(bundle: older, options: DowngradeScene.options(.lossless)).migrate(storeAt: store)
+            Issue.record("migrated down without a way to fill title")
+        } catch {
+            #expect(error.code == .migrationNotPlannable)
+            #expect(error.message.contains("App 2 → App: Note.title: String attribute is new and required, with no default value"), "\(error)")
+        }
+        #expect(try fileBytes(store) == before)
+
+        let mappings = folder.file("Mappings")
+        try FileManager.default.createDirectory(atPath: mappings, withIntermediateDirectories: true)
+        _ = try folder.write(
+            #"<mapping model="App" sourceVersion="App 2" destinationVersion="App"><entity source="Note" destination="Note"><attribute name="title" value="uppercase($source.name)"/></entity></mapping>"#,
+            to: "Mappings/down.xml")
+        var options = DowngradeScene.options(.lossless)
+        options.mappingsDirectory = mappings
+        let report = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+        #expect(report.isDowngrade)
+        #expect(report.losses.isEmpty, "\(report.losses)")
+        expectSameText(
+            try Store.openForReading(at: store, bundle: older).exportJSONString(),
+            """
+            {
+              "Note": [
+                {"_pk": 1, "title": "FIRST"},
+                {"_pk": 2, "title": "SECOND"}
+              ]
+            }
+
+            """)
+        let history = try #require(try DowngradeScene.metadataValue("history", in: store))
+        #expect(history.contains(#"{"from": "App 2", "to": "App", "#) && history.contains(#""mapping": "\#(mappings)/down.xml"}"#), "\(history)")
+    }
+
+    /// Writes the newer bundle (every version) and the older one (all but the last), and a store at the
+    /// last version made with `seed`.
+    static func newerStore(in folder: TemporaryFolder, versions: [(String, String)], seed: String) throws -> (String, ModelBundle) {
+        try FileManager.default.createDirectory(atPath: folder.file("new"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("old"), withIntermediateDirectories: true)
+        let newer = try ModelBundle(contentsOf: try BundleWriting.write("App", in: folder.file("new"), versions: versions))
+        let older = try ModelBundle(contentsOf: try BundleWriting.write("App", in: folder.file("old"), versions: Array(versions.dropLast())))
+        let store = folder.file("app.sqlite")
+        _ = try Store.create(at: store, bundle: newer, seed: try folder.write(seed, to: "seed.json"))
+        return (store, older)
+    }
+}
