@@ -76,6 +76,35 @@ struct DowngradeMappingTests {
         #expect(history.contains(#"{"from": "App 2", "to": "App", "#) && history.contains(#""mapping": "\#(mappings)/down.xml"}"#), "\(history)")
     }
 
+    /// `App 2` made `List.items` ordered: going back keeps the links but not their order, which is a stored
+    /// value too: a lossless downgrade refuses a store whose lists have items, and takes one whose lists do not.
+    @Test func anOrderTheOlderVersionCannotKeepIsALoss() async throws {
+        func list(ordered: Bool) -> String {
+            #"<entity name="List"><attribute name="name" attributeType="String"/><relationship name="items" optional="YES" toMany="YES" "#
+                + (ordered ? #"ordered="YES" "# : "")
+                + #"deletionRule="Nullify" destinationEntity="Item" inverseName="list" inverseEntity="List"/></entity><entity name="Item"><attribute name="label" attributeType="String"/><relationship name="list" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="List" inverseName="items" inverseEntity="List"/></entity>"#
+        }
+        let versions = [("App", list(ordered: false)), ("App 2", list(ordered: true))]
+        let folder = try TemporaryFolder()
+        let (store, older) = try Self.newerStore(
+            in: folder, versions: versions,
+            seed: #"{"List": [{"_pk": 1, "name": "groceries", "items": [3, 2, 4]}, {"_pk": 5, "name": "empty", "items": []}], "Item": [{"_pk": 2, "label": "b"}, {"_pk": 3, "label": "a"}, {"_pk": 4, "label": "c"}]}"#)
+        let before = try fileBytes(store)
+        do {
+            _ = try await Migrator(bundle: older, options: DowngradeScene.options(.lossless)).migrate(storeAt: store)
+            Issue.record("migrated down, losing the order")
+        } catch {
+            #expect(error.code == .downgradeLosesData)
+            #expect(error.message.contains("\n  - List.items (its order) (3 values)\n"), "\(error)")
+        }
+        #expect(try fileBytes(store) == before)
+
+        let emptyFolder = try TemporaryFolder()
+        let (empty, emptyOlder) = try Self.newerStore(
+            in: emptyFolder, versions: versions, seed: #"{"List": [{"_pk": 1, "name": "groceries", "items": []}], "Item": [{"_pk": 2, "label": "b"}]}"#)
+        #expect(try await Migrator(bundle: emptyOlder, options: DowngradeScene.options(.lossless)).migrate(storeAt: empty).isDowngrade)
+    }
+
     /// Writes the newer bundle (every version) and the older one (all but the last), and a store at the
     /// last version made with `seed`.
     static func newerStore(in folder: TemporaryFolder, versions: [(String, String)], seed: String) throws -> (String, ModelBundle) {

@@ -31,8 +31,14 @@ struct DowngradePlanner {
         plan.carried = try PlanRehearsal.run(plan, options: options.composing(plan), on: store)
         let layout = StoreLayout(version: source)
         let policies = Set(options.forStep(plan.steps[0]).policies.map(\.destination))
-        plan.losses = try DataLoss.planned(by: plan.steps[0], policies: policies).map { (loss) throws(RemodelError) in
-            try loss.counted(on: store, layout: layout, tables: TableReferences(schema: "main"))
+        let tables = TableReferences(schema: "main")
+        for loss in DataLoss.planned(by: plan.steps[0], policies: policies) {
+            plan.losses.append(try loss.counted(on: store, layout: layout, tables: tables))
+        }
+        for loss in Self.lostOrders(plan.steps[0]) {
+            var counted = try loss.counted(on: store, layout: layout, tables: tables)
+            counted.property = loss.property.map { "\($0) (its order)" }
+            plan.losses.append(counted)
         }
         if options.downgrade == .lossless { try Self.refuseLosses(plan, path: path) }
         return plan
@@ -88,6 +94,27 @@ struct DowngradePlanner {
             }
         }
         return MappingInference.infer(from: source, to: destination, modelName: bundle.name)
+    }
+
+    /// The ordered to-many relationships the step carries into relationships that are not ordered: their
+    /// links arrive, their order does not (counted as the links that had one).
+    static func lostOrders(_ step: MigrationStep) -> [DataLoss] {
+        var losses: [DataLoss] = []
+        for mapping in step.mapping.entities {
+            guard let sourceName = mapping.source, let source = step.source.entity(named: sourceName), !source.isAbstract,
+                let destinationName = mapping.destination, let destination = step.destination.entity(named: destinationName)
+            else { continue }
+            for relationship in mapping.relationships {
+                guard let from = relationship.source, let before = step.source.relationship(named: from, in: source),
+                    before.isToMany, before.isOrdered,
+                    let after = step.destination.relationship(named: relationship.destination, in: destination), !after.isOrdered
+                else { continue }
+                losses.append(
+                    DataLoss(
+                        sourceVersion: step.source.name, destinationVersion: step.destination.name, entity: sourceName, property: from))
+            }
+        }
+        return losses
     }
 
     /// Throws ``RemodelError/Code/downgradeLosesData`` naming every value the plan's step would drop.
