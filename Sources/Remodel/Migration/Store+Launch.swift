@@ -41,6 +41,7 @@ extension Store {
     /// - Returns: The open store and what was done.
     /// - Throws: ``RemodelError`` naming the file and what to do; the file is then unchanged. Its code tells
     ///   the cases apart: ``RemodelError/Code/newerStore`` (written by a newer app: ask the user to update),
+    ///   ``RemodelError/Code/downgradeLosesData`` (a lossless downgrade would lose values, see ``DowngradePolicy``),
     ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``,
     ///   or the migration's own errors.
     public static func launch(
