@@ -68,10 +68,11 @@ struct StoreMetadata: Sendable, Equatable {
         let statement: SQLiteStatement
         do {
             // The carried model is left unread: SQLite skips its overflow pages, so it costs a launch nothing.
-            statement = try connection.prepare("SELECT key, value FROM \(quoteIdentifier(tableName)) WHERE key <> '\(CarriedModel.key)'")
+            statement = try connection.prepare("SELECT key, value FROM \(quoteIdentifier(tableName)) WHERE key <> ?")
         } catch {
             return .failure(.malformed("its \(tableName) table has no key and value columns"))
         }
+        try statement.bind([.text(CarriedModel.key)])
         try statement.forEachRow { row throws(RemodelError) in
             if case .text(let key) = row.value(at: 0), case .text(let value) = row.value(at: 1) { values[key] = value }
         }
