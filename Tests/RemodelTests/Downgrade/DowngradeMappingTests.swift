@@ -56,6 +56,10 @@ struct DowngradeMappingTests {
         _ = try folder.write(
             #"<mapping model="App" sourceVersion="App 2" destinationVersion="App"><entity source="Note" destination="Note"><attribute name="title" value="uppercase($source.name)"/></entity></mapping>"#,
             to: "Mappings/down.xml")
+        // A file for versions this older build lacks (a newer build's step) does not stop the downgrade.
+        _ = try folder.write(
+            #"<mapping model="App" sourceVersion="App 2" destinationVersion="App 3"><entity source="Note" destination="Note"/></mapping>"#,
+            to: "Mappings/newer.xml")
         var options = DowngradeScene.options(.lossless)
         options.mappingsDirectory = mappings
         let report = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
@@ -73,6 +77,7 @@ struct DowngradeMappingTests {
 
             """)
         let history = try #require(try DowngradeScene.metadataValue("history", in: store))
+        #expect(report.sourceVersion == "App 2")
         #expect(history.contains(#"{"from": "App 2", "to": "App", "#) && history.contains(#""mapping": "\#(mappings)/down.xml"}"#), "\(history)")
     }
 
@@ -115,5 +120,30 @@ struct DowngradeMappingTests {
         let store = folder.file("app.sqlite")
         _ = try Store.create(at: store, bundle: newer, seed: try folder.write(seed, to: "seed.json"))
         return (store, older)
+    }
+}
+
+extension DowngradeMappingTests {
+    /// A mistake in the downward pair's own file stops the downgrade, naming the file and position.
+    @Test func aWrongDownwardMappingFileStopsTheDowngrade() async throws {
+        let folder = try TemporaryFolder()
+        let old = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
+        let new = #"<entity name="Note"><attribute name="name" attributeType="String"/></entity>"#
+        let (store, older) = try Self.newerStore(in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}]}"#)
+        let before = try fileBytes(store)
+        try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
+        let file = try folder.write(
+            #"<mapping model="App" sourceVersion="App 2" destinationVersion="App"><entity source="Note" destination="Note"><attribute name="title" value="$source.nam"/></entity></mapping>"#,
+            to: "Mappings/down.xml")
+        var options = DowngradeScene.options(.lossless)
+        options.mappingsDirectory = folder.file("Mappings")
+        do {
+            _ = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+            Issue.record("migrated down with a wrong mapping file")
+        } catch {
+            #expect(error.code == .invalidMapping)
+            #expect(error.location?.file == file, "\(error)")
+        }
+        #expect(try fileBytes(store) == before)
     }
 }

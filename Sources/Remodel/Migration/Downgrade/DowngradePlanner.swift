@@ -84,14 +84,20 @@ struct DowngradePlanner {
                 name: bundle.name, path: bundle.path, versions: versions, currentVersionName: destination.name,
                 formerVersionNames: bundle.formerVersionNames.filter { $0.key != source.name })
             let catalog = MappingCatalog(directory: options.mappingsDirectory, bundle: extended)
-            if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
-                let count = catalog.diagnostics.filter { $0.severity == .error }.count
-                let more = count > 1 ? " (and \(count - 1) more; run `remodel validate`)" : ""
+            let pair = MappingCatalog.VersionPair(source: source.name, destination: destination.name)
+            // The folder may hold files for versions this older build lacks (the newer build's upward steps):
+            // only the downward pair's files, and files too broken to tell their pair, can stop a downgrade.
+            let otherPairs = Set(catalog.files.filter { path in
+                if XcodeMappingLoader.isXcodeMapping(path) { return catalog.mappings[pair]?.files.contains(path) != true }
+                guard let file = MappingFileReader.read(path: path).0 else { return false }
+                return file.sourceVersion != source.name || file.destinationVersion != destination.name
+            })
+            let errors = catalog.diagnostics.filter { $0.severity == .error && !otherPairs.contains($0.location?.file ?? "") }
+            if let error = errors.first {
+                let more = errors.count > 1 ? " (and \(errors.count - 1) more; run `remodel validate`)" : ""
                 throw RemodelError(.invalidMapping, error.message + more, location: error.location)
             }
-            if let mapping = catalog.mappings[MappingCatalog.VersionPair(source: source.name, destination: destination.name)] {
-                return mapping
-            }
+            if let mapping = catalog.mappings[pair] { return mapping }
         }
         return MappingInference.infer(from: source, to: destination, modelName: bundle.name)
     }
