@@ -40,6 +40,13 @@ struct DowngradeFleetTests {
         let lossyBefore = try fileBytes(lossy)
         let report = scene.folder.file("report.jsonl")
         let executable: URL = try #require(Reliability.executable, "build the remodel product first")
+        let dryRun = try Reliability.Child(
+            executable, ["migrate", scene.folder.path + "/*.sqlite", "--model", scene.olderPath, "--downgrade", "lossless", "--dry-run"],
+            environment: [:]
+        ).wait()
+        #expect(dryRun.status == 1, "\(dryRun)")
+        #expect(dryRun.output.hasPrefix("\(scene.store): Library 3 → Library 2 (down, from the model the store carries), 1 step. Runs as 1 pass over the store.\n"), "\(dryRun)")
+        #expect(dryRun.output.contains("Dry run: 2 stores: 1 to migrate, 0 already current, 1 refused, 0 failing transiently. Nothing was changed."))
         let run = try Reliability.Child(
             executable,
             ["migrate", scene.folder.path + "/*.sqlite", "--model", scene.olderPath, "--downgrade", "lossless", "--jobs", "2", "--report", report,
