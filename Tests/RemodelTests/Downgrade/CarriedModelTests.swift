@@ -62,6 +62,23 @@ struct CarriedModelTests {
         #expect(try fileBytes(scene.store) == before)
     }
 
+    /// A store that carries no model, at a version the bundle has after its current one (`.xccurrentversion`
+    /// names `Library 2`): the bundle's own version of it is the downgrade's source.
+    @Test func aStoreWithoutAModelGoesDownFromTheBundlesOwnLaterVersion() async throws {
+        let scene = try DowngradeScene()
+        try SQLiteConnection(path: scene.store, mode: .readWrite).run("DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
+        let bundle = scene.folder.file("declared/Library.xcdatamodeld")
+        try FileManager.default.createDirectory(atPath: scene.folder.file("declared"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld", toPath: bundle)
+        try Data(#"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Library 2.xcdatamodel</string></dict></plist>"#.utf8)
+            .write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        let declared = try ModelBundle(contentsOf: bundle)
+        #expect(try StoreInspector.inspect(path: scene.store, bundle: declared).state == .newer(versionName: "Library 3"))
+        let report = try await Migrator(bundle: declared, options: DowngradeScene.options(.lossless)).migrate(storeAt: scene.store)
+        #expect(report.isDowngrade && report.targetVersion == "Library 2")
+        expectSameText(try scene.export(), DowngradeScene.downgradedExport)
+    }
+
     /// A carried model that does not describe the store's tables (its hashes differ) is not trusted.
     @Test func aCarriedModelThatDoesNotMatchTheStoreIsNotTrusted() async throws {
         let scene = try DowngradeScene()
