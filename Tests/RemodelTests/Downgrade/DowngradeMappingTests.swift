@@ -147,3 +147,39 @@ extension DowngradeMappingTests {
         #expect(try fileBytes(store) == before)
     }
 }
+
+extension DowngradeMappingTests {
+    /// An Xcode mapping model from the newer version to the older one is read as the downward pair's mapping.
+    @Test func anXcodeMappingModelForTheDownwardPairIsUsed() async throws {
+        typealias E = XcodeExpression
+        let folder = try TemporaryFolder()
+        let old = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
+        let new = #"<entity name="Note"><attribute name="name" attributeType="String"/></entity>"#
+        let (store, older) = try Self.newerStore(
+            in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}, {"_pk": 2, "name": "second"}]}"#)
+        try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
+        let fixture = XcodeMappingFixture(
+            sourcePath: "App.xcdatamodeld/App 2.xcdatamodel", destinationPath: "App.xcdatamodeld/App.xcdatamodel",
+            entities: [
+                XcodeMappingFixture.EntityMapping(
+                    source: "Note", destination: "Note",
+                    attributes: [.init("title", E(.function(operand: E(.keyPath(E(.variable("source")), "name")), selector: "uppercaseString", arguments: [])))])
+            ])
+        try fixture.write(in: folder.file("Mappings"), name: "Down")
+        var options = DowngradeScene.options(.lossless)
+        options.mappingsDirectory = folder.file("Mappings")
+        let report = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+        #expect(report.isDowngrade)
+        expectSameText(
+            try Store.openForReading(at: store, bundle: older).exportJSONString(),
+            """
+            {
+              "Note": [
+                {"_pk": 1, "title": "FIRST"},
+                {"_pk": 2, "title": "SECOND"}
+              ]
+            }
+
+            """)
+    }
+}
