@@ -15,7 +15,7 @@ enum SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    static let initialState: [UInt32] = [
+    private static let initialState: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
 
@@ -30,48 +30,38 @@ enum SHA256 {
         var state = initialState
         var schedule = [UInt32](repeating: 0, count: 64)
         for blockStart in stride(from: 0, to: message.count, by: 64) {
-            compress(&state, schedule: &schedule, block: message, at: blockStart)
+            for word in 0..<16 {
+                let offset = blockStart + word * 4
+                schedule[word] =
+                    UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16 | UInt32(message[offset + 2]) << 8
+                    | UInt32(message[offset + 3])
+            }
+            for word in 16..<64 {
+                let s0 = rotateRight(schedule[word - 15], 7) ^ rotateRight(schedule[word - 15], 18) ^ (schedule[word - 15] >> 3)
+                let s1 = rotateRight(schedule[word - 2], 17) ^ rotateRight(schedule[word - 2], 19) ^ (schedule[word - 2] >> 10)
+                schedule[word] = schedule[word - 16] &+ s0 &+ schedule[word - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            for round in 0..<64 {
+                let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+                let choice = (e & f) ^ (~e & g)
+                let temporary1 = h &+ sum1 &+ choice &+ roundConstants[round] &+ schedule[round]
+                let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let temporary2 = sum0 &+ majority
+                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temporary1, c, b, a, temporary1 &+ temporary2)
+            }
+            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
         }
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
     }
 
-    /// Folds the 64-byte block of `message` at `blockStart` into `state` (`schedule` is scratch space of 64 words).
-    static func compress(_ state: inout [UInt32], schedule: inout [UInt32], block message: [UInt8], at blockStart: Int) {
-        for word in 0..<16 {
-            let offset = blockStart + word * 4
-            schedule[word] =
-                UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16 | UInt32(message[offset + 2]) << 8
-                | UInt32(message[offset + 3])
-        }
-        for word in 16..<64 {
-            let s0 = rotateRight(schedule[word - 15], 7) ^ rotateRight(schedule[word - 15], 18) ^ (schedule[word - 15] >> 3)
-            let s1 = rotateRight(schedule[word - 2], 17) ^ rotateRight(schedule[word - 2], 19) ^ (schedule[word - 2] >> 10)
-            schedule[word] = schedule[word - 16] &+ s0 &+ schedule[word - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for round in 0..<64 {
-            let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let temporary1 = h &+ sum1 &+ choice &+ roundConstants[round] &+ schedule[round]
-            let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temporary2 = sum0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temporary1, c, b, a, temporary1 &+ temporary2)
-        }
-        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
-    }
-
     /// The digest of `bytes` as lowercase hexadecimal.
     static func hexDigest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        hex(digest(bytes))
-    }
-
-    /// A digest as lowercase hexadecimal.
-    static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        for byte in digest {
+        for byte in digest(bytes) {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0f)])
         }

@@ -37,7 +37,7 @@ struct BackupRecord: Sendable, Hashable {
     /// Writes the record (replacing one there) and flushes it.
     func write(for backupPath: String) throws(RemodelError) {
         let document = JSONDocument.object([
-            ("size", .int(Int(store.size))), ("changeCounter", .int(Int(store.changeCounter))), ("sha256", .string(store.sha256)),
+            ("size", .int(Int(store.size))), ("changeCounter", .int(Int(store.changeCounter))), ("xxh64", .string(store.hash)),
             ("backupFile", .array(backupFile.map { .int(Int($0)) })),
         ])
         let target = Self.path(for: backupPath)
@@ -62,7 +62,7 @@ struct BackupRecord: Sendable, Hashable {
             return nil
         }
         guard let size = number("size"), let counter = number("changeCounter").flatMap(UInt32.init(exactly:)),
-            case .string(let hash)? = members.first(where: { $0.key == "sha256" })?.value,
+            case .string(let hash)? = members.first(where: { $0.key == "xxh64" })?.value,
             case .array(let items)? = members.first(where: { $0.key == "backupFile" })?.value
         else { return nil }
         let file = items.compactMap { item -> Int64? in
@@ -70,6 +70,6 @@ struct BackupRecord: Sendable, Hashable {
             return nil
         }
         guard file.count == 3 else { return nil }
-        return BackupRecord(store: StoreFingerprint(size: size, changeCounter: counter, sha256: hash), backupFile: file)
+        return BackupRecord(store: StoreFingerprint(size: size, changeCounter: counter, hash: hash), backupFile: file)
     }
 }

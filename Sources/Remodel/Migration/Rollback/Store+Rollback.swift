@@ -16,7 +16,7 @@ extension Store {
     /// not been written since that migration made it (`remodel rollback STORE`).
     ///
     /// The migration recorded the store it made beside the backup (its size, SQLite's change counter and
-    /// a SHA-256 of the file); the backup is renamed over the store only when the store is still exactly
+    /// an XXH64 hash of the file); the backup is renamed over the store only when the store is still exactly
     /// that, its write-ahead log empty and no write unfinished, checked under the same lock a migration
     /// takes. A store written since is never overwritten: the rollback refuses and changes nothing.
     /// The backup of a WAL store is in rollback-journal mode (the store left WAL mode before the
@@ -91,7 +91,7 @@ extension Store {
             return "SQLite's change counter in its header is \(now.changeCounter), the migration left \(made.changeCounter)"
         }
         if now.size != made.size { return "it has \(now.size) bytes, the migration left \(made.size)" }
-        if now.sha256 != made.sha256 { return "its bytes differ from those the migration left" }
+        if now.hash != made.hash { return "its bytes differ from those the migration left" }
         return nil
     }
 

@@ -7,20 +7,21 @@ import Foundation
 #endif
 
 /// What tells whether a store file's bytes changed: its size, SQLite's file change counter (header
-/// bytes 24…27, which every write transaction in rollback-journal mode increments) and the SHA-256 of
-/// the whole file (which catches what the counter does not: a checkpoint of a WAL store, bytes
+/// bytes 24…27, which every write transaction in rollback-journal mode increments) and a hash of the
+/// whole file, XXH64 (which catches what the counter does not: a checkpoint of a WAL store, bytes
 /// changed by another tool).
 struct StoreFingerprint: Sendable, Hashable {
     var size: Int64
     var changeCounter: UInt32
-    var sha256: String
+    /// XXH64 of the whole file, in hexadecimal.
+    var hash: String
 
     /// The fingerprint of the file open on `descriptor`, read with `pread`: the descriptor is the
     /// caller's and stays open (closing a descriptor of a store this process has locked would drop its locks).
     static func of(descriptor: Int32, path: String) throws(RemodelError) -> StoreFingerprint {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ioError("cannot read the size of the store", path) }
-        var stream = SHA256.Stream()
+        var stream = XXHash64()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var header: [UInt8] = []
         var offset = 0
@@ -29,11 +30,11 @@ struct StoreFingerprint: Sendable, Hashable {
             guard read >= 0 else { throw ioError("cannot read the store", path) }
             if read == 0 { break }
             if header.count < 28 { header += buffer[0..<min(read, 28 - header.count)] }
-            stream.update(buffer[0..<read])
+            buffer.withUnsafeBytes { stream.update(UnsafeRawBufferPointer(rebasing: $0[0..<read])) }
             offset += read
         }
         let counter = header.count == 28 ? header[24..<28].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
-        return StoreFingerprint(size: Int64(offset), changeCounter: counter, sha256: SHA256.hex(stream.finish()))
+        return StoreFingerprint(size: Int64(offset), changeCounter: counter, hash: String(stream.finish(), radix: 16))
     }
 
     /// The fingerprint of the file at `path`, which this process must not hold locked (see ``of(descriptor:path:)``).
