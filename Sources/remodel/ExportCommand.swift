@@ -11,10 +11,17 @@ struct ExportCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The file to write (default: standard output).")
     var output: String?
 
+    @Flag(help: "Write the model the store carries (its version's contents XML, as written) instead of its objects; works on a store newer than the model too.")
+    var carriedModel = false
+
     @OptionGroup var quiet: QuietOption
 
     func run() throws {
         let bundle = try options.bundle()
+        if carriedModel {
+            try exportCarriedModel(bundle: bundle)
+            return
+        }
         // A bar on the terminal the JSON is written to would be mixed into it.
         let printer = ProgressPrinter(quiet: quiet.quiet || (output == nil && isatty(STDOUT_FILENO) == 1))
         defer { printer.finish(clearing: true) }
@@ -27,5 +34,25 @@ struct ExportCommand: ParsableCommand {
             }
             try store.checkUnchanged()
         }
+    }
+}
+
+extension ExportCommand {
+    /// `--carried-model`: the XML the store carries, to the output file or standard output.
+    func exportCarriedModel(bundle: ModelBundle) throws {
+        let carried = try runReportingFailure { () throws(RemodelError) -> CarriedModel in
+            guard let carried = try StoreInspector.carriedModel(path: options.store) else {
+                throw RemodelError(
+                    .incompatibleStore, "the store carries no model yet (it was made before Remodel recorded one): its next migration records it",
+                    path: options.store)
+            }
+            guard carried.modelName == bundle.name else {
+                throw RemodelError(
+                    .otherModel, "the store belongs to model \"\(carried.modelName)\", not \"\(bundle.name)\": give the model it was made with",
+                    path: options.store)
+            }
+            return carried
+        }
+        try writeOutput(carried.contents, to: output, describing: "the carried model")
     }
 }

@@ -70,7 +70,8 @@ struct FleetRun {
             case .planned(let plan):
                 counts[.migrated, default: 0] += 1
                 let steps = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
-                print("\(path): \(plan.sourceVersion) → \(plan.targetVersion), \(steps). \(planner.passSummary(of: plan))")
+                let down = plan.isDowngrade ? " (down, from the model the store carries)" : ""
+                print("\(path): \(plan.sourceVersion) → \(plan.targetVersion)\(down), \(steps). \(planner.passSummary(of: plan))")
             case .failed(let result):
                 counts[result.outcome, default: 0] += 1
                 printError(result.error?.description ?? result.outcome.rawValue)
@@ -87,7 +88,8 @@ struct FleetRun {
     /// `300 stores: 250 migrated, 40 already current, 8 refused, 2 failed transiently, 0 not started; 36,000 objects written in 12.34 s.`
     static func summary(_ tally: FleetTally, seconds: Double) -> String {
         let counts = [
-            "\(ProgressPrinter.grouped(tally[.migrated])) migrated", "\(ProgressPrinter.grouped(tally[.current])) already current",
+            "\(ProgressPrinter.grouped(tally[.migrated])) migrated" + (tally.downgraded > 0 ? " (\(ProgressPrinter.grouped(tally.downgraded)) down)" : ""),
+            "\(ProgressPrinter.grouped(tally[.current])) already current",
             "\(ProgressPrinter.grouped(tally[.refused])) refused", "\(ProgressPrinter.grouped(tally[.transient])) failed transiently",
             "\(ProgressPrinter.grouped(tally[.skipped] + tally.total - tally.finished)) not started",
         ]

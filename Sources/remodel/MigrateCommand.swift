@@ -35,6 +35,9 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
     var keepBackup = false
 
+    @Option(help: "A store newer than the model (a rolled-back deploy): refuse it untouched, migrate it down from the model it carries when no stored value is lost (lossless), or migrate it down all the same, keeping the original as STORE.remodel-backup (allow-loss).")
+    var downgrade: DowngradeChoice = .refuse
+
     @Flag(help: "Write every version to a file of its own instead of running consecutive steps in one pass over the store (slower).")
     var stepByStep = false
 
@@ -60,6 +63,7 @@ struct MigrateCommand: AsyncParsableCommand {
         var options = MigrationOptions(
             mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
         options.composesSteps = !stepByStep
+        options.downgrade = downgrade.policy
         options.checksEverything = checkEverything
         options.integrityCheck = integrityCheck.check
         if let batchSize { options.batchSize = max(1, batchSize) }
@@ -102,17 +106,31 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
         var text = String(
-            format: "Migrated %@ from %@ to %@ in %@: %@ objects written, %.2f s.", report.path, report.sourceVersion, report.targetVersion,
-            steps, ProgressPrinter.grouped(report.objects), report.seconds)
+            format: "Migrated %@ %@from %@ to %@ in %@: %@ objects written, %.2f s.", report.path, report.isDowngrade ? "down " : "",
+            report.sourceVersion, report.targetVersion, steps, ProgressPrinter.grouped(report.objects), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
         for loss in report.losses where loss.count != 0 {
-            text += "\n  As the mapping says, \(loss)"
+            text += report.isDowngrade ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
         }
         return text + rollback
     }
 }
 
 extension ProgressStyle: ExpressibleByArgument {}
+
+/// `--downgrade`: the names of ``DowngradePolicy`` on the command line.
+enum DowngradeChoice: String, ExpressibleByArgument, CaseIterable {
+    case refuse, lossless
+    case allowLoss = "allow-loss"
+
+    var policy: DowngradePolicy {
+        switch self {
+        case .refuse: return .refuse
+        case .lossless: return .lossless
+        case .allowLoss: return .allowLoss
+        }
+    }
+}
 
 /// `--integrity-check`: the names of ``MigrationOptions/IntegrityCheck`` on the command line.
 enum IntegrityCheckChoice: String, ExpressibleByArgument, CaseIterable {

@@ -19,6 +19,11 @@ struct StatusCommand: ParsableCommand {
         switch inspection.state {
         case .missing, .current, .older:
             print(inspection.message)
+            if case .missing = inspection.state {} else { print(Self.carriedModelLine(store: options.store)) }
+        case .newer:
+            printError(inspection.message)
+            printDowngrade(bundle: bundle)
+            throw ExitCode(1)
         default:
             printError(inspection.message)
             throw ExitCode(1)

@@ -40,6 +40,9 @@ public struct MigrationOptions: Sendable {
     /// tables the migration wrote, so a step costs what it changes), or ``IntegrityCheck/quick`` or
     /// ``IntegrityCheck/full`` of the whole store.
     public var integrityCheck = IntegrityCheck.writtenTables
+    /// What to do with a store newer than the bundle (`remodel migrate --downgrade`): refuse it (the
+    /// default), migrate it down when nothing is lost, or migrate it down all the same keeping a backup.
+    public var downgrade = DowngradePolicy.refuse
     /// Test hook, not API: the free bytes the disk-space check sees, instead of the file system's.
     var availableBytes: Int64?
     /// Test hook, not API: caps every step store at this many pages (`PRAGMA max_page_count`),
@@ -84,4 +87,6 @@ public struct MigrationReport: Sendable, Hashable {
     /// transaction in its rollback journal (a *hot journal*): SQLite rolled it back when the migration
     /// locked the store, as it does whenever a store is opened for writing, before anything was read.
     public var rolledBackUnfinishedTransaction = false
+    /// Whether the store was newer than the bundle and was migrated down (``MigrationOptions/downgrade``).
+    public var isDowngrade = false
 }

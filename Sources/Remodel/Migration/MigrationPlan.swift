@@ -38,11 +38,15 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     var stepPlans: [StepPlan] = []
     /// Each step's rehearsal of what the app added to the store, once the plan is made for a store.
     var rehearsals: [SchemaRehearsal] = []
+    /// Whether the store is newer than the bundle and the plan migrates it down, from the model it
+    /// carries (``MigrationOptions/downgrade``).
+    public var isDowngrade = false
 
     /// The plan step by step, entity by entity, property by property, each with its provenance.
     public var description: String {
         guard !steps.isEmpty else { return "\(modelName): the store is at \(targetVersion); nothing to do.\n" }
         var lines = ["\(modelName): migrate from \(sourceVersion) to \(targetVersion) in \(steps.count) step\(steps.count == 1 ? "" : "s")"]
+        if isDowngrade { lines[0] += " (down: \(sourceVersion) is newer than this build, read from the model the store carries)" }
         for (index, step) in steps.enumerated() {
             let how = step.mapping.files.isEmpty ? "inferred" : "mapping file \(step.mapping.files.joined(separator: ", "))"
             lines.append("Step \(index + 1): \(step.source.name) → \(step.destination.name) (\(how))")

@@ -42,8 +42,7 @@ public struct Migrator: Sendable {
     /// or with an unfinished transaction is read.
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
         try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
-            let version = try Self.migratableVersion(try StoreInspector.inspect(snapshot, bundle: bundle))
-            return try makePlan(from: version, store: try snapshot.connection())
+            try plan(for: try StoreInspector.inspect(snapshot, bundle: bundle), store: try snapshot.connection())
         }
     }
 
@@ -64,7 +63,7 @@ public struct Migrator: Sendable {
     /// Plans from a version, dropping first-step problems that cannot bite the store on `store`, and rehearses
     /// what the app added to it. `countsLosses` reads how many values the first step drops, for a plan shown
     /// before migrating (the migration itself counts them as each step runs).
-    private func makePlan(from version: String, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError) -> MigrationPlan {
+    func makePlan(from version: String, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError) -> MigrationPlan {
         let plans = self.plans ?? MigrationPlanCache(bundle: bundle, options: options)
         var plan = try plans.plan(from: version) { (step: StepPlan) throws(RemodelError) -> MappingModel in
             try ProblemScreen(connection: store, tables: .destination).screen(step.step.mapping, layout: step.sourceLayout)
@@ -149,7 +148,7 @@ public struct Migrator: Sendable {
         // Fail fast, before taking any lock, on what is not a store of this model. A store another process
         // is writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
-            _ = try Self.migratableVersion(try StoreInspector.inspect(path: path, bundle: bundle))
+            try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
         } catch where error.code == .locked {}
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
@@ -185,7 +184,7 @@ public struct Migrator: Sendable {
             (objects, losses) = try build(plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
-            while try !lock.replaceStore(with: files.temporaryPath, backupPath: options.keepBackup ? files.backupPath : nil) {
+            while try !lock.replaceStore(with: files.temporaryPath, backupPath: keepsBackup(plan) ? files.backupPath : nil) {
                 let again = try self.plan(under: lock)
                 (objects, losses) = try build(
                     again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock, environment: environment,
@@ -202,10 +201,12 @@ public struct Migrator: Sendable {
         lock.release()
         files.removeLeftovers()
         try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
-        return MigrationReport(
+        var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: objects, seconds: Date().timeIntervalSince(started), backupPath: options.keepBackup ? files.backupPath : nil,
+            objects: objects, seconds: Date().timeIntervalSince(started), backupPath: keepsBackup(plan) ? files.backupPath : nil,
             losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
+        report.isDowngrade = plan.isDowngrade
+        return report
     }
 
     /// Reads the store's version again under the lock (another process may have migrated it meanwhile)
@@ -213,7 +214,7 @@ public struct Migrator: Sendable {
     private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
         let inspection = try lock.inspect(bundle: bundle)
         return try lock.withConnection { (connection) throws(RemodelError) in
-            try makePlan(from: try Self.migratableVersion(inspection), store: connection, countsLosses: false)
+            try plan(for: inspection, store: connection, countsLosses: false)
         }
     }
 

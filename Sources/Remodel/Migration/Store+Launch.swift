@@ -5,7 +5,8 @@ public enum StoreLaunchOutcome: Sendable, Hashable {
     case created
     /// The store was at the current version: it was opened as it was.
     case opened
-    /// The store was older: it was migrated to the current version, then opened.
+    /// The store was older (or newer, and ``MigrationOptions/downgrade`` let it go down): it was migrated to
+    /// the current version, then opened (``MigrationReport/isDowngrade`` tells a downgrade).
     case migrated(MigrationReport)
     /// The store is older and must be migrated first (``Store/openOrCreate(at:bundle:)``, which does not
     /// migrate): nothing was opened or changed.
@@ -34,11 +35,13 @@ extension Store {
     ///   - path: The store file.
     ///   - bundle: The app's model.
     ///   - seed: A JSON file (the export format) to fill a newly created store with.
-    ///   - options: How to migrate an older store (mapping files, backup, validations).
+    ///   - options: How to migrate an older store (mapping files, backup, validations), and whether to
+    ///     migrate a newer one down (``MigrationOptions/downgrade``; by default it is refused).
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The open store and what was done.
     /// - Throws: ``RemodelError`` naming the file and what to do; the file is then unchanged. Its code tells
     ///   the cases apart: ``RemodelError/Code/newerStore`` (written by a newer app: ask the user to update),
+    ///   ``RemodelError/Code/downgradeLosesData`` (a lossless downgrade would lose values, see ``DowngradePolicy``),
     ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``,
     ///   or the migration's own errors.
     public static func launch(
@@ -51,7 +54,10 @@ extension Store {
             return (try Store.create(at: path, bundle: bundle, seed: seed), .created)
         case .current:
             return (try Store.open(at: path, bundle: bundle), .opened)
-        case .older:
+        case .older, .newer:
+            if case .newer = inspection.state, options.downgrade == .refuse {
+                throw inspection.refusal ?? RemodelError(.newerStore, inspection.message, path: path)
+            }
             var migrationOptions = options
             migrationOptions.targetVersion = nil
             let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(storeAt: path, progress: progress)

@@ -146,12 +146,19 @@ final class StoreLock {
     func replaceStore(with temporaryPath: String, backupPath: String?) throws(RemodelError) -> Bool {
         guard connection != nil else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
         guard try leaveWriteAheadLogging() else { return false }
-        let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
-        _ = try temporary.scalar(isWAL ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = DELETE")
+        do {
+            // Closed before the file is flushed and fingerprinted: nothing changes it after that.
+            let temporary = try SQLiteConnection(path: temporaryPath, mode: .readWrite)
+            _ = try temporary.scalar(isWAL ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = DELETE")
+        }
         try StoreFiles.copyPermissions(from: path, to: temporaryPath)
         try StoreFiles.synchronize(file: temporaryPath)
         if let backupPath {
+            // The record goes first and comes back last, so no record ever pairs a backup with another store.
+            BackupRecord.remove(for: backupPath)
             try StoreFiles.hardLink(path, as: backupPath)
+            let original = BackupRecord.identity(of: backupPath) ?? []
+            try BackupRecord(store: try StoreFingerprint.of(path: temporaryPath), backupFile: original).write(for: backupPath)
         }
         for suffix in StoreFiles.sidecarSuffixes {
             StoreFiles.removeIfPresent(path + suffix)
@@ -159,6 +166,24 @@ final class StoreLock {
         }
         FaultPoint.beforeRename.reach()
         try StoreFiles.replace(path, with: temporaryPath)
+        originalLeftWAL = false
+        FaultPoint.afterRename.reach()
+        try StoreFiles.synchronize(directoryOf: path)
+        return true
+    }
+
+    /// Puts the backup at `backupPath` in place of the locked store (`remodel rollback`), when the store's
+    /// bytes are still `expected` — read through the lock's own descriptor, with no write passing the lock —
+    /// and its write-ahead log holds nothing; a WAL store first leaves WAL mode, as before a migration's replace.
+    /// - Returns: `false`, and nothing changed, when the store is not as expected.
+    func restore(backupPath: String, ifStoreIs expected: StoreFingerprint) throws(RemodelError) -> Bool {
+        guard connection != nil, descriptor >= 0 else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        if let log = BackupRecord.identity(of: path + "-wal"), log[2] > 0 { return false }
+        guard try StoreFingerprint.of(descriptor: descriptor, path: files.path) == expected else { return false }
+        guard try leaveWriteAheadLogging() else { return false }
+        for suffix in StoreFiles.sidecarSuffixes { StoreFiles.removeIfPresent(path + suffix) }
+        FaultPoint.beforeRename.reach()
+        try StoreFiles.replace(path, with: backupPath)
         originalLeftWAL = false
         FaultPoint.afterRename.reach()
         try StoreFiles.synchronize(directoryOf: path)

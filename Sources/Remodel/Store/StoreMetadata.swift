@@ -25,6 +25,10 @@ struct StoreMetadata: Sendable, Equatable {
     var modelHash: String
     var entityHashes: [String: String]
     var history: [HistoryEntry]
+    /// The model the store carries (``CarriedModel``): the version's `contents` XML, written with the
+    /// rest; `nil` when read (``read(from:)`` leaves it unread: launch does not need it) and for a version
+    /// made in memory, whose store then carries none.
+    var carriedContents: String?
 
     /// The metadata of a store newly created at a version.
     init(modelName: String, version: ModelVersion, history: [HistoryEntry]) {
@@ -34,6 +38,7 @@ struct StoreMetadata: Sendable, Equatable {
         self.modelHash = version.modelHash
         self.entityHashes = version.entityHashes
         self.history = history
+        self.carriedContents = CarriedModel.contents(of: version)
     }
 
     private init(formatVersion: Int, modelName: String, versionName: String, modelHash: String, entityHashes: [String: String], history: [HistoryEntry]) {
@@ -62,10 +67,12 @@ struct StoreMetadata: Sendable, Equatable {
         var values: [String: String] = [:]
         let statement: SQLiteStatement
         do {
-            statement = try connection.prepare("SELECT key, value FROM \(quoteIdentifier(tableName))")
+            // The carried model is left unread: SQLite skips its overflow pages, so it costs a launch nothing.
+            statement = try connection.prepare("SELECT key, value FROM \(quoteIdentifier(tableName)) WHERE key <> ?")
         } catch {
             return .failure(.malformed("its \(tableName) table has no key and value columns"))
         }
+        try statement.bind([.text(CarriedModel.key)])
         try statement.forEachRow { row throws(RemodelError) in
             if case .text(let key) = row.value(at: 0), case .text(let value) = row.value(at: 1) { values[key] = value }
         }
@@ -103,10 +110,13 @@ struct StoreMetadata: Sendable, Equatable {
             ("modelHash", modelHash), ("history", Self.historyJSON(history)),
         ]
         rows += entityHashes.sorted { $0.key < $1.key }.map { (Self.entityHashPrefix + $0.key, $0.value) }
+        if let carriedContents { rows.append((CarriedModel.key, carriedContents)) }
         for (key, value) in rows {
             try insert.bind([.text(key), .text(value)])
             try insert.step()
         }
+        // A migrated store is a copy of its source: the source version's model must not stay behind.
+        if carriedContents == nil { try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(CarriedModel.key)]) }
     }
 
     /// Appends a history entry to the store's metadata (the migrator calls this after each step).

@@ -48,7 +48,8 @@ import Testing
         let outcome = try Reliability.remodel(Reliability.migrateArguments(layout.store) + ["--keep-backup"])
         #expect(outcome.status == 0, "\(outcome)")
         try layout.expectLinksKept()
-        #expect(try layout.contents("data") == ["real.sqlite", "real.sqlite.remodel-backup"])
+        // The backup's record (for `remodel rollback`) is beside it, where the links lead.
+        #expect(try layout.contents("data") == ["real.sqlite", "real.sqlite.remodel-backup", "real.sqlite.remodel-backup.json"])
         #expect(outcome.output.contains("kept as \(layout.target).remodel-backup"), "\(outcome)")
         #expect(try Reliability.export(layout.target) == expected.new)
         #expect(try Reliability.export(layout.store) == expected.new)

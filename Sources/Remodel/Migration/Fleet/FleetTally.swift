@@ -20,6 +20,8 @@ public struct FleetTally: Sendable {
     public private(set) var counts: [StoreMigrationResult.Outcome: Int] = [:]
     /// Objects the migrations so far wrote (``MigrationReport/objects``; stores already current count none).
     public private(set) var objectsMigrated = 0
+    /// Stores among those migrated that were newer and went down (``MigrationReport/isDowngrade``).
+    public private(set) var downgraded = 0
 
     /// Creates an empty tally.
     public init(total: Int, started: Date = Date()) {
@@ -31,6 +33,7 @@ public struct FleetTally: Sendable {
     public mutating func add(_ result: StoreMigrationResult) {
         counts[result.outcome, default: 0] += 1
         if result.outcome == .migrated { objectsMigrated += result.objects ?? 0 }
+        if result.outcome == .migrated, result.report?.isDowngrade == true { downgraded += 1 }
     }
 
     /// Stores with a result so far.

@@ -8,6 +8,7 @@ extension StoreMigrationResult.Reason {
         switch error.code {
         case .incompatibleStore: return inspection.map { of($0.state) } ?? .incompatible
         case .newerStore: return .newerStore
+        case .downgradeLosesData: return .downgradeLosesData
         case .otherModel: return .otherModel
         case .editedVersion: return .modifiedVersion
         case .storeMissing: return .missing

@@ -51,6 +51,8 @@ public struct StoreMigrationResult: Sendable {
 
         /// The store is at a version the model does not have, or one after the target: written by a newer app.
         public static let newerStore = Reason("newer-store")
+        /// The store is newer and a lossless downgrade (``DowngradePolicy/lossless``) would lose stored values.
+        public static let downgradeLosesData = Reason("downgrade-loses-data")
         /// The store's recorded version was edited after the store was written.
         public static let modifiedVersion = Reason("modified-version")
         /// A store of another model.
@@ -121,7 +123,8 @@ public struct StoreMigrationResult: Sendable {
 
 extension StoreMigrationResult {
     /// The result as one line of JSON, the form of `remodel migrate --report FILE`: `path`, `outcome`,
-    /// `reason`, `from`, `to`, `steps`, `objects`, `seconds`, `at`, `message` (absent values are `null`).
+    /// `reason`, `from`, `to`, `steps`, `objects`, `seconds`, `at`, `message` (absent values are `null`), `downgrade`
+    /// (whether the store was newer and was migrated down).
     public var jsonLine: String { JSONDocument.object(jsonMembers).compact() }
 
     /// The result as a `remodel migrate --progress json` event: `event` (`"store"`), then the fields of ``jsonLine``.
@@ -139,6 +142,7 @@ extension StoreMigrationResult {
             ("seconds", .number((seconds * 1000).rounded() / 1000)),
             ("at", ISODate.format(date.timeIntervalSince1970).map(JSONDocument.string) ?? .null),
             ("message", error.map { .string($0.description) } ?? .null),
+            ("downgrade", .bool(report?.isDowngrade ?? false)),
         ]
     }
 }

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import Remodel
+
+struct RollbackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollback",
+        abstract: "Put back the backup a migration kept (--keep-backup, --downgrade allow-loss), if the store was not written since.",
+        discussion: """
+            The migration recorded the store it made beside the backup (STORE.remodel-backup.json). The backup is \
+            renamed over the store only when the store is still exactly that; a store written since is never \
+            overwritten: the command refuses, says why, and changes nothing.
+            """)
+
+    @Argument(help: "The store file.")
+    var store: String
+
+    @OptionGroup var output: QuietOption
+
+    func run() throws {
+        let report = try runReportingFailure { () throws(RemodelError) in try Store.rollback(at: store) }
+        guard !output.quiet else { return }
+        let from = report.replacedVersion.map { " (it was at \($0))" } ?? ""
+        let to = report.restoredVersion.map { ": it is at version \($0) again" } ?? ""
+        print("Rolled \(store) back to the backup the migration kept\(to)\(from).")
+    }
+}
