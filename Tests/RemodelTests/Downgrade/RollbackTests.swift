@@ -37,7 +37,7 @@ struct RollbackTests {
             #expect(error.code == .rollbackRefused)
             #expect(
                 error.message
-                    == "cannot roll back: the store was written since the migration that made the backup (SQLite's change counter in its header is 4, the migration left 3), and putting the backup back would lose those writes; export what you need from the store first (`remodel export`), or keep it; nothing was changed")
+                    == "cannot roll back: the store was written since the migration that made the backup (SQLite's change counter in its header is 5, the migration left 4), and putting the backup back would lose those writes; export what you need from the store first (`remodel export`), or keep it; nothing was changed")
         }
         #expect(try fileBytes(scene.store) == written)
         #expect(try fileBytes(scene.store + ".remodel-backup") == backup)

@@ -8,8 +8,9 @@ import Testing
 struct DowngradeCrashTests {
     static let faults: [CrashInjectionTests.Fault] = FaultPoint.allCases.flatMap { point -> [CrashInjectionTests.Fault] in
         switch point {
-        // The downgrade changes Person, Book and Tag in place (columns and tables dropped): it writes no batch.
-        case .leftWAL, .afterBatch: return []
+        // The downgrade changes Person, Book and Tag in place (columns and tables dropped): it writes no batch. It is
+        // one step, so no later step of its pass sets tables aside.
+        case .leftWAL, .afterBatch, .afterSetAside: return []
         default: return [CrashInjectionTests.Fault(point: point.rawValue, hit: 1)]
         }
     }
