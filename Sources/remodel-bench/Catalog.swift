@@ -32,6 +32,7 @@ enum Catalog {
         Scenario(name: "launch", source: nil, library: true),
         Scenario(name: "validate", source: nil),
         Scenario(name: "fleet", source: nil, byDefault: false),
+        Scenario(name: "coreData", source: nil, byDefault: false),
     ]
 
     static var names: [String] { all.map(\.name) }
