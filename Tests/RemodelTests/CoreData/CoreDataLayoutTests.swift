@@ -81,6 +81,27 @@ struct CoreDataLayoutTests {
                 == "ZANIMAL Z_PK 3 has entity number 9, which Z_PRIMARYKEY does not give to an entity of this table; an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it")
     }
 
+    @Test func refusesALinkToNothing() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CoreDataStoreBuilder.zooBundle(in: folder.path)
+        let toOne = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"), extraSQL: ["UPDATE ZANIMAL SET ZKEEPER = 9 WHERE Z_PK = 5"])
+        let error = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: toOne, bundle: bundle, into: folder.file("zoo-remodel.sqlite"))
+        }
+        #expect(error.entity == "Animal" && error.property == "keeper" && error.primaryKey == 5)
+        #expect(
+            error.message
+                == "Dog Z_PK 5 relationship \"keeper\" names Z_PK 9, but the store has no Keeper with that key; nothing was imported: open the store with the app to repair it")
+        let join = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo2.sqlite"), extraSQL: ["INSERT INTO Z_4ZONES VALUES (1, 7, 10)"])
+        let joinError = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: join, bundle: bundle, into: folder.file("zoo2-remodel.sqlite"))
+        }
+        #expect(
+            joinError.message
+                == "the join table of Keeper.zones links Z_PK 7 as a Zone, but the store has no Zone with that key; nothing was imported: open the store with the app to repair it")
+        #expect(try folder.contents().filter { $0.hasSuffix("remodel.sqlite") }.isEmpty)
+    }
+
     @Test func refusesWhenAnExternalDataFileIsMissing() throws {
         let folder = try TemporaryFolder()
         let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"))
