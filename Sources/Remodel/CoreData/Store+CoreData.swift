@@ -8,8 +8,8 @@ extension Store {
     /// store's metadata and its tables and columns; when two versions fit equally, both are named and
     /// `version` decides. The new store is written to a temporary file beside `path` and renamed into
     /// place when complete: a failure or a kill leaves no file at `path`. Migrate it to the current
-    /// version afterwards as any store (``launch(at:bundle:seed:options:progress:)``), or use
-    /// ``launch(at:bundle:importingCoreDataFrom:options:progress:)`` for both.
+    /// version afterwards as any store (``launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``), or use
+    /// ``launch(at:bundle:importingCoreDataFrom:coreDataVersion:options:progress:)`` for both.
     ///
     /// For example:
     /// ```swift

@@ -4,7 +4,7 @@ extension Store {
     /// The first launch of an app on a new platform, with the data its iOS or macOS build kept in Core
     /// Data: when there is no store at `path` yet and a Core Data store is at `coreDataStore`, imports
     /// it into a new store at `path` (``importCoreData(from:bundle:into:version:)``, which never writes
-    /// the Core Data store), then launches as ``launch(at:bundle:seed:options:progress:)`` does, migrating
+    /// the Core Data store), then launches as ``launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does, migrating
     /// the new store to the current version. When a store is already at `path` (a later launch), or there
     /// is no Core Data store, this is that launch alone.
     ///
