@@ -96,8 +96,8 @@ final class CoreDataImporter {
         for join in mapping.joins {
             result.linkCounts[join.target] = try copier.copy(join)
         }
-        try CoreDataReferenceCheck.check(layout, on: output, source: source)
         try StoreIndexes.build(layout, on: output, path: source)
+        try CoreDataReferenceCheck.check(layout, on: output, source: source)
         for table in mapping.skippedTables {
             result.skippedTables[table] = Int(try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)
         }
