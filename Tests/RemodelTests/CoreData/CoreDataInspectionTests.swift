@@ -17,6 +17,18 @@ struct CoreDataInspectionTests {
         #expect(try folderBytes(folder.path) == before)
     }
 
+    @Test func statusReadsAStoreWhoseRowsAreInItsWALWithoutCreatingItsSHM() throws {
+        let folder = try TemporaryFolder()
+        let source = try CoreDataReadOnlyTests.walOnlyStore(in: folder)
+        let bundle = try BundleWriting.write("Zoo", in: folder.path, versions: [("Zoo 1", CoreDataStoreBuilder.zooEntities)])
+        let before = try folderBytes(folder.file("backup"))
+        let run = try RemodelProcess.run(["status", source, "--model", bundle])
+        #expect(run.status == 1)
+        #expect(run.error.hasPrefix("error: \(source) is a Core Data store of model \"Zoo\" (version \"Zoo 1\")"), "\(run.error)")
+        #expect(try folderBytes(folder.file("backup")) == before, "status wrote beside the store")
+        #expect(!FileManager.default.fileExists(atPath: source + "-shm"))
+    }
+
     @Test func inspectionSaysWhenTheVersionCannotBeTold() throws {
         let folder = try TemporaryFolder()
         let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"))
