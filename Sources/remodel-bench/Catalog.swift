@@ -49,6 +49,7 @@ enum Catalog {
         Scenario(name: "wireChain", source: nil, baseline: "wireStep", target: chainTarget, library: true, byDefault: false, chain: .wire),
         Scenario(name: "wireChainStepByStep", source: nil, baseline: "wireStep", library: true, byDefault: false, chain: .wire),
         Scenario(name: "wireStep", source: nil, library: true, byDefault: false, chain: .wire, lastStep: true),
+        Scenario(name: "coreData", source: nil, byDefault: false),
     ]
 
     static var names: [String] { all.map(\.name) }

@@ -58,10 +58,14 @@ struct Orchestrator {
         if options.scenarios.contains("fleet") {
             fleet = try FleetBench.run(options.fleet, folder: folder, child: child, log: log)
         }
+        var coreData = ""
+        if options.scenarios.contains("coreData") {
+            coreData = try CoreDataBench.run(sizes: options.sizes, repeats: options.repeats, folder: folder, child: child, log: log)
+        }
         let table =
             results.isEmpty && validation == nil && launch == nil && notes.isEmpty
             ? "" : Report(results: results, launch: launch, validation: validation, notes: notes).text
-        print(table + fleet)
+        print(table + fleet + coreData)
     }
 
     /// Generates `model`'s store of `size` objects, runs each scenario on fresh copies of it, and compares

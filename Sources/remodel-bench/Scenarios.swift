@@ -67,6 +67,14 @@ struct ScenarioRunner {
             try await FleetBench.alone(storeDirectory: try value("--store-dir"), count: Int(try value("--count")) ?? 20, result: &result)
         case "fleet-run":
             try await FleetBench.run(storeDirectory: try value("--store-dir"), jobs: Int(try value("--jobs")) ?? 2, result: &result)
+        case "generate-core-data":
+            let start = Measure.now()
+            try CoreDataBench.generate(at: try value("--store"), objects: objects)
+            result.seconds = Measure.now() - start
+        case "core-data-import":
+            try CoreDataBench.importStore(try value("--store"), result: &result)
+        case "core-data-copy":
+            try CoreDataBench.copy(try value("--store"), result: &result)
         case "verify":
             try Verify.compare(try value("--store"), try value("--other"), result: &result)
         default:

@@ -59,10 +59,32 @@ final class ProgressPrinter: @unchecked Sendable {
 
     func print(_ progress: OperationProgress) {
         locked {
+            if style == .json {
+                FileHandle.standardError.write(Data((Self.jsonLine(progress) + "\n").utf8))
+                return
+            }
             guard style == .bar else { return }
             if progress.completed == 0 && lastLine.isEmpty { started = Date() }
             draw(Self.line(progress, elapsed: Date().timeIntervalSince(started)), final: false)
         }
+    }
+
+    /// One JSON object for an operation's progress: `activity`, `item`, `completed`, `total`, `unit`, `fraction`.
+    static func jsonLine(_ progress: OperationProgress) -> String {
+        struct Line: Encodable {
+            var activity: String
+            var item: String?
+            var completed: Int
+            var total: Int
+            var unit: String
+            var fraction: Double
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = Line(
+            activity: progress.activity, item: progress.item, completed: progress.completed, total: progress.total,
+            unit: progress.unit.rawValue, fraction: progress.fraction)
+        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// Ends a bar left on screen after a failure (the line stays), or once an operation is done

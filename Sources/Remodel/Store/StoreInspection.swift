@@ -78,6 +78,13 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// the inspection itself read a private copy and changed nothing.
     public var hasUnfinishedTransaction = false
 
+    /// For a database Core Data wrote (a ``State/notRemodelStore(reason:)``): the version of the bundle
+    /// that wrote it, or `""` when none fits or two fit equally. `nil` for any other file. Import such a
+    /// store with ``Store/importCoreData(from:bundle:into:version:)`` (`remodel import-core-data`).
+    public internal(set) var coreDataVersion: String?
+    /// The bundle's path, named in the command the message gives for a Core Data store.
+    var bundlePath = ""
+
     /// One sentence saying what the file is and what will happen or what to do (and a second one when
     /// the store has an unfinished transaction).
     public var message: String {
@@ -109,10 +116,20 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         case .otherModel(let name):
             return "The store at \(path) belongs to model \"\(name)\", not \"\(modelName)\": give the model it was made with, or another store path."
         case .notRemodelStore(let reason):
+            if let coreDataVersion { return coreDataMessage(version: coreDataVersion, reason: reason) }
             return "\(path) is an SQLite database but not a Remodel store (\(reason)): Remodel leaves it untouched; choose another store path."
         case .notSQLite(let reason):
             return "\(path) is not a usable SQLite database (\(reason)): Remodel leaves it untouched; move it away or choose another store path."
         }
+    }
+
+    /// What to say about a store Core Data wrote: which version, and the command that imports it.
+    private func coreDataMessage(version: String, reason: String) -> String {
+        let command = "remodel import-core-data \(path) --model \(bundlePath) --into NEW.sqlite"
+        guard !version.isEmpty else {
+            return "\(path) is a Core Data store, not a Remodel store, and Remodel cannot tell which version of model \"\(modelName)\" wrote it (\(reason)): Remodel leaves it untouched; import it into a new store with `\(command) --version V`, naming the version the app had when it last wrote the store."
+        }
+        return "\(path) is a Core Data store of model \"\(modelName)\" (version \"\(version)\"), not a Remodel store: Remodel leaves it untouched; import it into a new store with `\(command)`, then open or migrate the new store."
     }
 
     public var description: String { message }

@@ -38,6 +38,10 @@ public enum StoreInspector {
         var inspection = StoreInspection(
             path: snapshot.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
             migrationSteps: steps)
+        if case .notRemodelStore = state, let connection = try? snapshot.connection() {
+            inspection.coreDataVersion = coreDataVersion(connection, bundle: bundle, path: snapshot.path)
+            inspection.bundlePath = bundle.path
+        }
         inspection.versionNames = bundle.versionNames
         inspection.hasUnfinishedTransaction = snapshot.rolledBack
         return inspection

@@ -11,7 +11,7 @@ struct StoreMetadata: Sendable, Equatable {
         var to: String
         /// When, ISO 8601 UTC.
         var date: String
-        /// `"created"`, `"inferred"` or the mapping file's path.
+        /// `"created"`, `"inferred"`, `"core-data"` (imported from a Core Data store) or the mapping file's path.
         var mapping: String
     }
 

@@ -9,6 +9,9 @@ internal import Foundation
 ///   allowed to delete them, leave them behind. Such a connection takes no lock, so a program that
 ///   opened the store meanwhile and checkpointed into it could tear what it reads: ``checkUnchanged()``
 ///   tells, by the file's size and times, and a reader then reads again;
+/// - in WAL mode with a `-wal` but no `-shm` (a store copied out of a device or a backup with its log:
+///   a `mode=ro` connection would create the `-shm` beside it), from a private copy of the store and
+///   its `-wal` in the temporary folder, where SQLite reads the log;
 /// - otherwise read-only (`mode=ro`): a WAL store whose `-wal` is there is read with its log, and the
 ///   files were there before.
 ///
@@ -22,6 +25,8 @@ final class StoreSnapshot {
     let readPath: String
     /// Whether the store has a hot journal, so that `readPath` is a private copy rolled back.
     let rolledBack: Bool
+    /// Whether `readPath` is a private copy of a WAL store and its `-wal` (there was no `-shm`).
+    private var copiedWithLog = false
     private let copyFolder: String?
     private var opened: SQLiteConnection?
     /// The read file's identity, size and times when an immutable connection was opened on it.
@@ -36,11 +41,35 @@ final class StoreSnapshot {
             readPath = copy.store
             copyFolder = copy.folder
             rolledBack = true
+        } else if StoreFileHeader.isWAL(path: target), Self.exists(target + "-wal"), !Self.exists(target + "-shm"),
+            let copy = try Self.copyWithLog(target, path: path)
+        {
+            readPath = copy.store
+            copyFolder = copy.folder
+            rolledBack = false
+            copiedWithLog = true
         } else {
             readPath = target
             copyFolder = nil
             rolledBack = false
         }
+    }
+
+    /// Copies a WAL store and its `-wal` into a new private folder of the temporary folder; `nil` when the
+    /// copy cannot be made (the store is then read in place, as before).
+    private static func copyWithLog(_ target: String, path: String) throws(RemodelError) -> (folder: String, store: String)? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-wal-\(UUID().uuidString)").path
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
+        else { return nil }
+        let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent
+        do throws(RemodelError) {
+            _ = try FileCopy.copyIfPresent(target + "-wal", to: copy + "-wal")
+            guard try FileCopy.copyIfPresent(target, to: copy) else { throw RemodelError(.io, "the store disappeared while it was being read", path: path) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            return nil
+        }
+        return (folder, copy)
     }
 
     /// Runs `body` on a snapshot of the store at `path`, and once more on a new snapshot when the first
@@ -70,7 +99,7 @@ final class StoreSnapshot {
     func connection() throws(RemodelError) -> SQLiteConnection {
         if let opened { return opened }
         let connection: SQLiteConnection
-        if rolledBack {
+        if rolledBack || copiedWithLog {
             // The copy is private: opened once for writing, SQLite rolls its journal back on the first read.
             connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")

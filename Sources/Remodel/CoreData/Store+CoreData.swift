@@ -1,0 +1,46 @@
+extension Store {
+    /// Imports a store that Apple's Core Data wrote into a new Remodel store, at the version of the
+    /// bundle that wrote it, with every object, value and link (external binary data included).
+    ///
+    /// The Core Data store is never written, nor anything beside it: it is read in place with SQLite's
+    /// `immutable=1`, or, when its `-wal` (or `-journal`) holds data, from a private copy in the
+    /// temporary folder. A store another process has open is refused. The version is found from the
+    /// store's metadata and its tables and columns; when two versions fit equally, both are named and
+    /// `version` decides. The new store is written to a temporary file beside `path` and renamed into
+    /// place when complete: a failure or a kill leaves no file at `path`. Migrate it to the current
+    /// version afterwards as any store (``launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``), or use
+    /// ``launch(at:bundle:importingCoreDataFrom:coreDataVersion:options:progress:)`` for both.
+    ///
+    /// For example:
+    /// ```swift
+    /// let bundle = try ModelBundle(contentsOf: "Models/Notes.xcdatamodeld")
+    /// let result = try Store.importCoreData(from: "Backup/Notes.sqlite", bundle: bundle, into: "notes.sqlite")
+    /// print(result.objectCounts)   // ["Note": 120, "Folder": 4]
+    /// ```
+    /// - Parameters:
+    ///   - source: The Core Data store (`.sqlite`); its `-wal` and `.<Name>_SUPPORT` folder are read too.
+    ///   - bundle: The model the app used, with the version that last wrote the store.
+    ///   - path: Where the new Remodel store goes; there must be no file there.
+    ///   - version: The version that wrote the store, or `nil` to find it.
+    /// - Returns: What was imported: the version, the counts per entity, what was skipped.
+    /// - Throws: ``RemodelError``: ``RemodelError/Code/incompatibleStore`` when no version fits (naming the
+    ///   closest and what differs), two fit equally (naming both) or a file exists at `path`;
+    ///   ``RemodelError/Code/invalidValue`` naming the entity, `Z_PK`, attribute and value Remodel cannot
+    ///   hold; ``RemodelError/Code/locked`` when another process has the store open;
+    ///   ``RemodelError/Code/notAStore`` or ``RemodelError/Code/storeMissing`` for a file that is not a
+    ///   Core Data store.
+    public static func importCoreData(
+        from source: String, bundle: ModelBundle, into path: String, version: String? = nil
+    ) throws(RemodelError) -> CoreDataImport {
+        try importCoreData(from: source, bundle: bundle, into: path, version: version, progress: nil)
+    }
+
+    /// ``importCoreData(from:bundle:into:version:)``, telling `progress` how many objects are copied.
+    package static func importCoreData(
+        from source: String, bundle: ModelBundle, into path: String, version: String?, progress: ((OperationProgress) -> Void)?
+    ) throws(RemodelError) -> CoreDataImport {
+        try CoreDataImporter(
+            source: source, bundle: bundle, target: path, requestedVersion: version, progress: OperationProgressReporter(progress)
+        ).run()
+    }
+}

@@ -1,0 +1,42 @@
+internal import Foundation
+
+extension Store {
+    /// The first launch of an app on a new platform, with the data its iOS or macOS build kept in Core
+    /// Data: when there is no store at `path` yet and a Core Data store is at `coreDataStore`, imports
+    /// it into a new store at `path` (``importCoreData(from:bundle:into:version:)``, which never writes
+    /// the Core Data store), then launches as ``launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does, migrating
+    /// the new store to the current version. When a store is already at `path` (a later launch), or there
+    /// is no Core Data store, this is that launch alone.
+    ///
+    /// For example:
+    /// ```swift
+    /// let (store, outcome, imported) = try await Store.launch(
+    ///     at: "\(home)/notes.sqlite", bundle: bundle, importingCoreDataFrom: "\(backup)/Notes.sqlite"
+    /// ) { progress in splash.update(progress.fraction) }
+    /// if let imported { log(imported.description) }
+    /// ```
+    /// - Parameters:
+    ///   - path: The app's Remodel store.
+    ///   - bundle: The app's model, with every version from the one that wrote the Core Data store.
+    ///   - coreDataStore: The Core Data store (`.sqlite`) the app's other build wrote.
+    ///   - coreDataVersion: The version that wrote it, when Remodel cannot tell (two versions fit equally).
+    ///   - options: How to migrate the imported store (mapping files, backup, validations).
+    ///   - progress: Called with the migration's progress, if there is one.
+    /// - Returns: The open store, what the launch did, and the import, when there was one.
+    /// - Throws: ``RemodelError``: the import's refusals (nothing is then written at `path`) or the launch's.
+    public static func launch(
+        at path: String, bundle: ModelBundle, importingCoreDataFrom coreDataStore: String, coreDataVersion: String? = nil,
+        options: MigrationOptions = MigrationOptions(), progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
+    ) async throws(RemodelError) -> (Store, StoreLaunchOutcome, CoreDataImport?) {
+        var imported: CoreDataImport?
+        if !FileManager.default.fileExists(atPath: path), FileManager.default.fileExists(atPath: coreDataStore) {
+            // The import is blocking SQLite work: on a thread of its own, not the cooperative pool's.
+            let work = BackgroundThread { () throws(RemodelError) in
+                try Store.importCoreData(from: coreDataStore, bundle: bundle, into: path, version: coreDataVersion)
+            }
+            imported = try await work.value().get()
+        }
+        let (store, outcome) = try await launch(at: path, bundle: bundle, options: options, progress: progress)
+        return (store, outcome, imported)
+    }
+}
