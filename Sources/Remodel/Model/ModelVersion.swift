@@ -44,6 +44,8 @@ public struct ModelVersion: Sendable, Hashable {
     public var source: ElementSource
 
     private var indexByName: [String: Int]
+    /// The positions of each entity's direct sub-entities, in file order, by parent name.
+    private var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
     /// once, when the version is made: recognising a store compares it with every version's, for every store.
     public private(set) var entityHashes: [String: String] = [:]
@@ -64,6 +66,11 @@ public struct ModelVersion: Sendable, Hashable {
             index[entity.name] = position
         }
         self.indexByName = index
+        var children: [String: [Int]] = [:]
+        for (position, entity) in entities.enumerated() {
+            if let parent = entity.parentName, parent != entity.name { children[parent, default: []].append(position) }
+        }
+        self.childrenByName = children
         self.entityHashes = computeEntityHashes()
     }
 
@@ -79,6 +86,7 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The entity's ancestors, nearest first; stops at a missing parent or a cycle.
     public func ancestors(of entity: Entity) -> [Entity] {
+        guard entity.parentName != nil else { return [] }
         var result: [Entity] = []
         var seen: Set<String> = [entity.name]
         var current = parent(of: entity)
@@ -96,12 +104,12 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// Whether `entity` is `ancestor` or inherits from it.
     public func entity(_ entity: Entity, isKindOf ancestor: String) -> Bool {
-        entity.name == ancestor || ancestors(of: entity).contains { $0.name == ancestor }
+        entity.name == ancestor || (entity.parentName != nil && ancestors(of: entity).contains { $0.name == ancestor })
     }
 
     /// Direct sub-entities, in file order.
     public func subentities(of entity: Entity) -> [Entity] {
-        entities.filter { $0.parentName == entity.name && $0.name != entity.name }
+        (childrenByName[entity.name] ?? []).map { entities[$0] }
     }
 
     /// The entity and every entity that inherits from it, parents before children.
@@ -129,22 +137,26 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// Every attribute of the entity, inherited ones first, as Core Data resolves them.
     public func attributes(of entity: Entity) -> [Attribute] {
-        (ancestors(of: entity).reversed() + [entity]).flatMap(\.attributes)
+        guard entity.parentName != nil else { return entity.attributes }
+        return (ancestors(of: entity).reversed() + [entity]).flatMap(\.attributes)
     }
 
     /// Every relationship of the entity, inherited ones first.
     public func relationships(of entity: Entity) -> [Relationship] {
-        (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
+        guard entity.parentName != nil else { return entity.relationships }
+        return (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
     }
 
     /// The attribute with that name, declared by the entity or inherited.
     public func attribute(named name: String, in entity: Entity) -> Attribute? {
-        attributes(of: entity).first { $0.name == name }
+        guard entity.parentName != nil else { return entity.attributes.first { $0.name == name } }
+        return attributes(of: entity).first { $0.name == name }
     }
 
     /// The relationship with that name, declared by the entity or inherited.
     public func relationship(named name: String, in entity: Entity) -> Relationship? {
-        relationships(of: entity).first { $0.name == name }
+        guard entity.parentName != nil else { return entity.relationships.first { $0.name == name } }
+        return relationships(of: entity).first { $0.name == name }
     }
 
     /// The inverse of a relationship, if it names one that exists.

@@ -80,9 +80,7 @@ struct CheckScope: Sendable {
                 continue
             }
             let earlier = origin.column.flatMap { sourceColumns.attributes[$0] }
-            result[attribute.name] = MigrationRule.attributeRules.filter {
-                needs(attribute, rule: $0, origin: origin, entity: entity.name, earlier: earlier)
-            }
+            result[attribute.name] = rules(of: attribute, origin: origin, entity: entity.name, earlier: earlier)
         }
         for relationship in version.relationships(of: entity) where result[relationship.name] == nil {
             result[relationship.name] = MigrationRule.relationshipRules.filter {
@@ -119,24 +117,25 @@ struct CheckScope: Sendable {
         }
     }
 
-    private func needs(
-        _ attribute: Attribute, rule: MigrationRule, origin: StorageChanges.ColumnOrigin, entity: String, earlier: Attribute?
-    ) -> Bool {
-        let fills = origin.fills.filter { $0.entities.contains(entity) }
+    /// The checks an attribute of a carried table needs, from where its column's values come.
+    private func rules(
+        of attribute: Attribute, origin: StorageChanges.ColumnOrigin, entity: String, earlier: Attribute?
+    ) -> Set<MigrationRule> {
+        let fills = origin.fills.isEmpty ? [] : origin.fills.filter { $0.entities.contains(entity) }
         guard origin.column != nil, let earlier else {
             // A new column: nil, or a constant everywhere.
             let filled = fills.contains { !$0.onlyNulls }
-            return rule == .required ? !attribute.isOptional && !filled : filled
+            if filled { return MigrationRule.attributeRules.subtracting([.required]) }
+            return attribute.isOptional ? [] : [.required]
         }
         let constant = !fills.isEmpty
-        switch rule {
-        case .required: return !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls)
-        case .type: return constant || !Self.sameStorageRule(earlier.type, attribute.type)
-        case .minimum: return constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type
-        case .maximum: return constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type
-        case .regularExpression: return constant || attribute.regularExpression != earlier.regularExpression
-        default: return true
-        }
+        var rules: Set<MigrationRule> = []
+        if !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls) { rules.insert(.required) }
+        if constant || !Self.sameStorageRule(earlier.type, attribute.type) { rules.insert(.type) }
+        if constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type { rules.insert(.minimum) }
+        if constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type { rules.insert(.maximum) }
+        if constant || attribute.regularExpression != earlier.regularExpression { rules.insert(.regularExpression) }
+        return rules
     }
 
     /// Whether a value that passed the storage check of `old` passes that of `new`.
