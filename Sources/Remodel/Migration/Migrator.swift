@@ -153,6 +153,7 @@ public struct Migrator: Sendable {
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
+        defer { lock.release() }
         files.removeLeftovers()
         let plan = try plan(under: lock)
         let passes = StepComposition.passes(of: plan.steps, options: options)
@@ -162,7 +163,6 @@ public struct Migrator: Sendable {
             let objects = try lock.withConnection { (connection) throws(RemodelError) in
                 try Self.objectCount(connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) }, tables: [])
             }
-            lock.release()
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0, objects: objects,
@@ -170,12 +170,7 @@ public struct Migrator: Sendable {
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
-        do {
-            try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
-        } catch {
-            lock.release()
-            throw error
-        }
+        try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment(now: started)
         var objects = 0
@@ -192,13 +187,11 @@ public struct Migrator: Sendable {
             }
         } catch {
             files.removeLeftovers()
-            lock.release()
             // Errors about the data (validation, cancellation) know no file of their own: name the store.
             var error = error
             if error.path == nil && error.location == nil { error.path = path }
             throw error
         }
-        lock.release()
         files.removeLeftovers()
         try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
         var report = MigrationReport(

@@ -101,7 +101,7 @@ struct StoreFiles {
         guard link(path, linkPath) == 0 else { throw ioError("cannot create the backup \(linkPath)", path) }
     }
 
-    private static func ioError(_ what: String, _ path: String) -> RemodelError {
+    static func ioError(_ what: String, _ path: String) -> RemodelError {
         let code = errno
         return RemodelError(
             .io, "\(what): \(String(cString: strerror(code)))", path: path, cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))

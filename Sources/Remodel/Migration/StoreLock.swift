@@ -102,8 +102,14 @@ final class StoreLock {
             }
         }
         lockedVersion = try connection.dataVersion()
+        // The copies of the locked store read through these: a store that cannot be opened again is said so now,
+        // not later as a lock already released.
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if isWAL { logDescriptor = open(path + "-wal", O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw StoreFiles.ioError("cannot open the store to copy it while it is locked", path) }
+        if isWAL {
+            logDescriptor = open(path + "-wal", O_RDONLY | O_CLOEXEC)
+            guard logDescriptor >= 0 else { throw StoreFiles.ioError("cannot open the store's write-ahead log to copy it", path + "-wal") }
+        }
     }
 
     /// Copies the locked store, byte for byte, into a new file at `destination` (see ``FileCopy``). A WAL

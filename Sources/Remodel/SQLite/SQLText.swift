@@ -21,6 +21,3 @@ func placeholders(_ values: [String], _ parameters: inout [SQLiteValue]) -> Stri
     parameters += values.map(SQLiteValue.text)
     return placeholders(values.count)
 }
-
-/// SQLite's primary result code for a full disk or database (`SQLITE_FULL`).
-let sqliteFullCode: Int32 = 13

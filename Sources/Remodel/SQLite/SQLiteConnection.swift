@@ -97,8 +97,7 @@ package final class SQLiteConnection {
     /// SQLite's message for the last failure on this connection.
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
-    /// Throws if `code` is not one of `accepted`.
-    /// Throws unless `code` is `SQLITE_OK` (called for every bind: no allocation on the way).
+    /// Throws unless `code` is `SQLITE_OK`, naming `sql` when given (called for every bind: no allocation on the way).
     func check(_ code: Int32, sql: String? = nil) throws(RemodelError) {
         guard code == SQLITE_OK else {
             throw RemodelError.sqlite(code, message: lastErrorMessage, sql: sql, path: path)

@@ -1,4 +1,5 @@
 import Foundation
+internal import RemodelSQLite
 
 extension StoreMigrationResult.Reason {
     /// Why a store's migration failed, from the error's code, SQLite's result code or the system's
@@ -42,7 +43,7 @@ extension StoreMigrationResult.Reason {
     private static func of(sqliteCode: Int32) -> Self {
         switch sqliteCode & 0xFF {
         case 5, 6: return .busy  // SQLITE_BUSY, SQLITE_LOCKED
-        case sqliteFullCode: return .diskFull
+        case SQLITE_FULL: return .diskFull
         case 7: return .memory  // SQLITE_NOMEM
         case 10, 14, 15: return .io  // SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL
         case 11, 26: return .damaged  // SQLITE_CORRUPT, SQLITE_NOTADB
