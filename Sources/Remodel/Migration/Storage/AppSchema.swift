@@ -24,6 +24,8 @@ struct AppSchema: Sendable {
     var extraColumns: [String: [(name: String, definition: String)]] = [:]
     /// The layout's indexes that the store has, by name.
     var layoutIndexes: Set<String> = []
+    /// The layout's join tables, by name: an app column on one is named as such in a refusal.
+    var joinTables: Set<String> = []
 
     /// Whether the app added anything to the store.
     var isEmpty: Bool {
@@ -44,6 +46,7 @@ struct AppSchema: Sendable {
             ]
         }
         let layoutIndexes = Set(layout.indexes.map { $0.name.lowercased() })
+        app.joinTables = Set(layout.joinTables.map(\.name))
         let shadows = try shadowTables(connection, schema: schema)
         let rows = try connection.rows(
             "SELECT type, name, tbl_name, sql FROM \(schema).sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")

@@ -31,6 +31,8 @@ struct SchemaRehearsal {
     /// - Throws: ``RemodelError`` (``RemodelError/Code/migrationNotPlannable``) naming the first app object
     ///   that does not fit the new schema and what to do.
     func run() throws(RemodelError) {
+        try checkAppColumnsArrive()
+        try checkAppTableNames()
         let scratch = try SQLiteConnection(path: ":memory:")
         for table in destination.tables {
             let layoutNames = Set(table.columns.map { $0.name.lowercased() })
@@ -49,7 +51,11 @@ struct SchemaRehearsal {
             } catch {
                 // A virtual table whose module this SQLite lacks: a plain table of the same name stands in.
                 try scratch.execute("CREATE TABLE \(quoteIdentifier(table.name)) (placeholder)")
+                continue
             }
+            // An index over a model table (FTS `content=`) reads it on a scan: a table or column the pass
+            // renames or drops fails here, on the empty schema.
+            if isVirtual(table) { try scan(table, on: scratch) }
         }
         for index in app.modelTableIndexes { try replay(index, on: scratch) }
         for view in app.views {
@@ -59,6 +65,50 @@ struct SchemaRehearsal {
         for trigger in app.triggers {
             try replay(trigger, on: scratch)
             for statement in try firingStatements(of: trigger, on: scratch) { try compile(statement, for: trigger, on: scratch) }
+        }
+    }
+
+    /// Every column the app added to a model table must arrive somewhere: on a table the pass carries, or
+    /// copied into a rebuilt table from the rows its objects make. A column on the table of an entity the
+    /// pass removes, or on a join table it rebuilds or removes, would lose its values.
+    private func checkAppColumnsArrive() throws(RemodelError) {
+        let kept = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
+            .union(changes.feeders.values.flatMap { $0 })
+        for (table, columns) in app.extraColumns.sorted(by: { $0.key < $1.key }) where !kept.contains(table) {
+            guard let column = columns.first else { continue }
+            let what = app.joinTables.contains(table)
+                ? "the join table \(table), which \(stepName) rebuilds or removes"
+                : "the table of entity \(table), whose objects \(stepName) does not carry into any table (the entity is removed)"
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the app's column \(table).\(column.name) is on \(what): its values would be lost. Copy them into a table of the app's own (or drop the column) before migrating; Remodel does not drop them silently",
+                entity: table, property: column.name)
+        }
+    }
+
+    /// An app table may not have the name of a table the pass's version gives the model (SQLite names
+    /// tables case-insensitively).
+    private func checkAppTableNames() throws(RemodelError) {
+        let model = Dictionary(
+            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        for table in app.tables where table.type == "table" {
+            guard let clash = model[table.name.lowercased()] else { continue }
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the app's table \(table.name) has the name of the table \(clash) that \(stepName) gives the model; rename the app's table before migrating (its rows, indexes and triggers go with it)",
+                entity: clash)
+        }
+    }
+
+    private func isVirtual(_ table: AppSchema.Object) -> Bool {
+        table.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
+    }
+
+    private func scan(_ table: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) {
+        do {
+            _ = try scratch.rows("SELECT * FROM \(quoteIdentifier(table.name)) LIMIT 1")
+        } catch {
+            throw refusal(table, error)
         }
     }
 
