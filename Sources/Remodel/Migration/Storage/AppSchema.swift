@@ -24,6 +24,9 @@ struct AppSchema: Sendable {
     var extraColumns: [String: [(name: String, definition: String)]] = [:]
     /// The layout's indexes that the store has, by name.
     var layoutIndexes: Set<String> = []
+    /// The app's generated columns (`GENERATED ALWAYS AS (…)`) among `extraColumns`, by table, lowercased:
+    /// declared again on a rebuilt table, never written.
+    var generatedColumns: [String: Set<String>] = [:]
     /// The layout's join tables, by name: an app column on one is named as such in a refusal.
     var joinTables: Set<String> = []
 
@@ -80,9 +83,12 @@ struct AppSchema: Sendable {
     private mutating func readExtraColumns(
         of table: String, sql: String, layoutColumns: [String], connection: SQLiteConnection, schema: String
     ) throws(RemodelError) {
-        let present = try connection.rows("SELECT name FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]).compactMap {
-            if case .text(let name) = $0[0] { return name }
-            return nil
+        var present: [String] = []
+        for row in try connection.rows("SELECT name, hidden FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]) {
+            guard case .text(let name) = row[0] else { continue }
+            present.append(name)
+            // 2: a virtual generated column, 3: a stored one.
+            if case .integer(let hidden) = row[1], hidden == 2 || hidden == 3 { generatedColumns[table, default: []].insert(name.lowercased()) }
         }
         let lowered = Set(present.map { $0.lowercased() })
         if let missing = layoutColumns.first(where: { !lowered.contains($0.lowercased()) }) {

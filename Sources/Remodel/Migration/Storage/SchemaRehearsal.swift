@@ -42,7 +42,7 @@ struct SchemaRehearsal {
                     "the app's column \(table.name).\(clash.name) has the name of a column that \(stepName) gives the model; rename the app's column before migrating",
                     entity: table.name, property: clash.name)
             }
-            try scratch.execute(createSQL(of: table))
+            try createTable(table, on: scratch)
         }
         for join in destination.joinTables { try scratch.execute(join.createSQL) }
         for table in app.tables where table.type == "table" {
@@ -66,6 +66,34 @@ struct SchemaRehearsal {
             try replay(trigger, on: scratch)
             for statement in try firingStatements(of: trigger, on: scratch) { try compile(statement, for: trigger, on: scratch) }
         }
+    }
+
+    /// Creates a destination table with the app's columns; one whose definition no longer fits (a generated
+    /// column or a `CHECK` over a column the pass renames or drops) is found by adding the app's columns one
+    /// by one, and named.
+    private func createTable(_ table: StoreLayout.Table, on scratch: SQLiteConnection) throws(RemodelError) {
+        do {
+            try scratch.execute(createSQL(of: table))
+            return
+        } catch {}
+        var columns = table.columns.map(\.definitionSQL)
+        let probe = "_remodel_probe"
+        for column in appColumns(of: table.name) {
+            columns.append(column.definition)
+            do {
+                try scratch.execute("CREATE TABLE \(probe) (" + columns.joined(separator: ", ") + ")")
+                try scratch.execute("DROP TABLE \(probe)")
+            } catch {
+                var reason = error.message.components(separatedBy: " - while").first ?? error.message
+                if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+                throw RemodelError(
+                    .migrationNotPlannable,
+                    "the app's column \(table.name).\(column.name) (\(column.definition)) does not fit the table \(stepName) leaves (\(reason)): it names a column the step renames or drops. Drop it before migrating and add it again for the new version; Remodel does not drop it silently",
+                    entity: table.name, property: column.name, cause: error)
+            }
+        }
+        // Not an app column's doing: the model's own schema, which Remodel makes.
+        try scratch.execute(createSQL(of: table))
     }
 
     /// Every column the app added to a model table must arrive somewhere: on a table the pass carries, or

@@ -123,7 +123,8 @@ struct StoreRewrite {
             let columns = rehearsal.appColumns(of: table.name)
             guard !columns.isEmpty else { continue }
             for feeder in (changes.feeders[table.name] ?? []).sorted() {
-                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() })
+                // A generated column computes its values itself: it is declared again, never written.
+                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() }).subtracting(app.generatedColumns[feeder] ?? [])
                 let own = columns.filter { present.contains($0.name.lowercased()) }.map { quoteIdentifier($0.name) }
                 guard !own.isEmpty else { continue }
                 let target = "main.\(quoteIdentifier(table.name))"
