@@ -29,6 +29,8 @@ struct AppSchema: Sendable {
     var generatedColumns: [String: Set<String>] = [:]
     /// The layout's join tables, by name: an app column on one is named as such in a refusal.
     var joinTables: Set<String> = []
+    /// The layout's tables (hierarchy and join), lowercased: an app's foreign key to one must still find it.
+    var layoutTables: Set<String> = []
 
     /// Whether the app added anything to the store.
     var isEmpty: Bool {
@@ -50,6 +52,7 @@ struct AppSchema: Sendable {
         }
         let layoutIndexes = Set(layout.indexes.map { $0.name.lowercased() })
         app.joinTables = Set(layout.joinTables.map(\.name))
+        app.layoutTables = Set(modelTables.keys)
         let shadows = try shadowTables(connection, schema: schema)
         let rows = try connection.rows(
             "SELECT type, name, tbl_name, sql FROM \(schema).sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")

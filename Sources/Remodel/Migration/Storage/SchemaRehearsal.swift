@@ -57,6 +57,7 @@ struct SchemaRehearsal {
             // renames or drops fails here, on the empty schema.
             if isVirtual(table) { try scan(table, on: scratch) }
         }
+        try checkForeignKeys(on: scratch)
         for index in app.modelTableIndexes { try replay(index, on: scratch) }
         for view in app.views {
             try replay(view, on: scratch)
@@ -125,6 +126,44 @@ struct SchemaRehearsal {
                 .migrationNotPlannable,
                 "the app's table \(table.name) has the name of the table \(clash) that \(stepName) gives the model; rename the app's table before migrating (its rows, indexes and triggers go with it)",
                 entity: clash)
+        }
+    }
+
+    /// Every foreign key the app declared (on its own tables, or on a column it added to a model table) that
+    /// points at a model table must still find that table and its columns after the pass. A table the pass
+    /// carries or rebuilds under a new name is followed (SQLite's `ALTER TABLE … RENAME` rewrites the
+    /// references; see ``StorageChanges/rebuiltRenames(sourceTables:)``); one it removes, or whose objects go
+    /// to several tables, is refused, naming the key.
+    private func checkForeignKeys(on scratch: SQLiteConnection) throws(RemodelError) {
+        let followed = Set(changes.carriedTables.values.filter { $0.source != $0.destination }.map { $0.source.lowercased() })
+            .union(changes.carriedJoins.filter { $0.key != $0.value }.map { $0.value.lowercased() })
+            .union(changes.rebuiltRenames(sourceTables: app.layoutTables).keys.map { $0.lowercased() })
+        let keys = try scratch.rows(
+            """
+            SELECT m.name, p."table", p."from", p."to" FROM sqlite_master AS m JOIN pragma_foreign_key_list(m.name) AS p
+            WHERE m.type = 'table' ORDER BY m.name, p.id, p.seq
+            """)
+        for row in keys {
+            guard case .text(let child) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else { continue }
+            let lowered = parent.lowercased()
+            let parentColumns = try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(parent)]).compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name.lowercased() }
+                return nil
+            }
+            let problem: String
+            if parentColumns.isEmpty {
+                // Not a table of the new schema: the step's doing only when it was a model table.
+                guard app.layoutTables.contains(lowered), !followed.contains(lowered) else { continue }
+                problem = "a table \(stepName) removes (or splits)"
+            } else if case .text(let to) = row[3], !parentColumns.contains(to.lowercased()) {
+                problem = "whose column \(to) \(stepName) renames or drops"
+            } else {
+                continue
+            }
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the app's foreign key \(child).\(from) references \(parent), \(problem): its rows would point at nothing. Change or drop the foreign key before migrating and add it again for the new version; Remodel does not change it silently",
+                entity: child, property: from)
         }
     }
 
