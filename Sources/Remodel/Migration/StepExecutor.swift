@@ -26,8 +26,9 @@ struct StepExecutor {
             FaultPoint.afterCopy.reach()
             return try build(sourcePath: sourcePath, destinationPath: destinationPath)
         } catch {
+            let explained = StepFailure.explained(error, copyPath: destinationPath, stepName: "\(passSource.name) → \(step.destination.name)")
             StoreFiles.remove(destinationPath)
-            throw error
+            throw explained
         }
     }
 

@@ -31,6 +31,20 @@ struct SchemaRehearsal {
     /// - Throws: ``RemodelError`` (``RemodelError/Code/migrationNotPlannable``) naming the first app object
     ///   that does not fit the new schema and what to do.
     func run() throws(RemodelError) {
+        do {
+            try rehearse()
+        } catch where error.code == .sqlite {
+            // Never SQLite's words on `:memory:` alone: what was rehearsed, and what to do.
+            var reason = error.message.components(separatedBy: " - while").first ?? error.message
+            if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the schema \(stepName) leaves cannot take what the app added to the store (\(reason)); list the app's tables, indexes, triggers and views (`sqlite3 STORE .schema`), drop or rename the one at fault before migrating, and create it again after",
+                cause: error)
+        }
+    }
+
+    private func rehearse() throws(RemodelError) {
         try checkAppColumnsArrive()
         try checkAppTableNames()
         let scratch = try SQLiteConnection(path: ":memory:")
