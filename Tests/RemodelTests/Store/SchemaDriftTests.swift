@@ -96,6 +96,23 @@ struct SchemaDriftTests {
         #expect(try store.versionName() == "Library 3")
     }
 
+    @Test func aMissingModelIndexIsNotDriftAndTheStoreStillOpensAndMigrates() async throws {
+        let store = try store(at: "Library", seed: Self.oldSeed, changedBy: "")
+        let indexes = try SQLiteConnection(path: store.store).rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '\\_%' ESCAPE '\\'")
+        for case .text(let name) in indexes.map({ $0[0] }) { try SQLiteConnection(path: store.store).execute("DROP INDEX \(quoteIdentifier(name))") }
+        #expect(try StoreInspector.inspect(path: store.store, bundle: store.bundle).state == .older(version: "Library", matchedBy: .name))
+        try await store.migrate(MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings))
+        #expect(try store.versionName() == "Library 3")
+        // The migration creates every model index again.
+        let layout = StoreLayout(version: try store.bundle.loadVersion(named: "Library 3"))
+        let present = try SQLiteConnection(path: store.store, mode: .readOnly).rows("SELECT name FROM sqlite_master WHERE type = 'index'")
+            .compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name }
+                return nil
+            }
+        #expect(Set(layout.indexes.map(\.name)).isSubset(of: Set(present)))
+    }
+
     @Test func statusExportAndImportRefuseADriftedStoreAndExitNonZero() throws {
         let store = try store(at: "Library 3", seed: Self.seed, changedBy: "ALTER TABLE Person DROP COLUMN age")
         let model = MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld"
