@@ -44,6 +44,10 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
         public static let editedVersion = Code("editedVersion")
         /// The file is not a Remodel store: another program's database, or not a database at all.
         public static let notAStore = Code("notAStore")
+        /// The store's schema no longer matches the version it records: a model table, join table or column
+        /// was dropped or renamed by hand or by another tool (see ``SchemaDrift``). The store is left untouched;
+        /// restore what is missing (or the store from a backup).
+        public static let schemaDrift = Code("schemaDrift")
         /// A migration cannot be planned (not inferable, no mapping).
         public static let migrationNotPlannable = Code("migrationNotPlannable")
         /// Validation of migrated data failed.

@@ -160,7 +160,7 @@ struct MappingMerger {
                         at: relationshipRule.source.location(of: "name")))
                 continue
             }
-            if let sourceName = relationshipRule.sourceRelationship, let sourceEntity,
+            if let sourceName = relationshipRule.sourceRelationship, let sourceEntity, sourceName != RelationshipMapping.sourceObject,
                 source.relationship(named: sourceName, in: sourceEntity) == nil
             {
                 let names = source.relationships(of: sourceEntity).map(\.name)

@@ -56,6 +56,38 @@ package enum MappingChecker {
                             offset: error.range.lowerBound, entity: destinationName))
                 }
             }
+            diagnostics += sourceObjectDiagnostics(entity, in: mapping, sourceName: sourceName, destinationEntity: destinationEntity, destination: destination)
+        }
+        return diagnostics
+    }
+
+    /// A relationship rebuilt from `$source` links to the object another entity mapping makes from the same
+    /// source object: one must make an object of the relationship's destination entity from this source
+    /// entity, else the links would read keys of another table.
+    private static func sourceObjectDiagnostics(
+        _ entity: EntityMapping, in mapping: MappingModel, sourceName: String, destinationEntity: Entity, destination: ModelVersion
+    ) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for relationshipMapping in entity.relationships where relationshipMapping.readsSourceObject {
+            guard let relationship = destination.relationship(named: relationshipMapping.destination, in: destinationEntity),
+                let target = relationship.destinationEntity
+            else { continue }
+            let made = mapping.entities.contains { other in
+                guard other.source == sourceName, let name = other.destination, let made = destination.entity(named: name) else { return false }
+                return destination.entity(made, isKindOf: target)
+            }
+            guard !made else { continue }
+            let location: SourceLocation
+            if case .explicit(let explicit) = relationshipMapping.provenance {
+                location = explicit
+            } else {
+                location = SourceLocation(file: "(inferred mapping of \(destinationEntity.name))", line: 1, column: 1)
+            }
+            diagnostics.append(
+                Diagnostic(
+                    .error, rule: "mapping-source-object",
+                    message: "\(destinationEntity.name).\(relationship.name) is rebuilt from $source, the object made from the same \(sourceName) object, but no entity mapping makes a \(target) from \(sourceName); map \(sourceName) to \(target) as well (an entity split in two), or rebuild it from a relationship of \(sourceName)",
+                    at: location))
         }
         return diagnostics
     }

@@ -45,8 +45,22 @@ public struct AttributeMapping: Sendable, Hashable {
 public struct RelationshipMapping: Sendable, Hashable {
     /// The destination relationship's name.
     public var destination: String
-    /// The source relationship it is rebuilt from; `nil` means it starts empty.
+    /// The source relationship it is rebuilt from; `nil` means it starts empty; ``sourceObject``
+    /// (`$source`) links each destination object to the object made from its own source object.
     public var source: String?
+
+    /// The `source` that reads the source object itself, not one of its relationships: an entity split in
+    /// two (Blog into Blog and BlogSettings) links each new BlogSettings to the Blog made from the same
+    /// source object, as Xcode's `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BlogToBlog", $source)`.
+    ///
+    /// For example:
+    /// ```swift
+    /// let link = RelationshipMapping(destination: "blog", source: RelationshipMapping.sourceObject, provenance: .newAndEmpty)
+    /// ```
+    public static let sourceObject = "$source"
+
+    /// Whether the relationship links to the objects made from the source object itself (``sourceObject``).
+    public var readsSourceObject: Bool { source == Self.sourceObject }
     /// Why.
     public var provenance: Provenance
 

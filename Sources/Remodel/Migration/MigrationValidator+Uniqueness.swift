@@ -38,17 +38,12 @@ extension MigrationValidator {
         return failures
     }
 
-    /// What SQLite's own check found (`findings`, from ``ConcurrentStoreChecks``), and its foreign key check.
+    /// What SQLite's own check found (`findings`, from ``ConcurrentStoreChecks``), and its foreign key check
+    /// of what the step wrote (see `foreignKeyFailures()`).
     func integrityFailures(_ findings: [String]) throws(RemodelError) -> [ValidationFailure] {
-        var failures = findings.map { text in
+        let failures = findings.map { text in
             ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: .integrityCheck, message: text)
         }
-        for row in try connection.rows("PRAGMA main.foreign_key_check") {
-            failures.append(
-                ValidationFailure(
-                    entity: "\(row[0])", primaryKey: row[1].integerValue, property: nil, rule: .foreignKeyCheck,
-                    message: "references a missing row of \(row[2])"))
-        }
-        return failures
+        return failures + (try foreignKeyFailures())
     }
 }

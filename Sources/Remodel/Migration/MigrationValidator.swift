@@ -13,6 +13,11 @@ struct MigrationValidator {
     /// The pragmas of SQLite's own check of the store, run beside the model's rules (none: another step of
     /// the pass, or the check of the original file, covers it).
     let integrityPragmas: [String]
+    /// The tables the pass wrote: SQLite's foreign key check covers the app's tables among them and those
+    /// whose parent table is among them, unless `checksWholeFile`.
+    let writtenTables: [String]
+    /// Whether the pass's store is checked as a whole (a hook or ``MigrationOptions/checksEverything``).
+    let checksWholeFile: Bool
     /// The unique indexes the step built: SQLite found no duplicates for the constraints they prove.
     let provenUnique: [StoreLayout.Index]
     /// The caller's checks, each given the store on the validator's connection.
@@ -24,7 +29,7 @@ struct MigrationValidator {
 
     init(
         connection: SQLiteConnection, version: ModelVersion, layout: StoreLayout, scope: CheckScope? = nil, integrityPragmas: [String] = [],
-        provenUnique: [StoreLayout.Index] = [], customValidations: [(SQLiteConnection) throws -> [ValidationFailure]] = [],
+        writtenTables: [String] = [], checksWholeFile: Bool = true, provenUnique: [StoreLayout.Index] = [], customValidations: [(SQLiteConnection) throws -> [ValidationFailure]] = [],
         weights: ValidationWeights = ValidationWeights(), report: @escaping (Int, Int, String?) throws(RemodelError) -> Void
     ) {
         self.connection = connection
@@ -32,6 +37,8 @@ struct MigrationValidator {
         self.layout = layout
         self.scope = scope
         self.integrityPragmas = integrityPragmas
+        self.writtenTables = writtenTables
+        self.checksWholeFile = checksWholeFile
         self.provenUnique = provenUnique
         self.customValidations = customValidations
         self.weights = weights

@@ -28,8 +28,11 @@ struct PassExecutor {
             FaultPoint.afterCopy.reach()
             return try build(sourcePath: sourcePath, destinationPath: destinationPath)
         } catch {
+            // SQLite's words on the pass's copy are read before the copy goes, and told in the store's terms.
+            let name = "\(steps.first?.step.source.name ?? "") → \(steps.last?.step.destination.name ?? "")"
+            let explained = StepFailure.explained(error, copyPath: destinationPath, stepName: name)
             StoreFiles.remove(destinationPath)
-            throw error
+            throw explained
         }
     }
 

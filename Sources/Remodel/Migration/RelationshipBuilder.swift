@@ -69,7 +69,9 @@ struct RelationshipBuilder {
             for relationshipMapping in mapping.relationships {
                 guard let sourceRelationshipName = relationshipMapping.source,
                     let relationship = destination.relationship(named: relationshipMapping.destination, in: entity),
-                    let sourceRelationship = source.relationship(named: sourceRelationshipName, in: sourceEntity),
+                    let sourceRelationship = relationshipMapping.readsSourceObject
+                        ? Relationship(name: sourceRelationshipName, destinationEntity: sourceEntity.name)
+                        : source.relationship(named: sourceRelationshipName, in: sourceEntity),
                     let storage = context.destinationLayout.storage(of: relationship.name, in: entity.name)
                 else { continue }
                 let write = Write(

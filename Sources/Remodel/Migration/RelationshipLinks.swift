@@ -4,6 +4,10 @@
 enum RelationshipLinks {
     /// The link query, or nil when the relationship has no storage.
     static func sql(of relationship: String, in entity: String, layout: StoreLayout, tables: TableReferences) -> String? {
+        if relationship == RelationshipMapping.sourceObject {
+            // Every object linked to itself: the owner's entity is chosen by the caller's join.
+            return layout.table(forEntity: entity).map { "SELECT \"_pk\" AS a, \"_pk\" AS b, NULL AS position FROM \(tables($0.name))" }
+        }
         guard let storage = layout.storage(of: relationship, in: entity) else { return nil }
         switch storage {
         case .column(let table, let column):

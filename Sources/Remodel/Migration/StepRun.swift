@@ -97,7 +97,7 @@ struct StepRun {
         let (tracker, number, step) = (pass.tracker, pass.number, step)
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: plan.destinationLayout, scope: scope, integrityPragmas: pragmas,
-            provenUnique: provenUnique,
+            writtenTables: isLast ? pass.writtenTables : [], checksWholeFile: !options.checksWhatPassesWrite, provenUnique: provenUnique,
             customValidations: options.validations.map { validation in
                 { (connection: SQLiteConnection) throws -> [ValidationFailure] in
                     try validation(MigrationStepDatabase(step: step, connection: connection))

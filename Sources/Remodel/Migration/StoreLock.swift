@@ -260,7 +260,8 @@ final class StoreLock {
         guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
         let state: StoreInspection.State
         switch try StoreMetadata.read(from: connection) {
-        case .success(let metadata): state = try StoreInspector.classify(metadata, in: bundle).0
+        case .success(let metadata):
+            state = try SchemaDriftCheck.checked(try StoreInspector.classify(metadata, in: bundle).0, on: connection, bundle: bundle)
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
         }
         var inspection = StoreInspection(

@@ -36,6 +36,12 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         case modifiedVersion(versionName: String)
         /// A Remodel store of another model.
         case otherModel(name: String)
+        /// A store at a version of the bundle whose schema no longer matches that version's layout: a model
+        /// table, join table or column was dropped or renamed by hand or by another tool. Refused untouched.
+        case schemaDrift(version: String, drifts: [SchemaDrift])
+        /// A store whose `_RemodelMetadata` records a layout format newer than this build of Remodel reads
+        /// (`formatVersion`): written by a newer app or Remodel, refused untouched like a newer version.
+        case newerFormat(formatVersion: Int)
         /// An SQLite database without Remodel's metadata (another program's database).
         case notRemodelStore(reason: String)
         /// Not an SQLite database at all: empty, garbage, truncated or damaged.
@@ -57,14 +63,15 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
 
     /// The error to throw when the store cannot be opened or migrated as it is: a code an app can act on
     /// (``RemodelError/Code/newerStore``, ``RemodelError/Code/otherModel``, ``RemodelError/Code/editedVersion``,
-    /// ``RemodelError/Code/notAStore``, ``RemodelError/Code/storeMissing``) and the message. `nil` for a
-    /// current or older store.
+    /// ``RemodelError/Code/notAStore``, ``RemodelError/Code/schemaDrift``, ``RemodelError/Code/storeMissing``)
+    /// and the message. `nil` for a current or older store.
     public var refusal: RemodelError? {
         let code: RemodelError.Code
         switch state {
         case .current, .older: return nil
         case .missing: code = .storeMissing
-        case .newer: code = .newerStore
+        case .newer, .newerFormat: code = .newerStore
+        case .schemaDrift: code = .schemaDrift
         case .modifiedVersion: code = .editedVersion
         case .otherModel: code = .otherModel
         case .notRemodelStore, .notSQLite: code = .notAStore
@@ -113,6 +120,10 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
             return "The store at \(path) is at version \"\(version)\" of model \"\(modelName)\", which is not a version before the current \"\(currentVersionName)\"\(known): it was written by a newer version of the app, so it was left untouched; open it with that version of the app (if the version folder was renamed, declare its former name in .remodel-version-order)."
         case .modifiedVersion(let version):
             return "The store at \(path) says it is at version \"\(version)\", but its entity hashes differ from that version of model \"\(modelName)\": that version was edited after the store was written; restore it and put the changes in a new version."
+        case .schemaDrift(let version, let drifts):
+            return "The store at \(path) records version \"\(version)\" of model \"\(modelName)\", but its schema no longer matches that version: \(drifts.map(\.description).joined(separator: "; ")). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+        case .newerFormat(let format):
+            return "The store at \(path) is in store format \(format), newer than the format \(StoreMetadata.currentFormatVersion) this build of Remodel reads: it was written by a newer version of the app, so it was left untouched; open it with that version of the app."
         case .otherModel(let name):
             return "The store at \(path) belongs to model \"\(name)\", not \"\(modelName)\": give the model it was made with, or another store path."
         case .notRemodelStore(let reason):

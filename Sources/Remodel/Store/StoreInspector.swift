@@ -56,8 +56,9 @@ public enum StoreInspector {
             return ((problem, nil), nil)
         }
         let metadata: Result<StoreMetadata, StoreMetadata.ReadFailure>
+        let connection: SQLiteConnection
         do {
-            let connection = try snapshot.connection()
+            connection = try snapshot.connection()
             connection.setBusyTimeout(milliseconds: 2000)
             if thorough, let problem = try connection.integrityProblems(quick: true).first {
                 return ((.notSQLite(reason: "damaged: \(problem)"), nil), nil)
@@ -72,7 +73,14 @@ public enum StoreInspector {
         case .failure(.malformed(let reason)):
             return ((.notRemodelStore(reason: reason), nil), nil)
         case .success(let metadata):
-            return (try classify(metadata, in: bundle), metadata)
+            let (state, steps) = try classify(metadata, in: bundle)
+            let checked: StoreInspection.State
+            do {
+                checked = try SchemaDriftCheck.checked(state, on: connection, bundle: bundle)
+            } catch {
+                return ((try damaged(error, path: path), nil), nil)
+            }
+            return ((checked, steps), metadata)
         }
     }
 
@@ -95,6 +103,10 @@ public enum StoreInspector {
     /// store that records no version name is found by its hashes.
     static func classify(_ metadata: StoreMetadata, in bundle: ModelBundle) throws(RemodelError) -> (StoreInspection.State, Int?) {
         let currentIndex = bundle.index(ofVersion: bundle.currentVersionName) ?? bundle.versionNames.count - 1
+        // A layout this build does not know may keep anything anywhere: nothing below can be trusted.
+        guard metadata.formatVersion <= StoreMetadata.currentFormatVersion else {
+            return (.newerFormat(formatVersion: metadata.formatVersion), nil)
+        }
         guard !metadata.versionName.isEmpty else {
             let candidates = bundle.versions.filter { $0.entityHashes == metadata.entityHashes }
             guard !candidates.isEmpty else {

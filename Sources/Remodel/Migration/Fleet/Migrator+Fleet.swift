@@ -90,8 +90,8 @@ extension Migrator {
     private static func versionName(of state: StoreInspection.State) -> String? {
         switch state {
         case .current(let version), .older(let version, _): return version
-        case .newer(let version), .modifiedVersion(let version): return version
-        case .missing, .otherModel, .notRemodelStore, .notSQLite: return nil
+        case .newer(let version), .modifiedVersion(let version), .schemaDrift(let version, _): return version
+        case .missing, .otherModel, .notRemodelStore, .notSQLite, .newerFormat: return nil
         }
     }
 }

@@ -12,6 +12,7 @@ extension StoreMigrationResult.Reason {
         case .downgradeLosesData: return .downgradeLosesData
         case .otherModel: return .otherModel
         case .editedVersion: return .modifiedVersion
+        case .schemaDrift: return .schemaDrift
         case .storeMissing: return .missing
         case .notAStore: return inspection.map { of($0.state) } ?? .notAStore
         case .locked: return .locked
@@ -30,7 +31,8 @@ extension StoreMigrationResult.Reason {
     static func of(_ state: StoreInspection.State) -> Self {
         switch state {
         case .missing: return .missing
-        case .newer: return .newerStore
+        case .newer, .newerFormat: return .newerStore
+        case .schemaDrift: return .schemaDrift
         case .modifiedVersion: return .modifiedVersion
         case .otherModel: return .otherModel
         case .notRemodelStore: return .notAStore

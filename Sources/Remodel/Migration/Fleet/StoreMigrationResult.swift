@@ -55,6 +55,9 @@ public struct StoreMigrationResult: Sendable {
         public static let downgradeLosesData = Reason("downgrade-loses-data")
         /// The store's recorded version was edited after the store was written.
         public static let modifiedVersion = Reason("modified-version")
+        /// The store's schema no longer matches the version it records (a model table or column dropped or
+        /// renamed by hand or by another tool).
+        public static let schemaDrift = Reason("schema-drift")
         /// A store of another model.
         public static let otherModel = Reason("other-model")
         /// An SQLite database without Remodel's metadata.

@@ -24,6 +24,13 @@ struct AppSchema: Sendable {
     var extraColumns: [String: [(name: String, definition: String)]] = [:]
     /// The layout's indexes that the store has, by name.
     var layoutIndexes: Set<String> = []
+    /// The app's generated columns (`GENERATED ALWAYS AS (…)`) among `extraColumns`, by table, lowercased:
+    /// declared again on a rebuilt table, never written.
+    var generatedColumns: [String: Set<String>] = [:]
+    /// The layout's join tables, by name: an app column on one is named as such in a refusal.
+    var joinTables: Set<String> = []
+    /// The layout's tables (hierarchy and join), lowercased: an app's foreign key to one must still find it.
+    var layoutTables: Set<String> = []
 
     /// Whether the app added anything to the store.
     var isEmpty: Bool {
@@ -44,6 +51,8 @@ struct AppSchema: Sendable {
             ]
         }
         let layoutIndexes = Set(layout.indexes.map { $0.name.lowercased() })
+        app.joinTables = Set(layout.joinTables.map(\.name))
+        app.layoutTables = Set(modelTables.keys)
         let shadows = try shadowTables(connection, schema: schema)
         let rows = try connection.rows(
             "SELECT type, name, tbl_name, sql FROM \(schema).sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
@@ -77,9 +86,12 @@ struct AppSchema: Sendable {
     private mutating func readExtraColumns(
         of table: String, sql: String, layoutColumns: [String], connection: SQLiteConnection, schema: String
     ) throws(RemodelError) {
-        let present = try connection.rows("SELECT name FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]).compactMap {
-            if case .text(let name) = $0[0] { return name }
-            return nil
+        var present: [String] = []
+        for row in try connection.rows("SELECT name, hidden FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]) {
+            guard case .text(let name) = row[0] else { continue }
+            present.append(name)
+            // 2: a virtual generated column, 3: a stored one.
+            if case .integer(let hidden) = row[1], hidden == 2 || hidden == 3 { generatedColumns[table, default: []].insert(name.lowercased()) }
         }
         let lowered = Set(present.map { $0.lowercased() })
         if let missing = layoutColumns.first(where: { !lowered.contains($0.lowercased()) }) {

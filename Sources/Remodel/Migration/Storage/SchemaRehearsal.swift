@@ -45,7 +45,23 @@ struct SchemaRehearsal {
     /// - Throws: ``RemodelError`` (``RemodelError/Code/migrationNotPlannable``) naming the first app object
     ///   that does not fit the new schema and what to do.
     func run() throws(RemodelError) {
+        do {
+            try rehearse()
+        } catch where error.code == .sqlite {
+            // Never SQLite's words on `:memory:` alone: what was rehearsed, and what to do.
+            var reason = error.message.components(separatedBy: " - while").first ?? error.message
+            if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the schema \(stepName) leaves cannot take what the app added to the store (\(reason)); list the app's tables, indexes, triggers and views (`sqlite3 STORE .schema`), drop or rename the one at fault before migrating, and create it again after",
+                cause: error)
+        }
+    }
+
+    private func rehearse() throws(RemodelError) {
         guard !app.isEmpty else { return }
+        try checkAppColumnsArrive()
+        try checkAppTableNames()
         let scratch = try SQLiteConnection(path: ":memory:")
         for table in destination.tables {
             let layoutNames = Set(table.columns.map { $0.name.lowercased() })
@@ -55,7 +71,7 @@ struct SchemaRehearsal {
                     "the app's column \(table.name).\(clash.name) has the name of a column that \(stepName) gives the model; rename the app's column before migrating",
                     entity: table.name, property: clash.name)
             }
-            try scratch.execute(createSQL(of: table))
+            try createTable(table, on: scratch)
         }
         for join in destination.joinTables { try scratch.execute(join.createSQL) }
         for table in app.tables where table.type == "table" {
@@ -64,8 +80,13 @@ struct SchemaRehearsal {
             } catch {
                 // A virtual table whose module this SQLite lacks: a plain table of the same name stands in.
                 try scratch.execute("CREATE TABLE \(quoteIdentifier(table.name)) (placeholder)")
+                continue
             }
+            // An index over a model table (FTS `content=`) reads it on a scan: a table or column the pass
+            // renames or drops fails here, on the empty schema.
+            if isVirtual(table) { try scan(table, on: scratch) }
         }
+        try checkForeignKeys(on: scratch)
         for index in app.modelTableIndexes { try replay(index, on: scratch) }
         for view in app.views {
             try replay(view, on: scratch)
@@ -74,6 +95,116 @@ struct SchemaRehearsal {
         for trigger in app.triggers {
             try replay(trigger, on: scratch)
             for statement in try firingStatements(of: trigger, on: scratch) { try compile(statement, for: trigger, on: scratch) }
+        }
+    }
+
+    /// Creates a destination table with the app's columns; one whose definition no longer fits (a generated
+    /// column or a `CHECK` over a column the pass renames or drops) is found by adding the app's columns one
+    /// by one, and named.
+    private func createTable(_ table: StoreLayout.Table, on scratch: SQLiteConnection) throws(RemodelError) {
+        do {
+            try scratch.execute(createSQL(of: table))
+            return
+        } catch {}
+        var columns = table.columns.map(\.definitionSQL)
+        let probe = "_remodel_probe"
+        for column in appColumns(of: table.name) {
+            columns.append(column.definition)
+            do {
+                try scratch.execute("CREATE TABLE \(probe) (" + columns.joined(separator: ", ") + ")")
+                try scratch.execute("DROP TABLE \(probe)")
+            } catch {
+                var reason = error.message.components(separatedBy: " - while").first ?? error.message
+                if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+                throw RemodelError(
+                    .migrationNotPlannable,
+                    "the app's column \(table.name).\(column.name) (\(column.definition)) does not fit the table \(stepName) leaves (\(reason)): it names a column the step renames or drops. Drop it before migrating and add it again for the new version; Remodel does not drop it silently",
+                    entity: table.name, property: column.name, cause: error)
+            }
+        }
+        // Not an app column's doing: the model's own schema, which Remodel makes.
+        try scratch.execute(createSQL(of: table))
+    }
+
+    /// Every column the app added to a model table must arrive somewhere: on a table the pass carries, or
+    /// copied into a rebuilt table from the rows its objects make. A column on the table of an entity the
+    /// pass removes, or on a join table it rebuilds or removes, would lose its values.
+    private func checkAppColumnsArrive() throws(RemodelError) {
+        let kept = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
+            .union(changes.feeders.values.flatMap { $0 })
+        for (table, columns) in app.extraColumns.sorted(by: { $0.key < $1.key }) where !kept.contains(table) {
+            guard let column = columns.first else { continue }
+            let what = app.joinTables.contains(table)
+                ? "the join table \(table), which \(stepName) rebuilds or removes"
+                : "the table of entity \(table), whose objects \(stepName) does not carry into any table (the entity is removed)"
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the app's column \(table).\(column.name) is on \(what): its values would be lost. Copy them into a table of the app's own (or drop the column) before migrating; Remodel does not drop them silently",
+                entity: table, property: column.name)
+        }
+    }
+
+    /// An app table may not have the name of a table the pass's version gives the model (SQLite names
+    /// tables case-insensitively).
+    private func checkAppTableNames() throws(RemodelError) {
+        let model = Dictionary(
+            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        for table in app.tables where table.type == "table" {
+            guard let clash = model[table.name.lowercased()] else { continue }
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the app's table \(table.name) has the name of the table \(clash) that \(stepName) gives the model; rename the app's table before migrating (its rows, indexes and triggers go with it)",
+                entity: clash)
+        }
+    }
+
+    /// Every foreign key the app declared (on its own tables, or on a column it added to a model table) that
+    /// points at a model table must still find that table and its columns after the pass. A table the pass
+    /// carries or rebuilds under a new name is followed (SQLite's `ALTER TABLE … RENAME` rewrites the
+    /// references; see ``StorageChanges/rebuiltRenames(sourceTables:)``); one it removes, or whose objects go
+    /// to several tables, is refused, naming the key.
+    private func checkForeignKeys(on scratch: SQLiteConnection) throws(RemodelError) {
+        let followed = Set(changes.carriedTables.values.filter { $0.source != $0.destination }.map { $0.source.lowercased() })
+            .union(changes.carriedJoins.filter { $0.key != $0.value }.map { $0.value.lowercased() })
+            .union(changes.rebuiltRenames(sourceTables: app.layoutTables).keys.map { $0.lowercased() })
+        let keys = try scratch.rows(
+            """
+            SELECT m.name, p."table", p."from", p."to" FROM sqlite_master AS m JOIN pragma_foreign_key_list(m.name) AS p
+            WHERE m.type = 'table' ORDER BY m.name, p.id, p.seq
+            """)
+        for row in keys {
+            guard case .text(let child) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else { continue }
+            let lowered = parent.lowercased()
+            let parentColumns = try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(parent)]).compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name.lowercased() }
+                return nil
+            }
+            let problem: String
+            if parentColumns.isEmpty {
+                // Not a table of the new schema: the step's doing only when it was a model table.
+                guard app.layoutTables.contains(lowered), !followed.contains(lowered) else { continue }
+                problem = "a table \(stepName) removes (or splits)"
+            } else if case .text(let to) = row[3], !parentColumns.contains(to.lowercased()) {
+                problem = "whose column \(to) \(stepName) renames or drops"
+            } else {
+                continue
+            }
+            throw RemodelError(
+                .migrationNotPlannable,
+                "the app's foreign key \(child).\(from) references \(parent), \(problem): its rows would point at nothing. Change or drop the foreign key before migrating and add it again for the new version; Remodel does not change it silently",
+                entity: child, property: from)
+        }
+    }
+
+    private func isVirtual(_ table: AppSchema.Object) -> Bool {
+        table.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
+    }
+
+    private func scan(_ table: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) {
+        do {
+            _ = try scratch.rows("SELECT * FROM \(quoteIdentifier(table.name)) LIMIT 1")
+        } catch {
+            throw refusal(table, error)
         }
     }
 

@@ -67,6 +67,24 @@ struct StorageChanges: Equatable {
     /// Whether a destination table (hierarchy or join) is rebuilt.
     func isRebuilt(_ table: String) -> Bool { carriedTables[table] == nil && carriedJoins[table] == nil }
 
+    /// Rebuilt hierarchy tables that are one source table under a new name (an entity renamed and changed),
+    /// source → destination: the source table is renamed before it is dropped, so that SQLite rewrites the
+    /// app's foreign keys to it (`ALTER TABLE … RENAME`). Only where the source feeds that table alone, is
+    /// not carried anywhere, and the new name is not one of the source's tables (`sourceTables`, lowercased).
+    func rebuiltRenames(sourceTables: Set<String>) -> [String: String] {
+        let carriedSources = Set(carriedTables.values.map(\.source))
+        var destinationsOf: [String: Int] = [:]
+        for (_, sources) in feeders { for source in sources { destinationsOf[source, default: 0] += 1 } }
+        var renames: [String: String] = [:]
+        for (destination, sources) in feeders where isRebuilt(destination) && sources.count == 1 {
+            guard let source = sources.first, source.lowercased() != destination.lowercased(), destinationsOf[source] == 1,
+                !carriedSources.contains(source), !sourceTables.contains(destination.lowercased())
+            else { continue }
+            renames[source] = destination
+        }
+        return renames
+    }
+
     /// The source table a carried destination table comes from.
     func sourceTable(ofCarried table: String) -> String? { carriedTables[table]?.source ?? carriedJoins[table] }
 }

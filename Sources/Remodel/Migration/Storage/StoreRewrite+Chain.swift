@@ -15,22 +15,31 @@ extension StoreRewrite {
     /// Before ``prepare()``: renames every source table the step does not carry to `_remodel_prior_N`, after
     /// dropping its indexes (the rebuilt table builds its own under the same names). Other tables keep
     /// their references to it as they are (`legacy_alter_table`): an app's `REFERENCES Person` names the
-    /// rebuilt `Person` afterwards, as in a step that reads the store being migrated.
+    /// rebuilt `Person` afterwards, as in a step that reads the store being migrated. A table rebuilt under a
+    /// new name (``StorageChanges/rebuiltRenames(sourceTables:)``) is first renamed to it, references and all.
     func setAside() throws(RemodelError) -> ChainedSource {
         let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
+        let names = source.tables.map(\.name) + source.joinTables.map(\.name)
+        let renames = changes.rebuiltRenames(sourceTables: Set(names.map { $0.lowercased() }))
         var result = ChainedSource(tables: .destination)
-        try connection.execute("PRAGMA legacy_alter_table = ON")
         do {
             try connection.transaction { () throws(RemodelError) in
-                for name in source.tables.map(\.name) + source.joinTables.map(\.name) where !carriedSources.contains(name) {
+                for name in names where !carriedSources.contains(name) {
                     let indexes = try connection.rows(
                         "SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? COLLATE NOCASE AND sql IS NOT NULL",
                         [.text(name)])
                     for case .text(let index) in indexes.map({ $0[0] }) {
                         try connection.execute("DROP INDEX main.\(quoteIdentifier(index))")
                     }
+                    var current = name
+                    if let renamed = renames[name] {
+                        try connection.execute("ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
+                        current = renamed
+                    }
                     let prior = "_remodel_prior_\(result.setAside.count)"
-                    try connection.execute("ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(prior))")
+                    try connection.execute("PRAGMA legacy_alter_table = ON")
+                    try connection.execute("ALTER TABLE main.\(quoteIdentifier(current)) RENAME TO \(quoteIdentifier(prior))")
+                    try connection.execute("PRAGMA legacy_alter_table = OFF")
                     result.tables.elsewhere[name.lowercased()] = "main.\(quoteIdentifier(prior))"
                     result.setAside.append(prior)
                 }
@@ -39,7 +48,6 @@ extension StoreRewrite {
             try? connection.execute("PRAGMA legacy_alter_table = OFF")
             throw error
         }
-        try connection.execute("PRAGMA legacy_alter_table = OFF")
         return result
     }
 

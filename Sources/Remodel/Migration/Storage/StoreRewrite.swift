@@ -45,8 +45,17 @@ struct StoreRewrite {
 
     private func dropTablesNotCarried() throws(RemodelError) {
         let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
-        for name in source.tables.map(\.name) + source.joinTables.map(\.name) where !carriedSources.contains(name) {
-            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(name))")
+        let names = source.tables.map(\.name) + source.joinTables.map(\.name)
+        let renames = changes.rebuiltRenames(sourceTables: Set(names.map { $0.lowercased() }))
+        for name in names where !carriedSources.contains(name) {
+            var dropped = name
+            if let renamed = renames[name] {
+                // The app's foreign keys to the table follow it to its new name (the app's triggers and views
+                // are set aside already); the rows are read from the source file.
+                try connection.execute("ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
+                dropped = renamed
+            }
+            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(dropped))")
         }
     }
 
@@ -144,7 +153,8 @@ struct StoreRewrite {
             let columns = rehearsal.appColumns(of: table.name)
             guard !columns.isEmpty else { continue }
             for feeder in (changes.feeders[table.name] ?? []).sorted() {
-                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() })
+                // A generated column computes its values itself: it is declared again, never written.
+                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() }).subtracting(app.generatedColumns[feeder] ?? [])
                 let own = columns.filter { present.contains($0.name.lowercased()) }.map { quoteIdentifier($0.name) }
                 guard !own.isEmpty else { continue }
                 let target = "main.\(quoteIdentifier(table.name))"

@@ -36,13 +36,15 @@ struct RelationshipTranslation: Sendable, Hashable {
             range: expression.range)
     }
 
-    /// The one source relationship a `$source.name` key path reads.
+    /// The one source relationship a `$source.name` key path reads, or ``RelationshipMapping/sourceObject``
+    /// for `$source` itself (the objects another entity mapping made from the same source object).
     private static func relationship(readBy expression: XcodeExpression) throws(TranslationRefusal) -> String {
+        if case .variable("source") = expression.kind { return RelationshipMapping.sourceObject }
         guard case .keyPath(let operand, let path) = expression.kind, case .variable("source") = operand.kind,
             XcodeExpressionTranslator.isName(path)
         else {
             throw TranslationRefusal(
-                message: "the source objects must be one relationship of $source ($source.owner), not \(expression)", range: expression.range)
+                message: "the source objects must be $source itself or one relationship of it ($source.owner), not \(expression)", range: expression.range)
         }
         return path
     }

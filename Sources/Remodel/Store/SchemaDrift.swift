@@ -1,0 +1,119 @@
+/// One way a store's schema no longer matches the layout of the version it records: a model table, join
+/// table or column that was dropped or renamed by hand or by another tool (`sqlite3`, a database browser).
+///
+/// Remodel compares the schema alone (no row is read) before it opens, launches, migrates, exports or
+/// imports a store, as Room checks its identity hash at every open, and refuses a drifted store untouched
+/// (``RemodelError/Code/schemaDrift``): reading or migrating it would fail halfway or lose the values of
+/// what is missing. Tables, columns, indexes, triggers and views the app added are not drift.
+///
+/// For example:
+/// ```swift
+/// let inspection = try StoreInspector.inspect(path: "library.sqlite", bundle: bundle)
+/// if case .schemaDrift(_, let drifts) = inspection.state {
+///     for drift in drifts { print(drift) } // table "Person" has no column "age"
+/// }
+/// ```
+public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
+    /// What drifted.
+    public enum Kind: Sendable, Hashable {
+        /// The model table of an entity hierarchy is missing.
+        case missingTable
+        /// A join table of a many-to-many (or inverse-less to-many) relationship is missing.
+        case missingJoinTable
+        /// The table is there but is a view, not a table.
+        case notATable
+        /// The table is there, but a column of the version's layout is not.
+        case missingColumn
+    }
+
+    /// What drifted.
+    public let kind: Kind
+    /// The table at fault (an entity hierarchy's table or a join table).
+    public let table: String
+    /// The missing column, for ``Kind/missingColumn``.
+    public let column: String?
+    /// For ``Kind/missingColumn``: the columns of the table that neither the layout has nor the app's
+    /// additions are known by (a renamed column shows up here), in table order.
+    public let unexpectedColumns: [String]
+
+    /// The drift in words: `table "Person" has no column "age" (its columns the model does not have: "years")`.
+    public var description: String {
+        switch kind {
+        case .missingTable: return "table \"\(table)\" is missing"
+        case .missingJoinTable: return "join table \"\(table)\" is missing"
+        case .notATable: return "\"\(table)\" is a view, not a table"
+        case .missingColumn:
+            let others = unexpectedColumns.isEmpty
+                ? "" : " (its columns the model does not have: \(unexpectedColumns.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            return "table \"\(table)\" has no column \"\(column ?? "")\"\(others)"
+        }
+    }
+}
+
+/// Compares a store's schema with a version's layout, from `sqlite_master` and `pragma_table_xinfo` in
+/// one query: no row of any table is read, so an app's launch pays a millisecond, not the store's size.
+enum SchemaDriftCheck {
+    /// What drifted in the store on `connection` from `layout`, tables in layout order, then join tables.
+    static func drifts(on connection: SQLiteConnection, layout: StoreLayout) throws(RemodelError) -> [SchemaDrift] {
+        // SQLite's names are case-insensitive (ASCII): a column renamed only in case is no drift.
+        var columnsByTable: [String: [String]] = [:]
+        var kindByTable: [String: String] = [:]
+        let schema = try connection.rows(
+            """
+            SELECT m.type, m.name, p.name FROM sqlite_master AS m LEFT JOIN pragma_table_xinfo(m.name) AS p
+            WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid
+            """)
+        for row in schema {
+            guard case .text(let type) = row[0], case .text(let table) = row[1] else { continue }
+            let key = table.lowercased()
+            kindByTable[key] = type
+            if case .text(let column) = row[2] { columnsByTable[key, default: []].append(column) }
+        }
+        var drifts: [SchemaDrift] = []
+        func check(_ table: String, _ expected: [String], missing: SchemaDrift.Kind) {
+            let key = table.lowercased()
+            guard let type = kindByTable[key] else {
+                drifts.append(SchemaDrift(kind: missing, table: table, column: nil, unexpectedColumns: []))
+                return
+            }
+            guard type == "table" else {
+                drifts.append(SchemaDrift(kind: .notATable, table: table, column: nil, unexpectedColumns: []))
+                return
+            }
+            let found = columnsByTable[key] ?? []
+            let foundKeys = Set(found.map { $0.lowercased() })
+            let expectedKeys = Set(expected.map { $0.lowercased() })
+            // An app's own columns are carried, never drift; they are named only beside a missing column.
+            let unexpected = found.filter { !expectedKeys.contains($0.lowercased()) }
+            for column in expected where !foundKeys.contains(column.lowercased()) {
+                drifts.append(SchemaDrift(kind: .missingColumn, table: table, column: column, unexpectedColumns: unexpected))
+            }
+        }
+        for table in layout.tables {
+            check(table.name, table.columns.map(\.name), missing: .missingTable)
+        }
+        for join in layout.joinTables {
+            // Every join table has both order columns (used or not), as `createSQL` makes them.
+            let columns = [
+                StoreLayout.JoinTable.sourceColumn, StoreLayout.JoinTable.destinationColumn, StoreLayout.JoinTable.sourceOrderColumn,
+                StoreLayout.JoinTable.destinationOrderColumn,
+            ]
+            check(join.name, columns, missing: .missingJoinTable)
+        }
+        return drifts
+    }
+
+    /// `state` as classified from the metadata, or ``StoreInspection/State/schemaDrift(version:drifts:)``
+    /// when the store's schema no longer matches the version it is at.
+    static func checked(
+        _ state: StoreInspection.State, on connection: SQLiteConnection, bundle: ModelBundle
+    ) throws(RemodelError) -> StoreInspection.State {
+        let name: String
+        switch state {
+        case .current(let version), .older(let version, _): name = version
+        default: return state
+        }
+        let drifts = try drifts(on: connection, layout: StoreLayout(version: try bundle.loadVersion(named: name)))
+        return drifts.isEmpty ? state : .schemaDrift(version: name, drifts: drifts)
+    }
+}

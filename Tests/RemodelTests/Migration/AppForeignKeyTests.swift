@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import Remodel
+
+/// Foreign keys in the app's own tables (issue 21, class 3): phase 3 checks what the step wrote, so a key
+/// the app left dangling (foreign keys never turned on) does not stop an unrelated step; a key to a table
+/// the step carries under a new name follows it; one to a table the step removes is refused at planning;
+/// one the step leaves dangling is named by the app's table and row. App 2 renames Contact to Person
+/// (carried); App 3 keeps only the Person objects not named Bob (Person rebuilt); App 4 removes Person.
+struct AppForeignKeyTests {
+    private static let versions = [
+        ("App", #"<entity name="Contact"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
+        ("App 2", #"<entity name="Person" elementID="Contact"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
+        ("App 3", #"<entity name="Person" versionHashModifier="3"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
+        ("App 4", #"<entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/><attribute name="color" optional="YES" attributeType="String"/></entity>"#),
+    ]
+    private static let seed = #"{"Contact": [{"_pk": 1, "name": "Ada"}, {"_pk": 2, "name": "Bob"}], "Tag": [{"_pk": 1, "label": "x"}]}"#
+
+    /// A store at `version` changed by `sql`, and the folder of its model and mapping file (kept alive with it).
+    private func store(at version: String = "App", changedBy sql: String) throws -> (MigrationCase, models: TemporaryFolder) {
+        let models = try TemporaryFolder()
+        let path = try BundleWriting.write("App", in: models.path, versions: Self.versions)
+        try FileManager.default.createDirectory(atPath: models.file("Mappings"), withIntermediateDirectories: true)
+        _ = try models.write(
+            #"<mapping model="App" sourceVersion="App 2" destinationVersion="App 3"><entity source="Person" destination="Person" filter="$source.name != 'Bob'"/></mapping>"#,
+            to: "Mappings/filter.xml")
+        let store = try MigrationCase(bundle: try ModelBundle(contentsOf: path), version: version, seed: nil)
+        try SQLiteConnection(path: store.store).execute(sql)
+        return (store, models)
+    }
+
+    @Test func aKeyTheAppLeftDanglingDoesNotStopAStepThatDoesNotTouchIt() async throws {
+        // Foreign keys were never turned on: app_log row 2 points at Contact 99, which never existed.
+        let (store, models) = try store(
+            changedBy: """
+                INSERT INTO Contact (_pk, _entity, name) VALUES (1, 'Contact', 'Ada');
+                CREATE TABLE app_log (id INTEGER PRIMARY KEY, contact INTEGER REFERENCES Contact (_pk), line TEXT);
+                INSERT INTO app_log VALUES (1, 1, 'fine'), (2, 99, 'dangling since the app wrote it');
+                """)
+        var options = MigrationOptions(mappingsDirectory: models.file("Mappings"))
+        options.targetVersion = "App 2"
+        try await store.migrate(options)
+        let connection = try SQLiteConnection(path: store.store, mode: .readOnly)
+        #expect(
+            try connection.rows("SELECT id, contact, line FROM app_log ORDER BY id") == [
+                [.integer(1), .integer(1), .text("fine")], [.integer(2), .integer(99), .text("dangling since the app wrote it")],
+            ])
+        // The carried rename took the app's key with it.
+        #expect(try connection.scalar("SELECT sql FROM sqlite_master WHERE name = 'app_log'") == .text(#"CREATE TABLE app_log (id INTEGER PRIMARY KEY, contact INTEGER REFERENCES "Person" (_pk), line TEXT)"#))
+        #expect(try connection.rows("SELECT _pk, name FROM Person") == [[.integer(1), .text("Ada")]])
+    }
+
+    @Test func aKeyToATableTheStepRemovesIsRefusedAtPlanning() async throws {
+        let (store, models) = try store(
+            at: "App 3",
+            changedBy: """
+                INSERT INTO Person (_pk, _entity, name) VALUES (1, 'Person', 'Ada');
+                CREATE TABLE app_notes (id INTEGER PRIMARY KEY, person INTEGER REFERENCES Person (_pk), text TEXT);
+                INSERT INTO app_notes VALUES (1, 1, 'about Ada');
+                """)
+        let before = try store.snapshot()
+        let message = "the app's foreign key app_notes.person references Person, a table App 3 → App 4 removes (or splits): its rows would point at nothing. Change or drop the foreign key before migrating and add it again for the new version; Remodel does not change it silently"
+        do {
+            _ = try Migrator(bundle: store.bundle, options: MigrationOptions(mappingsDirectory: models.file("Mappings"))).plan(storeAt: store.store)
+            Issue.record("the plan did not refuse")
+        } catch {
+            #expect(error.code == .migrationNotPlannable)
+            expectSameText(error.message, message)
+        }
+        do {
+            try await store.migrate(MigrationOptions(mappingsDirectory: models.file("Mappings")))
+            Issue.record("the migration did not refuse")
+        } catch let error as RemodelError {
+            #expect(error.code == .migrationNotPlannable)
+            expectSameText(error.message, message)
+        }
+        #expect(try store.snapshot() == before)
+    }
+
+    @Test func aKeyTheStepLeavesDanglingIsNamedByTheAppsTableAndRow() async throws {
+        let (store, models) = try store(
+            at: "App 2",
+            changedBy: """
+                INSERT INTO Person (_pk, _entity, name) VALUES (1, 'Person', 'Ada'), (2, 'Person', 'Bob');
+                CREATE TABLE app_notes (id INTEGER PRIMARY KEY, person INTEGER REFERENCES Person (_pk), text TEXT);
+                INSERT INTO app_notes VALUES (1, 1, 'about Ada'), (7, 2, 'about Bob');
+                """)
+        let before = try store.snapshot()
+        var options = MigrationOptions(mappingsDirectory: models.file("Mappings"))
+        options.targetVersion = "App 3"
+        do {
+            try await store.migrate(options)
+            Issue.record("the migration did not refuse")
+        } catch let error as RemodelError {
+            #expect(error.code == .validationFailed)
+            #expect(
+                error.message.hasSuffix(
+                    "\n  - app_notes \"person\": row 7 of the app's table app_notes references a missing row of Person (its foreign key person → Person): the step removed or re-keyed the object it pointed to; delete or change that row (or its foreign key) before migrating [foreign-key-check]"),
+                "\(error.message)")
+        }
+        #expect(try store.snapshot() == before)
+    }
+}
