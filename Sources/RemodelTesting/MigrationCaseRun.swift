@@ -23,7 +23,9 @@ struct MigrationCaseRun {
 
     func run(_ assertions: (@Sendable (MigratedStore) async throws -> Void)?) async -> MigrationTestResult {
         var progress = Progress()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-testkit-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remodel-testkit-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let outcome: MigrationTestResult.Outcome
         do {
@@ -42,7 +44,9 @@ struct MigrationCaseRun {
             objectsAfter: progress.objectsAfter, seconds: progress.seconds)
     }
 
-    static func matches(_ outcome: MigrationTestResult.Outcome, _ expectation: MigrationExpectation, _ matrix: MigrationMatrix) -> Bool {
+    static func matches(
+        _ outcome: MigrationTestResult.Outcome, _ expectation: MigrationExpectation, _ matrix: MigrationMatrix
+    ) -> Bool {
         switch (outcome, expectation) {
         case (.migrated, .migrates), (.needsMapping, .needsMapping):
             return true
@@ -59,7 +63,8 @@ struct MigrationCaseRun {
         in folder: String, assertions: (@Sendable (MigratedStore) async throws -> Void)?, progress: inout Progress
     ) async throws -> MigrationTestResult.Outcome {
         let bundle = try matrix.bundle.get()
-        guard let source = bundle.version(named: testCase.version), let head = bundle.version(named: testCase.head) else {
+        guard let source = bundle.version(named: testCase.version), let head = bundle.version(named: testCase.head)
+        else {
             throw Stop(outcome: .failed("the model \(bundle.name) has no version \"\(testCase.version)\""))
         }
         let store = folder + "/store.sqlite"
@@ -118,7 +123,8 @@ struct MigrationCaseRun {
         let options = migrator.options
         do throws(RemodelError) {
             return try MigrationPlanner.plan(
-                bundle: migrator.bundle, from: version, to: options.targetVersion, mappingsDirectory: options.mappingsDirectory)
+                bundle: migrator.bundle, from: version, to: options.targetVersion,
+                mappingsDirectory: options.mappingsDirectory)
         } catch {
             guard error.code == .migrationNotPlannable else { throw error }
         }
@@ -148,7 +154,8 @@ struct MigrationCaseRun {
     ) throws {
         guard let fixture = testCase.fixture else {
             let seed = folder + "/seed.json"
-            let plan = try SeedGenerator(version: version).write(objects: matrix.objects, seedNumber: matrix.seedNumber, to: seed)
+            let plan = try SeedGenerator(version: version).write(
+                objects: matrix.objects, seedNumber: matrix.seedNumber, to: seed)
             progress.seedProblems = plan.problems.map(\.description)
             do {
                 _ = try Store.create(at: store, bundle: bundle, version: version.name, seed: seed)
@@ -171,7 +178,8 @@ struct MigrationCaseRun {
         case .current(let name) where name == version.name, .older(let name, _) where name == version.name:
             return
         default:
-            throw Stop(outcome: .failed("the fixture \(fixture) is not a store at version \(version.name): \(found.message)"))
+            throw Stop(
+                outcome: .failed("the fixture \(fixture) is not a store at version \(version.name): \(found.message)"))
         }
     }
 
@@ -183,12 +191,15 @@ struct MigrationCaseRun {
         }
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let value = try connection.scalar(
-            "SELECT count(*) FROM \(quoteIdentifier(version.root(of: found).name)) WHERE \"_entity\" = ?", [.text(entity)])
+            "SELECT count(*) FROM \(quoteIdentifier(version.root(of: found).name)) WHERE \"_entity\" = ?",
+            [.text(entity)])
         return Int(value?.integerValue ?? 0)
     }
 
     static func totalCount(path: String, version: ModelVersion) throws -> Int {
-        try version.entities.filter { !$0.isAbstract }.reduce(0) { $0 + (try count($1.name, path: path, version: version)) }
+        try version.entities.filter { !$0.isAbstract }.reduce(0) {
+            $0 + (try count($1.name, path: path, version: version))
+        }
     }
 
     static func export(path: String, bundle: ModelBundle) throws -> String {

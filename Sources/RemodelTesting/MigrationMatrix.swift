@@ -61,23 +61,32 @@ public struct MigrationMatrix: Sendable {
     ///   - fixtures: A folder of hand-written data per version (see ``fixtures``).
     ///   - objects: Objects of each concrete entity in generated data.
     ///   - seedNumber: The seed number of generated data.
-    public init(model path: String, mappings: String? = nil, fixtures: String? = nil, objects: Int = 20, seedNumber: UInt64 = 1) {
+    public init(
+        model path: String, mappings: String? = nil, fixtures: String? = nil, objects: Int = 20, seedNumber: UInt64 = 1
+    ) {
         let bundle: Result<ModelBundle, RemodelError>
         do throws(RemodelError) {
             bundle = .success(try ModelBundle(contentsOf: path))
         } catch {
             bundle = .failure(error)
         }
-        self.init(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings), fixtures: fixtures, objects: objects, seedNumber: seedNumber)
+        self.init(
+            bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings), fixtures: fixtures,
+            objects: objects, seedNumber: seedNumber)
     }
 
     /// A matrix for a bundle already read, migrated with `options` (policies, hooks and validations included).
-    public init(bundle: ModelBundle, options: MigrationOptions = MigrationOptions(), fixtures: String? = nil, objects: Int = 20, seedNumber: UInt64 = 1) {
-        self.init(bundle: .success(bundle), options: options, fixtures: fixtures, objects: objects, seedNumber: seedNumber)
+    public init(
+        bundle: ModelBundle, options: MigrationOptions = MigrationOptions(), fixtures: String? = nil, objects: Int = 20,
+        seedNumber: UInt64 = 1
+    ) {
+        self.init(
+            bundle: .success(bundle), options: options, fixtures: fixtures, objects: objects, seedNumber: seedNumber)
     }
 
     private init(
-        bundle: Result<ModelBundle, RemodelError>, options: MigrationOptions, fixtures: String?, objects: Int, seedNumber: UInt64
+        bundle: Result<ModelBundle, RemodelError>, options: MigrationOptions, fixtures: String?, objects: Int,
+        seedNumber: UInt64
     ) {
         self.bundle = bundle
         self.options = options
@@ -102,10 +111,12 @@ public struct MigrationMatrix: Sendable {
             let expectation = expectations[name] ?? .migrates
             result.append(MigrationTestCase(matrix: self, version: name, fixture: nil, expectation: expectation))
             for fixture in found[name] ?? [] {
-                result.append(MigrationTestCase(matrix: self, version: name, fixture: fixture, expectation: expectation))
+                result.append(
+                    MigrationTestCase(matrix: self, version: name, fixture: fixture, expectation: expectation))
             }
         }
-        for (name, files) in found.sorted(by: { $0.key < $1.key }) where !names.contains(name) && bundle.version(named: name) == nil {
+        for (name, files) in found.sorted(by: { $0.key < $1.key })
+        where !names.contains(name) && bundle.version(named: name) == nil {
             for fixture in files {
                 result.append(MigrationTestCase(matrix: self, version: name, fixture: fixture, expectation: .migrates))
             }

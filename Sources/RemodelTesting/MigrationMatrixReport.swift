@@ -75,7 +75,8 @@ public struct MigrationMatrixReport: Sendable {
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
                 return index == 3 ? padding + cell : cell + padding
             }
-            return padded.joined(separator: "   ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            return padded.joined(separator: "   ").replacingOccurrences(
+                of: "\\s+$", with: "", options: .regularExpression)
         }
         lines.append(line(header))
         for (result, row) in zip(results, rows) {
@@ -103,7 +104,9 @@ public struct MigrationMatrixReport: Sendable {
             }
         }
         let parts = counts.map { word, count, unexpected in
-            let expectation = word == "ok" ? "" : unexpected == 0 ? " (expected)" : unexpected == count ? "" : " (\(unexpected) unexpected)"
+            let expectation =
+                word == "ok"
+                ? "" : unexpected == 0 ? " (expected)" : unexpected == count ? "" : " (\(unexpected) unexpected)"
             return "\(count) \(word)\(expectation)"
         }
         let closing = unexpectedCount == 0 ? "" : " \(unexpectedCount) unexpected."

@@ -50,14 +50,18 @@ public struct MigrationTestCase: Sendable, CustomStringConvertible {
     /// - Returns: The result, when it is the one expected.
     /// - Throws: ``MigrationTestFailure`` when it is not.
     @discardableResult
-    public func run(_ assertions: (@Sendable (MigratedStore) async throws -> Void)? = nil) async throws -> MigrationTestResult {
+    public func run(_ assertions: (@Sendable (MigratedStore) async throws -> Void)? = nil) async throws
+        -> MigrationTestResult
+    {
         let result = await result(assertions)
         guard result.isExpected else { throw MigrationTestFailure(result: result) }
         return result
     }
 
     /// Migrates the case's store and checks it, returning the result whatever it is.
-    public func result(_ assertions: (@Sendable (MigratedStore) async throws -> Void)? = nil) async -> MigrationTestResult {
+    public func result(_ assertions: (@Sendable (MigratedStore) async throws -> Void)? = nil) async
+        -> MigrationTestResult
+    {
         await MigrationCaseRun(testCase: self).run(assertions)
     }
 }

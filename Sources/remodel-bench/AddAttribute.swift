@@ -4,5 +4,6 @@
 /// byte copy (see ``CopyLimit``).
 extension CopyStep {
     /// The hand-written change: the column the library's layout gives the attribute.
-    static let addAttribute = CopyStep(model: .addAttribute, statements: [#"ALTER TABLE main."Person" ADD COLUMN "middleName" TEXT"#])
+    static let addAttribute = CopyStep(
+        model: .addAttribute, statements: [#"ALTER TABLE main."Person" ADD COLUMN "middleName" TEXT"#])
 }

@@ -65,7 +65,8 @@ enum SourceModel: String, CaseIterable {
     /// Generates a store of `objects` objects at ``firstVersion``.
     func generate(at path: String, objects: Int) throws {
         switch self {
-        case .library, .addAttribute: try Generator.generate(at: path, objects: objects, bundle: try bundle(), version: firstVersion)
+        case .library, .addAttribute:
+            try Generator.generate(at: path, objects: objects, bundle: try bundle(), version: firstVersion)
         case .ten: try TenGenerator.generate(at: path, objects: objects)
         }
     }

@@ -36,18 +36,28 @@ enum Catalog {
         Scenario(name: "migrate3", source: .library, baseline: "migrate", target: 1.3, library: true),
         Scenario(name: "limit3", source: .library, baseline: "limit"),
         Scenario(name: "policy", source: .library, library: true),
-        Scenario(name: "addAttribute", source: .addAttribute, baseline: "addAttributeLimit", target: 1.5, library: true),
+        Scenario(
+            name: "addAttribute", source: .addAttribute, baseline: "addAttributeLimit", target: 1.5, library: true),
         Scenario(name: "addAttributeLimit", source: .addAttribute),
         Scenario(name: "oneOfTen", source: .ten, baseline: "oneOfTenLimit", target: 1.3, library: true),
         Scenario(name: "oneOfTenLimit", source: .ten),
         Scenario(name: "launch", source: nil, library: true),
         Scenario(name: "validate", source: nil),
         Scenario(name: "fleet", source: nil, byDefault: false),
-        Scenario(name: "longHistory", source: nil, baseline: "longHistoryStep", target: chainTarget, library: true, byDefault: false, chain: .history),
-        Scenario(name: "longHistoryStepByStep", source: nil, baseline: "longHistoryStep", library: true, byDefault: false, chain: .history),
-        Scenario(name: "longHistoryStep", source: nil, library: true, byDefault: false, chain: .history, lastStep: true),
-        Scenario(name: "wireChain", source: nil, baseline: "wireStep", target: chainTarget, library: true, byDefault: false, chain: .wire),
-        Scenario(name: "wireChainStepByStep", source: nil, baseline: "wireStep", library: true, byDefault: false, chain: .wire),
+        Scenario(
+            name: "longHistory", source: nil, baseline: "longHistoryStep", target: chainTarget, library: true,
+            byDefault: false, chain: .history),
+        Scenario(
+            name: "longHistoryStepByStep", source: nil, baseline: "longHistoryStep", library: true, byDefault: false,
+            chain: .history),
+        Scenario(
+            name: "longHistoryStep", source: nil, library: true, byDefault: false, chain: .history, lastStep: true),
+        Scenario(
+            name: "wireChain", source: nil, baseline: "wireStep", target: chainTarget, library: true, byDefault: false,
+            chain: .wire),
+        Scenario(
+            name: "wireChainStepByStep", source: nil, baseline: "wireStep", library: true, byDefault: false,
+            chain: .wire),
         Scenario(name: "wireStep", source: nil, library: true, byDefault: false, chain: .wire, lastStep: true),
         Scenario(name: "coreData", source: nil, byDefault: false),
     ]

@@ -10,14 +10,17 @@ import Remodel
 /// passes (`Migrator.passes(of:)`) are found in a child of their own (``plan(store:bundlePath:composesSteps:result:)``),
 /// so that planning twice does not raise the migration's peak memory.
 enum ChainMigration {
-    static func run(store: String, bundlePath: String, composesSteps: Bool, sampler: OwnMemorySampler, result: inout ScenarioResult) async throws {
+    static func run(
+        store: String, bundlePath: String, composesSteps: Bool, sampler: OwnMemorySampler, result: inout ScenarioResult
+    ) async throws {
         let clock = Measure.PhaseClock()
         let passes = PassCount()
         let pagesBefore = SQLiteTrace.shared.pagesRead
         let readsBefore = ReadCounters.now()
         let samplesBefore = sampler.reads
         let start = Measure.now()
-        let migrator = Migrator(bundle: try ModelBundle(contentsOf: bundlePath), options: options(composesSteps: composesSteps))
+        let migrator = Migrator(
+            bundle: try ModelBundle(contentsOf: bundlePath), options: options(composesSteps: composesSteps))
         let report = try await migrator.migrate(storeAt: store) { progress in
             clock.mark(phase: progress.phase.rawValue, step: progress.step)
             passes.saw(progress.steps)
@@ -36,7 +39,8 @@ enum ChainMigration {
     /// (`Migrator.passes(of:)`) and the time; the peak memory of planning alone is the child's.
     static func plan(store: String, bundlePath: String, composesSteps: Bool, result: inout ScenarioResult) throws {
         let start = Measure.now()
-        let migrator = Migrator(bundle: try ModelBundle(contentsOf: bundlePath), options: options(composesSteps: composesSteps))
+        let migrator = Migrator(
+            bundle: try ModelBundle(contentsOf: bundlePath), options: options(composesSteps: composesSteps))
         let plan = try migrator.plan(storeAt: store)
         result.seconds = Measure.now() - start
         result.extra["steps"] = Double(plan.steps.count)
@@ -70,7 +74,10 @@ enum ChainMigration {
     /// The progress phases under the report's names: `plan` (planning, then each pass's copy and schema
     /// until its phase 1 reports), `phase1`, `phase2`, `phase3`, `replace`.
     private static func parts(_ phases: [String: Double]) -> [String: Double] {
-        let names = ["planning": "plan", "instances": "phase1", "relationships": "phase2", "validation": "phase3", "replace": "replace"]
+        let names = [
+            "planning": "plan", "instances": "phase1", "relationships": "phase2", "validation": "phase3",
+            "replace": "replace",
+        ]
         var parts: [String: Double] = [:]
         for (phase, seconds) in phases {
             parts[names[phase] ?? phase, default: 0] += seconds

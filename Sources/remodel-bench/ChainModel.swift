@@ -11,7 +11,10 @@ enum ChainModel: String, CaseIterable {
 
     /// The wire bundle, found as the tests find the corpus: `<package>/../shared/corpus`.
     static var wireBundlePath: String {
-        URL(fileURLWithPath: BenchModel.repository + "/../shared/corpus/wireapp__wire-ios-data-model/zmessaging.xcdatamodeld").standardized.path
+        URL(
+            fileURLWithPath: BenchModel.repository
+                + "/../shared/corpus/wireapp__wire-ios-data-model/zmessaging.xcdatamodeld"
+        ).standardized.path
     }
 
     /// Where the bundle is for a run whose temporary folder is `folder`.
@@ -26,7 +29,9 @@ enum ChainModel: String, CaseIterable {
     var unavailable: String? {
         switch self {
         case .history: nil
-        case .wire: FileManager.default.fileExists(atPath: Self.wireBundlePath) ? nil : "skipped: no corpus at \(Self.wireBundlePath)"
+        case .wire:
+            FileManager.default.fileExists(atPath: Self.wireBundlePath)
+                ? nil : "skipped: no corpus at \(Self.wireBundlePath)"
         }
     }
 

@@ -62,7 +62,8 @@ struct CopyStep {
 /// The bench's own byte copy through the kernel (`copy_file_range`, looked up at run time since the
 /// system module does not declare it), written apart from the library's so the limit owes it nothing.
 enum KernelCopy {
-    private typealias Function = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+    private typealias Function =
+        @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
 
     static func copy(_ source: String, to destination: String) throws {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range") else {
@@ -80,7 +81,9 @@ enum KernelCopy {
         var left = Int(info.st_size)
         while left > 0 {
             let done = copyFileRange(input, nil, output, nil, left, 0)
-            guard done > 0 else { throw BenchError("copy_file_range stopped with \(left) bytes left: \(String(cString: strerror(errno)))") }
+            guard done > 0 else {
+                throw BenchError("copy_file_range stopped with \(left) bytes left: \(String(cString: strerror(errno)))")
+            }
             left -= done
         }
     }

@@ -84,8 +84,11 @@ enum CoreDataBench {
     static func run(
         sizes: [Int], repeats: Int, folder: String, child: ([String]) throws -> ScenarioResult, log: (String) -> Void
     ) throws -> String {
-        var lines = ["", "Core Data import (BenchLibrary in Core Data's layout; limit: a plain copy of the file, synced)",
-            "| objects | store MiB | import s | copy s | ratio | import CPU s | import peak MiB |", "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        var lines = [
+            "", "Core Data import (BenchLibrary in Core Data's layout; limit: a plain copy of the file, synced)",
+            "| objects | store MiB | import s | copy s | ratio | import CPU s | import peak MiB |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
         for size in sizes {
             let store = "\(folder)/CoreData-\(size).sqlite"
             _ = try child(["--scenario", "generate-core-data", "--objects", "\(size)", "--store", store])
@@ -93,15 +96,21 @@ enum CoreDataBench {
             let bytes = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? 0
             func median(_ scenario: String) throws -> ScenarioResult {
                 var runs: [ScenarioResult] = []
-                for _ in 0..<max(1, repeats) { runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", store, "--no-trace"])) }
+                for _ in 0..<max(1, repeats) {
+                    runs.append(
+                        try child(["--scenario", scenario, "--objects", "\(size)", "--store", store, "--no-trace"]))
+                }
                 runs.sort { $0.seconds < $1.seconds }
                 return runs[runs.count / 2]
             }
             let imported = try median("core-data-import")
             let copied = try median("core-data-copy")
-            log("\(size) objects: core-data-import \(String(format: "%.3f", imported.seconds)) s, copy \(String(format: "%.3f", copied.seconds)) s")
+            log(
+                "\(size) objects: core-data-import \(String(format: "%.3f", imported.seconds)) s, copy \(String(format: "%.3f", copied.seconds)) s"
+            )
             lines.append(
-                "| \(size) | \(String(format: "%.0f", Double(bytes) / 1_048_576)) | \(String(format: "%.3f", imported.seconds)) | \(String(format: "%.3f", copied.seconds)) | \(String(format: "%.2f", imported.seconds / max(copied.seconds, 0.000_001)))× | \(String(format: "%.2f", imported.extra["cpuSeconds"] ?? 0)) | \(String(format: "%.1f", Double(imported.maxRSSKiB) / 1024)) |")
+                "| \(size) | \(String(format: "%.0f", Double(bytes) / 1_048_576)) | \(String(format: "%.3f", imported.seconds)) | \(String(format: "%.3f", copied.seconds)) | \(String(format: "%.2f", imported.seconds / max(copied.seconds, 0.000_001)))× | \(String(format: "%.2f", imported.extra["cpuSeconds"] ?? 0)) | \(String(format: "%.1f", Double(imported.maxRSSKiB) / 1024)) |"
+            )
             try? FileManager.default.removeItem(atPath: store)
         }
         return lines.joined(separator: "\n") + "\n"

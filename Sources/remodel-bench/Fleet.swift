@@ -21,34 +21,52 @@ enum FleetBench {
     }
 
     /// The parent's part: the stores, the children, the table.
-    static func run(_ settings: Settings, folder: String, child: ([String]) throws -> ScenarioResult, log: (String) -> Void) throws -> String {
+    static func run(
+        _ settings: Settings, folder: String, child: ([String]) throws -> ScenarioResult, log: (String) -> Void
+    ) throws -> String {
         let template = "\(folder)/fleet-template.sqlite"
-        let generated = try child(["--scenario", "generate", "--model", SourceModel.library.rawValue, "--objects", "\(settings.objects)", "--store", template])
-        log("fleet: a store of \(settings.objects) objects generated in \(fixed(generated.seconds, 3)) s; copying it \(settings.stores) times")
+        let generated = try child([
+            "--scenario", "generate", "--model", SourceModel.library.rawValue, "--objects", "\(settings.objects)",
+            "--store", template,
+        ])
+        log(
+            "fleet: a store of \(settings.objects) objects generated in \(fixed(generated.seconds, 3)) s; copying it \(settings.stores) times"
+        )
         let stores = "\(folder)/fleet"
         func copies() throws {
             try? FileManager.default.removeItem(atPath: stores)
             try FileManager.default.createDirectory(atPath: stores, withIntermediateDirectories: true)
             for index in 0..<settings.stores {
-                try FileManager.default.copyItem(atPath: template, toPath: String(format: "%@/store-%05d.sqlite", stores, index))
+                try FileManager.default.copyItem(
+                    atPath: template, toPath: String(format: "%@/store-%05d.sqlite", stores, index))
             }
             sync()  // Written back before timing.
         }
         try copies()
         let alone = try child(["--scenario", "fleet-alone", "--store-dir", stores, "--count", "20", "--no-trace"])
-        log("fleet: one store alone \(fixed(alone.seconds * 1000, 1)) ms (median of 20), peak \(fixed(Double(alone.maxRSSKiB) / 1024, 1)) MiB")
+        log(
+            "fleet: one store alone \(fixed(alone.seconds * 1000, 1)) ms (median of 20), peak \(fixed(Double(alone.maxRSSKiB) / 1024, 1)) MiB"
+        )
         try copies()
-        let parallel = try child(["--scenario", "fleet-run", "--store-dir", stores, "--jobs", "\(settings.jobs)", "--no-trace"])
-        log("fleet: \(settings.stores) stores, --jobs \(settings.jobs): \(fixed(parallel.seconds, 2)) s, peak \(fixed(Double(parallel.maxRSSKiB) / 1024, 1)) MiB")
+        let parallel = try child([
+            "--scenario", "fleet-run", "--store-dir", stores, "--jobs", "\(settings.jobs)", "--no-trace",
+        ])
+        log(
+            "fleet: \(settings.stores) stores, --jobs \(settings.jobs): \(fixed(parallel.seconds, 2)) s, peak \(fixed(Double(parallel.maxRSSKiB) / 1024, 1)) MiB"
+        )
         try copies()
         let serial = try child(["--scenario", "fleet-run", "--store-dir", stores, "--jobs", "1", "--no-trace"])
-        log("fleet: \(settings.stores) stores, --jobs 1: \(fixed(serial.seconds, 2)) s, peak \(fixed(Double(serial.maxRSSKiB) / 1024, 1)) MiB")
+        log(
+            "fleet: \(settings.stores) stores, --jobs 1: \(fixed(serial.seconds, 2)) s, peak \(fixed(Double(serial.maxRSSKiB) / 1024, 1)) MiB"
+        )
         try? FileManager.default.removeItem(atPath: stores)
         try? FileManager.default.removeItem(atPath: template)
         return report(settings, alone: alone, parallel: parallel, serial: serial)
     }
 
-    private static func report(_ settings: Settings, alone: ScenarioResult, parallel: ScenarioResult, serial: ScenarioResult) -> String {
+    private static func report(
+        _ settings: Settings, alone: ScenarioResult, parallel: ScenarioResult, serial: ScenarioResult
+    ) -> String {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let stores = Double(settings.stores)
         let bound = 1.5 * stores / Double(cores) * alone.seconds
@@ -85,7 +103,9 @@ enum FleetBench {
         // before the stores are migrated, so there is something to plan.
         var plans: [Double] = []
         for path in paths {
-            let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: target))
+            let migrator = Migrator(
+                bundle: bundle,
+                options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: target))
             let start = Measure.now()
             _ = try migrator.plan(storeAt: path)
             plans.append(Measure.now() - start)
@@ -93,7 +113,9 @@ enum FleetBench {
         var times: [Double] = []
         let cpu = Measure.processCPU()
         for path in paths {
-            let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: target))
+            let migrator = Migrator(
+                bundle: bundle,
+                options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: target))
             let start = Measure.now()
             _ = try await migrator.migrate(storeAt: path)
             times.append(Measure.now() - start)
@@ -114,7 +136,8 @@ enum FleetBench {
     /// `fleet-run`: every store of the folder, `jobs` at a time.
     static func run(storeDirectory: String, jobs: Int, result: inout ScenarioResult) async throws {
         let migrator = Migrator(
-            bundle: try BenchModel.bundle(), options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: target))
+            bundle: try BenchModel.bundle(),
+            options: MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: target))
         let paths = try storePaths(storeDirectory)
         let before = load()
         let start = Measure.now()
@@ -130,13 +153,17 @@ enum FleetBench {
         result.objects = tally.objectsMigrated
         result.extra["meanStoreSeconds"] = inside.reduce(0, +) / Double(max(1, paths.count))
         result.extra["medianStoreSeconds"] = median(inside)
-        let outcomes = StoreMigrationResult.Outcome.allCases.filter { tally[$0] > 0 }.map { "\(tally[$0]) \($0.rawValue)" }
+        let outcomes = StoreMigrationResult.Outcome.allCases.filter { tally[$0] > 0 }.map {
+            "\(tally[$0]) \($0.rawValue)"
+        }
         result.note = outcomes.joined(separator: ", ") + "; \(before) → \(load())"
         guard tally[.migrated] == paths.count else { throw BenchError("not every store was migrated: \(result.note)") }
     }
 
     private static func storePaths(_ folder: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }.sorted().map { folder + "/" + $0 }
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }.sorted().map {
+            folder + "/" + $0
+        }
     }
 
     private static func median(_ values: [Double]) -> Double {

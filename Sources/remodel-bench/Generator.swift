@@ -45,7 +45,8 @@ enum Generator {
     static func openForLoading(_ path: String) throws -> (SQLiteConnection, [String]) {
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-        let indexes = try connection.rows("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        let indexes = try connection.rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
         try connection.execute("BEGIN")
         for index in indexes { try connection.execute("DROP INDEX \(quoteIdentifier(textOf(index[0])))") }
         return (connection, indexes.map { textOf($0[1]) })

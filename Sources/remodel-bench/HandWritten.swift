@@ -21,17 +21,27 @@ enum HandWritten {
         let colorValue = toVersion4 ? ", NULL" : ""
         return [
             Table(
-                create: "CREATE TABLE \"Book\" (\"_pk\" INTEGER PRIMARY KEY, \"_entity\" TEXT NOT NULL, \"title\" TEXT, \"pageCount\" INTEGER\(subtitle), \"author\" INTEGER)",
-                copy: "INSERT INTO main.\"Book\" SELECT \"_pk\", \"_entity\", \"title\", \"pageCount\"\(subtitleValue), \"author\" FROM src.\"Book\""),
+                create:
+                    "CREATE TABLE \"Book\" (\"_pk\" INTEGER PRIMARY KEY, \"_entity\" TEXT NOT NULL, \"title\" TEXT, \"pageCount\" INTEGER\(subtitle), \"author\" INTEGER)",
+                copy:
+                    "INSERT INTO main.\"Book\" SELECT \"_pk\", \"_entity\", \"title\", \"pageCount\"\(subtitleValue), \"author\" FROM src.\"Book\""
+            ),
             Table(
-                create: "CREATE TABLE \"Person\" (\"_pk\" INTEGER PRIMARY KEY, \"_entity\" TEXT NOT NULL, \"fullName\" TEXT, \"age\" INTEGER\(nickname), \"status\" INTEGER, \"score\" INTEGER)",
-                copy: "INSERT INTO main.\"Person\" SELECT \"_pk\", \"_entity\", \"firstName\" || ' ' || \"lastName\", \"yearsSinceBirth\"\(nicknameValue), 0, \"score\" FROM src.\"Person\""),
+                create:
+                    "CREATE TABLE \"Person\" (\"_pk\" INTEGER PRIMARY KEY, \"_entity\" TEXT NOT NULL, \"fullName\" TEXT, \"age\" INTEGER\(nickname), \"status\" INTEGER, \"score\" INTEGER)",
+                copy:
+                    "INSERT INTO main.\"Person\" SELECT \"_pk\", \"_entity\", \"firstName\" || ' ' || \"lastName\", \"yearsSinceBirth\"\(nicknameValue), 0, \"score\" FROM src.\"Person\""
+            ),
             Table(
-                create: "CREATE TABLE \"Tag\" (\"_pk\" INTEGER PRIMARY KEY, \"_entity\" TEXT NOT NULL, \"name\" TEXT\(color))",
+                create:
+                    "CREATE TABLE \"Tag\" (\"_pk\" INTEGER PRIMARY KEY, \"_entity\" TEXT NOT NULL, \"name\" TEXT\(color))",
                 copy: "INSERT INTO main.\"Tag\" SELECT \"_pk\", \"_entity\", \"name\"\(colorValue) FROM src.\"Tag\""),
             Table(
-                create: "CREATE TABLE \"_Book_tags\" (\"source\" INTEGER NOT NULL, \"destination\" INTEGER NOT NULL, \"source_order\" INTEGER, \"destination_order\" INTEGER, PRIMARY KEY (\"source\", \"destination\"))",
-                copy: "INSERT INTO main.\"_Book_tags\" SELECT \"source\", \"destination\", NULL, NULL FROM src.\"_Book_tags\""),
+                create:
+                    "CREATE TABLE \"_Book_tags\" (\"source\" INTEGER NOT NULL, \"destination\" INTEGER NOT NULL, \"source_order\" INTEGER, \"destination_order\" INTEGER, PRIMARY KEY (\"source\", \"destination\"))",
+                copy:
+                    "INSERT INTO main.\"_Book_tags\" SELECT \"source\", \"destination\", NULL, NULL FROM src.\"_Book_tags\""
+            ),
         ]
     }
 

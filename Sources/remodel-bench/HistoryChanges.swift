@@ -20,13 +20,17 @@ enum HistoryChanges {
     /// Attribute names and types of the entities' first-version attributes, in turn.
     private static let plainAttributes = [
         ("title", "String"), ("createdAt", "Date"), ("remoteIdentifier", "String"), ("sortIndex", "Integer 32"),
-        ("isArchived", "Boolean"), ("rating", "Double"), ("updatedAt", "Date"), ("etag", "String"), ("priority", "Integer 16"),
+        ("isArchived", "Boolean"), ("rating", "Double"), ("updatedAt", "Date"), ("etag", "String"),
+        ("priority", "Integer 16"),
         ("summary", "String"), ("size", "Integer 64"), ("colorValue", "Integer 32"),
     ]
-    private static let addedTypes = ["String", "Integer 64", "Date", "Double", "Integer 32", "Boolean", "String", "Binary"]
+    private static let addedTypes = [
+        "String", "Integer 64", "Date", "Double", "Integer 32", "Boolean", "String", "Binary",
+    ]
 
     static let plainEntities = [
-        "Account", "Album", "Attachment", "Bookmark", "Calendar", "Channel", "Comment", "Contact", "Conversation", "Device",
+        "Account", "Album", "Attachment", "Bookmark", "Calendar", "Channel", "Comment", "Contact", "Conversation",
+        "Device",
         "Document", "Draft", "Event", "Folder", "Invitation", "Label", "Location", "Note", "Notification", "Playlist",
         "Post", "Preference", "Profile", "Project", "Reaction", "Receipt", "Reminder", "Session", "Subscription", "Tag",
         "Task", "Team", "Thread", "Track", "Workspace",
@@ -36,31 +40,45 @@ enum HistoryChanges {
     static var initial: HistoryModel {
         var model = HistoryModel()
         for (index, name) in plainEntities.enumerated() {
-            model.addEntity(HistoryModel.Entity(name: name, attributes: plainAttributeList(index: index, count: 4 + index % 4)))
+            model.addEntity(
+                HistoryModel.Entity(name: name, attributes: plainAttributeList(index: index, count: 4 + index % 4)))
         }
-        model.addEntity(HistoryModel.Entity(name: "Message", isAbstract: true, attributes: plainAttributeList(index: 3, count: 4)))
+        model.addEntity(
+            HistoryModel.Entity(name: "Message", isAbstract: true, attributes: plainAttributeList(index: 3, count: 4)))
         model.addEntity(HistoryModel.Entity(name: "Asset", attributes: plainAttributeList(index: 5, count: 5)))
-        model.addEntity(HistoryModel.Entity(name: "Member", isAbstract: true, attributes: plainAttributeList(index: 7, count: 3)))
+        model.addEntity(
+            HistoryModel.Entity(name: "Member", isAbstract: true, attributes: plainAttributeList(index: 7, count: 3)))
         for (child, parent) in [
-            ("TextMessage", "Message"), ("ImageMessage", "Message"), ("SystemMessage", "Message"), ("ImageAsset", "Asset"),
+            ("TextMessage", "Message"), ("ImageMessage", "Message"), ("SystemMessage", "Message"),
+            ("ImageAsset", "Asset"),
             ("VideoAsset", "Asset"), ("User", "Member"), ("Bot", "Member"),
         ] {
-            let attributes = [HistoryModel.Attribute(name: "\(child.prefix(1).lowercased())\(child.dropFirst())Kind", type: "Integer 32")]
+            let attributes = [
+                HistoryModel.Attribute(
+                    name: "\(child.prefix(1).lowercased())\(child.dropFirst())Kind", type: "Integer 32")
+            ]
             model.addEntity(HistoryModel.Entity(name: child, parent: parent, attributes: attributes))
         }
         for (entity, name, type) in [
             ("Contact", "phone", "String"), ("Conversation", "topic", "String"), ("Message", "text", "String"),
             ("Document", "filename", "String"), ("User", "nick", "String"), ("Track", "length", "Integer 64"),
-            ("Account", "legacyToken", "String"), ("Post", "viewCount", "Integer 32"), ("Session", "lastAddress", "String"),
-            ("Event", "reminderOffset", "Integer 64"), ("Device", "pushToken", "String"), ("Profile", "avatarURL", "String"),
+            ("Account", "legacyToken", "String"), ("Post", "viewCount", "Integer 32"),
+            ("Session", "lastAddress", "String"),
+            ("Event", "reminderOffset", "Integer 64"), ("Device", "pushToken", "String"),
+            ("Profile", "avatarURL", "String"),
             ("Tag", "name", "String"), ("Task", "status", "Integer 16"),
         ] {
             model.addAttribute(HistoryModel.Attribute(name: name, type: type), to: entity)
         }
-        model.addAttribute(HistoryModel.Attribute(name: "pinned", type: "Boolean", optional: false, defaultValue: "NO"), to: "Note")
-        for (entity, _, _) in widenings { model.addAttribute(HistoryModel.Attribute(name: "level", type: "Integer 16"), to: entity) }
+        model.addAttribute(
+            HistoryModel.Attribute(name: "pinned", type: "Boolean", optional: false, defaultValue: "NO"), to: "Note")
+        for (entity, _, _) in widenings {
+            model.addAttribute(HistoryModel.Attribute(name: "level", type: "Integer 16"), to: entity)
+        }
         model.makeUnique("name", of: "Tag")
-        model.link("Conversation", "messages", toMany: true, ordered: true, to: "Message", "conversation", inverseToMany: false)
+        model.link(
+            "Conversation", "messages", toMany: true, ordered: true, to: "Message", "conversation", inverseToMany: false
+        )
         model.link("Conversation", "participants", toMany: true, to: "User", "conversations", inverseToMany: true)
         model.link("Team", "members", toMany: true, to: "Member", "team", inverseToMany: false)
         model.link("Message", "reactions", toMany: true, to: "Reaction", "message", inverseToMany: false)
@@ -95,16 +113,21 @@ enum HistoryChanges {
     }
 
     /// `Integer 16` attributes named `level`: the version each becomes `Integer 32`, and `Integer 64`.
-    static let widenings = [("Account", 8, 56), ("Conversation", 16, 64), ("Track", 24, 72), ("Task", 32, 80), ("Event", 40, 88)]
+    static let widenings = [
+        ("Account", 8, 56), ("Conversation", 16, 64), ("Track", 24, 72), ("Task", 32, 80), ("Event", 40, 88),
+    ]
     /// Attributes renamed twice: the entity, the names in turn and the versions of the renames.
     static let renames = [
-        ("Contact", ["phone", "phoneNumber", "primaryPhone"], [10, 55]), ("Conversation", ["topic", "subject", "displayTopic"], [20, 65]),
-        ("Message", ["text", "body", "content"], [25, 75]), ("Document", ["filename", "fileName", "storedFileName"], [30, 85]),
+        ("Contact", ["phone", "phoneNumber", "primaryPhone"], [10, 55]),
+        ("Conversation", ["topic", "subject", "displayTopic"], [20, 65]),
+        ("Message", ["text", "body", "content"], [25, 75]),
+        ("Document", ["filename", "fileName", "storedFileName"], [30, 85]),
         ("User", ["nick", "handle", "username"], [35, 95]),
     ]
     /// Attributes dropped at one version and added again (empty) twenty versions later.
     static let dropped = [
-        ("Event", "reminderOffset", "Integer 64", 7), ("Account", "legacyToken", "String", 12), ("Post", "viewCount", "Integer 32", 22),
+        ("Event", "reminderOffset", "Integer 64", 7), ("Account", "legacyToken", "String", 12),
+        ("Post", "viewCount", "Integer 32", 22),
         ("Note", "pinned", "Boolean", 52), ("Session", "lastAddress", "String", 62),
     ]
 
@@ -112,13 +135,20 @@ enum HistoryChanges {
     static func apply(version: Int, to model: inout HistoryModel) {
         let names = model.entityNames
         let added = addedTypes[version % addedTypes.count]
-        model.addAttribute(HistoryModel.Attribute(name: "added\(version)", type: added), to: names[(version * 7) % names.count])
+        model.addAttribute(
+            HistoryModel.Attribute(name: "added\(version)", type: added), to: names[(version * 7) % names.count])
         if version % 3 == 0 {
             let required: HistoryModel.Attribute
             switch version % 9 {
-            case 0: required = HistoryModel.Attribute(name: "required\(version)", type: "Boolean", optional: false, defaultValue: "NO")
-            case 3: required = HistoryModel.Attribute(name: "required\(version)", type: "Integer 32", optional: false, defaultValue: "0")
-            default: required = HistoryModel.Attribute(name: "required\(version)", type: "String", optional: false, defaultValue: "none")
+            case 0:
+                required = HistoryModel.Attribute(
+                    name: "required\(version)", type: "Boolean", optional: false, defaultValue: "NO")
+            case 3:
+                required = HistoryModel.Attribute(
+                    name: "required\(version)", type: "Integer 32", optional: false, defaultValue: "0")
+            default:
+                required = HistoryModel.Attribute(
+                    name: "required\(version)", type: "String", optional: false, defaultValue: "none")
             }
             model.addAttribute(required, to: names[(version * 11 + 5) % names.count])
         }
@@ -155,7 +185,8 @@ enum HistoryChanges {
             model.renameRelationship("threads", of: "Channel", to: "topics")
         case 45:
             model.addEntity(HistoryModel.Entity(name: "Mention", attributes: plainAttributeList(index: 6, count: 3)))
-            model.link("TextMessage", "mentions", toMany: true, ordered: true, to: "Mention", "message", inverseToMany: false)
+            model.link(
+                "TextMessage", "mentions", toMany: true, ordered: true, to: "Mention", "message", inverseToMany: false)
             model.link("User", "mentions", toMany: true, to: "Mention", "user", inverseToMany: false)
         case 50:
             model.removeEntity("Receipt")
@@ -168,7 +199,9 @@ enum HistoryChanges {
             }
         case 60:
             model.addEntity(
-                HistoryModel.Entity(name: "CallMessage", parent: "Message", attributes: [HistoryModel.Attribute(name: "callDuration", type: "Double")]))
+                HistoryModel.Entity(
+                    name: "CallMessage", parent: "Message",
+                    attributes: [HistoryModel.Attribute(name: "callDuration", type: "Double")]))
         case 66:
             model.link("Reminder", "task", to: "Task", "reminders", inverseToMany: true)
         case 75:

@@ -39,7 +39,9 @@ struct HistoryModel {
     var entityNames: [String] { entities.map(\.name) }
 
     private func index(of entity: String) -> Int {
-        guard let index = entities.firstIndex(where: { $0.name == entity }) else { preconditionFailure("no entity \(entity)") }
+        guard let index = entities.firstIndex(where: { $0.name == entity }) else {
+            preconditionFailure("no entity \(entity)")
+        }
         return index
     }
 
@@ -63,7 +65,8 @@ struct HistoryModel {
         entities[renamed].elementID = name
         for entity in entities.indices {
             if entities[entity].parent == name { entities[entity].parent = newName }
-            for relationship in entities[entity].relationships.indices where entities[entity].relationships[relationship].destination == name {
+            for relationship in entities[entity].relationships.indices
+            where entities[entity].relationships[relationship].destination == name {
                 entities[entity].relationships[relationship].destination = newName
             }
         }
@@ -71,7 +74,8 @@ struct HistoryModel {
 
     mutating func addAttribute(_ attribute: Attribute, to entity: String) {
         let target = index(of: entity)
-        precondition(!entities[target].attributes.contains { $0.name == attribute.name }, "\(entity).\(attribute.name) twice")
+        precondition(
+            !entities[target].attributes.contains { $0.name == attribute.name }, "\(entity).\(attribute.name) twice")
         entities[target].attributes.append(attribute)
     }
 
@@ -85,7 +89,9 @@ struct HistoryModel {
     /// Changes one attribute of an entity in place.
     mutating func changeAttribute(_ name: String, of entity: String, _ change: (inout Attribute) -> Void) {
         let target = index(of: entity)
-        guard let attribute = entities[target].attributes.firstIndex(where: { $0.name == name }) else { preconditionFailure("no attribute \(entity).\(name)") }
+        guard let attribute = entities[target].attributes.firstIndex(where: { $0.name == name }) else {
+            preconditionFailure("no attribute \(entity).\(name)")
+        }
         change(&entities[target].attributes[attribute])
     }
 
@@ -104,13 +110,15 @@ struct HistoryModel {
 
     /// Adds a relationship and its inverse: `name` on `entity` leads to `destination`, whose `inverse` leads back.
     mutating func link(
-        _ entity: String, _ name: String, toMany: Bool = false, ordered: Bool = false, to destination: String, _ inverse: String,
+        _ entity: String, _ name: String, toMany: Bool = false, ordered: Bool = false, to destination: String,
+        _ inverse: String,
         inverseToMany: Bool, inverseOrdered: Bool = false
     ) {
         entities[index(of: entity)].relationships.append(
             Relationship(name: name, destination: destination, inverse: inverse, toMany: toMany, ordered: ordered))
         entities[index(of: destination)].relationships.append(
-            Relationship(name: inverse, destination: entity, inverse: name, toMany: inverseToMany, ordered: inverseOrdered))
+            Relationship(
+                name: inverse, destination: entity, inverse: name, toMany: inverseToMany, ordered: inverseOrdered))
     }
 
     /// Changes one relationship of an entity in place.
@@ -156,7 +164,8 @@ struct HistoryModel {
             if !entity.unique.isEmpty {
                 text += "        <uniquenessConstraints>\n"
                 for name in entity.unique {
-                    text += "            <uniquenessConstraint>\n                <constraint value=\"\(name)\"/>\n            </uniquenessConstraint>\n"
+                    text +=
+                        "            <uniquenessConstraint>\n                <constraint value=\"\(name)\"/>\n            </uniquenessConstraint>\n"
                 }
                 text += "        </uniquenessConstraints>\n"
             }
@@ -165,7 +174,9 @@ struct HistoryModel {
         return text + "</model>\n"
     }
 
-    private static let scalarTypes: Set<String> = ["Integer 16", "Integer 32", "Integer 64", "Double", "Float", "Boolean"]
+    private static let scalarTypes: Set<String> = [
+        "Integer 16", "Integer 32", "Integer 64", "Double", "Float", "Boolean",
+    ]
 
     private static func line(_ attribute: Attribute) -> String {
         var text = "        <attribute name=\"\(attribute.name)\""

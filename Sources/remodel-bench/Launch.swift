@@ -56,7 +56,9 @@ enum Launch {
         let start = Measure.now()
         let inspection = try StoreInspector.inspect(path: store, bundle: try bundle())
         let seconds = Measure.now() - start
-        guard case .current = inspection.state else { throw BenchError("the launch store was not current: \(inspection.message)") }
+        guard case .current = inspection.state else {
+            throw BenchError("the launch store was not current: \(inspection.message)")
+        }
         return seconds
     }
 
@@ -67,8 +69,10 @@ enum Launch {
 
     /// The median wall time of `remodel status` runs, or nil when no `remodel` executable is beside this one.
     private static func cliStatus(bundlePath: String, store: String) throws -> Double? {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let remodel = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("remodel").path
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let remodel = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("remodel")
+            .path
         guard FileManager.default.isExecutableFile(atPath: remodel) else { return nil }
         var times: [Double] = []
         for _ in 0..<runs {
@@ -80,7 +84,9 @@ enum Launch {
             try process.run()
             process.waitUntilExit()
             times.append(Measure.now() - start)
-            guard process.terminationStatus == 0 else { throw BenchError("remodel status failed (exit \(process.terminationStatus))") }
+            guard process.terminationStatus == 0 else {
+                throw BenchError("remodel status failed (exit \(process.terminationStatus))")
+            }
         }
         return median(times)
     }
@@ -93,7 +99,9 @@ enum Launch {
     static func report(_ result: ScenarioResult) -> String {
         func ms(_ key: String) -> String { result.extra[key].map { fixed($0 * 1000, 1) + " ms" } ?? "—" }
         let target = fixed(Catalog.launchTargetSeconds * 1000, 0)
-        let met = result.seconds <= Catalog.launchTargetSeconds && (result.extra["status"] ?? 1) <= Catalog.launchTargetSeconds
+        let met =
+            result.seconds <= Catalog.launchTargetSeconds
+            && (result.extra["status"] ?? 1) <= Catalog.launchTargetSeconds
         return """
             launch (a current store, a bundle of \(versions) versions read anew each run; medians of \(runs), load \(fixed(result.extra["load1"] ?? 0, 1))): \
             Store.launch \(fixed(result.seconds * 1000, 1)) ms (first \(ms("launchFirst"))), status \(ms("status")) \

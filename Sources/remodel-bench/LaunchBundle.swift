@@ -9,7 +9,8 @@ enum LaunchBundle {
     static let entities = [
         "Account", "Album", "Attachment", "Author", "Bookmark", "Calendar", "Category", "Channel", "Comment", "Contact",
         "Conversation", "Device", "Document", "Draft", "Event", "Folder", "Group", "Invitation", "Label", "Location",
-        "Message", "Note", "Notification", "Participant", "Photo", "Playlist", "Post", "Preference", "Profile", "Project",
+        "Message", "Note", "Notification", "Participant", "Photo", "Playlist", "Post", "Preference", "Profile",
+        "Project",
         "Reaction", "Reminder", "Session", "Subscription", "Tag", "Task", "Team", "Thread", "Track", "Workspace",
     ]
     static let attributeNames = [
@@ -18,7 +19,9 @@ enum LaunchBundle {
     ]
     /// Entities 1…16 have a to-one `owner` (entity n/2), with its to-many inverse.
     static let links = 16
-    static let attributeTypes = ["String", "Integer 64", "Date", "Boolean", "Double", "Integer 32", "String", "Integer 16"]
+    static let attributeTypes = [
+        "String", "Integer 64", "Date", "Boolean", "Double", "Integer 32", "String", "Integer 16",
+    ]
 
     static func bundlePath(in folder: String) -> String { "\(folder)/BenchLaunch.xcdatamodeld" }
     static func storePath(in folder: String) -> String { "\(folder)/launch.sqlite" }
@@ -69,18 +72,22 @@ enum LaunchBundle {
         for (index, entity) in entities.enumerated() {
             xml += "    <entity name=\"\(entity)\" representedClassName=\"\(entity)\" syncable=\"YES\">\n"
             for attribute in 0..<(6 + index % 4) {
-                xml += attributeLine(name: attributeNames[(index + attribute) % attributeNames.count], type: attributeTypes[(index * 3 + attribute) % attributeTypes.count])
+                xml += attributeLine(
+                    name: attributeNames[(index + attribute) % attributeNames.count],
+                    type: attributeTypes[(index * 3 + attribute) % attributeTypes.count])
             }
             for later in added[index] ?? [] {
                 xml += attributeLine(name: "addedIn\(later)", type: attributeTypes[later % attributeTypes.count])
             }
             if index >= 1, index <= links {
                 let owner = entities[index / 2]
-                xml += "        <relationship name=\"owner\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"\(owner)\" inverseName=\"owned\(entity)s\" inverseEntity=\"\(owner)\"/>\n"
+                xml +=
+                    "        <relationship name=\"owner\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"\(owner)\" inverseName=\"owned\(entity)s\" inverseEntity=\"\(owner)\"/>\n"
             }
             for child in [2 * index, 2 * index + 1] where child >= 1 && child <= links {
                 let name = entities[child]
-                xml += "        <relationship name=\"owned\(name)s\" optional=\"YES\" toMany=\"YES\" deletionRule=\"Cascade\" destinationEntity=\"\(name)\" inverseName=\"owner\" inverseEntity=\"\(name)\"/>\n"
+                xml +=
+                    "        <relationship name=\"owned\(name)s\" optional=\"YES\" toMany=\"YES\" deletionRule=\"Cascade\" destinationEntity=\"\(name)\" inverseName=\"owner\" inverseEntity=\"\(name)\"/>\n"
             }
             xml += "    </entity>\n"
         }
@@ -90,11 +97,13 @@ enum LaunchBundle {
     private static func attributeLine(name: String, type: String) -> String {
         switch type {
         case "Boolean":
-            return "        <attribute name=\"\(name)\" attributeType=\"Boolean\" defaultValueString=\"NO\" usesScalarValueType=\"YES\"/>\n"
+            return
+                "        <attribute name=\"\(name)\" attributeType=\"Boolean\" defaultValueString=\"NO\" usesScalarValueType=\"YES\"/>\n"
         case "String", "Date":
             return "        <attribute name=\"\(name)\" optional=\"YES\" attributeType=\"\(type)\"/>\n"
         default:
-            return "        <attribute name=\"\(name)\" optional=\"YES\" attributeType=\"\(type)\" defaultValueString=\"0\" usesScalarValueType=\"YES\"/>\n"
+            return
+                "        <attribute name=\"\(name)\" optional=\"YES\" attributeType=\"\(type)\" defaultValueString=\"0\" usesScalarValueType=\"YES\"/>\n"
         }
     }
 }

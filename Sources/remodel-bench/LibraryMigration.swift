@@ -5,11 +5,15 @@ import Remodel
 /// `Migrator.migrate(storeAt:)`, with the time of each part (see ``PhaseSplit``) and what it read: the
 /// pages SQLite read (``SQLiteTrace/pagesRead``) and the kernel's read counters (``ReadCounters``).
 enum LibraryMigration {
-    static func run(store: String, model: SourceModel, to version: String, sampler: OwnMemorySampler, result: inout ScenarioResult) async throws {
+    static func run(
+        store: String, model: SourceModel, to version: String, sampler: OwnMemorySampler, result: inout ScenarioResult
+    ) async throws {
         let bundle = try model.bundle()
         var options = MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: version)
         // `REMODEL_BENCH_CHECK=written` measures SQLite's check of the written tables only (the default reads the whole file).
-        if ProcessInfo.processInfo.environment["REMODEL_BENCH_CHECK"] == "written" { options.integrityCheck = .writtenTables }
+        if ProcessInfo.processInfo.environment["REMODEL_BENCH_CHECK"] == "written" {
+            options.integrityCheck = .writtenTables
+        }
         let migrator = Migrator(bundle: bundle, options: options)
         let clock = Measure.PhaseClock()
         let pagesBefore = SQLiteTrace.shared.pagesRead
@@ -46,11 +50,16 @@ struct PhaseSplit {
     init(start: Double, end: Double, clock: Measure.PhaseClock, trace: SQLiteTrace) {
         let connections = trace.connections
         let entries = trace.entries
-        let opened = connections.first { $0.opened >= start && ($0.file.hasSuffix(".remodel-migrating") || $0.file.contains(".remodel-step-")) }?.opened
-        let beforeCopy = opened.map { open in entries.filter { $0.last <= open && $0.last >= start }.map(\.last).max() ?? start }
+        let opened = connections.first {
+            $0.opened >= start && ($0.file.hasSuffix(".remodel-migrating") || $0.file.contains(".remodel-step-"))
+        }?.opened
+        let beforeCopy = opened.map { open in
+            entries.filter { $0.last <= open && $0.last >= start }.map(\.last).max() ?? start
+        }
         // Each part ends where the next one that happened starts.
         var points: [Double?] = [
-            start, beforeCopy, opened, clock.first("instances"), clock.first("relationships"), clock.first("validation"),
+            start, beforeCopy, opened, clock.first("instances"), clock.first("relationships"),
+            clock.first("validation"),
             clock.first("replace"), end,
         ]
         for index in points.indices.reversed() where points[index] == nil {

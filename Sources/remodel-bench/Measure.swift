@@ -35,11 +35,11 @@ enum Measure {
     static func maxRSSKiB() -> Int {
         var usage = rusage()
         #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return usage.ru_maxrss
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            return usage.ru_maxrss
         #else
-        getrusage(RUSAGE_SELF, &usage)
-        return usage.ru_maxrss / 1024  // bytes on macOS
+            getrusage(RUSAGE_SELF, &usage)
+            return usage.ru_maxrss / 1024  // bytes on macOS
         #endif
     }
 

@@ -10,7 +10,9 @@ enum MemoryBreakdown {
         for connection in SQLiteTrace.shared.connections {
             let kind = label(of: connection.file, store: store)
             seen[kind, default: 0] += 1
-            if connection.pagesRead > 0 { result.extra["pagesRead.\(kind)#\(seen[kind] ?? 1)"] = Double(connection.pagesRead) }
+            if connection.pagesRead > 0 {
+                result.extra["pagesRead.\(kind)#\(seen[kind] ?? 1)"] = Double(connection.pagesRead)
+            }
             guard connection.largestCache > 0 else { continue }
             result.extra["cacheMiB.\(kind)#\(seen[kind] ?? 1)"] = Double(connection.largestCache) / 1_048_576
         }

@@ -36,7 +36,8 @@ struct Options {
             case "--only":
                 scenarios = try next().split(separator: ",").map(String.init)
                 for name in scenarios where !Self.allScenarios.contains(name) {
-                    throw BenchError("unknown scenario \(name); the scenarios are \(Self.allScenarios.joined(separator: ", "))")
+                    throw BenchError(
+                        "unknown scenario \(name); the scenarios are \(Self.allScenarios.joined(separator: ", "))")
                 }
             case "--stores", "--store-objects", "--jobs":
                 guard let count = Int(try next().replacingOccurrences(of: "_", with: "")), count >= 1 else {
@@ -50,14 +51,18 @@ struct Options {
             case "--verify":
                 verify = true
             case "--repeat":
-                guard let count = Int(try next()), count >= 1 else { throw BenchError("--repeat takes a count of at least 1") }
+                guard let count = Int(try next()), count >= 1 else {
+                    throw BenchError("--repeat takes a count of at least 1")
+                }
                 repeats = count
             case "--keep":
                 keep = true
             case "--no-trace":
                 trace = false
             case "--statements":
-                guard let count = Int(try next()), count >= 1 else { throw BenchError("--statements takes a count of at least 1") }
+                guard let count = Int(try next()), count >= 1 else {
+                    throw BenchError("--statements takes a count of at least 1")
+                }
                 statements = count
             case "-h", "--help":
                 print(Self.usage)

@@ -10,7 +10,8 @@ struct Orchestrator {
 
     init(options: Options) throws {
         self.options = options
-        self.executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        self.executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         self.folder = "/tmp/remodel-bench-\(getpid())"
     }
 
@@ -26,7 +27,9 @@ struct Orchestrator {
                 let scenarios = selected.filter { $0.source == model }.map(\.name)
                 guard !scenarios.isEmpty else { continue }
                 guard size >= SourceModel.minimumObjects else {
-                    log("\(pad(size, 9)) objects: \(scenarios.joined(separator: ", ")) skipped (\(model.rawValue) needs \(SourceModel.minimumObjects) objects or more)")
+                    log(
+                        "\(pad(size, 9)) objects: \(scenarios.joined(separator: ", ")) skipped (\(model.rawValue) needs \(SourceModel.minimumObjects) objects or more)"
+                    )
                     continue
                 }
                 results += try runScenarios(scenarios, on: model, size: size)
@@ -47,7 +50,9 @@ struct Orchestrator {
         if options.scenarios.contains("launch") {
             let bundleFolder = "\(folder)/launch"
             let generated = try child(["--scenario", "generate-launch", "--store", bundleFolder])
-            log("launch: a bundle of \(Launch.versions) versions, \(Int(generated.extra["bundleBytes"] ?? 0)) bytes of XML, written in \(fixed(generated.seconds, 2)) s")
+            log(
+                "launch: a bundle of \(Launch.versions) versions, \(Int(generated.extra["bundleBytes"] ?? 0)) bytes of XML, written in \(fixed(generated.seconds, 2)) s"
+            )
             launch = try child(["--scenario", "launch", "--store", bundleFolder])
         }
         var validation: ScenarioResult?
@@ -60,7 +65,8 @@ struct Orchestrator {
         }
         var coreData = ""
         if options.scenarios.contains("coreData") {
-            coreData = try CoreDataBench.run(sizes: options.sizes, repeats: options.repeats, folder: folder, child: child, log: log)
+            coreData = try CoreDataBench.run(
+                sizes: options.sizes, repeats: options.repeats, folder: folder, child: child, log: log)
         }
         let table =
             results.isEmpty && validation == nil && launch == nil && notes.isEmpty
@@ -70,20 +76,29 @@ struct Orchestrator {
 
     /// Generates `model`'s store of `size` objects, runs each scenario on fresh copies of it, and compares
     /// library and hand-written stores when `--verify` asks.
-    private func runScenarios(_ scenarios: [String], on model: SourceModel, size: Int) throws -> [(size: Int, result: ScenarioResult)] {
+    private func runScenarios(_ scenarios: [String], on model: SourceModel, size: Int) throws -> [(
+        size: Int, result: ScenarioResult
+    )] {
         let source = "\(folder)/\(model.rawValue)-\(size).sqlite"
-        let generated = try child(["--scenario", "generate", "--model", model.rawValue, "--objects", "\(size)", "--store", source])
+        let generated = try child([
+            "--scenario", "generate", "--model", model.rawValue, "--objects", "\(size)", "--store", source,
+        ])
         // The generator writes without syncing: written back now, not during the first scenario's run.
         try HandWritten.flush(source)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
-        log("\(pad(size, 9)) objects: \(model.rawValue) store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)")
-        let (results, kept) = try runOnCopies(scenarios, of: source, size: size, keep: { options.verify && $0 != "policy" })
+        log(
+            "\(pad(size, 9)) objects: \(model.rawValue) store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)"
+        )
+        let (results, kept) = try runOnCopies(
+            scenarios, of: source, size: size, keep: { options.verify && $0 != "policy" })
         if options.verify {
             for (library, limit) in Self.verifiedPairs {
                 guard let first = kept[library], let second = kept[limit] else { continue }
                 let check = try child(["--scenario", "verify", "--store", first, "--other", second])
                 log("\(size) objects: \(library) vs \(limit): \(check.note)")
-                if check.extra["problems"] != nil { throw BenchError("\(library) and \(limit) differ at \(size) objects: \(check.note)") }
+                if check.extra["problems"] != nil {
+                    throw BenchError("\(library) and \(limit) differ at \(size) objects: \(check.note)")
+                }
             }
         }
         for path in kept.values { removeStore(path) }
@@ -94,12 +109,16 @@ struct Orchestrator {
     /// The chain scenarios of `model` at `size` objects: its bundle (the history one written once per run),
     /// a seeded store at its first version for the chains and one at the version before the current for the
     /// one-step yardstick, each scenario run on fresh copies.
-    private func runChain(_ model: ChainModel, scenarios: [Scenario], size: Int) throws -> [(size: Int, result: ScenarioResult)] {
+    private func runChain(_ model: ChainModel, scenarios: [Scenario], size: Int) throws -> [(
+        size: Int, result: ScenarioResult
+    )] {
         let bundle = model.bundlePath(in: folder)
         if model == .history, !FileManager.default.fileExists(atPath: bundle) {
             let start = Measure.now()
             let bytes = try HistoryBundle.write(in: folder)
-            log("longHistory: a bundle of \(HistoryChanges.versions) versions, \(bytes) bytes of XML, written in \(fixed(Measure.now() - start, 2)) s")
+            log(
+                "longHistory: a bundle of \(HistoryChanges.versions) versions, \(bytes) bytes of XML, written in \(fixed(Measure.now() - start, 2)) s"
+            )
         }
         var results: [(size: Int, result: ScenarioResult)] = []
         for lastStep in [false, true] {
@@ -107,14 +126,17 @@ struct Orchestrator {
             guard !names.isEmpty else { continue }
             let source = "\(folder)/\(model.rawValue)\(lastStep ? "-last" : "")-\(size).sqlite"
             let generated = try child(
-                ["--scenario", "generate-seeded", "--bundle", bundle, "--objects", "\(size)", "--store", source] + (lastStep ? ["--last-step"] : []))
+                ["--scenario", "generate-seeded", "--bundle", bundle, "--objects", "\(size)", "--store", source]
+                    + (lastStep ? ["--last-step"] : []))
             try HandWritten.flush(source)
             let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
             log(
-                "\(pad(size, 9)) objects: \(model.rawValue) store at \(generated.note) seeded with \(Int(generated.extra["objects"] ?? 0)) objects in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 1)) MiB)")
+                "\(pad(size, 9)) objects: \(model.rawValue) store at \(generated.note) seeded with \(Int(generated.extra["objects"] ?? 0)) objects in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 1)) MiB)"
+            )
             for (size, run) in try runOnCopies(names, of: source, size: size, arguments: ["--bundle", bundle]).results {
                 let stepByStep = run.scenario.hasSuffix("StepByStep") ? ["--step-by-step"] : []
-                let plan = try child(["--scenario", "plan-chain", "--store", source, "--bundle", bundle, "--no-trace"] + stepByStep)
+                let plan = try child(
+                    ["--scenario", "plan-chain", "--store", source, "--bundle", bundle, "--no-trace"] + stepByStep)
                 var result = run
                 result.extra["steps"] = plan.extra["steps"]
                 result.extra["passes"] = plan.extra["passes"]
@@ -130,7 +152,8 @@ struct Orchestrator {
     /// Runs each scenario `--repeat` times in a child of its own, each time on a fresh copy of `source`, and
     /// keeps the median run; the copies of the scenarios `keep` names are kept (for `--verify`), by scenario.
     private func runOnCopies(
-        _ scenarios: [String], of source: String, size: Int, arguments: [String] = [], keep: (String) -> Bool = { _ in false }
+        _ scenarios: [String], of source: String, size: Int, arguments: [String] = [],
+        keep: (String) -> Bool = { _ in false }
     ) throws -> (results: [(size: Int, result: ScenarioResult)], kept: [String: String]) {
         var results: [(size: Int, result: ScenarioResult)] = []
         var kept: [String: String] = [:]
@@ -143,7 +166,9 @@ struct Orchestrator {
                 // Written back before timing: a copy's dirty pages would otherwise slow whichever scenario runs
                 // next (at 5M objects the first one's own copy took ten times the second's).
                 try HandWritten.flush(copy)
-                runs.append(try child(["--scenario", scenario, "--objects", "\(size)", "--store", copy] + arguments + childFlags))
+                runs.append(
+                    try child(
+                        ["--scenario", scenario, "--objects", "\(size)", "--store", copy] + arguments + childFlags))
             }
             runs.sort { $0.seconds < $1.seconds }
             var result = runs[runs.count / 2]
@@ -154,7 +179,9 @@ struct Orchestrator {
             result.extra["loadMin"] = loads.min()
             result.extra["loadMax"] = loads.max()
             result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
-            log("\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))")
+            log(
+                "\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))"
+            )
             results.append((size, result))
             if keep(scenario) { kept[scenario] = copy } else { removeStore(copy) }
         }
@@ -167,7 +194,10 @@ struct Orchestrator {
     }
 
     /// Library scenarios whose store must hold exactly what the hand-written one does.
-    private static let verifiedPairs = [("migrate", "limit"), ("migrate3", "limit3"), ("addAttribute", "addAttributeLimit"), ("oneOfTen", "oneOfTenLimit")]
+    private static let verifiedPairs = [
+        ("migrate", "limit"), ("migrate3", "limit3"), ("addAttribute", "addAttributeLimit"),
+        ("oneOfTen", "oneOfTenLimit"),
+    ]
 
     private func removeStore(_ path: String) {
         for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -191,7 +221,8 @@ struct Orchestrator {
         guard process.terminationStatus == 0,
             let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT ") })
         else {
-            throw BenchError("scenario \(arguments.joined(separator: " ")) failed (exit \(process.terminationStatus)): \(text)")
+            throw BenchError(
+                "scenario \(arguments.joined(separator: " ")) failed (exit \(process.terminationStatus)): \(text)")
         }
         return try JSONDecoder().decode(ScenarioResult.self, from: Data(line.dropFirst("RESULT ".count).utf8))
     }
@@ -206,11 +237,14 @@ enum Machine {
 
     static var description: String {
         let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
-            $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
-        } ?? "unknown CPU"
-        let kernel = ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
-        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model), Linux \(kernel), SQLite \(String(cString: sqlite3_libversion()))"
+        let model =
+            info.split(separator: "\n").first { $0.hasPrefix("model name") }.map {
+                $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
+            } ?? "unknown CPU"
+        let kernel = ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "?")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return
+            "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model), Linux \(kernel), SQLite \(String(cString: sqlite3_libversion()))"
     }
 }
 

@@ -39,7 +39,9 @@ final class OwnMemorySampler: @unchecked Sendable {
         readCalls += 1
         lock.unlock()
         guard count > 0 else { return }
-        let fields = buffer[0..<count].split(separator: UInt8(ascii: " ")).prefix(3).map { Int(String(decoding: $0, as: UTF8.self)) ?? 0 }
+        let fields = buffer[0..<count].split(separator: UInt8(ascii: " ")).prefix(3).map {
+            Int(String(decoding: $0, as: UTF8.self)) ?? 0
+        }
         guard fields.count == 3 else { return }
         lock.lock()
         largestPages = max(largestPages, fields[1] - fields[2])

@@ -15,8 +15,15 @@ enum Policy {
         var options = MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: BenchModel.v2)
         options.policies = [
             EntityPolicy(destination: "Person") { person in
-                guard case .text(let first) = person["firstName"], case .text(let last) = person["lastName"] else { return [] }
-                return [DestinationObject(["fullName": .text(first + " " + last), "age": person["yearsSinceBirth"], "score": person["score"]])]
+                guard case .text(let first) = person["firstName"], case .text(let last) = person["lastName"] else {
+                    return []
+                }
+                return [
+                    DestinationObject([
+                        "fullName": .text(first + " " + last), "age": person["yearsSinceBirth"],
+                        "score": person["score"],
+                    ])
+                ]
             }
         ]
         let clock = EntityClock()

@@ -21,7 +21,8 @@ struct Report {
             } else {
                 lines.append(
                     "\nvalidate (\(validation.note)): best of 5 \(fixed(validation.seconds, 3)) s, first run \(fixed(validation.extra["first"] ?? 0, 3)) s, "
-                        + "\(Int(validation.extra["diagnostics"] ?? 0)) diagnostics, peak RSS \(fixed(Double(validation.maxRSSKiB) / 1024, 1)) MiB")
+                        + "\(Int(validation.extra["diagnostics"] ?? 0)) diagnostics, peak RSS \(fixed(Double(validation.maxRSSKiB) / 1024, 1)) MiB"
+                )
             }
         }
         return lines.joined(separator: "\n")
@@ -30,7 +31,8 @@ struct Report {
     private var table: [String] {
         var lines: [String] = []
         lines.append(
-            "| objects | scenario | wall s | ratio (target) | peak RSS MiB (≤ \(fixed(Catalog.memoryTargetMiB, 0)); chains ≤ \(fixed(Catalog.chainMemoryTargetMiB, 0))) | load | parts of the wall time; memory; notes |")
+            "| objects | scenario | wall s | ratio (target) | peak RSS MiB (≤ \(fixed(Catalog.memoryTargetMiB, 0)); chains ≤ \(fixed(Catalog.chainMemoryTargetMiB, 0))) | load | parts of the wall time; memory; notes |"
+        )
         lines.append("| ---: | --- | ---: | --- | ---: | --- | --- |")
         for (size, result) in results {
             let peers = results.filter { $0.size == size }.map(\.result)
@@ -38,7 +40,9 @@ struct Report {
             var notes: [String] = []
             let parts = Self.parts(result)
             if !parts.isEmpty { notes.append(parts) }
-            if let cpu = result.extra["cpuSeconds"], result.scenario != "policy" { notes.append("CPU \(fixed(cpu, 3)) s (the child, all threads)") }
+            if let cpu = result.extra["cpuSeconds"], result.scenario != "policy" {
+                notes.append("CPU \(fixed(cpu, 3)) s (the child, all threads)")
+            }
             if result.scenario == "migrate3", !result.steps.isEmpty {
                 notes.append("steps " + result.steps.map { fixed($0, 2) }.joined(separator: " + ") + " s")
             }
@@ -52,7 +56,8 @@ struct Report {
             let peak = Double(result.maxRSSKiB) / 1024
             let overMemory = scenario.map { $0.library && peak > $0.memoryTargetMiB } == true ? " (over)" : ""
             lines.append(
-                "| \(size) | \(result.scenario) | \(fixed(result.seconds, 3)) | \(ratio(result, peers: peers, scenario: scenario)) | \(fixed(peak, 1))\(overMemory) | \(Self.load(result)) | \(notes.joined(separator: "; ")) |")
+                "| \(size) | \(result.scenario) | \(fixed(result.seconds, 3)) | \(ratio(result, peers: peers, scenario: scenario)) | \(fixed(peak, 1))\(overMemory) | \(Self.load(result)) | \(notes.joined(separator: "; ")) |"
+            )
         }
         return lines
     }
@@ -63,14 +68,22 @@ struct Report {
         if let baseline = scenario?.baseline, let other = seconds(baseline) {
             let value = result.seconds / other
             var text = "\(fixed(value, 2))× \(baseline)"
-            if let target = scenario?.target { text += " (≤ \(fixed(target, 2))×: \(value <= target ? "met" : "not met"))" }
-            if let cpu = result.extra["cpuSeconds"], let otherCPU = peers.first(where: { $0.scenario == baseline })?.extra["cpuSeconds"], otherCPU > 0 {
+            if let target = scenario?.target {
+                text += " (≤ \(fixed(target, 2))×: \(value <= target ? "met" : "not met"))"
+            }
+            if let cpu = result.extra["cpuSeconds"],
+                let otherCPU = peers.first(where: { $0.scenario == baseline })?.extra["cpuSeconds"], otherCPU > 0
+            {
                 text += "; CPU \(fixed(cpu / otherCPU, 2))×"
             }
             parts.append(text)
         }
-        if result.scenario == "migrate3", let limit = seconds("limit3") { parts.append("\(fixed(result.seconds / limit, 2))× limit3") }
-        if result.scenario == "policy" { parts.append("\(fixed((result.extra["objectsPerSecond"] ?? 0) / 1e6, 2)) M obj/s") }
+        if result.scenario == "migrate3", let limit = seconds("limit3") {
+            parts.append("\(fixed(result.seconds / limit, 2))× limit3")
+        }
+        if result.scenario == "policy" {
+            parts.append("\(fixed((result.extra["objectsPerSecond"] ?? 0) / 1e6, 2)) M obj/s")
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -95,11 +108,16 @@ struct Report {
     static func reads(_ result: ScenarioResult) -> String {
         guard let pages = result.extra["pagesRead"] else { return "" }
         func pagesOf(_ key: String) -> String { fixed((result.extra[key] ?? 0) / 4096, 0) }
-        let byConnection = result.extra.filter { $0.key.hasPrefix("pagesRead.") }.sorted { $0.value > $1.value }.prefix(4)
-        let list = byConnection.map { "\($0.key.dropFirst("pagesRead.".count)) \(Int($0.value))" }.joined(separator: ", ")
+        let byConnection = result.extra.filter { $0.key.hasPrefix("pagesRead.") }.sorted { $0.value > $1.value }.prefix(
+            4)
+        let list = byConnection.map { "\($0.key.dropFirst("pagesRead.".count)) \(Int($0.value))" }.joined(
+            separator: ", ")
         // Only a traced child counts SQLite's reads (`--no-trace` leaves the kernel's counters).
-        let sqlite = result.extra["sqliteHeapMiB"] == nil ? "" : "SQLite \(Int(pages)) pages\(list.isEmpty ? "" : " (most: \(list))"); "
-        return "reads: \(sqlite)kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
+        let sqlite =
+            result.extra["sqliteHeapMiB"] == nil
+            ? "" : "SQLite \(Int(pages)) pages\(list.isEmpty ? "" : " (most: \(list))"); "
+        return
+            "reads: \(sqlite)kernel \(Int(result.extra["readCalls"] ?? 0)) read calls, \(pagesOf("readBytes")) pages' bytes, "
             + "\(pagesOf("diskReadBytes")) from disk"
     }
 
@@ -116,10 +134,14 @@ struct Report {
     /// heap high-water mark and each connection's largest page cache, MiB.
     static func memory(_ result: ScenarioResult) -> String {
         guard let own = result.extra["ownPeakMiB"] else { return "" }
-        var text = "own memory peak \(fixed(own, 1)) (\(fixed(result.extra["startAnonymousMiB"] ?? 0, 1)) at start, RSS at start \(fixed(result.extra["startRSSMiB"] ?? 0, 1)))"
+        var text =
+            "own memory peak \(fixed(own, 1)) (\(fixed(result.extra["startAnonymousMiB"] ?? 0, 1)) at start, RSS at start \(fixed(result.extra["startRSSMiB"] ?? 0, 1)))"
         if let heap = result.extra["sqliteHeapMiB"] {
-            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted { $0.value > $1.value }.prefix(4)
-            let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(separator: ", ")
+            let caches = result.extra.filter { $0.key.hasPrefix("cacheMiB.") && $0.value >= 0.05 }.sorted {
+                $0.value > $1.value
+            }.prefix(4)
+            let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(
+                separator: ", ")
             text += ", SQLite heap peak \(fixed(heap, 1))" + (list.isEmpty ? "" : " (largest caches: \(list))")
         }
         return text

@@ -42,14 +42,17 @@ final class SQLiteTrace: @unchecked Sendable {
 
     /// Starts tracing every connection the process opens from now on.
     static func install() {
-        let entryPoint: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32 = { db, _, _ in
+        let entryPoint: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32 = {
+            db, _, _ in
             guard let db else { return SQLITE_OK }
             SQLiteTrace.shared.opened(db)
-            sqlite3_trace_v2(db, UInt32(SQLITE_TRACE_PROFILE), { _, _, statement, elapsed in
-                guard let statement, let elapsed else { return 0 }
-                SQLiteTrace.shared.ran(OpaquePointer(statement), nanoseconds: elapsed.load(as: Int64.self))
-                return 0
-            }, nil)
+            sqlite3_trace_v2(
+                db, UInt32(SQLITE_TRACE_PROFILE),
+                { _, _, statement, elapsed in
+                    guard let statement, let elapsed else { return 0 }
+                    SQLiteTrace.shared.ran(OpaquePointer(statement), nanoseconds: elapsed.load(as: Int64.self))
+                    return 0
+                }, nil)
             return SQLITE_OK
         }
         sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))

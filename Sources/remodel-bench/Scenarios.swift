@@ -30,30 +30,35 @@ struct ScenarioRunner {
             let bundle = try ModelBundle(contentsOf: try value("--bundle"))
             let version = try ChainModel.sourceVersion(of: bundle, lastStep: arguments.contains("--last-step"))
             let start = Measure.now()
-            result.extra["objects"] = Double(try SeededStore.create(at: try value("--store"), bundle: bundle, version: version, objects: objects))
+            result.extra["objects"] = Double(
+                try SeededStore.create(at: try value("--store"), bundle: bundle, version: version, objects: objects))
             result.seconds = Measure.now() - start
             result.note = version
         case "longHistory", "longHistoryStep", "longHistoryStepByStep", "wireChain", "wireStep", "wireChainStepByStep":
             try await ChainMigration.run(
-                store: try value("--store"), bundlePath: try value("--bundle"), composesSteps: !scenario.hasSuffix("StepByStep"), sampler: sampler,
+                store: try value("--store"), bundlePath: try value("--bundle"),
+                composesSteps: !scenario.hasSuffix("StepByStep"), sampler: sampler,
                 result: &result)
         case "plan-chain":
             try ChainMigration.plan(
-                store: try value("--store"), bundlePath: try value("--bundle"), composesSteps: !arguments.contains("--step-by-step"), result: &result)
+                store: try value("--store"), bundlePath: try value("--bundle"),
+                composesSteps: !arguments.contains("--step-by-step"), result: &result)
         case "generate-launch":
             let start = Measure.now()
             result.extra["bundleBytes"] = Double(try LaunchBundle.write(in: try value("--store")))
             result.seconds = Measure.now() - start
         case "migrate", "migrate3":
             try await LibraryMigration.run(
-                store: try value("--store"), model: .library, to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4, sampler: sampler,
+                store: try value("--store"), model: .library, to: scenario == "migrate" ? BenchModel.v2 : BenchModel.v4,
+                sampler: sampler,
                 result: &result)
         case "limit", "limit3":
             try limit(toVersion4: scenario == "limit3", result: &result)
         case "addAttribute", "oneOfTen":
             guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
             try await LibraryMigration.run(
-                store: try value("--store"), model: step.model, to: step.model.secondVersion, sampler: sampler, result: &result)
+                store: try value("--store"), model: step.model, to: step.model.secondVersion, sampler: sampler,
+                result: &result)
         case "addAttributeLimit", "oneOfTenLimit":
             guard let step = CopyStep.named(scenario) else { throw BenchError("unknown scenario \(scenario)") }
             try CopyLimit.measure(storeAt: try value("--store"), step: step, result: &result)
@@ -64,9 +69,11 @@ struct ScenarioRunner {
         case "validate":
             try CorpusValidation.run(result: &result)
         case "fleet-alone":
-            try await FleetBench.alone(storeDirectory: try value("--store-dir"), count: Int(try value("--count")) ?? 20, result: &result)
+            try await FleetBench.alone(
+                storeDirectory: try value("--store-dir"), count: Int(try value("--count")) ?? 20, result: &result)
         case "fleet-run":
-            try await FleetBench.run(storeDirectory: try value("--store-dir"), jobs: Int(try value("--jobs")) ?? 2, result: &result)
+            try await FleetBench.run(
+                storeDirectory: try value("--store-dir"), jobs: Int(try value("--jobs")) ?? 2, result: &result)
         case "generate-core-data":
             let start = Measure.now()
             try CoreDataBench.generate(at: try value("--store"), objects: objects)
@@ -101,7 +108,8 @@ struct ScenarioRunner {
         let store = try value("--store")
         let template = store + ".template"
         try? FileManager.default.removeItem(atPath: template)
-        _ = try Store.create(at: template, bundle: try BenchModel.bundle(), version: toVersion4 ? BenchModel.v4 : BenchModel.v2)
+        _ = try Store.create(
+            at: template, bundle: try BenchModel.bundle(), version: toVersion4 ? BenchModel.v4 : BenchModel.v2)
         defer { try? FileManager.default.removeItem(atPath: template) }
         let start = Measure.now()
         try HandWritten.migrate(storeAt: store, template: template, toVersion4: toVersion4)

@@ -16,7 +16,8 @@ enum StatementLog {
         var text = "statements of \(scenario) (seconds, runs, connection, start and end from the scenario's start):\n"
         for entry in entries {
             let sql = entry.sql.replacingOccurrences(of: "\n", with: " ")
-            text += "  \(fixed(entry.seconds, 3)) s ×\(entry.runs) \(labels[entry.connection] ?? "?") "
+            text +=
+                "  \(fixed(entry.seconds, 3)) s ×\(entry.runs) \(labels[entry.connection] ?? "?") "
                 + "[\(fixed(entry.first - start, 3))–\(fixed(entry.last - start, 3))] \(sql.prefix(220))\n"
         }
         FileHandle.standardError.write(Data(text.utf8))

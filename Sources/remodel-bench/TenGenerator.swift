@@ -13,7 +13,8 @@ enum TenGenerator {
         let perEntity = max(1, objects / 10)
         let (connection, indexes) = try Generator.openForLoading(path)
         let tables = try connection.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' ORDER BY name")
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' ORDER BY name"
+        )
         for row in tables {
             let table = Generator.textOf(row[0])
             let columns = try connection.rows("SELECT name, type FROM pragma_table_info(?)", [.text(table)])

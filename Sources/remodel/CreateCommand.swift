@@ -3,7 +3,8 @@ import Remodel
 
 struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "create", abstract: "Create a store at a version of a model, optionally filled from a JSON seed file.")
+        commandName: "create",
+        abstract: "Create a store at a version of a model, optionally filled from a JSON seed file.")
 
     @OptionGroup var options: StoreOptions
 
@@ -23,6 +24,8 @@ struct CreateCommand: ParsableCommand {
             try Store.create(at: options.store, bundle: bundle, version: version, seed: seed) { printer.print($0) }
         }
         printer.finish(clearing: true)
-        if !output.quiet { print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\".") }
+        if !output.quiet {
+            print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\".")
+        }
     }
 }

@@ -6,7 +6,9 @@ import Remodel
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create a store of the oldest sample Library version with generated data, migrate it to the current version, show the result.")
+        abstract:
+            "Create a store of the oldest sample Library version with generated data, migrate it to the current version, show the result."
+    )
 
     @Option(help: "How many people to generate (each with about 1.5 books).")
     var people = 80_000
@@ -31,7 +33,9 @@ struct DemoCommand: AsyncParsableCommand {
             try DemoData.generate(at: path, bundle: bundle, version: oldest, people: people)
         }
         print("Created \(path)")
-        print("  at version \"\(oldest)\" with \(ProgressPrinter.grouped(generated.people)) people and \(ProgressPrinter.grouped(generated.books)) books (\(String(format: "%.2f", generated.seconds)) s).")
+        print(
+            "  at version \"\(oldest)\" with \(ProgressPrinter.grouped(generated.people)) people and \(ProgressPrinter.grouped(generated.books)) books (\(String(format: "%.2f", generated.seconds)) s)."
+        )
         print("  Before, a person looks like: \(try DemoData.sample(at: path, table: "Person"))")
         print("")
 
@@ -39,7 +43,10 @@ struct DemoCommand: AsyncParsableCommand {
         let plan = try runReportingFailure { () throws(RemodelError) in try migrator.plan(storeAt: path) }
         print("Migrating to \"\(plan.targetVersion)\" in \(plan.steps.count) steps:")
         for (index, step) in plan.steps.enumerated() {
-            let how = step.isInferred ? "inferred" : "mapping file \(step.mapping.files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))"
+            let how =
+                step.isInferred
+                ? "inferred"
+                : "mapping file \(step.mapping.files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))"
             print("  \(index + 1). \(step.source.name) → \(step.destination.name) (\(how))")
         }
         print(migrator.passSummary(of: plan))
@@ -62,7 +69,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         for line in DemoData.firstObjects(ofExport: exported, perEntity: 2) { print("  " + line) }
         print("")
-        print("The temporary folder is removed. Try it on your own model: remodel validate, remodel diff, remodel migrate --dry-run.")
+        print(
+            "The temporary folder is removed. Try it on your own model: remodel validate, remodel diff, remodel migrate --dry-run."
+        )
     }
 }
 
@@ -71,7 +80,8 @@ enum SampleFolders {
     static func locate() throws -> (model: String, mappings: String?) {
         let candidates = [
             FileManager.default.currentDirectoryPath,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path,
         ]
         for root in candidates {
             let model = root + "/Models/Library.xcdatamodeld"
@@ -80,7 +90,9 @@ enum SampleFolders {
                 return (model, FileManager.default.fileExists(atPath: mappings) ? mappings : nil)
             }
         }
-        printError("the sample model Models/Library.xcdatamodeld was not found here nor in the package the tool was built from; run the demo from the Remodel folder")
+        printError(
+            "the sample model Models/Library.xcdatamodeld was not found here nor in the package the tool was built from; run the demo from the Remodel folder"
+        )
         throw ExitCode(1)
     }
 }

@@ -10,7 +10,9 @@ enum DemoData {
     }
 
     /// Creates a store at `version` and fills it: `people` people and about 1.5 books each, some without an author.
-    static func generate(at path: String, bundle: ModelBundle, version: String, people: Int) throws(RemodelError) -> Generated {
+    static func generate(at path: String, bundle: ModelBundle, version: String, people: Int) throws(RemodelError)
+        -> Generated
+    {
         let started = Date()
         _ = try Store.create(at: path, bundle: bundle, version: version)
         let connection = try SQLiteConnection(path: path, mode: .readWrite)

@@ -11,7 +11,10 @@ struct ExportCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The file to write (default: standard output).")
     var output: String?
 
-    @Flag(help: "Write the model the store carries (its version's contents XML, as written) instead of its objects; works on a store newer than the model too.")
+    @Flag(
+        help:
+            "Write the model the store carries (its version's contents XML, as written) instead of its objects; works on a store newer than the model too."
+    )
     var carriedModel = false
 
     @OptionGroup var quiet: QuietOption
@@ -43,12 +46,14 @@ extension ExportCommand {
         let carried = try runReportingFailure { () throws(RemodelError) -> CarriedModel in
             guard let carried = try StoreInspector.carriedModel(path: options.store) else {
                 throw RemodelError(
-                    .incompatibleStore, "the store carries no model yet (it was made before Remodel recorded one): its next migration records it",
+                    .incompatibleStore,
+                    "the store carries no model yet (it was made before Remodel recorded one): its next migration records it",
                     path: options.store)
             }
             guard carried.modelName == bundle.name else {
                 throw RemodelError(
-                    .otherModel, "the store belongs to model \"\(carried.modelName)\", not \"\(bundle.name)\": give the model it was made with",
+                    .otherModel,
+                    "the store belongs to model \"\(carried.modelName)\", not \"\(bundle.name)\": give the model it was made with",
                     path: options.store)
             }
             return carried

@@ -16,7 +16,10 @@ struct FleetArguments: ParsableArguments {
             valueName: "I/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Append one JSON line per store to FILE (path, outcome, reason, from, to, objects, seconds, message).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Append one JSON line per store to FILE (path, outcome, reason, from, to, objects, seconds, message).",
+            valueName: "file"))
     var report: String?
 
     @Option(
@@ -28,7 +31,8 @@ struct FleetArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Start no new store after K failures.", valueName: "K"))
     var maxFailures: Int?
 
-    @Option(help: ArgumentHelp("Migrate the first N stores alone first, and stop if any of them fails.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp("Migrate the first N stores alone first, and stop if any of them fails.", valueName: "N"))
     var canary: Int?
 
     func validate() throws {
@@ -46,7 +50,8 @@ struct FleetArguments: ParsableArguments {
 
     /// Whether any of these options was given: then even one store is run as a fleet.
     var isGiven: Bool {
-        storesFrom != nil || jobs != nil || shard != nil || report != nil || resume != nil || maxFailures != nil || canary != nil
+        storesFrom != nil || jobs != nil || shard != nil || report != nil || resume != nil || maxFailures != nil
+            || canary != nil
     }
 
     /// The stores to run: the arguments (globs expanded) and the list file, without repeats, this

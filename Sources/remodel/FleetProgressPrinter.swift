@@ -103,13 +103,16 @@ final class FleetProgressPrinter: @unchecked Sendable {
         let failed = tally.failures > 0 ? ["\(ProgressPrinter.grouped(tally.failures)) failed"] : []
         var optional = [String(format: "%d%%", Int((fraction * 100).rounded(.down)))]
         optional.append("\(ProgressPrinter.grouped(Int(tally.objectsPerSecond(at: now).rounded()))) obj/s")
-        if let eta = tally.estimatedSecondsRemaining(at: now), tally.finished < tally.total { optional.append("ETA " + duration(eta)) }
+        if let eta = tally.estimatedSecondsRemaining(at: now), tally.finished < tally.total {
+            optional.append("ETA " + duration(eta))
+        }
         while true {
             let text = ([count] + optional + failed).joined(separator: "  ")
             let barWidth = min(30, room - text.count - 2)
             if barWidth >= 10 || (optional.isEmpty && barWidth >= 4) {
                 let filled = Int((fraction * Double(barWidth)).rounded(.down))
-                return String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "  " + text
+                return String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "  "
+                    + text
             }
             if optional.isEmpty { return String(text.prefix(room)) }
             // Drop the percentage first, then the rate, then the time left.

@@ -15,14 +15,18 @@ struct FleetRun {
         let (paths, alreadyDone) = try fleet.stores(arguments, target: target)
         let report: FleetReportFile?
         do throws(RemodelError) {
-            report = try (fleet.report ?? fleet.resume).map { path throws(RemodelError) in try FleetReportFile(appendingTo: path) }
+            report = try (fleet.report ?? fleet.resume).map { path throws(RemodelError) in
+                try FleetReportFile(appendingTo: path)
+            }
         } catch {
             throw ValidationError(error.description)
         }
         var tally = FleetTally(total: paths.count)
         let printer = FleetProgressPrinter(style: progress, tally: tally)
         if let resume = fleet.resume {
-            printer.say("Resuming from \(resume): \(ProgressPrinter.grouped(alreadyDone)) stores already done, \(ProgressPrinter.grouped(paths.count)) to go.")
+            printer.say(
+                "Resuming from \(resume): \(ProgressPrinter.grouped(alreadyDone)) stores already done, \(ProgressPrinter.grouped(paths.count)) to go."
+            )
         }
         printer.start()
         let results = migrator.migrate(
@@ -71,7 +75,9 @@ struct FleetRun {
                 counts[.migrated, default: 0] += 1
                 let steps = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
                 let down = plan.isDowngrade ? " (down, from the model the store carries)" : ""
-                print("\(path): \(plan.sourceVersion) → \(plan.targetVersion)\(down), \(steps). \(planner.passSummary(of: plan))")
+                print(
+                    "\(path): \(plan.sourceVersion) → \(plan.targetVersion)\(down), \(steps). \(planner.passSummary(of: plan))"
+                )
             case .failed(let result):
                 counts[result.outcome, default: 0] += 1
                 printError(result.error?.description ?? result.outcome.rawValue)
@@ -88,12 +94,15 @@ struct FleetRun {
     /// `300 stores: 250 migrated, 40 already current, 8 refused, 2 failed transiently, 0 not started; 36,000 objects written in 12.34 s.`
     static func summary(_ tally: FleetTally, seconds: Double) -> String {
         let counts = [
-            "\(ProgressPrinter.grouped(tally[.migrated])) migrated" + (tally.downgraded > 0 ? " (\(ProgressPrinter.grouped(tally.downgraded)) down)" : ""),
+            "\(ProgressPrinter.grouped(tally[.migrated])) migrated"
+                + (tally.downgraded > 0 ? " (\(ProgressPrinter.grouped(tally.downgraded)) down)" : ""),
             "\(ProgressPrinter.grouped(tally[.current])) already current",
-            "\(ProgressPrinter.grouped(tally[.refused])) refused", "\(ProgressPrinter.grouped(tally[.transient])) failed transiently",
+            "\(ProgressPrinter.grouped(tally[.refused])) refused",
+            "\(ProgressPrinter.grouped(tally[.transient])) failed transiently",
             "\(ProgressPrinter.grouped(tally[.skipped] + tally.total - tally.finished)) not started",
         ]
-        return "\(ProgressPrinter.grouped(tally.total)) store\(tally.total == 1 ? "" : "s"): \(counts.joined(separator: ", ")); "
+        return
+            "\(ProgressPrinter.grouped(tally.total)) store\(tally.total == 1 ? "" : "s"): \(counts.joined(separator: ", ")); "
             + "\(ProgressPrinter.grouped(tally.objectsMigrated)) objects written in \(String(format: "%.2f", seconds)) s."
     }
 }

@@ -35,16 +35,25 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
     var keepBackup = false
 
-    @Option(help: "A store newer than the model (a rolled-back deploy): refuse it untouched, migrate it down from the model it carries when no stored value is lost (lossless), or migrate it down all the same, keeping the original as STORE.remodel-backup (allow-loss).")
+    @Option(
+        help:
+            "A store newer than the model (a rolled-back deploy): refuse it untouched, migrate it down from the model it carries when no stored value is lost (lossless), or migrate it down all the same, keeping the original as STORE.remodel-backup (allow-loss)."
+    )
     var downgrade: DowngradeChoice = .refuse
 
-    @Flag(help: "Write every version to a file of its own instead of running consecutive steps in one pass over the store (slower).")
+    @Flag(
+        help:
+            "Write every version to a file of its own instead of running consecutive steps in one pass over the store (slower)."
+    )
     var stepByStep = false
 
     @Flag(help: "Check every value and link against the model, not only what the migration wrote or changed.")
     var checkEverything = false
 
-    @Option(help: "SQLite's own check of the migrated store: only the tables the migration wrote and the schema (written, the default), the whole file's structure (quick), or that and every index against its table (full).")
+    @Option(
+        help:
+            "SQLite's own check of the migrated store: only the tables the migration wrote and the schema (written, the default), the whole file's structure (quick), or that and every index against its table (full)."
+    )
     var integrityCheck: IntegrityCheckChoice = .written
 
     // For crash-injection tests: smaller phase-1 batches, so that a few hundred rows make several.
@@ -55,7 +64,9 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var fleet: FleetArguments
 
     func validate() throws {
-        if stores.isEmpty && fleet.storesFrom == nil { throw ValidationError("give the stores to migrate, or --stores-from FILE") }
+        if stores.isEmpty && fleet.storesFrom == nil {
+            throw ValidationError("give the stores to migrate, or --stores-from FILE")
+        }
     }
 
     func run() async throws {
@@ -98,7 +109,8 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 
     static func summary(_ report: MigrationReport) -> String {
-        let rollback = report.rolledBackUnfinishedTransaction
+        let rollback =
+            report.rolledBackUnfinishedTransaction
             ? " A program had stopped in the middle of a write and left an unfinished transaction in its journal: SQLite rolled it back first."
             : ""
         guard report.steps > 0 else {
@@ -106,11 +118,14 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
         var text = String(
-            format: "Migrated %@ %@from %@ to %@ in %@: %@ objects written, %.2f s.", report.path, report.isDowngrade ? "down " : "",
+            format: "Migrated %@ %@from %@ to %@ in %@: %@ objects written, %.2f s.", report.path,
+            report.isDowngrade ? "down " : "",
             report.sourceVersion, report.targetVersion, steps, ProgressPrinter.grouped(report.objects), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
         for loss in report.losses where loss.count != 0 {
-            text += report.isDowngrade ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
+            text +=
+                report.isDowngrade
+                ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
         }
         return text + rollback
     }
@@ -148,5 +163,6 @@ enum IntegrityCheckChoice: String, ExpressibleByArgument, CaseIterable {
 /// `Mappings` in the current folder, when it exists.
 func defaultMappingsDirectory() -> String? {
     var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: "Mappings", isDirectory: &isDirectory) && isDirectory.boolValue ? "Mappings" : nil
+    return FileManager.default.fileExists(atPath: "Mappings", isDirectory: &isDirectory) && isDirectory.boolValue
+        ? "Mappings" : nil
 }

@@ -62,12 +62,15 @@ struct ProgressLine {
             let filled = Int((fraction * Double(bar)).rounded(.down))
             let percent = "\(Int((fraction * 100).rounded(.down)))%"
             var parts = [
-                String(repeating: "█", count: filled) + String(repeating: "░", count: bar - filled) + (bar > 0 ? " " : "")
+                String(repeating: "█", count: filled) + String(repeating: "░", count: bar - filled)
+                    + (bar > 0 ? " " : "")
                     + String(repeating: " ", count: 4 - percent.count) + percent
             ]
             if showStage, !line.stage.isEmpty { parts.append(line.stage[min(stage, line.stage.count - 1)]) }
             if showItem, let item = line.item {
-                parts.append(shortItem && item.count > ProgressLine.shortItem ? String(item.prefix(ProgressLine.shortItem - 1)) + "…" : item)
+                parts.append(
+                    shortItem && item.count > ProgressLine.shortItem
+                        ? String(item.prefix(ProgressLine.shortItem - 1)) + "…" : item)
             }
             if showCounts, !line.counts.isEmpty { parts.append(line.counts[min(counts, line.counts.count - 1)]) }
             if showTime, let seconds = line.secondsRemaining { parts.append("ETA \(Int(seconds.rounded(.up)))s") }

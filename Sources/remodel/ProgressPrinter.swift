@@ -91,7 +91,9 @@ final class ProgressPrinter: @unchecked Sendable {
     /// (`clearing`: the line goes, and what follows is printed where it was).
     func finish(clearing: Bool = false) {
         locked {
-            if style == .bar, !lastLine.isEmpty { FileHandle.standardError.write(Data((clearing ? "\r\u{1B}[2K" : "\n").utf8)) }
+            if style == .bar, !lastLine.isEmpty {
+                FileHandle.standardError.write(Data((clearing ? "\r\u{1B}[2K" : "\n").utf8))
+            }
             lastLine = ""
         }
     }
@@ -116,7 +118,9 @@ final class ProgressPrinter: @unchecked Sendable {
     static func terminalColumns() -> Int {
         var size = winsize()
         if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+            return columns
+        }
         return 80
     }
 
@@ -134,7 +138,8 @@ final class ProgressPrinter: @unchecked Sendable {
         if progress.phase != .planning {
             let pass = "pass \(progress.step)/\(progress.steps)"
             if let steps = progress.planSteps {
-                let covered = steps.count == 1 ? "step \(steps.lowerBound)" : "steps \(steps.lowerBound)–\(steps.upperBound)"
+                let covered =
+                    steps.count == 1 ? "step \(steps.lowerBound)" : "steps \(steps.lowerBound)–\(steps.upperBound)"
                 stage = ["\(pass) (\(covered)) \(what)", "\(pass) \(what)", what]
             } else {
                 stage = ["\(pass) \(what)", what]

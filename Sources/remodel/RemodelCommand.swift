@@ -15,7 +15,8 @@ struct RemodelCommand: AsyncParsableCommand {
         version: Remodel.version,
         subcommands: [
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
-            ExportCommand.self, StatusCommand.self, MigrateCommand.self, RollbackCommand.self, ConvertMappingCommand.self, SeedCommand.self, ImportCoreDataCommand.self,
+            ExportCommand.self, StatusCommand.self, MigrateCommand.self, RollbackCommand.self,
+            ConvertMappingCommand.self, SeedCommand.self, ImportCoreDataCommand.self,
             TestMatrixCommand.self, DemoCommand.self,
         ]
     )

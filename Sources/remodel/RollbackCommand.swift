@@ -5,7 +5,8 @@ import Remodel
 struct RollbackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
-        abstract: "Put back the backup a migration kept (--keep-backup, --downgrade allow-loss), if the store was not written since.",
+        abstract:
+            "Put back the backup a migration kept (--keep-backup, --downgrade allow-loss), if the store was not written since.",
         discussion: """
             The migration recorded the store it made beside the backup (STORE.remodel-backup.json). The backup is \
             renamed over the store only when the store is still exactly that; a store written since is never \

@@ -4,7 +4,8 @@ import Remodel
 struct SeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Write valid, deterministic synthetic data for a version of a model, as JSON that `remodel import` reads.",
+        abstract:
+            "Write valid, deterministic synthetic data for a version of a model, as JSON that `remodel import` reads.",
         discussion: """
             Every concrete entity gets objects; values respect optionality, bounds, regular expressions (the \
             common subset), defaults and uniqueness constraints; relationships are consistent on both sides \
@@ -45,7 +46,9 @@ struct SeedCommand: ParsableCommand {
         }
         if let output {
             let entities = plan.counts.filter { $0.value > 0 }.count
-            print("Wrote \(plan.objectCount) objects of \(entities) entities at version \"\(version)\" to \(output) (seed number \(seedNumber)).")
+            print(
+                "Wrote \(plan.objectCount) objects of \(entities) entities at version \"\(version)\" to \(output) (seed number \(seedNumber))."
+            )
         }
     }
 }

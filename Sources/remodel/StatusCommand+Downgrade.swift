@@ -8,7 +8,8 @@ extension StatusCommand {
         guard let carried = try? StoreInspector.carriedModel(path: store) else {
             return "It carries no model yet (made before Remodel recorded one): its next migration records it."
         }
-        return "It carries its model (version \(carried.versionName), \(ProgressPrinter.grouped(carried.contents.utf8.count)) bytes of contents XML; `remodel export --carried-model` prints it)."
+        return
+            "It carries its model (version \(carried.versionName), \(ProgressPrinter.grouped(carried.contents.utf8.count)) bytes of contents XML; `remodel export --carried-model` prints it)."
     }
 
     /// For a store newer than the bundle: what it is, from the model it carries, and what a lossless
@@ -25,10 +26,11 @@ extension StatusCommand {
         do {
             let plan = try migrator.plan(storeAt: options.store)
             print(
-                "A lossless downgrade (`remodel migrate --downgrade lossless`) would migrate it down to \(plan.targetVersion), losing no stored value. The plan:")
+                "A lossless downgrade (`remodel migrate --downgrade lossless`) would migrate it down to \(plan.targetVersion), losing no stored value. The plan:"
+            )
             print(plan.description, terminator: "")
             print(migrator.passSummary(of: plan))
-        } catch where error.code == .downgradeLosesData {
+        } catch  where error.code == .downgradeLosesData {
             print("A lossless downgrade cannot: \(error.message)")
         } catch {
             print("It cannot be migrated down: \(error.message)")

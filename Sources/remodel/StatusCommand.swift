@@ -34,7 +34,8 @@ struct StatusCommand: ParsableCommand {
         case .current:
             print("Next: nothing to do")
         case .older:
-            let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings ?? defaultMappingsDirectory()))
+            let migrator = Migrator(
+                bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings ?? defaultMappingsDirectory()))
             do {
                 let plan = try migrator.plan(storeAt: options.store)
                 print("Next: migrate. The plan:")

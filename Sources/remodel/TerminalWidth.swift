@@ -10,7 +10,9 @@ import Foundation
 /// test can choose), else the terminal's own (`ioctl` `TIOCGWINSZ`), else 80.
 enum TerminalWidth {
     static var current: Int {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+            return columns
+        }
         var size = winsize()
         if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80

@@ -5,7 +5,8 @@ import RemodelTesting
 struct TestMatrixCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test-matrix",
-        abstract: "Migrate a store of every version of a model, with data, to the current version, and check it against the plan.",
+        abstract:
+            "Migrate a store of every version of a model, with data, to the current version, and check it against the plan.",
         discussion: """
             For each version up to the current one (the head), a store is created with generated data (and \
             with each fixture of that version), migrated with the mapping files, and checked: the migration \
@@ -31,13 +32,18 @@ struct TestMatrixCommand: AsyncParsableCommand {
     @Option(name: .customLong("seed-number"), help: "The seed number of generated data.")
     var seedNumber: UInt64 = 1
 
-    @Option(name: .customLong("version"), help: "A version to test (repeat for several; default: every version up to the head).")
+    @Option(
+        name: .customLong("version"),
+        help: "A version to test (repeat for several; default: every version up to the head).")
     var versions: [String] = []
 
-    @Option(name: .customLong("expect-refused"), help: "A version whose migration is expected to be refused (repeatable).")
+    @Option(
+        name: .customLong("expect-refused"), help: "A version whose migration is expected to be refused (repeatable).")
     var refused: [String] = []
 
-    @Option(name: .customLong("intended"), help: "An intended change, Entity or Entity.property, not reported (repeatable).")
+    @Option(
+        name: .customLong("intended"), help: "An intended change, Entity or Entity.property, not reported (repeatable)."
+    )
     var intended: [String] = []
 
     @Flag(help: "Report versions whose migration needs a mapping file as expected, not as failures.")
@@ -52,7 +58,8 @@ struct TestMatrixCommand: AsyncParsableCommand {
 
     func run() async throws {
         var matrix = MigrationMatrix(
-            model: model, mappings: mappings ?? defaultMappingsDirectory(), fixtures: fixtures, objects: objects, seedNumber: seedNumber)
+            model: model, mappings: mappings ?? defaultMappingsDirectory(), fixtures: fixtures, objects: objects,
+            seedNumber: seedNumber)
         if case .failure(let error) = matrix.bundle {
             printError(error.description)
             throw ExitCode(2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 struct ModelReaderTests {
@@ -20,7 +21,9 @@ struct ModelReaderTests {
         #expect(person.attributes.map(\.name) == ["name", "age"])
         #expect(person.attributes[0].isOptional == false)
         #expect(person.attributes[1].type == .integer16)
-        #expect(person.attributes[1].source.location(of: "attributeType") == SourceLocation(file: "m.xml", line: 5, column: 61))
+        #expect(
+            person.attributes[1].source.location(of: "attributeType")
+                == SourceLocation(file: "m.xml", line: 5, column: 61))
     }
 
     @Test func reportsMalformedXMLWithLineAndColumn() {

@@ -32,15 +32,21 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
 
     /// One paragraph: what was imported where, the counts per entity and what was skipped.
     public var description: String {
-        let how = versionWasGiven ? "version \"\(versionName)\" (as given)" : "version \"\(versionName)\" (found from the store's metadata and tables)"
+        let how =
+            versionWasGiven
+            ? "version \"\(versionName)\" (as given)"
+            : "version \"\(versionName)\" (found from the store's metadata and tables)"
         let counts = objectCounts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        var text = "Imported the Core Data store \(sourcePath) into \(storePath) at \(how) of model \"\(modelName)\": \(counts.isEmpty ? "no entity" : counts)"
+        var text =
+            "Imported the Core Data store \(sourcePath) into \(storePath) at \(how) of model \"\(modelName)\": \(counts.isEmpty ? "no entity" : counts)"
         let links = linkCounts.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }
         if !links.isEmpty { text += "; links: " + links.joined(separator: ", ") }
         if externalFiles > 0 { text += "; \(externalFiles) external data file\(externalFiles == 1 ? "" : "s") read in" }
         text += "."
         if !skippedTables.isEmpty {
-            let skipped = skippedTables.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value) row\($0.value == 1 ? "" : "s"))" }
+            let skipped = skippedTables.sorted { $0.key < $1.key }.map {
+                "\($0.key) (\($0.value) row\($0.value == 1 ? "" : "s"))"
+            }
             text += " Not imported (Core Data's own bookkeeping): " + skipped.joined(separator: ", ") + "."
         }
         return text

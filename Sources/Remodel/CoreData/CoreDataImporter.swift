@@ -14,7 +14,10 @@ final class CoreDataImporter {
     /// How many key values one `INSERT … SELECT` covers.
     static let batchSpan: Int64 = 50_000
 
-    init(source: String, bundle: ModelBundle, target: String, requestedVersion: String?, progress: OperationProgressReporter) {
+    init(
+        source: String, bundle: ModelBundle, target: String, requestedVersion: String?,
+        progress: OperationProgressReporter
+    ) {
         self.source = source
         self.bundle = bundle
         self.target = target
@@ -25,14 +28,18 @@ final class CoreDataImporter {
     func run() throws(RemodelError) -> CoreDataImport {
         guard !FileManager.default.fileExists(atPath: target) else {
             throw RemodelError(
-                .incompatibleStore, "a file already exists here; an import of a Core Data store never replaces a file: remove it, or choose another path for the new store",
+                .incompatibleStore,
+                "a file already exists here; an import of a Core Data store never replaces a file: remove it, or choose another path for the new store",
                 path: target)
         }
         switch try StoreFileHeader.check(path: try FileSystem.resolvingLinks(source)) {
         case .missing?:
-            throw RemodelError(.storeMissing, "there is no Core Data store here; give the path of the app's .sqlite file", path: source)
+            throw RemodelError(
+                .storeMissing, "there is no Core Data store here; give the path of the app's .sqlite file", path: source
+            )
         case .notSQLite(let reason)?:
-            throw RemodelError(.notAStore, "this is not an SQLite database (\(reason)), so not a Core Data store", path: source)
+            throw RemodelError(
+                .notAStore, "this is not an SQLite database (\(reason)), so not a Core Data store", path: source)
         default:
             break
         }
@@ -41,7 +48,8 @@ final class CoreDataImporter {
         let schema = try CoreDataSchema.read(from: connection, path: source)
         guard schema.isCoreDataStore else {
             throw RemodelError(
-                .notAStore, "this SQLite database is not a Core Data store (it has no Z_METADATA and Z_PRIMARYKEY tables); `remodel import-core-data` reads only stores that Core Data wrote",
+                .notAStore,
+                "this SQLite database is not a Core Data store (it has no Z_METADATA and Z_PRIMARYKEY tables); `remodel import-core-data` reads only stores that Core Data wrote",
                 path: source)
         }
         let metadata = try CoreDataMetadata.read(from: connection, path: source)
@@ -51,7 +59,8 @@ final class CoreDataImporter {
         let temporary = Store.temporaryPath(beside: destination, purpose: "core-data")
         var result = CoreDataImport(
             sourcePath: source, storePath: target, modelName: bundle.name, versionName: candidate.version.name,
-            versionWasGiven: requestedVersion != nil, objectCounts: [:], linkCounts: [:], externalFiles: 0, skippedTables: [:])
+            versionWasGiven: requestedVersion != nil, objectCounts: [:], linkCounts: [:], externalFiles: 0,
+            skippedTables: [:])
         do {
             try write(candidate, from: reader, into: temporary, result: &result)
             try StoreFiles.synchronize(file: temporary)
@@ -69,7 +78,8 @@ final class CoreDataImporter {
     }
 
     private func write(
-        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into temporary: String, result: inout CoreDataImport
+        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into temporary: String,
+        result: inout CoreDataImport
     ) throws(RemodelError) {
         let layout = candidate.layout
         let mapping = candidate.mapping
@@ -84,7 +94,8 @@ final class CoreDataImporter {
 
         let copier = CoreDataTableCopier(connection: output, source: source, progress: progress)
         for table in mapping.tables {
-            copier.total += Int(try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table.source))")?.coreDataInteger ?? 0)
+            copier.total += Int(
+                try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table.source))")?.coreDataInteger ?? 0)
         }
         for table in mapping.tables {
             try copier.check(table)
@@ -99,11 +110,13 @@ final class CoreDataImporter {
         try StoreIndexes.build(layout, on: output, path: source)
         try CoreDataReferenceCheck.check(layout, on: output, source: source)
         for table in mapping.skippedTables {
-            result.skippedTables[table] = Int(try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)
+            result.skippedTables[table] = Int(
+                try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)
         }
         for entity in layout.version.entities where !entity.isAbstract {
             guard let table = layout.table(forEntity: entity.name) else { continue }
-            let count = try output.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE _entity = ?", [.text(entity.name)])
+            let count = try output.scalar(
+                "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE _entity = ?", [.text(entity.name)])
             result.objectCounts[entity.name] = Int(count?.coreDataInteger ?? 0)
         }
         try output.execute("COMMIT")

@@ -34,7 +34,8 @@ extension CoreDataMapping {
         mutating func matchEntityNumbers() {
             var matchedRows: Set<Int64> = []
             for entity in version.entities {
-                let row = schema.entities.first { $0.name == entity.name }
+                let row =
+                    schema.entities.first { $0.name == entity.name }
                     ?? entity.elementID.flatMap { former in schema.entities.first { $0.name == former } }
                 guard let row else {
                     mapping.differences.append("Z_PRIMARYKEY has no entity \(entity.name)")
@@ -44,11 +45,15 @@ extension CoreDataMapping {
                 matchedRows.insert(row.number)
             }
             for entity in version.entities {
-                guard let number = numberByEntity[entity.name], let row = schema.entities.first(where: { $0.number == number }) else { continue }
+                guard let number = numberByEntity[entity.name],
+                    let row = schema.entities.first(where: { $0.number == number })
+                else { continue }
                 let parentNumber = version.parent(of: entity).flatMap { numberByEntity[$0.name] } ?? 0
                 if row.superNumber != parentNumber {
                     let parent = version.parent(of: entity).map { "a sub-entity of \($0.name)" } ?? "a root entity"
-                    mapping.differences.append("Z_PRIMARYKEY gives \(row.name) another parent (Z_SUPER \(row.superNumber)), but \(entity.name) is \(parent)")
+                    mapping.differences.append(
+                        "Z_PRIMARYKEY gives \(row.name) another parent (Z_SUPER \(row.superNumber)), but \(entity.name) is \(parent)"
+                    )
                 }
             }
             for row in schema.entities where !matchedRows.contains(row.number) {
@@ -60,16 +65,20 @@ extension CoreDataMapping {
             let names = Set(version.entities.map(\.name))
             if !metadata.hashedEntityNames.isEmpty {
                 for name in metadata.hashedEntityNames.subtracting(names).sorted() {
-                    mapping.differences.append("Z_METADATA has a version hash for entity \(name), which the version does not have")
+                    mapping.differences.append(
+                        "Z_METADATA has a version hash for entity \(name), which the version does not have")
                 }
                 for name in names.subtracting(metadata.hashedEntityNames).sorted() {
                     mapping.differences.append("Z_METADATA has no version hash for entity \(name)")
                 }
             }
             let stored = metadata.versionIdentifiers
-            if stored.contains(where: { !$0.isEmpty }) || !facts.versionIdentifier.isEmpty, !stored.contains(facts.versionIdentifier) {
+            if stored.contains(where: { !$0.isEmpty }) || !facts.versionIdentifier.isEmpty,
+                !stored.contains(facts.versionIdentifier)
+            {
                 let shown = stored.map { "\"\($0)\"" }.joined(separator: ", ")
-                mapping.differences.append("the store's model version identifier is \(shown), the version's \"\(facts.versionIdentifier)\"")
+                mapping.differences.append(
+                    "the store's model version identifier is \(shown), the version's \"\(facts.versionIdentifier)\"")
             }
         }
 
@@ -85,17 +94,27 @@ extension CoreDataMapping {
                 return
             }
             usedTables.insert(table.name.uppercased())
-            let hierarchy = version.hierarchy(of: root).sorted { (numberByEntity[$0.name] ?? .max) < (numberByEntity[$1.name] ?? .max) }
-            var result = Table(target: target.name, source: table.name, entityByNumber: [:], abstractNumbers: [:], columns: [], orders: [])
+            let hierarchy = version.hierarchy(of: root).sorted {
+                (numberByEntity[$0.name] ?? .max) < (numberByEntity[$1.name] ?? .max)
+            }
+            var result = Table(
+                target: target.name, source: table.name, entityByNumber: [:], abstractNumbers: [:], columns: [],
+                orders: [])
             for entity in hierarchy {
                 guard let number = numberByEntity[entity.name] else { continue }
-                if entity.isAbstract { result.abstractNumbers[number] = entity.name } else { result.entityByNumber[number] = entity.name }
+                if entity.isAbstract {
+                    result.abstractNumbers[number] = entity.name
+                } else {
+                    result.entityByNumber[number] = entity.name
+                }
             }
             var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
             // Properties by upper-case name, in entity-number order: clashing names get numbered columns.
             var groups: [(key: String, members: [(Entity, String, AttributeType?)])] = []
             for entity in hierarchy {
-                var declared: [(String, AttributeType?)] = entity.attributes.filter(\.isStored).map { ($0.name, $0.type) }
+                var declared: [(String, AttributeType?)] = entity.attributes.filter(\.isStored).map {
+                    ($0.name, $0.type)
+                }
                 declared += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map { ($0.name, nil) }
                 for (name, type) in declared {
                     let key = name.uppercased()
@@ -111,7 +130,8 @@ extension CoreDataMapping {
                 let candidates = Self.numbered("Z" + group.key, in: table)
                 guard candidates.count == group.members.count else {
                     let names = group.members.map { "\($0.0.name).\($0.1)" }.joined(separator: ", ")
-                    let found = candidates.isEmpty ? "no column Z\(group.key)" : "columns \(candidates.joined(separator: ", "))"
+                    let found =
+                        candidates.isEmpty ? "no column Z\(group.key)" : "columns \(candidates.joined(separator: ", "))"
                     mapping.differences.append("\(table.name) has \(found) for \(names)")
                     continue
                 }
@@ -123,11 +143,14 @@ extension CoreDataMapping {
                     if !expected.contains(declaredType) {
                         let kind = type.map { "\($0.rawValue) attribute" } ?? "to-one relationship"
                         mapping.differences.append(
-                            "\(table.name).\(columnName) is \(declaredType.isEmpty ? "untyped" : declaredType), not what Core Data declares for \(entity.name).\(property), a \(kind) (\(expected.sorted().joined(separator: " or ")))")
+                            "\(table.name).\(columnName) is \(declaredType.isEmpty ? "untyped" : declaredType), not what Core Data declares for \(entity.name).\(property), a \(kind) (\(expected.sorted().joined(separator: " or ")))"
+                        )
                     }
                     if type == nil {
                         // The destination's entity number, kept beside a to-one whose destination has sub-entities.
-                        for column in table.columns where Self.isCompanion(column.name, of: group.key) { used.insert(column.name.uppercased()) }
+                        for column in table.columns where Self.isCompanion(column.name, of: group.key) {
+                            used.insert(column.name.uppercased())
+                        }
                     }
                     guard let targetColumn = layout.columnName(of: property, in: entity.name) else { continue }
                     let numbers = version.hierarchy(of: entity).compactMap { numberByEntity[$0.name] }.sorted()
@@ -145,7 +168,9 @@ extension CoreDataMapping {
                             used.insert(fok.name.uppercased())
                             result.orders.append(Order(target: order, partition: columnName, key: fok.name))
                         } else {
-                            mapping.differences.append("\(table.name) has no column \(key) for the order of \(entity.name).\(property)'s ordered inverse")
+                            mapping.differences.append(
+                                "\(table.name) has no column \(key) for the order of \(entity.name).\(property)'s ordered inverse"
+                            )
                         }
                     }
                 }
@@ -196,11 +221,14 @@ extension CoreDataMapping {
         mutating func mapJoin(_ join: StoreLayout.JoinTable) {
             let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
             guard let inverse = join.destinationRelationship else {
-                mapping.differences.append("\(owner) is a to-many relationship without an inverse, which Remodel does not import from Core Data yet")
+                mapping.differences.append(
+                    "\(owner) is a to-many relationship without an inverse, which Remodel does not import from Core Data yet"
+                )
                 return
             }
             guard inverse.uppercased() != join.sourceRelationship.uppercased() else {
-                mapping.differences.append("\(owner) is its own inverse, which Remodel does not import from Core Data yet")
+                mapping.differences.append(
+                    "\(owner) is its own inverse, which Remodel does not import from Core Data yet")
                 return
             }
             let relationship = join.sourceRelationship
@@ -210,20 +238,25 @@ extension CoreDataMapping {
                     let owners = table.columns.first(where: { Self.isNumberedName($0.name, of: inverse) })
                 else { continue }
                 usedTables.insert(table.name.uppercased())
-                var result = Join(target: join.name, source: table.name, sourceColumn: owners.name, destinationColumn: members.name)
+                var result = Join(
+                    target: join.name, source: table.name, sourceColumn: owners.name, destinationColumn: members.name)
                 if join.sourceIsOrdered {
                     result.sourceOrderKey = orderKey(forMembers: members.name, in: table, of: owner)
                 }
                 if join.destinationIsOrdered {
-                    result.destinationOrderKey = orderKey(forMembers: owners.name, in: table, of: "\(join.destinationEntity).\(inverse)")
+                    result.destinationOrderKey = orderKey(
+                        forMembers: owners.name, in: table, of: "\(join.destinationEntity).\(inverse)")
                 }
                 mapping.joins.append(result)
                 return
             }
-            mapping.differences.append("no join table Z_<n>\(relationship.uppercased()) or Z_<n>\(inverse.uppercased()) for \(owner)")
+            mapping.differences.append(
+                "no join table Z_<n>\(relationship.uppercased()) or Z_<n>\(inverse.uppercased()) for \(owner)")
         }
 
-        private mutating func orderKey(forMembers column: String, in table: CoreDataSchema.Table, of relationship: String) -> String? {
+        private mutating func orderKey(
+            forMembers column: String, in table: CoreDataSchema.Table, of relationship: String
+        ) -> String? {
             let key = "Z_FOK_" + column.dropFirst(2)
             guard let found = table.column(key) else {
                 mapping.differences.append("\(table.name) has no column \(key) for the order of \(relationship)")
@@ -233,9 +266,12 @@ extension CoreDataMapping {
         }
 
         mutating func noteUnusedTables() {
-            for table in schema.tables.values.sorted(by: { $0.name < $1.name }) where !usedTables.contains(table.name.uppercased()) {
+            for table in schema.tables.values.sorted(by: { $0.name < $1.name })
+            where !usedTables.contains(table.name.uppercased()) {
                 if CoreDataSchema.isCoreDataOwn(table.name) {
-                    if !["Z_METADATA", "Z_PRIMARYKEY"].contains(table.name.uppercased()) { mapping.skippedTables.append(table.name) }
+                    if !["Z_METADATA", "Z_PRIMARYKEY"].contains(table.name.uppercased()) {
+                        mapping.skippedTables.append(table.name)
+                    }
                 } else {
                     mapping.differences.append("table \(table.name), which the version does not have")
                 }
@@ -248,14 +284,18 @@ extension CoreDataMapping {
             var expected: Set<String> = []
             for entity in version.entities {
                 for index in entity.fetchIndexes { expected.insert("Z_\(entity.name)_\(index.name)") }
-                for attribute in entity.attributes where attribute.isIndexed { expected.insert("Z_\(entity.name)_\(attribute.name)") }
+                for attribute in entity.attributes where attribute.isIndexed {
+                    expected.insert("Z_\(entity.name)_\(attribute.name)")
+                }
                 for constraint in entity.uniquenessConstraints {
                     expected.insert("Z_\(entity.name)_UNIQUE_" + constraint.properties.joined(separator: "_"))
                 }
             }
             let found = Set(schema.indexNames.filter { $0.hasPrefix("Z_") && !$0.uppercased().hasSuffix("_INDEX") })
             for name in expected.subtracting(found).sorted() { mapping.indexDifferences.append("no index \(name)") }
-            for name in found.subtracting(expected).sorted() { mapping.indexDifferences.append("index \(name), which the version does not declare") }
+            for name in found.subtracting(expected).sorted() {
+                mapping.indexDifferences.append("index \(name), which the version does not declare")
+            }
         }
     }
 }

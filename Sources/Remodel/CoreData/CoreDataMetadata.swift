@@ -14,23 +14,36 @@ struct CoreDataMetadata: Sendable, Hashable {
 
     /// The store's metadata; a store without a readable plist has none (and is matched by its schema).
     static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataMetadata {
-        guard case .blob(let bytes)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") else {
+        guard
+            case .blob(let bytes)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        else {
             return CoreDataMetadata()
         }
         let top: PropertyListValue
         do {
             top = try BinaryPropertyList.decode(Array(bytes))
         } catch {
-            throw RemodelError(.notAStore, "Z_METADATA.Z_PLIST is not a binary property list Remodel can read (\(error.message)); the store may be damaged", path: path)
+            throw RemodelError(
+                .notAStore,
+                "Z_METADATA.Z_PLIST is not a binary property list Remodel can read (\(error.message)); the store may be damaged",
+                path: path)
         }
         guard case .dictionary(let entries) = top else { return CoreDataMetadata() }
         var metadata = CoreDataMetadata()
-        if case .dictionary(let hashes)? = entries["NSStoreModelVersionHashes"] { metadata.hashedEntityNames = Set(hashes.keys) }
-        if case .array(let identifiers)? = entries["NSStoreModelVersionIdentifiers"] {
-            metadata.versionIdentifiers = identifiers.compactMap { if case .string(let text) = $0 { return text } else { return nil } }
+        if case .dictionary(let hashes)? = entries["NSStoreModelVersionHashes"] {
+            metadata.hashedEntityNames = Set(hashes.keys)
         }
-        if case .integer(let version)? = entries["NSPersistenceFrameworkVersion"] { metadata.frameworkVersion = version }
-        if case .integer(let version)? = entries["NSStoreModelVersionHashesVersion"] { metadata.hashesVersion = version }
+        if case .array(let identifiers)? = entries["NSStoreModelVersionIdentifiers"] {
+            metadata.versionIdentifiers = identifiers.compactMap {
+                if case .string(let text) = $0 { return text } else { return nil }
+            }
+        }
+        if case .integer(let version)? = entries["NSPersistenceFrameworkVersion"] {
+            metadata.frameworkVersion = version
+        }
+        if case .integer(let version)? = entries["NSStoreModelVersionHashesVersion"] {
+            metadata.hashesVersion = version
+        }
         return metadata
     }
 }

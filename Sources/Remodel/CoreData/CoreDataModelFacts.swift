@@ -15,7 +15,8 @@ struct CoreDataModelFacts: Sendable {
         facts.versionIdentifier = root.attribute("userDefinedModelVersionIdentifier") ?? ""
         for entity in root.children(named: "entity") {
             guard let name = entity.attribute("name") else { continue }
-            for attribute in entity.children(named: "attribute") where attribute.attribute("allowsExternalBinaryDataStorage") == "YES" {
+            for attribute in entity.children(named: "attribute")
+            where attribute.attribute("allowsExternalBinaryDataStorage") == "YES" {
                 if let property = attribute.attribute("name") { facts.externalBinary.insert("\(name).\(property)") }
             }
         }

@@ -9,7 +9,8 @@ enum CoreDataReferenceCheck {
         for table in layout.tables {
             for column in table.columns {
                 guard case .toOne(let entity, let relationship, let destination) = column.content,
-                    let target = try missing(in: table.name, column: column.name, kindOf: destination, layout, connection)
+                    let target = try missing(
+                        in: table.name, column: column.name, kindOf: destination, layout, connection)
                 else { continue }
                 let row = try connection.rows(
                     "SELECT _pk, _entity FROM main.\(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) = ? ORDER BY _pk LIMIT 1",
@@ -23,9 +24,14 @@ enum CoreDataReferenceCheck {
             }
         }
         for join in layout.joinTables {
-            let sides = [(StoreLayout.JoinTable.sourceColumn, join.sourceEntity), (StoreLayout.JoinTable.destinationColumn, join.destinationEntity)]
+            let sides = [
+                (StoreLayout.JoinTable.sourceColumn, join.sourceEntity),
+                (StoreLayout.JoinTable.destinationColumn, join.destinationEntity),
+            ]
             for (column, entity) in sides {
-                guard let target = try missing(in: join.name, column: column, kindOf: entity, layout, connection) else { continue }
+                guard let target = try missing(in: join.name, column: column, kindOf: entity, layout, connection) else {
+                    continue
+                }
                 throw RemodelError(
                     .invalidValue,
                     "the join table of \(join.sourceEntity).\(join.sourceRelationship) links Z_PK \(target) as a \(entity), but the store has no \(entity) with that key; nothing was imported: open the store with the app to repair it",
@@ -41,9 +47,12 @@ enum CoreDataReferenceCheck {
         guard let destination = layout.table(forEntity: entity) else { return nil }
         let kinds = layout.kinds(of: entity)
         // Where every entity of the destination's table qualifies, the key alone decides.
-        let kindTest = Set(kinds) == Set(destination.entities) ? "" : " AND d._entity IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
+        let kindTest =
+            Set(kinds) == Set(destination.entities)
+            ? "" : " AND d._entity IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
         let key = quoteIdentifier(column)
-        let sql = "SELECT k FROM (SELECT DISTINCT \(key) AS k FROM main.\(quoteIdentifier(table)) WHERE \(key) IS NOT NULL) "
+        let sql =
+            "SELECT k FROM (SELECT DISTINCT \(key) AS k FROM main.\(quoteIdentifier(table)) WHERE \(key) IS NOT NULL) "
             + "WHERE NOT EXISTS (SELECT 1 FROM main.\(quoteIdentifier(destination.name)) AS d WHERE d._pk = k\(kindTest)) LIMIT 1"
         guard case .integer(let value)? = try connection.scalar(sql) else { return nil }
         return value

@@ -42,7 +42,8 @@ struct CoreDataSchema: Sendable {
     /// `ATRANSACTIONSTRING`) and CloudKit mirroring (`ANSCK…`).
     static func isCoreDataOwn(_ name: String) -> Bool {
         let upper = name.uppercased()
-        return ["Z_METADATA", "Z_PRIMARYKEY", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains(upper)
+        return ["Z_METADATA", "Z_PRIMARYKEY", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains(
+            upper)
             || upper.hasPrefix("ANSCK")
     }
 
@@ -52,7 +53,8 @@ struct CoreDataSchema: Sendable {
     /// Reads the schema (no row but `Z_PRIMARYKEY`'s).
     static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataSchema {
         var schema = CoreDataSchema()
-        let objects = try connection.rows("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        let objects = try connection.rows(
+            "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
         for row in objects {
             guard case .text(let type) = row[0], case .text(let name) = row[1] else { continue }
             if type == "index" {
@@ -71,7 +73,9 @@ struct CoreDataSchema: Sendable {
         guard schema.isCoreDataStore else { return schema }
         for row in try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
             guard case .integer(let number) = row[0], case .text(let name) = row[1] else {
-                throw RemodelError(.notAStore, "Z_PRIMARYKEY has a row without an entity number or name; the store may be damaged", path: path)
+                throw RemodelError(
+                    .notAStore, "Z_PRIMARYKEY has a row without an entity number or name; the store may be damaged",
+                    path: path)
             }
             let superNumber: Int64
             if case .integer(let value) = row[2] { superNumber = value } else { superNumber = 0 }

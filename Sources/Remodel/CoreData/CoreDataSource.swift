@@ -34,7 +34,8 @@ final class CoreDataSource {
         let target = try FileSystem.resolvingLinks(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw RemodelError(.storeMissing, "there is no Core Data store here; give the path of the app's .sqlite file", path: path)
+            throw RemodelError(
+                .storeMissing, "there is no Core Data store here; give the path of the app's .sqlite file", path: path)
         }
         try Self.refuseIfOpen(target, path: path)
         let sideFiles = [target + "-wal", target + "-journal"].filter { Self.size($0) > 0 }
@@ -45,12 +46,16 @@ final class CoreDataSource {
             return
         }
         let before = Self.fingerprint(target)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-core-data-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remodel-core-data-\(UUID().uuidString)"
+        ).path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw RemodelError(
-                .io, "the store keeps data in its side files (-wal or -journal), and Remodel, which never writes beside it, cannot make a private copy to read them in \(folder): \(error.localizedDescription)",
+                .io,
+                "the store keeps data in its side files (-wal or -journal), and Remodel, which never writes beside it, cannot make a private copy to read them in \(folder): \(error.localizedDescription)",
                 path: path)
         }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent
@@ -61,12 +66,16 @@ final class CoreDataSource {
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw RemodelError(
-                .io, "the store keeps data in its side files (-wal or -journal), and the private copy to read them could not be written: \(error.message); free some space in the temporary folder (TMPDIR)",
+                .io,
+                "the store keeps data in its side files (-wal or -journal), and the private copy to read them could not be written: \(error.message); free some space in the temporary folder (TMPDIR)",
                 path: path)
         }
         guard Self.fingerprint(target) == before else {
             try? FileManager.default.removeItem(atPath: folder)
-            throw RemodelError(.locked, "another program wrote to the Core Data store while it was being read; quit the app that uses it and run the import again", path: path)
+            throw RemodelError(
+                .locked,
+                "another program wrote to the Core Data store while it was being read; quit the app that uses it and run the import again",
+                path: path)
         }
         readPath = copy
         isCopy = true

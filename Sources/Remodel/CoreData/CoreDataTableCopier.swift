@@ -31,11 +31,15 @@ final class CoreDataTableCopier {
     func check(_ table: CoreDataMapping.Table) throws(RemodelError) {
         let concrete = table.entityByNumber.keys.sorted()
         let stray = try connection.rows(
-            "SELECT s.\"Z_PK\", s.\"Z_ENT\" FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_ENT\" IS NULL OR NOT \(Self.entityTest(concrete)) ORDER BY s.\"Z_PK\" LIMIT 1")
+            "SELECT s.\"Z_PK\", s.\"Z_ENT\" FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_ENT\" IS NULL OR NOT \(Self.entityTest(concrete)) ORDER BY s.\"Z_PK\" LIMIT 1"
+        )
         if let row = stray.first {
             let key = row[0].coreDataInteger ?? 0
             let number = row[1].coreDataInteger
-            let what = number.flatMap { table.abstractNumbers[$0].map { "the abstract entity \($0)" } } ?? number.map { "entity number \($0), which Z_PRIMARYKEY does not give to an entity of this table" } ?? "no entity number"
+            let what =
+                number.flatMap { table.abstractNumbers[$0].map { "the abstract entity \($0)" } } ?? number.map {
+                    "entity number \($0), which Z_PRIMARYKEY does not give to an entity of this table"
+                } ?? "no entity number"
             throw RemodelError(
                 .invalidValue,
                 "\(table.source) Z_PK \(key) has \(what); an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it",
@@ -49,7 +53,8 @@ final class CoreDataTableCopier {
                 let value = "s.\(quoteIdentifier(item.column))"
                 var (condition, expected) = CoreDataValues.problem(value, type: type)
                 if item.isExternal {
-                    condition = "typeof(\(value)) NOT IN ('blob', 'null') OR (typeof(\(value)) = 'blob' AND substr(\(value), 1, 1) NOT IN (X'01', X'02'))"
+                    condition =
+                        "typeof(\(value)) NOT IN ('blob', 'null') OR (typeof(\(value)) = 'blob' AND substr(\(value), 1, 1) NOT IN (X'01', X'02'))"
                     expected = "bytes after a marker byte 1 (kept in the store) or 2 (kept in a file)"
                 }
                 cases.append("WHEN \(Self.entityTest(item.numbers)) AND (\(condition)) THEN \(problems.count)")
@@ -57,9 +62,12 @@ final class CoreDataTableCopier {
             }
         }
         guard !cases.isEmpty else { return }
-        let sql = "SELECT pk, ent, problem FROM (SELECT s.\"Z_PK\" AS pk, s.\"Z_ENT\" AS ent, CASE \(cases.joined(separator: " ")) END AS problem "
+        let sql =
+            "SELECT pk, ent, problem FROM (SELECT s.\"Z_PK\" AS pk, s.\"Z_ENT\" AS ent, CASE \(cases.joined(separator: " ")) END AS problem "
             + "FROM \(sourceTable(table.source)) AS s) WHERE problem IS NOT NULL ORDER BY pk LIMIT 1"
-        guard let row = try connection.rows(sql).first, let key = row[0].coreDataInteger, let index = row[2].coreDataInteger else { return }
+        guard let row = try connection.rows(sql).first, let key = row[0].coreDataInteger,
+            let index = row[2].coreDataInteger
+        else { return }
         let (item, expected) = problems[Int(index)]
         let entity = row[1].coreDataInteger.flatMap { table.entityByNumber[$0] } ?? item.entity
         let value = try connection.scalar(
@@ -83,7 +91,9 @@ final class CoreDataTableCopier {
             if item.isExternal { return "CASE WHEN substr(\(raw), 1, 1) = X'01' THEN substr(\(raw), 2) ELSE NULL END" }
             return CoreDataValues.conversion(raw, type: type)
         }
-        if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) { return value(only) }
+        if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
+            return value(only)
+        }
         let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(value($0))" }
         return "CASE \(branches.joined(separator: " ")) END"
     }
@@ -91,13 +101,19 @@ final class CoreDataTableCopier {
     /// Inserts every object of the table, in ranges of `Z_PK`.
     func copy(_ table: CoreDataMapping.Table) throws(RemodelError) {
         let numbers = table.entityByNumber.keys.sorted()
-        let entityName = "CASE s.\"Z_ENT\" " + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ") + " END"
+        let entityName =
+            "CASE s.\"Z_ENT\" "
+            + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ")
+            + " END"
         let targets = ["_pk", "_entity"] + table.columns.map(\.target)
         let values = ["s.\"Z_PK\"", entityName] + table.columns.map { Self.expression($0, allNumbers: numbers) }
         let insert = try connection.prepare(
             "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
-                + values.joined(separator: ", ") + " FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_PK\" >= ? AND s.\"Z_PK\" < ? ORDER BY s.\"Z_PK\"")
-        let bounds = try connection.rows("SELECT min(\"Z_PK\"), max(\"Z_PK\") FROM \(sourceTable(table.source))").first ?? []
+                + values.joined(separator: ", ")
+                + " FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_PK\" >= ? AND s.\"Z_PK\" < ? ORDER BY s.\"Z_PK\""
+        )
+        let bounds =
+            try connection.rows("SELECT min(\"Z_PK\"), max(\"Z_PK\") FROM \(sourceTable(table.source))").first ?? []
         guard let lowest = bounds.first?.coreDataInteger, let highest = bounds.last?.coreDataInteger else { return }
         let item = table.entityByNumber.count == 1 ? table.entityByNumber.values.first : table.target
         var start = lowest
@@ -108,7 +124,8 @@ final class CoreDataTableCopier {
                 while try insert.step() {}
             } catch {
                 throw RemodelError(
-                    .sqlite, "copying \(table.source) into \(table.target) failed: \(error.message)", path: source, entity: table.target, cause: error)
+                    .sqlite, "copying \(table.source) into \(table.target) failed: \(error.message)", path: source,
+                    entity: table.target, cause: error)
             }
             insert.reset()
             copied += connection.changes
@@ -127,7 +144,8 @@ final class CoreDataTableCopier {
             try connection.execute(
                 "UPDATE main.\(target) SET \(quoteIdentifier(order.target)) = ranked.position FROM (SELECT s.\"Z_PK\" AS pk, "
                     + "row_number() OVER (PARTITION BY s.\(partition) ORDER BY s.\(quoteIdentifier(order.key)), s.\"Z_PK\") - 1 AS position "
-                    + "FROM \(sourceTable(table.source)) AS s WHERE s.\(partition) IS NOT NULL) AS ranked WHERE main.\(target).\"_pk\" = ranked.pk")
+                    + "FROM \(sourceTable(table.source)) AS s WHERE s.\(partition) IS NOT NULL) AS ranked WHERE main.\(target).\"_pk\" = ranked.pk"
+            )
         }
     }
 
@@ -136,12 +154,20 @@ final class CoreDataTableCopier {
         typealias J = StoreLayout.JoinTable
         let owner = "j.\(quoteIdentifier(join.sourceColumn))"
         let member = "j.\(quoteIdentifier(join.destinationColumn))"
-        let sourceOrder = join.sourceOrderKey.map { "row_number() OVER (PARTITION BY \(owner) ORDER BY j.\(quoteIdentifier($0)), \(member)) - 1" } ?? "NULL"
-        let destinationOrder = join.destinationOrderKey.map { "row_number() OVER (PARTITION BY \(member) ORDER BY j.\(quoteIdentifier($0)), \(owner)) - 1" } ?? "NULL"
-        let columns = [J.sourceColumn, J.destinationColumn, J.sourceOrderColumn, J.destinationOrderColumn].map(quoteIdentifier)
+        let sourceOrder =
+            join.sourceOrderKey.map {
+                "row_number() OVER (PARTITION BY \(owner) ORDER BY j.\(quoteIdentifier($0)), \(member)) - 1"
+            } ?? "NULL"
+        let destinationOrder =
+            join.destinationOrderKey.map {
+                "row_number() OVER (PARTITION BY \(member) ORDER BY j.\(quoteIdentifier($0)), \(owner)) - 1"
+            } ?? "NULL"
+        let columns = [J.sourceColumn, J.destinationColumn, J.sourceOrderColumn, J.destinationOrderColumn].map(
+            quoteIdentifier)
         try connection.execute(
             "INSERT INTO main.\(quoteIdentifier(join.target)) (\(columns.joined(separator: ", "))) SELECT \(owner), \(member), \(sourceOrder), \(destinationOrder) "
-                + "FROM \(sourceTable(join.source)) AS j WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL ORDER BY \(owner), \(member)")
+                + "FROM \(sourceTable(join.source)) AS j WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL ORDER BY \(owner), \(member)"
+        )
         return connection.changes
     }
 
@@ -158,14 +184,18 @@ final class CoreDataTableCopier {
             for item in column.sources where item.isExternal {
                 let raw = quoteIdentifier(item.column)
                 let select = try connection.prepare(
-                    "SELECT s.\"Z_PK\", substr(s.\(raw), 2) FROM \(sourceTable(table.source)) AS s WHERE \(Self.entityTest(item.numbers)) AND typeof(s.\(raw)) = 'blob' AND substr(s.\(raw), 1, 1) = X'02' ORDER BY s.\"Z_PK\"")
+                    "SELECT s.\"Z_PK\", substr(s.\(raw), 2) FROM \(sourceTable(table.source)) AS s WHERE \(Self.entityTest(item.numbers)) AND typeof(s.\(raw)) = 'blob' AND substr(s.\(raw), 1, 1) = X'02' ORDER BY s.\"Z_PK\""
+                )
                 let update = try connection.prepare(
-                    "UPDATE main.\(quoteIdentifier(table.target)) SET \(quoteIdentifier(column.target)) = ? WHERE \"_pk\" = ?")
+                    "UPDATE main.\(quoteIdentifier(table.target)) SET \(quoteIdentifier(column.target)) = ? WHERE \"_pk\" = ?"
+                )
                 while try select.step() {
-                    guard case .integer(let key) = select.value(at: 0), case .blob(let reference) = select.value(at: 1) else { continue }
+                    guard case .integer(let key) = select.value(at: 0), case .blob(let reference) = select.value(at: 1)
+                    else { continue }
                     let name = String(decoding: reference.prefix { $0 != 0 }, as: UTF8.self)
                     let file = folder + "/" + name
-                    guard !name.isEmpty, !name.contains("/"), let data = FileManager.default.contents(atPath: file) else {
+                    guard !name.isEmpty, !name.contains("/"), let data = FileManager.default.contents(atPath: file)
+                    else {
                         throw RemodelError(
                             .io,
                             "\(item.entity) Z_PK \(key) attribute \"\(item.property)\": its bytes are kept in the file \(file), which cannot be read; copy the store with its .\(url.deletingPathExtension().lastPathComponent)_SUPPORT folder and import again",

@@ -29,7 +29,8 @@ enum CoreDataValues {
             return "\(column) + \(referenceDateOffset)"
         case .uuid:
             let hex = "hex(\(column))"
-            return "CASE WHEN \(column) IS NULL THEN NULL ELSE substr(\(hex), 1, 8) || '-' || substr(\(hex), 9, 4) || '-' || "
+            return
+                "CASE WHEN \(column) IS NULL THEN NULL ELSE substr(\(hex), 1, 8) || '-' || substr(\(hex), 9, 4) || '-' || "
                 + "substr(\(hex), 13, 4) || '-' || substr(\(hex), 17, 4) || '-' || substr(\(hex), 21, 12) END"
         case .uri:
             return "CASE WHEN typeof(\(column)) = 'blob' THEN CAST(\(column) AS TEXT) ELSE \(column) END"
@@ -44,12 +45,17 @@ enum CoreDataValues {
         switch type {
         case .integer16, .integer32, .integer64:
             let range = type.integerRange ?? Int64.min...Int64.max
-            return ("\(kind) NOT IN ('integer', 'null') OR \(column) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)",
-                "an integer from \(range.lowerBound) to \(range.upperBound)")
+            return (
+                "\(kind) NOT IN ('integer', 'null') OR \(column) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)",
+                "an integer from \(range.lowerBound) to \(range.upperBound)"
+            )
         case .boolean:
             return ("\(kind) NOT IN ('integer', 'null') OR \(column) NOT IN (0, 1)", "0 or 1")
         case .double, .float, .decimal, .date:
-            return ("\(kind) NOT IN ('integer', 'real', 'null')", type == .date ? "a number of seconds since 2001" : "a number")
+            return (
+                "\(kind) NOT IN ('integer', 'real', 'null')",
+                type == .date ? "a number of seconds since 2001" : "a number"
+            )
         case .string:
             return ("\(kind) NOT IN ('text', 'null')", "text")
         case .uri:
@@ -59,7 +65,9 @@ enum CoreDataValues {
         case .binary, .transformable:
             return ("\(kind) NOT IN ('blob', 'null')", "bytes")
         case .objectID, .undefined, .composite:
-            return ("\(column) IS NOT NULL", "nothing (Remodel does not import \(type.rawValue) attributes from Core Data)")
+            return (
+                "\(column) IS NOT NULL", "nothing (Remodel does not import \(type.rawValue) attributes from Core Data)"
+            )
         }
     }
 }

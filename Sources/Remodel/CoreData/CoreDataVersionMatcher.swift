@@ -59,7 +59,8 @@ enum CoreDataVersionMatcher {
 
     static func candidate(_ version: ModelVersion, schema: CoreDataSchema, metadata: CoreDataMetadata) -> Candidate {
         let layout = StoreLayout(version: version)
-        let mapping = CoreDataMapping(layout: layout, schema: schema, metadata: metadata, facts: CoreDataModelFacts.read(version))
+        let mapping = CoreDataMapping(
+            layout: layout, schema: schema, metadata: metadata, facts: CoreDataModelFacts.read(version))
         return Candidate(version: version, layout: layout, mapping: mapping)
     }
 

@@ -37,10 +37,12 @@ extension Store {
 
     /// ``importCoreData(from:bundle:into:version:)``, telling `progress` how many objects are copied.
     package static func importCoreData(
-        from source: String, bundle: ModelBundle, into path: String, version: String?, progress: ((OperationProgress) -> Void)?
+        from source: String, bundle: ModelBundle, into path: String, version: String?,
+        progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> CoreDataImport {
         try CoreDataImporter(
-            source: source, bundle: bundle, target: path, requestedVersion: version, progress: OperationProgressReporter(progress)
+            source: source, bundle: bundle, target: path, requestedVersion: version,
+            progress: OperationProgressReporter(progress)
         ).run()
     }
 }

@@ -7,7 +7,9 @@ extension StoreInspector {
             guard schema.isCoreDataStore else { return nil }
             let metadata = try CoreDataMetadata.read(from: connection, path: path)
             do throws(RemodelError) {
-                return try CoreDataVersionMatcher.match(bundle: bundle, requested: nil, schema: schema, metadata: metadata, path: path).version.name
+                return try CoreDataVersionMatcher.match(
+                    bundle: bundle, requested: nil, schema: schema, metadata: metadata, path: path
+                ).version.name
             } catch {
                 return ""
             }

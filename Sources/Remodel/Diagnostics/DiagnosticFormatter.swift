@@ -49,7 +49,9 @@ public enum DiagnosticFormatter {
     ///   - ruleSummaries: A one-sentence description of each rule id (the id itself when missing).
     ///   - baseDirectory: The folder paths are made relative to; the current directory when `nil`.
     /// - Returns: Indented JSON ending with a newline.
-    public static func sarif(_ diagnostics: [Diagnostic], ruleSummaries: [String: String], baseDirectory: String? = nil) -> String {
+    public static func sarif(_ diagnostics: [Diagnostic], ruleSummaries: [String: String], baseDirectory: String? = nil)
+        -> String
+    {
         let baseDirectory = baseDirectory ?? FileManager.default.currentDirectoryPath
         let sorted = diagnostics.sorted()
         var ruleIDs: [String] = []
@@ -76,21 +78,36 @@ public enum DiagnosticFormatter {
             ]
             if let location = diagnostic.location {
                 var physical: [(String, JSONDocument)] = [
-                    ("artifactLocation", .object([("uri", .string(uri(for: location.file, relativeTo: baseDirectory)))]))
+                    (
+                        "artifactLocation",
+                        .object([("uri", .string(uri(for: location.file, relativeTo: baseDirectory)))])
+                    )
                 ]
                 if location.hasPosition {
-                    physical.append(("region", .object([("startLine", .int(location.line)), ("startColumn", .int(location.column))])))
+                    physical.append(
+                        (
+                            "region",
+                            .object([("startLine", .int(location.line)), ("startColumn", .int(location.column))])
+                        ))
                 }
                 members.append(("locations", .array([.object([("physicalLocation", .object(physical))])])))
             }
             return .object(members)
         }
         let run: JSONDocument = .object([
-            ("tool", .object([("driver", .object([
-                ("name", .string("remodel")),
-                ("informationUri", .string(informationURI)),
-                ("rules", .array(rules)),
-            ]))])),
+            (
+                "tool",
+                .object([
+                    (
+                        "driver",
+                        .object([
+                            ("name", .string("remodel")),
+                            ("informationUri", .string(informationURI)),
+                            ("rules", .array(rules)),
+                        ])
+                    )
+                ])
+            ),
             ("columnKind", .string("unicodeCodePoints")),
             ("results", .array(results)),
         ])

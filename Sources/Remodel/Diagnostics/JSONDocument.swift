@@ -18,7 +18,8 @@ package enum JSONDocument: Sendable, Hashable {
     package func compact() -> String {
         switch self {
         case .array(let items): return "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
+        case .object(let members):
+            return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
         default: return rendered()
         }
     }

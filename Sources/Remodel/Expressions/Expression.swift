@@ -152,12 +152,14 @@ package struct Expression: Sendable, Hashable, CustomStringConvertible {
         case .boolean(let value): return value ? "true" : "false"
         case .nil: return "nil"
         case .keyPath(let path):
-            return "$source." + path.components.map(\.name).joined(separator: ".") + (path.count == nil ? "" : ".@count")
+            return "$source." + path.components.map(\.name).joined(separator: ".")
+                + (path.count == nil ? "" : ".@count")
         case .unary(let op, let operand): return op.rawValue + operand.parenthesizedDescription
         case .binary(let op, let left, let right, _):
             return "\(left.parenthesizedDescription) \(op.rawValue) \(right.parenthesizedDescription)"
         case .conditional(let condition, let then, let otherwise):
-            return "\(condition.parenthesizedDescription) ? \(then.parenthesizedDescription) : \(otherwise.parenthesizedDescription)"
+            return
+                "\(condition.parenthesizedDescription) ? \(then.parenthesizedDescription) : \(otherwise.parenthesizedDescription)"
         case .call(let name, _, let arguments):
             return name + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
         }

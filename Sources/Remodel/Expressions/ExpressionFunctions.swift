@@ -13,7 +13,8 @@ package enum ExpressionFunctions {
     /// - Throws: ``RemodelError`` when SQLite refuses a registration.
     package static func register(on connection: SQLiteConnection) throws(RemodelError) {
         for type in [ExpressionType.integer, .decimal] {
-            for op in [ArithmeticOperator.add, .subtract, .multiply, .divide, .remainder] where !(type == .decimal && op == .remainder) {
+            for op in [ArithmeticOperator.add, .subtract, .multiply, .divide, .remainder]
+            where !(type == .decimal && op == .remainder) {
                 try connection.createFunction(arithmeticName(op, type), argumentCount: 2) { arguments in
                     type == .integer
                         ? ExpressionRuntime.integer(op, arguments[0], arguments[1])
@@ -24,8 +25,12 @@ package enum ExpressionFunctions {
         try connection.createFunction(arithmeticName(.remainder, .double), argumentCount: 2) { arguments in
             ExpressionRuntime.double(.remainder, arguments[0], arguments[1])
         }
-        try connection.createFunction("remodel_integer_negate", argumentCount: 1) { ExpressionRuntime.integerNegate($0[0]) }
-        try connection.createFunction("remodel_decimal_negate", argumentCount: 1) { ExpressionRuntime.decimalNegate($0[0]) }
+        try connection.createFunction("remodel_integer_negate", argumentCount: 1) {
+            ExpressionRuntime.integerNegate($0[0])
+        }
+        try connection.createFunction("remodel_decimal_negate", argumentCount: 1) {
+            ExpressionRuntime.decimalNegate($0[0])
+        }
         try connection.createFunction("remodel_decimal_compare", argumentCount: 2) {
             ExpressionRuntime.decimalCompare($0[0], $0[1])
         }
@@ -37,13 +42,17 @@ package enum ExpressionFunctions {
                 }
             }
         }
-        let strings: [(StringFunction, Int)] = [(.lowercase, 1), (.uppercase, 1), (.trim, 1), (.length, 1), (.substring, 3), (.replace, 3)]
+        let strings: [(StringFunction, Int)] = [
+            (.lowercase, 1), (.uppercase, 1), (.trim, 1), (.length, 1), (.substring, 3), (.replace, 3),
+        ]
         for (function, count) in strings {
             try connection.createFunction("remodel_" + function.rawValue, argumentCount: count) { arguments in
                 ExpressionRuntime.string(function, arguments)
             }
         }
-        try connection.createFunction("remodel_uuid", argumentCount: 0, deterministic: false) { _ in ExpressionRuntime.randomUUID() }
+        try connection.createFunction("remodel_uuid", argumentCount: 0, deterministic: false) { _ in
+            ExpressionRuntime.randomUUID()
+        }
     }
 
     static func sqlName(_ type: ExpressionType) -> String { type.rawValue.lowercased() }

@@ -32,7 +32,8 @@ package struct ExpressionInterpreter: Sendable {
     /// - Returns: The value in the stored encoding of the expression's type, `.null` for nil.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/invalidValue`` when the row
     ///   holds a value in the wrong storage class for its attribute's type.
-    package func evaluate(_ expression: CheckedExpression, row: some ExpressionRow) throws(RemodelError) -> SQLiteValue {
+    package func evaluate(_ expression: CheckedExpression, row: some ExpressionRow) throws(RemodelError) -> SQLiteValue
+    {
         try evaluate(expression.node, row)
     }
 
@@ -60,7 +61,9 @@ package struct ExpressionInterpreter: Sendable {
             default: return ExpressionRuntime.double(.multiply, value, .real(-1))
             }
         case .concatenate(let left, let right):
-            guard case .text(let a) = try evaluate(left, row), case .text(let b) = try evaluate(right, row) else { return .null }
+            guard case .text(let a) = try evaluate(left, row), case .text(let b) = try evaluate(right, row) else {
+                return .null
+            }
             return .text(a + b)
         case .compare(let op, let type, let left, let right):
             let a = try stored(left, as: type, row), b = try stored(right, as: type, row)
@@ -119,11 +122,14 @@ package struct ExpressionInterpreter: Sendable {
 
     /// A value checked against the storage class of `type` (an INTEGER where a
     /// REAL is expected becomes REAL, as a REAL column's affinity does).
-    private func stored(_ node: TypedNode, as type: ExpressionType, _ row: some ExpressionRow) throws(RemodelError) -> SQLiteValue {
+    private func stored(_ node: TypedNode, as type: ExpressionType, _ row: some ExpressionRow) throws(RemodelError)
+        -> SQLiteValue
+    {
         let value = try evaluate(node, row)
         switch (type, value) {
         case (_, .null): return value
-        case (.integer, .integer), (.boolean, .integer), (.double, .real), (.date, .real), (.binary, .blob): return value
+        case (.integer, .integer), (.boolean, .integer), (.double, .real), (.date, .real), (.binary, .blob):
+            return value
         case (.double, .integer(let integer)), (.date, .integer(let integer)): return .real(Double(integer))
         case (.string, .text), (.uuid, .text), (.uri, .text), (.decimal, .text), (.decimal, .integer): return value
         default: throw mismatch(value, type.rawValue)

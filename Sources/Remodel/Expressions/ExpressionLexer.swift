@@ -30,7 +30,10 @@ struct ExpressionLexer {
 
     /// Operators and punctuation, longest first, as scalars.
     static let symbols: [(text: String, scalars: [Unicode.Scalar])] =
-        ["==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">", "!", "?", ":", "(", ")", ",", "."]
+        [
+            "==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">", "!", "?", ":", "(", ")", ",",
+            ".",
+        ]
         .map { ($0, Array($0.unicodeScalars)) }
 
     /// Every token, ending with `.end`.
@@ -176,7 +179,8 @@ struct ExpressionLexer {
                     throw .syntax("expected '}' to end the '\\u{…}' escape", at: escapeStart..<position)
                 }
                 position += 1
-                guard (1...8).contains(hex.count), let code = UInt32(hex, radix: 16), let value = Unicode.Scalar(code) else {
+                guard (1...8).contains(hex.count), let code = UInt32(hex, radix: 16), let value = Unicode.Scalar(code)
+                else {
                     throw .syntax("invalid Unicode scalar '\\u{\(hex)}'", at: escapeStart..<position)
                 }
                 text.unicodeScalars.append(value)

@@ -64,7 +64,8 @@ private struct Parser {
     func node(_ kind: Expression.Kind, _ range: Range<Int>) throws(ExpressionDiagnostic) -> Expression {
         let expression = Expression(kind, range: range)
         if expression.height > ExpressionParser.maximumDepth {
-            throw .syntax("expression is nested too deeply (more than \(ExpressionParser.maximumDepth) levels)", at: range)
+            throw .syntax(
+                "expression is nested too deeply (more than \(ExpressionParser.maximumDepth) levels)", at: range)
         }
         return expression
     }
@@ -72,7 +73,8 @@ private struct Parser {
     mutating func enter(_ range: Range<Int>) throws(ExpressionDiagnostic) {
         depth += 1
         if depth > ExpressionParser.maximumDepth {
-            throw .syntax("expression is nested too deeply (more than \(ExpressionParser.maximumDepth) levels)", at: range)
+            throw .syntax(
+                "expression is nested too deeply (more than \(ExpressionParser.maximumDepth) levels)", at: range)
         }
     }
 
@@ -84,17 +86,24 @@ private struct Parser {
         let question = advance()
         let then = try parseOperand(after: question)
         guard isSymbol(":") else {
-            throw .syntax("expected ':' after the first branch of '?' at column \(question.range.lowerBound + 1)", at: current.range)
+            throw .syntax(
+                "expected ':' after the first branch of '?' at column \(question.range.lowerBound + 1)",
+                at: current.range)
         }
         let colon = advance()
         let otherwise = try parseOperand(after: colon)
-        return try node(.conditional(condition, then, otherwise), condition.range.lowerBound..<otherwise.range.upperBound)
+        return try node(
+            .conditional(condition, then, otherwise), condition.range.lowerBound..<otherwise.range.upperBound)
     }
 
     /// An operand that must follow an operator token, with a message naming the operator.
-    mutating func parseOperand(after token: ExpressionToken, binary precedence: Int? = nil) throws(ExpressionDiagnostic) -> Expression {
+    mutating func parseOperand(after token: ExpressionToken, binary precedence: Int? = nil) throws(ExpressionDiagnostic)
+        -> Expression
+    {
         if !startsExpression(current) {
-            throw .syntax("expected an expression after \(describe(token))", at: current.range.lowerBound..<current.range.lowerBound)
+            throw .syntax(
+                "expected an expression after \(describe(token))",
+                at: current.range.lowerBound..<current.range.lowerBound)
         }
         if let precedence { return try parseBinary(minimumPrecedence: precedence) }
         return try parseConditional()
@@ -132,7 +141,8 @@ private struct Parser {
             } else {
                 right = try parseOperand(after: token, binary: op.precedence + 1)
             }
-            left = try node(.binary(op, left, right, operatorRange: token.range), left.range.lowerBound..<right.range.upperBound)
+            left = try node(
+                .binary(op, left, right, operatorRange: token.range), left.range.lowerBound..<right.range.upperBound)
             lastComparison = op.isComparison ? op : nil
         }
         return left
@@ -146,7 +156,9 @@ private struct Parser {
         if token.kind == .symbol("-"), case .integer(let digits) = current.kind {
             // `-9223372036854775808` is a literal of its own: its magnitude does not fit positive.
             let literal = advance()
-            guard let value = Int64("-" + digits) else { throw tooLarge("-" + digits, at: token.range.lowerBound..<literal.range.upperBound) }
+            guard let value = Int64("-" + digits) else {
+                throw tooLarge("-" + digits, at: token.range.lowerBound..<literal.range.upperBound)
+            }
             return try node(.integer(value), token.range.lowerBound..<literal.range.upperBound)
         }
         let operand = try parseOperand(after: token, binary: 8)
@@ -190,7 +202,8 @@ private struct Parser {
             guard ExpressionFunction(rawValue: name) != nil else {
                 let suggestion = closestName(to: name, in: ExpressionFunction.allCases.map(\.rawValue))
                 throw .syntax(
-                    "unknown function '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: token.range)
+                    "unknown function '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: token.range
+                )
             }
             return try parseCall(name: name, nameRange: token.range)
         case .variable(let name):
@@ -204,7 +217,8 @@ private struct Parser {
             try enter(open.range)
             defer { depth -= 1 }
             guard startsExpression(current) else {
-                throw .syntax("expected an expression after '('", at: current.range.lowerBound..<current.range.lowerBound)
+                throw .syntax(
+                    "expected an expression after '('", at: current.range.lowerBound..<current.range.lowerBound)
             }
             var inner = try parseConditional()
             guard isSymbol(")") else {
@@ -230,7 +244,9 @@ private struct Parser {
         var components: [Expression.KeyPath.Component] = []
         var count: Range<Int>?
         guard isSymbol(".") else {
-            throw .syntax("expected '.' and an attribute name after '$source'", at: current.range.lowerBound..<current.range.lowerBound)
+            throw .syntax(
+                "expected '.' and an attribute name after '$source'",
+                at: current.range.lowerBound..<current.range.lowerBound)
         }
         while isSymbol(".") {
             let dot = advance()
@@ -244,7 +260,9 @@ private struct Parser {
                     throw .syntax("unknown key path operator '@\(name)'; only '@count' is supported", at: token.range)
                 }
                 guard !components.isEmpty else {
-                    throw .syntax("'@count' needs a to-many relationship before it: '$source.relationship.@count'", at: token.range)
+                    throw .syntax(
+                        "'@count' needs a to-many relationship before it: '$source.relationship.@count'",
+                        at: token.range)
                 }
                 count = token.range
             default:
@@ -264,7 +282,9 @@ private struct Parser {
             while true {
                 guard startsExpression(current) else {
                     let after = previous ?? open
-                    throw .syntax("expected an expression after \(describe(after))", at: current.range.lowerBound..<current.range.lowerBound)
+                    throw .syntax(
+                        "expected an expression after \(describe(after))",
+                        at: current.range.lowerBound..<current.range.lowerBound)
                 }
                 arguments.append(try parseConditional())
                 guard isSymbol(",") else { break }
@@ -275,6 +295,8 @@ private struct Parser {
             throw .syntax("expected ')' to close '(' at column \(open.range.lowerBound + 1)", at: current.range)
         }
         let close = advance()
-        return try node(.call(name: name, nameRange: nameRange, arguments: arguments), nameRange.lowerBound..<close.range.upperBound)
+        return try node(
+            .call(name: name, nameRange: nameRange, arguments: arguments), nameRange.lowerBound..<close.range.upperBound
+        )
     }
 }

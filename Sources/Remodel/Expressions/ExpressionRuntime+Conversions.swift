@@ -28,7 +28,9 @@ extension ExpressionRuntime {
         case (.decimal, _):
             guard let decimal = decimal(value) else { return .null }
             let text = decimal.description
-            let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            let whole =
+                text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+                ?? text
             return Int64(whole).map(SQLiteValue.integer) ?? .null
         case (.string, .text(let text)): return Int64(text).map(SQLiteValue.integer) ?? .null
         default: return .null

@@ -12,12 +12,15 @@ extension ExpressionRuntime {
         case .trim: return .text(trim(text))
         case .length: return .integer(Int64(text.unicodeScalars.count))
         case .substring:
-            guard arguments.count == 3, case .integer(let start) = arguments[1], case .integer(let length) = arguments[2] else {
+            guard arguments.count == 3, case .integer(let start) = arguments[1],
+                case .integer(let length) = arguments[2]
+            else {
                 return .null
             }
             return .text(substring(text, start: start, length: length))
         case .replace:
-            guard arguments.count == 3, case .text(let find) = arguments[1], case .text(let replacement) = arguments[2] else {
+            guard arguments.count == 3, case .text(let find) = arguments[1], case .text(let replacement) = arguments[2]
+            else {
                 return .null
             }
             return .text(replace(text, find: find, with: replacement))
@@ -56,7 +59,8 @@ extension ExpressionRuntime {
         var result = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
-            if index + pattern.count <= scalars.count && scalars[index..<(index + pattern.count)].elementsEqual(pattern) {
+            if index + pattern.count <= scalars.count && scalars[index..<(index + pattern.count)].elementsEqual(pattern)
+            {
                 result.append(contentsOf: replacement.unicodeScalars)
                 index += pattern.count
             } else {

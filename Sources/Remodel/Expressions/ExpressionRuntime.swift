@@ -64,7 +64,9 @@ enum ExpressionRuntime {
     /// Parses `[+-]digits[.digits][e[+-]digits]` exactly; anything else is `nil`.
     static func parseDecimal(_ text: String) -> Decimal? {
         var bytes = Array(text.utf8)[...]
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            bytes = bytes.dropFirst()
+        }
         func digits() -> Int {
             let count = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
             bytes = bytes.dropFirst(count)
@@ -77,10 +79,13 @@ enum ExpressionRuntime {
         }
         if let first = bytes.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
             guard digits() > 0 else { return nil }
         }
-        guard bytes.isEmpty, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+        guard bytes.isEmpty, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
+        else {
             return nil
         }
         return value

@@ -58,7 +58,9 @@ package struct ExpressionSQLCompiler: Sendable {
         return CompiledSQL(sql: sql, parameters: parameters)
     }
 
-    private func compile(_ node: TypedNode, _ context: some ExpressionSQLContext, _ parameters: inout [SQLiteValue]) -> String {
+    private func compile(_ node: TypedNode, _ context: some ExpressionSQLContext, _ parameters: inout [SQLiteValue])
+        -> String
+    {
         func sub(_ node: TypedNode) -> String { compile(node, context, &parameters) }
         func call(_ name: String, _ nodes: [TypedNode]) -> String {
             var arguments: [String] = []

@@ -5,7 +5,8 @@ extension ExpressionTypeChecker {
     ) throws(ExpressionDiagnostic) -> Typed {
         guard let function = ExpressionFunction(rawValue: name) else {
             let suggestion = closestName(to: name, in: ExpressionFunction.allCases.map(\.rawValue))
-            throw .type("unknown function '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: nameRange)
+            throw .type(
+                "unknown function '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: nameRange)
         }
         var typed: [Typed] = []
         for argument in arguments { typed.append(try type(argument)) }
@@ -22,7 +23,9 @@ extension ExpressionTypeChecker {
         func require(_ index: Int, _ expected: ExpressionType, _ role: String) throws(ExpressionDiagnostic) {
             let actual = typed[index].type.type
             guard actual == expected || actual == .nil else {
-                let hint = expected == .string ? "; convert with string(…)" : expected == .integer ? "; convert with int(…)" : ""
+                let hint =
+                    expected == .string
+                    ? "; convert with string(…)" : expected == .integer ? "; convert with int(…)" : ""
                 throw .type("\(role) of \(name) must be \(expected), not \(actual)\(hint)", at: arguments[index].range)
             }
         }
@@ -32,7 +35,9 @@ extension ExpressionTypeChecker {
             try arity(1)
             try require(0, .string, "the argument")
             let stringFunction = StringFunction(rawValue: name) ?? .trim
-            return Typed(.string(stringFunction, typed.map(\.node)), function == .length ? .integer : .string, optional: optional)
+            return Typed(
+                .string(stringFunction, typed.map(\.node)), function == .length ? .integer : .string, optional: optional
+            )
         case .substring:
             try arity(3)
             try require(0, .string, "the first argument")
@@ -41,7 +46,9 @@ extension ExpressionTypeChecker {
             return Typed(.string(.substring, typed.map(\.node)), .string, optional: optional)
         case .replace:
             try arity(3)
-            for index in 0..<3 { try require(index, .string, ["the first argument", "the text to find", "the replacement"][index]) }
+            for index in 0..<3 {
+                try require(index, .string, ["the first argument", "the text to find", "the replacement"][index])
+            }
             return Typed(.string(.replace, typed.map(\.node)), .string, optional: optional)
         case .int, .double, .decimal, .string:
             try arity(1)
@@ -51,14 +58,17 @@ extension ExpressionTypeChecker {
             let accepted: Set<ExpressionType> =
                 target == .string
                 ? [.integer, .double, .decimal, .string, .boolean, .date, .uuid, .uri, .nil]
-                : target == .decimal ? [.integer, .double, .decimal, .string, .nil] : [.integer, .double, .decimal, .string, .boolean, .nil]
+                : target == .decimal
+                    ? [.integer, .double, .decimal, .string, .nil]
+                    : [.integer, .double, .decimal, .string, .boolean, .nil]
             guard accepted.contains(from) else {
                 throw .type("\(name)(…) cannot convert \(from)", at: arguments[0].range)
             }
             // Conversions that can fail (text that is not a number, a number out of range) can give nil.
             let canFail: Bool
             switch (from, target) {
-            case (.string, .integer), (.string, .double), (.string, .decimal), (.double, .integer), (.decimal, .integer), (.date, .string),
+            case (.string, .integer), (.string, .double), (.string, .decimal), (.double, .integer),
+                (.decimal, .integer), (.date, .string),
                 (.decimal, .double), (.double, .decimal):
                 canFail = true
             default:

@@ -13,23 +13,28 @@ extension ExpressionTypeChecker {
                         at: range)
                 }
                 if path.count != nil {
-                    throw .type("'\(name)' is an attribute of \(current.name); '@count' needs a to-many relationship", at: range)
+                    throw .type(
+                        "'\(name)' is an attribute of \(current.name); '@count' needs a to-many relationship", at: range
+                    )
                 }
                 guard !attribute.isTransient else {
-                    throw .type("attribute '\(name)' of \(current.name) is transient and has no stored value", at: range)
+                    throw .type(
+                        "attribute '\(name)' of \(current.name) is transient and has no stored value", at: range)
                 }
                 guard let valueType = ExpressionType(attribute.type) else {
                     throw .type(
                         "attribute '\(name)' of \(current.name) has type \(attribute.typeName ?? attribute.type.rawValue), which expressions cannot read",
                         at: range)
                 }
-                return Typed(.attribute(name, path: through), valueType, optional: attribute.isOptional || !through.isEmpty)
+                return Typed(
+                    .attribute(name, path: through), valueType, optional: attribute.isOptional || !through.isEmpty)
             }
             guard let relationship = model.relationship(named: name, in: current) else {
                 let candidates: [String]
                 let kind: String
                 if isLast && path.count == nil {
-                    candidates = model.attributes(of: current).map(\.name) + model.relationships(of: current).map(\.name)
+                    candidates =
+                        model.attributes(of: current).map(\.name) + model.relationships(of: current).map(\.name)
                     kind = "attribute"
                 } else {
                     candidates = model.relationships(of: current).map(\.name)
@@ -37,7 +42,8 @@ extension ExpressionTypeChecker {
                 }
                 let suggestion = closestName(to: name, in: candidates)
                 throw .type(
-                    "\(current.name) has no \(kind) '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: range)
+                    "\(current.name) has no \(kind) '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
+                    at: range)
             }
             if isLast {
                 if path.count != nil {
@@ -53,10 +59,14 @@ extension ExpressionTypeChecker {
                         "'\(name)' is a to-many relationship of \(current.name) and has no single value; count it with '$source.\((through + [name]).joined(separator: ".")).@count'",
                         at: range)
                 }
-                let example = destination(of: relationship, in: current).flatMap { model.attributes(of: $0).first?.name }
+                let example = destination(of: relationship, in: current).flatMap {
+                    model.attributes(of: $0).first?.name
+                }
                 throw .type(
                     "'\(name)' is a relationship of \(current.name), not an attribute"
-                        + (example.map { "; name an attribute of its destination: '$source.\((through + [name, $0]).joined(separator: "."))'" } ?? ""),
+                        + (example.map {
+                            "; name an attribute of its destination: '$source.\((through + [name, $0]).joined(separator: "."))'"
+                        } ?? ""),
                     at: range)
             }
             if relationship.isToMany {

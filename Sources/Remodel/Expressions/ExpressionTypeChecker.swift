@@ -51,7 +51,8 @@ package struct ExpressionTypeChecker: Sendable {
         var checked = try check(expression)
         let source = checked.resultType.type
         let range = expression.range
-        let attribute = (["A", "E", "I", "O"].contains(type.rawValue.prefix(1)) ? "an " : "a ") + type.rawValue + " attribute"
+        let attribute =
+            (["A", "E", "I", "O"].contains(type.rawValue.prefix(1)) ? "an " : "a ") + type.rawValue + " attribute"
         guard let destination = ExpressionType(type) else {
             throw .type("an expression cannot give a value to \(attribute)", at: range)
         }
@@ -147,11 +148,15 @@ extension ExpressionTypeChecker {
         if l == r { return (left, right) }
         if l == .nil { return (left.converted(to: r), right) }
         if r == .nil { return (left, right.converted(to: l)) }
-        if let wider = ExpressionType.widerNumeric(l, r) { return (left.converted(to: wider), right.converted(to: wider)) }
+        if let wider = ExpressionType.widerNumeric(l, r) {
+            return (left.converted(to: wider), right.converted(to: wider))
+        }
         throw .type(message(l, r), at: leftRange.lowerBound..<rightRange.upperBound)
     }
 
-    func unary(_ op: Expression.UnaryOperator, _ operand: Expression, range: Range<Int>) throws(ExpressionDiagnostic) -> Typed {
+    func unary(_ op: Expression.UnaryOperator, _ operand: Expression, range: Range<Int>) throws(ExpressionDiagnostic)
+        -> Typed
+    {
         let typed = try type(operand)
         switch op {
         case .not:
@@ -178,12 +183,15 @@ extension ExpressionTypeChecker {
         case .and, .or:
             try requireBoolean(left, leftExpression.range, "the left operand of '\(op.rawValue)'")
             try requireBoolean(right, rightExpression.range, "the right operand of '\(op.rawValue)'")
-            return Typed(op == .and ? .and(left.node, right.node) : .or(left.node, right.node), .boolean, optional: optional)
+            return Typed(
+                op == .and ? .and(left.node, right.node) : .or(left.node, right.node), .boolean, optional: optional)
         case .nilCoalescing:
             let (a, b) = try unify(left, right, leftExpression.range, rightExpression.range) { x, y in
                 "the operands of '??' have different types: \(x) and \(y)"
             }
-            return Typed(.coalesce([a.node, b.node]), a.type.type == .nil ? b.type.type : a.type.type, optional: right.type.isOptional)
+            return Typed(
+                .coalesce([a.node, b.node]), a.type.type == .nil ? b.type.type : a.type.type,
+                optional: right.type.isOptional)
         case .add where l == .string || r == .string:
             guard l == r || l == .nil || r == .nil else {
                 let other = l == .string ? r : l
@@ -191,7 +199,9 @@ extension ExpressionTypeChecker {
             }
             return Typed(.concatenate(left.node, right.node), .string, optional: optional)
         case .add, .subtract, .multiply, .divide, .remainder:
-            let verb = [.add: "add", .subtract: "subtract", .multiply: "multiply", .divide: "divide"][op] ?? "take the remainder of"
+            let verb =
+                [.add: "add", .subtract: "subtract", .multiply: "multiply", .divide: "divide"][op]
+                ?? "take the remainder of"
             let arithmeticType: ExpressionType
             if l == .nil && r == .nil {
                 throw .type("cannot \(verb) nil and nil", at: whole)
@@ -210,7 +220,9 @@ extension ExpressionTypeChecker {
             }
             let operator_ = ArithmeticOperator(rawValue: op.rawValue) ?? .add
             return Typed(
-                .arithmetic(operator_, arithmeticType, left.converted(to: arithmeticType).node, right.converted(to: arithmeticType).node),
+                .arithmetic(
+                    operator_, arithmeticType, left.converted(to: arithmeticType).node,
+                    right.converted(to: arithmeticType).node),
                 arithmeticType, optional: optional)
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             return try comparison(op, left, right, leftExpression, rightExpression, operatorRange: operatorRange)
@@ -225,19 +237,24 @@ extension ExpressionTypeChecker {
         let l = left.type.type, r = right.type.type
         if l == .nil || r == .nil {
             guard op == .equal || op == .notEqual else {
-                throw .type("'\(op.rawValue)' cannot compare with nil; only '==' and '!=' test for nil", at: operatorRange)
+                throw .type(
+                    "'\(op.rawValue)' cannot compare with nil; only '==' and '!=' test for nil", at: operatorRange)
             }
             let tested = l == .nil ? right : left
             return Typed(.isNil(tested.node, negated: op == .notEqual), .boolean, optional: false)
         }
         let (a, b) = try unify(left, right, leftExpression.range, rightExpression.range) { x, y in
-            let hint = (x == .string && y.isNumeric) || (y == .string && x.isNumeric) ? "; convert one side with string(…) or int(…)/double(…)" : ""
+            let hint =
+                (x == .string && y.isNumeric) || (y == .string && x.isNumeric)
+                ? "; convert one side with string(…) or int(…)/double(…)" : ""
             return "cannot compare \(x) and \(y)" + hint
         }
         let valueType = a.type.type
         if op != .equal && op != .notEqual {
             guard valueType.isNumeric || valueType == .string || valueType == .date else {
-                throw .type("'\(op.rawValue)' cannot order \(valueType) values; only '==' and '!=' compare them", at: operatorRange)
+                throw .type(
+                    "'\(op.rawValue)' cannot order \(valueType) values; only '==' and '!=' compare them",
+                    at: operatorRange)
             }
         }
         return Typed(

@@ -38,7 +38,9 @@ struct ElementMatcher<Source, Destination> {
             }
         }
         for (index, destination) in destinations.enumerated() where result[index] == nil {
-            if let source = sources.first(where: { sourceName($0) == name(destination) && !taken.contains(sourceName($0)) }) {
+            if let source = sources.first(where: {
+                sourceName($0) == name(destination) && !taken.contains(sourceName($0))
+            }) {
                 taken.insert(sourceName(source))
                 result[index] = Match(source: source, provenance: .sameName)
             }

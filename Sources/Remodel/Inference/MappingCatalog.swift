@@ -53,7 +53,8 @@ package struct MappingCatalog: Sendable {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "mapping-duplicate-step",
-                        message: "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(existing.files.first ?? "?"): keep one",
+                        message:
+                            "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(existing.files.first ?? "?"): keep one",
                         at: file.source.location))
                 continue
             }
@@ -70,7 +71,8 @@ package struct MappingCatalog: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return [] }
         guard isDirectory.boolValue else { return [directory] }
         // The enumerator lists nothing under a symbolic link to a folder: walk the folder it names.
-        let enumerator = FileManager.default.enumerator(atPath: URL(fileURLWithPath: directory).resolvingSymlinksInPath().path)
+        let enumerator = FileManager.default.enumerator(
+            atPath: URL(fileURLWithPath: directory).resolvingSymlinksInPath().path)
         var result: [String] = []
         while let entry = enumerator?.nextObject() as? String {
             if entry.hasSuffix(".xml") { result.append(directory + "/" + entry) }

@@ -12,14 +12,17 @@
 public enum MappingInference {
     /// Infers the mapping between two versions of a bundle, given by name.
     /// - Throws: ``RemodelError`` when a version does not exist in the bundle.
-    public static func infer(bundle: ModelBundle, from source: String, to destination: String) throws(RemodelError) -> MappingModel {
+    public static func infer(bundle: ModelBundle, from source: String, to destination: String) throws(RemodelError)
+        -> MappingModel
+    {
         let sourceVersion = try bundle.requireVersion(named: source, code: .invalidMapping)
         let destinationVersion = try bundle.requireVersion(named: destination, code: .invalidMapping)
         return infer(from: sourceVersion, to: destinationVersion, modelName: bundle.name)
     }
 
     /// Infers the mapping between two model versions.
-    public static func infer(from source: ModelVersion, to destination: ModelVersion, modelName: String) -> MappingModel {
+    public static func infer(from source: ModelVersion, to destination: ModelVersion, modelName: String) -> MappingModel
+    {
         var inference = EntityInference(source: source, destination: destination)
         return MappingModel(
             modelName: modelName, sourceVersion: source.name, destinationVersion: destination.name,
@@ -87,19 +90,23 @@ struct EntityInference {
     }
 
     /// The mapping that carries `sourceEntity` objects over as `destinationEntity` objects.
-    mutating func mapping(from sourceEntity: Entity, to destinationEntity: Entity, provenance: Provenance) -> EntityMapping {
+    mutating func mapping(from sourceEntity: Entity, to destinationEntity: Entity, provenance: Provenance)
+        -> EntityMapping
+    {
         problems = []
         if destinationEntity.isAbstract && !sourceEntity.isAbstract {
             problems.append(
                 MappingProblem(
                     entity: destinationEntity.name, property: nil,
-                    message: "\(sourceEntity.name) objects would become objects of the abstract entity \(destinationEntity.name), which can have none; map them to a concrete entity with <entity source=\"\(sourceEntity.name)\" destination=\"…\"/>"
+                    message:
+                        "\(sourceEntity.name) objects would become objects of the abstract entity \(destinationEntity.name), which can have none; map them to a concrete entity with <entity source=\"\(sourceEntity.name)\" destination=\"…\"/>"
                 ))
         }
         let attributes = attributeMappings(from: sourceEntity, to: destinationEntity)
         let relationships = relationshipMappings(from: sourceEntity, to: destinationEntity)
         let unchanged =
-            provenance == .sameName && attributes.allSatisfy { $0.provenance == .sameName && $0.value?.text == "$source.\($0.destination)" }
+            provenance == .sameName
+            && attributes.allSatisfy { $0.provenance == .sameName && $0.value?.text == "$source.\($0.destination)" }
             && relationships.allSatisfy { $0.provenance == .sameName }
             && source.attributes(of: sourceEntity).filter(\.isStored).count == attributes.count
         return EntityMapping(
@@ -109,10 +116,13 @@ struct EntityInference {
 
     // MARK: - Attributes
 
-    private mutating func attributeMappings(from sourceEntity: Entity, to destinationEntity: Entity) -> [AttributeMapping] {
+    private mutating func attributeMappings(from sourceEntity: Entity, to destinationEntity: Entity)
+        -> [AttributeMapping]
+    {
         let sourceAttributes = source.attributes(of: sourceEntity).filter(\.isStored)
         let destinationAttributes = destination.attributes(of: destinationEntity).filter(\.isStored)
-        let matcher = ElementMatcher<Attribute, Attribute>(sources: sourceAttributes, name: \.name, elementID: \.elementID)
+        let matcher = ElementMatcher<Attribute, Attribute>(
+            sources: sourceAttributes, name: \.name, elementID: \.elementID)
         let matches = matcher.match(destinationAttributes, name: \.name, elementID: \.elementID)
         return zip(destinationAttributes, matches).map { attribute, match in
             guard let match else { return newAttribute(attribute, in: destinationEntity) }
@@ -129,7 +139,8 @@ struct EntityInference {
                 MappingProblem(
                     entity: entity.name, property: attribute.name,
                     message: "\(attribute.type.rawValue) attribute is new and required, with no default value",
-                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"…\"/>", condition: .ifSourceObjectsExist))
+                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"…\"/>", condition: .ifSourceObjectsExist)
+            )
         }
         return AttributeMapping(destination: attribute.name, value: nil, provenance: .newAndEmpty)
     }
@@ -138,21 +149,26 @@ struct EntityInference {
         _ attribute: Attribute, from sourceAttribute: Attribute, provenance: Provenance, in entity: Entity
     ) -> AttributeMapping {
         let operand = "$source.\(sourceAttribute.name)"
-        guard let expression = TypeConversion.lossless(from: sourceAttribute.type, to: attribute.type, operand: operand) else {
+        guard let expression = TypeConversion.lossless(from: sourceAttribute.type, to: attribute.type, operand: operand)
+        else {
             let reason = TypeConversion.refusalReason(from: sourceAttribute.type, to: attribute.type)
             problems.append(
                 MappingProblem(
                     entity: entity.name, property: attribute.name,
-                    message: "\(sourceAttribute.type.rawValue) → \(attribute.type.rawValue) cannot be inferred (\(reason))",
-                    suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(TypeConversion.suggestedConversion(to: attribute.type, operand: operand))\"/>"
+                    message:
+                        "\(sourceAttribute.type.rawValue) → \(attribute.type.rawValue) cannot be inferred (\(reason))",
+                    suggestion:
+                        "<attribute name=\"\(attribute.name)\" value=\"\(TypeConversion.suggestedConversion(to: attribute.type, operand: operand))\"/>"
                 ))
-            return AttributeMapping(destination: attribute.name, value: nil, sourceAttribute: sourceAttribute.name, provenance: provenance)
+            return AttributeMapping(
+                destination: attribute.name, value: nil, sourceAttribute: sourceAttribute.name, provenance: provenance)
         }
         if sourceAttribute.isOptional && !attribute.isOptional && attribute.defaultValue == nil {
             problems.append(
                 MappingProblem(
                     entity: entity.name, property: attribute.name,
-                    message: "was optional and is now required with no default value, so objects where it is nil cannot be carried over",
+                    message:
+                        "was optional and is now required with no default value, so objects where it is nil cannot be carried over",
                     suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(operand) ?? …\"/>",
                     condition: .ifNil(sourceAttribute: sourceAttribute.name)))
         }
@@ -167,10 +183,13 @@ struct EntityInference {
 
     // MARK: - Relationships
 
-    private mutating func relationshipMappings(from sourceEntity: Entity, to destinationEntity: Entity) -> [RelationshipMapping] {
+    private mutating func relationshipMappings(from sourceEntity: Entity, to destinationEntity: Entity)
+        -> [RelationshipMapping]
+    {
         let sourceRelationships = source.relationships(of: sourceEntity).filter { !$0.isTransient }
         let destinationRelationships = destination.relationships(of: destinationEntity).filter { !$0.isTransient }
-        let matcher = ElementMatcher<Relationship, Relationship>(sources: sourceRelationships, name: \.name, elementID: \.elementID)
+        let matcher = ElementMatcher<Relationship, Relationship>(
+            sources: sourceRelationships, name: \.name, elementID: \.elementID)
         let matches = matcher.match(destinationRelationships, name: \.name, elementID: \.elementID)
         return zip(destinationRelationships, matches).map { relationship, match in
             guard let match else {
@@ -178,22 +197,27 @@ struct EntityInference {
                     problems.append(
                         MappingProblem(
                             entity: destinationEntity.name, property: relationship.name,
-                            message: "relationship is new and required, but there is nothing to fill it from; make it optional, or map it from an existing relationship with <relationship name=\"\(relationship.name)\" source=\"…\"/>",
+                            message:
+                                "relationship is new and required, but there is nothing to fill it from; make it optional, or map it from an existing relationship with <relationship name=\"\(relationship.name)\" source=\"…\"/>",
                             condition: .ifSourceObjectsExist))
                 }
                 return RelationshipMapping(destination: relationship.name, source: nil, provenance: .newAndEmpty)
             }
             checkCompatibility(of: match.source, with: relationship, in: destinationEntity)
-            return RelationshipMapping(destination: relationship.name, source: match.source.name, provenance: match.provenance)
+            return RelationshipMapping(
+                destination: relationship.name, source: match.source.name, provenance: match.provenance)
         }
     }
 
-    private mutating func checkCompatibility(of sourceRelationship: Relationship, with relationship: Relationship, in entity: Entity) {
+    private mutating func checkCompatibility(
+        of sourceRelationship: Relationship, with relationship: Relationship, in entity: Entity
+    ) {
         if sourceRelationship.isToMany && !relationship.isToMany {
             problems.append(
                 MappingProblem(
                     entity: entity.name, property: relationship.name,
-                    message: "was to-many and is now to-one; an object related to several objects cannot keep them all, so this cannot be inferred; keep it to-many, or rename it and add a new to-one relationship"
+                    message:
+                        "was to-many and is now to-one; an object related to several objects cannot keep them all, so this cannot be inferred; keep it to-many, or rename it and add a new to-one relationship"
                 ))
             return
         }
@@ -206,7 +230,8 @@ struct EntityInference {
             problems.append(
                 MappingProblem(
                     entity: entity.name, property: relationship.name,
-                    message: "pointed to \(sourceDestination), whose objects become \(carriedTo), but now points to \(wanted); the related objects cannot follow"
+                    message:
+                        "pointed to \(sourceDestination), whose objects become \(carriedTo), but now points to \(wanted); the related objects cannot follow"
                 ))
         }
     }

@@ -23,7 +23,8 @@ struct MappingMerger {
             var location = file.source.location
             if case .explicit(let written) = entity.provenance { location = written }
             for problem in entity.problems {
-                diagnostics.append(Diagnostic(.error, rule: "mapping-incomplete", message: problem.description, at: location))
+                diagnostics.append(
+                    Diagnostic(.error, rule: "mapping-incomplete", message: problem.description, at: location))
             }
         }
         return MappingModel(
@@ -31,7 +32,9 @@ struct MappingMerger {
             entities: entities, files: [file.path])
     }
 
-    private mutating func apply(_ rule: MappingFile.EntityRule, to entities: inout [EntityMapping], inference: inout EntityInference) {
+    private mutating func apply(
+        _ rule: MappingFile.EntityRule, to entities: inout [EntityMapping], inference: inout EntityInference
+    ) {
         let explicit = Provenance.explicit(rule.source.location)
         let sourceEntity = rule.sourceEntity.flatMap { name in
             lookUp(name, in: source, rule: rule, attribute: "source", side: "source")
@@ -39,14 +42,18 @@ struct MappingMerger {
         let destinationEntity = rule.destinationEntity.flatMap { name in
             lookUp(name, in: destination, rule: rule, attribute: "destination", side: "destination")
         }
-        if (rule.sourceEntity != nil && sourceEntity == nil) || (rule.destinationEntity != nil && destinationEntity == nil) {
+        if (rule.sourceEntity != nil && sourceEntity == nil)
+            || (rule.destinationEntity != nil && destinationEntity == nil)
+        {
             return
         }
         // Inferred mappings give way to the file's; the file's own mappings all stay (several may fill one
         // destination entity: Cat and Dog into Pet, or Task into Task twice under complementary filters).
         switch (sourceEntity, destinationEntity) {
         case (let from?, nil):
-            reportConflicts(rule, with: entities.filter { $0.provenance.isExplicit && $0.source == from.name && $0.kind != .remove }) {
+            reportConflicts(
+                rule, with: entities.filter { $0.provenance.isExplicit && $0.source == from.name && $0.kind != .remove }
+            ) {
                 "\(from.name) is removed here but mapped to \($0.destination ?? "?")"
             }
             entities.removeAll { !$0.provenance.isExplicit && $0.source == from.name }
@@ -65,20 +72,27 @@ struct MappingMerger {
             mapping.filter = rule.filter
             mapping = applyProperties(rule, to: mapping, destinationEntity: to, sourceEntity: from)
             let twins = entities.filter {
-                $0.provenance.isExplicit && $0.source == from.name && $0.destination == to.name && $0.filter?.text == rule.filter?.text
+                $0.provenance.isExplicit && $0.source == from.name && $0.destination == to.name
+                    && $0.filter?.text == rule.filter?.text
             }
             reportConflicts(rule, with: twins) { _ in
                 let filter = rule.filter == nil ? "no filter" : "the same filter"
-                return "\(from.name) → \(to.name) is mapped twice with \(filter), so every object would arrive twice; give each a filter that tells them apart, or remove one"
+                return
+                    "\(from.name) → \(to.name) is mapped twice with \(filter), so every object would arrive twice; give each a filter that tells them apart, or remove one"
             }
-            reportConflicts(rule, with: entities.filter { $0.provenance.isExplicit && $0.kind == .remove && $0.source == from.name }) {
+            reportConflicts(
+                rule, with: entities.filter { $0.provenance.isExplicit && $0.kind == .remove && $0.source == from.name }
+            ) {
                 _ in "\(from.name) is mapped to \(to.name) here but removed"
             }
             entities.removeAll {
                 !$0.provenance.isExplicit
-                    && (($0.destination == to.name && $0.source != from.name) || ($0.source == from.name && $0.kind == .remove))
+                    && (($0.destination == to.name && $0.source != from.name)
+                        || ($0.source == from.name && $0.kind == .remove))
             }
-            if let index = entities.firstIndex(where: { !$0.provenance.isExplicit && $0.source == from.name && $0.destination == to.name }) {
+            if let index = entities.firstIndex(where: {
+                !$0.provenance.isExplicit && $0.source == from.name && $0.destination == to.name
+            }) {
                 entities[index] = mapping
             } else {
                 entities.append(mapping)
@@ -97,7 +111,8 @@ struct MappingMerger {
             diagnostics.append(
                 Diagnostic(
                     .error, rule: "mapping-conflict",
-                    message: "\(message(mapping)) (the other entity mapping is at line \(first.line), column \(first.column))",
+                    message:
+                        "\(message(mapping)) (the other entity mapping is at line \(first.line), column \(first.column))",
                     at: rule.source.location))
         }
     }
@@ -126,7 +141,8 @@ struct MappingMerger {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "mapping-duplicate-attribute",
-                        message: "\(destinationEntity.name).\(name) is given twice; the first value is at line \(first.line), column \(first.column): keep one",
+                        message:
+                            "\(destinationEntity.name).\(name) is given twice; the first value is at line \(first.line), column \(first.column): keep one",
                         at: attributeRule.source.location(of: "name")))
                 continue
             }
@@ -136,7 +152,8 @@ struct MappingMerger {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "mapping-unknown-attribute",
-                        message: "\(destinationEntity.name) in '\(destination.name)' has no stored attribute '\(name)'\(Suggestion.didYouMean(name, among: names))",
+                        message:
+                            "\(destinationEntity.name) in '\(destination.name)' has no stored attribute '\(name)'\(Suggestion.didYouMean(name, among: names))",
                         at: attributeRule.source.location(of: "name")))
                 continue
             }
@@ -156,23 +173,27 @@ struct MappingMerger {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "mapping-unknown-relationship",
-                        message: "\(destinationEntity.name) in '\(destination.name)' has no relationship '\(name)'\(Suggestion.didYouMean(name, among: names))",
+                        message:
+                            "\(destinationEntity.name) in '\(destination.name)' has no relationship '\(name)'\(Suggestion.didYouMean(name, among: names))",
                         at: relationshipRule.source.location(of: "name")))
                 continue
             }
-            if let sourceName = relationshipRule.sourceRelationship, let sourceEntity, sourceName != RelationshipMapping.sourceObject,
+            if let sourceName = relationshipRule.sourceRelationship, let sourceEntity,
+                sourceName != RelationshipMapping.sourceObject,
                 source.relationship(named: sourceName, in: sourceEntity) == nil
             {
                 let names = source.relationships(of: sourceEntity).map(\.name)
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "mapping-unknown-relationship",
-                        message: "\(sourceEntity.name) in '\(source.name)' has no relationship '\(sourceName)'\(Suggestion.didYouMean(sourceName, among: names))",
+                        message:
+                            "\(sourceEntity.name) in '\(source.name)' has no relationship '\(sourceName)'\(Suggestion.didYouMean(sourceName, among: names))",
                         at: relationshipRule.source.location(of: "source")))
                 continue
             }
             let replacement = RelationshipMapping(
-                destination: name, source: relationshipRule.sourceRelationship, provenance: .explicit(relationshipRule.source.location))
+                destination: name, source: relationshipRule.sourceRelationship,
+                provenance: .explicit(relationshipRule.source.location))
             if let index = mapping.relationships.firstIndex(where: { $0.destination == name }) {
                 mapping.relationships[index] = replacement
             }

@@ -29,7 +29,8 @@ package enum MappingResolver {
             return (nil, diagnostics)
         }
         guard let destination = bundle.version(named: file.destinationVersion) else {
-            diagnostics.append(unknownVersion(file.destinationVersion, attribute: "destinationVersion", file: file, known: names))
+            diagnostics.append(
+                unknownVersion(file.destinationVersion, attribute: "destinationVersion", file: file, known: names))
             return (nil, diagnostics)
         }
         var merger = MappingMerger(file: file, source: source, destination: destination, modelName: bundle.name)
@@ -37,7 +38,9 @@ package enum MappingResolver {
         return (mapping, merger.diagnostics)
     }
 
-    private static func unknownVersion(_ name: String, attribute: String, file: MappingFile, known: [String]) -> Diagnostic {
+    private static func unknownVersion(_ name: String, attribute: String, file: MappingFile, known: [String])
+        -> Diagnostic
+    {
         let list = known.map { "'\($0)'" }.joined(separator: ", ")
         return Diagnostic(
             .error, rule: "mapping-unknown-version",

@@ -52,13 +52,16 @@ extension ModelDiff {
             },
             "lints": lints.map { lint -> [String: Any] in
                 var value: [String: Any] = [
-                    "rule": lint.rule, "severity": lint.severity.rawValue, "entity": lint.entity, "message": lint.message,
+                    "rule": lint.rule, "severity": lint.severity.rawValue, "entity": lint.entity,
+                    "message": lint.message,
                 ]
                 if let property = lint.property { value["property"] = property }
                 return value
             },
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }

@@ -20,14 +20,17 @@ struct ModelDiffBuilder {
                     ModelDiff.EntityChange(
                         name: entity.name, sourceName: nil, change: .added, migration: .add,
                         properties: destination.attributes(of: entity).filter(\.isStored).map {
-                            ModelDiff.PropertyChange(name: $0.name, change: .added, details: [$0.type.rawValue], migration: "new entity, starts empty")
+                            ModelDiff.PropertyChange(
+                                name: $0.name, change: .added, details: [$0.type.rawValue],
+                                migration: "new entity, starts empty")
                         }))
                 continue
             }
             let properties = propertyChanges(from: sourceEntity, to: entity, mapping: entityMapping)
             lintUniqueness(from: sourceEntity, to: entity)
             let renamed = sourceName != entity.name
-            let change: ModelDiff.Change = renamed || properties.contains { $0.change != .unchanged } ? .changed : .unchanged
+            let change: ModelDiff.Change =
+                renamed || properties.contains { $0.change != .unchanged } ? .changed : .unchanged
             result.append(
                 ModelDiff.EntityChange(
                     name: entity.name, sourceName: renamed ? sourceName : nil, change: change,
@@ -42,7 +45,8 @@ struct ModelDiffBuilder {
                         message: "entity \(name) is removed: all its objects will be dropped"))
             }
             result.append(
-                ModelDiff.EntityChange(name: name, sourceName: nil, change: .removed, migration: .remove, properties: []))
+                ModelDiff.EntityChange(
+                    name: name, sourceName: nil, change: .removed, migration: .remove, properties: []))
         }
         for problem in mapping.problems {
             lints.append(
@@ -53,7 +57,9 @@ struct ModelDiffBuilder {
         return result
     }
 
-    private mutating func propertyChanges(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping) -> [ModelDiff.PropertyChange] {
+    private mutating func propertyChanges(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping)
+        -> [ModelDiff.PropertyChange]
+    {
         var changes: [ModelDiff.PropertyChange] = []
         var usedSources: Set<String> = []
         var added: [Attribute] = []
@@ -65,19 +71,24 @@ struct ModelDiffBuilder {
                 let sourceAttribute = source.attribute(named: sourceName, in: sourceEntity)
             else {
                 added.append(attribute)
-                changes.append(ModelDiff.PropertyChange(name: attribute.name, change: .added, details: [attribute.type.rawValue], migration: migration))
+                changes.append(
+                    ModelDiff.PropertyChange(
+                        name: attribute.name, change: .added, details: [attribute.type.rawValue], migration: migration))
                 continue
             }
             usedSources.insert(sourceName)
             var details: [String] = []
             if sourceName != attribute.name { details.append("renamed from \(sourceName)") }
-            if sourceAttribute.type != attribute.type { details.append("\(sourceAttribute.type.rawValue) → \(attribute.type.rawValue)") }
+            if sourceAttribute.type != attribute.type {
+                details.append("\(sourceAttribute.type.rawValue) → \(attribute.type.rawValue)")
+            }
             if sourceAttribute.isOptional != attribute.isOptional {
                 details.append(attribute.isOptional ? "required → optional" : "optional → required")
             }
             changes.append(
                 ModelDiff.PropertyChange(
-                    name: attribute.name, change: details.isEmpty ? .unchanged : .changed, details: details, migration: migration))
+                    name: attribute.name, change: details.isEmpty ? .unchanged : .changed, details: details,
+                    migration: migration))
         }
         let removed = source.attributes(of: sourceEntity).filter { $0.isStored && !usedSources.contains($0.name) }
         for attribute in removed {
@@ -85,24 +96,32 @@ struct ModelDiffBuilder {
                 ModelDiff.Lint(
                     rule: "data-dropped", severity: .warning, entity: entity.name, property: attribute.name,
                     message: "\(sourceEntity.name).\(attribute.name) is removed: its values will be dropped"))
-            changes.append(ModelDiff.PropertyChange(name: attribute.name, change: .removed, details: [attribute.type.rawValue], migration: "dropped"))
+            changes.append(
+                ModelDiff.PropertyChange(
+                    name: attribute.name, change: .removed, details: [attribute.type.rawValue], migration: "dropped"))
         }
         lintLikelyRenames(removed: removed, added: added, in: entity)
         changes += relationshipChanges(from: sourceEntity, to: entity, mapping: mapping)
         return changes
     }
 
-    private mutating func relationshipChanges(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping) -> [ModelDiff.PropertyChange] {
+    private mutating func relationshipChanges(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping)
+        -> [ModelDiff.PropertyChange]
+    {
         var changes: [ModelDiff.PropertyChange] = []
         var usedSources: Set<String> = []
         for relationship in destination.relationships(of: entity) where !relationship.isTransient {
             guard let relationshipMapping = mapping.relationship(relationship.name) else { continue }
             let problem = mapping.problems.first { $0.property == relationship.name }
-            let migration = problem.map { "needs a mapping: \($0.message)" } ?? relationshipMapping.provenance.description
+            let migration =
+                problem.map { "needs a mapping: \($0.message)" } ?? relationshipMapping.provenance.description
             guard let sourceName = relationshipMapping.source,
                 let sourceRelationship = source.relationship(named: sourceName, in: sourceEntity)
             else {
-                changes.append(ModelDiff.PropertyChange(name: relationship.name, change: .added, details: [cardinality(relationship)], migration: migration))
+                changes.append(
+                    ModelDiff.PropertyChange(
+                        name: relationship.name, change: .added, details: [cardinality(relationship)],
+                        migration: migration))
                 continue
             }
             usedSources.insert(sourceName)
@@ -112,18 +131,25 @@ struct ModelDiffBuilder {
                 details.append("\(cardinality(sourceRelationship)) → \(cardinality(relationship))")
             }
             if sourceRelationship.destinationEntity != relationship.destinationEntity {
-                details.append("destination \(sourceRelationship.destinationEntity ?? "?") → \(relationship.destinationEntity ?? "?")")
+                details.append(
+                    "destination \(sourceRelationship.destinationEntity ?? "?") → \(relationship.destinationEntity ?? "?")"
+                )
             }
             changes.append(
                 ModelDiff.PropertyChange(
-                    name: relationship.name, change: details.isEmpty ? .unchanged : .changed, details: details, migration: migration))
+                    name: relationship.name, change: details.isEmpty ? .unchanged : .changed, details: details,
+                    migration: migration))
         }
-        for relationship in source.relationships(of: sourceEntity) where !relationship.isTransient && !usedSources.contains(relationship.name) {
+        for relationship in source.relationships(of: sourceEntity)
+        where !relationship.isTransient && !usedSources.contains(relationship.name) {
             lints.append(
                 ModelDiff.Lint(
                     rule: "data-dropped", severity: .warning, entity: entity.name, property: relationship.name,
                     message: "\(sourceEntity.name).\(relationship.name) is removed: its links will be dropped"))
-            changes.append(ModelDiff.PropertyChange(name: relationship.name, change: .removed, details: [cardinality(relationship)], migration: "dropped"))
+            changes.append(
+                ModelDiff.PropertyChange(
+                    name: relationship.name, change: .removed, details: [cardinality(relationship)],
+                    migration: "dropped"))
         }
         return changes
     }
@@ -134,13 +160,17 @@ struct ModelDiffBuilder {
         var available = removed
         for twin in added {
             let candidates = available.filter { $0.type == twin.type }
-            guard let closest = candidates.min(by: { Suggestion.distance($0.name, twin.name) < Suggestion.distance($1.name, twin.name) })
+            guard
+                let closest = candidates.min(by: {
+                    Suggestion.distance($0.name, twin.name) < Suggestion.distance($1.name, twin.name)
+                })
             else { continue }
             available.removeAll { $0.name == closest.name }
             lints.append(
                 ModelDiff.Lint(
                     rule: "likely-rename", severity: .warning, entity: entity.name, property: twin.name,
-                    message: "\(entity.name).\(closest.name) is removed and \(entity.name).\(twin.name) of the same type is added: did you mean to set elementID=\"\(closest.name)\" on \"\(twin.name)\"?"
+                    message:
+                        "\(entity.name).\(closest.name) is removed and \(entity.name).\(twin.name) of the same type is added: did you mean to set elementID=\"\(closest.name)\" on \"\(twin.name)\"?"
                 ))
         }
     }
@@ -155,8 +185,10 @@ struct ModelDiffBuilder {
             let names = constraint.properties.joined(separator: ", ")
             lints.append(
                 ModelDiff.Lint(
-                    rule: "new-uniqueness-constraint", severity: .warning, entity: entity.name, property: constraint.properties.first,
-                    message: "\(entity.name) gets a new uniqueness constraint on (\(names)); existing objects may hold duplicates, and the migration will fail naming them"
+                    rule: "new-uniqueness-constraint", severity: .warning, entity: entity.name,
+                    property: constraint.properties.first,
+                    message:
+                        "\(entity.name) gets a new uniqueness constraint on (\(names)); existing objects may hold duplicates, and the migration will fail naming them"
                 ))
         }
     }

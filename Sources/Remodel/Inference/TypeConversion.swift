@@ -43,7 +43,9 @@ enum TypeConversion {
             return "Integer 64 → Double loses precision above 2^53"
         }
         if source.isInteger && destination.isInteger { return "narrowing can overflow" }
-        if source.isNumeric && destination.isInteger { return "converting \(source.rawValue) to an integer loses the fraction" }
+        if source.isNumeric && destination.isInteger {
+            return "converting \(source.rawValue) to an integer loses the fraction"
+        }
         if source == .string { return "text need not be a valid \(destination.rawValue)" }
         return "\(source.rawValue) values do not convert to \(destination.rawValue) without loss"
     }

@@ -8,7 +8,9 @@ package enum MappingChecker {
     /// ```swift
     /// let diagnostics = MappingChecker.diagnostics(for: mapping, source: v1, destination: v2)
     /// ```
-    package static func diagnostics(for mapping: MappingModel, source: ModelVersion, destination: ModelVersion) -> [Diagnostic] {
+    package static func diagnostics(for mapping: MappingModel, source: ModelVersion, destination: ModelVersion)
+        -> [Diagnostic]
+    {
         var diagnostics: [Diagnostic] = []
         let probe = SQLProbe()
         for entity in mapping.entities {
@@ -22,7 +24,9 @@ package enum MappingChecker {
                     let checked = try checker.check(try ExpressionParser.parse(filter.text))
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
-                            diagnostic(problem, rule: "expression-too-deep", expression: filter, offset: 0, entity: destinationName))
+                            diagnostic(
+                                problem, rule: "expression-too-deep", expression: filter, offset: 0,
+                                entity: destinationName))
                     }
                     let type = checked.resultType.type
                     if type != .boolean && type != .nil {
@@ -32,31 +36,41 @@ package enum MappingChecker {
                                 rule: "mapping-filter-type", expression: filter, offset: 0, entity: destinationName))
                     }
                 } catch {
-                    diagnostics.append(diagnostic(error.message, rule: error.rule, expression: filter, offset: error.range.lowerBound, entity: destinationName))
+                    diagnostics.append(
+                        diagnostic(
+                            error.message, rule: error.rule, expression: filter, offset: error.range.lowerBound,
+                            entity: destinationName))
                 }
             }
             for attributeMapping in entity.attributes {
                 guard let value = attributeMapping.value,
                     let attribute = destination.attribute(named: attributeMapping.destination, in: destinationEntity)
                 else { continue }
-                if let sourceAttribute = attributeMapping.sourceAttribute, value.text == "$source.\(sourceAttribute)" { continue }
+                if let sourceAttribute = attributeMapping.sourceAttribute, value.text == "$source.\(sourceAttribute)" {
+                    continue
+                }
                 do {
                     let checked = try checker.check(
-                        try ExpressionParser.parse(value.text), assignableTo: attribute.type, optional: attribute.isOptional)
+                        try ExpressionParser.parse(value.text), assignableTo: attribute.type,
+                        optional: attribute.isOptional)
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
                             diagnostic(
-                                "\(destinationName).\(attribute.name): \(problem)", rule: "expression-too-deep", expression: value,
+                                "\(destinationName).\(attribute.name): \(problem)", rule: "expression-too-deep",
+                                expression: value,
                                 offset: 0, entity: destinationName))
                     }
                 } catch {
                     diagnostics.append(
                         diagnostic(
-                            "\(destinationName).\(attribute.name): \(error.message)", rule: error.rule, expression: value,
+                            "\(destinationName).\(attribute.name): \(error.message)", rule: error.rule,
+                            expression: value,
                             offset: error.range.lowerBound, entity: destinationName))
                 }
             }
-            diagnostics += sourceObjectDiagnostics(entity, in: mapping, sourceName: sourceName, destinationEntity: destinationEntity, destination: destination)
+            diagnostics += sourceObjectDiagnostics(
+                entity, in: mapping, sourceName: sourceName, destinationEntity: destinationEntity,
+                destination: destination)
         }
         return diagnostics
     }
@@ -65,15 +79,20 @@ package enum MappingChecker {
     /// source object: one must make an object of the relationship's destination entity from this source
     /// entity, else the links would read keys of another table.
     private static func sourceObjectDiagnostics(
-        _ entity: EntityMapping, in mapping: MappingModel, sourceName: String, destinationEntity: Entity, destination: ModelVersion
+        _ entity: EntityMapping, in mapping: MappingModel, sourceName: String, destinationEntity: Entity,
+        destination: ModelVersion
     ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for relationshipMapping in entity.relationships where relationshipMapping.readsSourceObject {
-            guard let relationship = destination.relationship(named: relationshipMapping.destination, in: destinationEntity),
+            guard
+                let relationship = destination.relationship(
+                    named: relationshipMapping.destination, in: destinationEntity),
                 let target = relationship.destinationEntity
             else { continue }
             let made = mapping.entities.contains { other in
-                guard other.source == sourceName, let name = other.destination, let made = destination.entity(named: name) else { return false }
+                guard other.source == sourceName, let name = other.destination,
+                    let made = destination.entity(named: name)
+                else { return false }
                 return destination.entity(made, isKindOf: target)
             }
             guard !made else { continue }
@@ -86,17 +105,23 @@ package enum MappingChecker {
             diagnostics.append(
                 Diagnostic(
                     .error, rule: "mapping-source-object",
-                    message: "\(destinationEntity.name).\(relationship.name) is rebuilt from $source, the object made from the same \(sourceName) object, but no entity mapping makes a \(target) from \(sourceName); map \(sourceName) to \(target) as well (an entity split in two), or rebuild it from a relationship of \(sourceName)",
+                    message:
+                        "\(destinationEntity.name).\(relationship.name) is rebuilt from $source, the object made from the same \(sourceName) object, but no entity mapping makes a \(target) from \(sourceName); map \(sourceName) to \(target) as well (an entity split in two), or rebuild it from a relationship of \(sourceName)",
                     at: location))
         }
         return diagnostics
     }
 
-    private static func diagnostic(_ message: String, rule: String, expression: ValueExpression, offset: Int, entity: String) -> Diagnostic {
-        let translated = expression.origin.map { " (in \(expression.text), translated from the Xcode expression \($0.original))" } ?? ""
+    private static func diagnostic(
+        _ message: String, rule: String, expression: ValueExpression, offset: Int, entity: String
+    ) -> Diagnostic {
+        let translated =
+            expression.origin.map { " (in \(expression.text), translated from the Xcode expression \($0.original))" }
+            ?? ""
         return Diagnostic(
             .error, rule: rule, message: message + translated,
-            at: expression.location(atOffset: offset) ?? SourceLocation(file: "(inferred mapping of \(entity))", line: 1, column: 1 + offset))
+            at: expression.location(atOffset: offset)
+                ?? SourceLocation(file: "(inferred mapping of \(entity))", line: 1, column: 1 + offset))
     }
 }
 
@@ -105,7 +130,8 @@ package enum MappingChecker {
 /// calls and operators, far fewer than the expression parser) before a migration runs.
 final class SQLProbe {
     private lazy var connection: SQLiteConnection? = {
-        guard let connection = try? SQLiteConnection(path: ":memory:"), (try? ExpressionFunctions.register(on: connection)) != nil
+        guard let connection = try? SQLiteConnection(path: ":memory:"),
+            (try? ExpressionFunctions.register(on: connection)) != nil
         else { return nil }
         return connection
     }()
@@ -128,8 +154,9 @@ final class SQLProbe {
         do {
             _ = try connection.prepare("SELECT " + compiled.sql)
             return nil
-        } catch where error.message.contains("parser stack overflow") || error.message.contains("too deep") {
-            return "the expression nests too deeply for SQLite, which runs it (about 20 levels of nested operators and calls at most); split it into simpler parts, or compute it in a migration hook"
+        } catch  where error.message.contains("parser stack overflow") || error.message.contains("too deep") {
+            return
+                "the expression nests too deeply for SQLite, which runs it (about 20 levels of nested operators and calls at most); split it into simpler parts, or compute it in a migration hook"
         } catch {
             return nil
         }

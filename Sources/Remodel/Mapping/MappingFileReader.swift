@@ -18,7 +18,8 @@ package enum MappingFileReader {
 
     static func mappingFile(from root: XMLNode, path: String) -> (MappingFile?, [Diagnostic]) {
         guard root.name == "mapping" else {
-            let message = "the root element is <\(root.name)>, but a mapping file starts with <mapping model=\"…\" sourceVersion=\"…\" destinationVersion=\"…\">"
+            let message =
+                "the root element is <\(root.name)>, but a mapping file starts with <mapping model=\"…\" sourceVersion=\"…\" destinationVersion=\"…\">"
             return (nil, [Diagnostic(.error, rule: "mapping-wrong-root", message: message, at: root.location)])
         }
         var diagnostics: [Diagnostic] = []
@@ -57,11 +58,13 @@ package enum MappingFileReader {
                         _ = required("value", of: rule)
                         continue
                     }
-                    attributes.append(MappingFile.AttributeRule(name: name, value: expression(value), source: rule.source))
+                    attributes.append(
+                        MappingFile.AttributeRule(name: name, value: expression(value), source: rule.source))
                 case "relationship":
                     let name = required("name", of: rule)
                     relationships.append(
-                        MappingFile.RelationshipRule(name: name, sourceRelationship: rule.attribute("source"), source: rule.source))
+                        MappingFile.RelationshipRule(
+                            name: name, sourceRelationship: rule.attribute("source"), source: rule.source))
                 default:
                     diagnostics.append(unknownElement(rule, expected: "<attribute> or <relationship>"))
                 }

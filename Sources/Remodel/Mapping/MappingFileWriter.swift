@@ -12,7 +12,9 @@ package enum MappingFileWriter {
     package static func text(for mapping: MappingModel) -> String {
         var lines: [String] = []
         lines.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        lines.append("<!-- Inferred by `remodel infer` from \(comment(mapping.sourceVersion)) to \(comment(mapping.destinationVersion)).")
+        lines.append(
+            "<!-- Inferred by `remodel infer` from \(comment(mapping.sourceVersion)) to \(comment(mapping.destinationVersion))."
+        )
         lines.append("     Every line is what inference decided; change what it cannot know. -->")
         lines.append(
             "<mapping model=\"\(escape(mapping.modelName))\" sourceVersion=\"\(escape(mapping.sourceVersion))\" destinationVersion=\"\(escape(mapping.destinationVersion))\">"
@@ -42,14 +44,18 @@ package enum MappingFileWriter {
         var lines: [String] = []
         for attribute in entity.attributes {
             if let problem = entity.problems.first(where: { $0.property == attribute.destination }) {
-                lines.append("        <!-- TO DO: \(comment(problem.message)); write \(comment(problem.suggestion ?? "a value")) -->")
+                lines.append(
+                    "        <!-- TO DO: \(comment(problem.message)); write \(comment(problem.suggestion ?? "a value")) -->"
+                )
                 continue
             }
             lines.append("        <!-- \(comment(attribute.provenance.description)) -->")
             if let value = attribute.value {
-                lines.append("        <attribute name=\"\(escape(attribute.destination))\" value=\"\(escape(value.text))\"/>")
+                lines.append(
+                    "        <attribute name=\"\(escape(attribute.destination))\" value=\"\(escape(value.text))\"/>")
             } else {
-                lines.append("        <!-- \(comment(attribute.destination)) is left to inference: no value to copy -->")
+                lines.append(
+                    "        <!-- \(comment(attribute.destination)) is left to inference: no value to copy -->")
             }
         }
         for relationship in entity.relationships {
@@ -59,7 +65,8 @@ package enum MappingFileWriter {
             }
             lines.append("        <!-- \(comment(relationship.provenance.description)) -->")
             if let source = relationship.source {
-                lines.append("        <relationship name=\"\(escape(relationship.destination))\" source=\"\(escape(source))\"/>")
+                lines.append(
+                    "        <relationship name=\"\(escape(relationship.destination))\" source=\"\(escape(source))\"/>")
             } else {
                 lines.append("        <!-- \(comment(relationship.destination)) starts empty -->")
             }

@@ -152,7 +152,9 @@ public struct MappingProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Creates a problem.
-    public init(entity: String, property: String?, message: String, suggestion: String? = nil, condition: Condition = .always) {
+    public init(
+        entity: String, property: String?, message: String, suggestion: String? = nil, condition: Condition = .always
+    ) {
         self.entity = entity
         self.property = property
         self.message = message

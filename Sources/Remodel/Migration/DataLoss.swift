@@ -47,7 +47,9 @@ extension DataLoss {
             let mappings = step.mapping.entities.filter { $0.source == entity.name }
             let carriedTo = mappings.compactMap(\.destination)
             func loss(_ property: String?) -> DataLoss {
-                DataLoss(sourceVersion: step.source.name, destinationVersion: step.destination.name, entity: entity.name, property: property)
+                DataLoss(
+                    sourceVersion: step.source.name, destinationVersion: step.destination.name, entity: entity.name,
+                    property: property)
             }
             guard !carriedTo.isEmpty else {
                 losses.append(loss(nil))
@@ -60,24 +62,32 @@ extension DataLoss {
                     if let value = attribute.value { read.formUnion(firstNames(in: value.text)) }
                 }
                 if let filter = mapping.filter { read.formUnion(firstNames(in: filter.text)) }
-                for relationship in mapping.relationships { if let source = relationship.source { read.insert(source) } }
+                for relationship in mapping.relationships {
+                    if let source = relationship.source { read.insert(source) }
+                }
             }
             for attribute in layout.storedAttributes(of: entity) where !read.contains(attribute.name) {
                 losses.append(loss(attribute.name))
             }
             for relationship in layout.storedRelationships(of: entity) where !read.contains(relationship.name) {
                 // A link is kept when the other side carries it.
-                if let inverse = layout.storedInverse(of: relationship, in: entity.name), let target = relationship.destinationEntity,
+                if let inverse = layout.storedInverse(of: relationship, in: entity.name),
+                    let target = relationship.destinationEntity,
                     step.mapping.entities.contains(where: { mapping in
-                        guard let source = mapping.source, let sourceEntity = step.source.entity(named: source) else { return false }
-                        return step.source.entity(sourceEntity, isKindOf: target) && mapping.relationships.contains { $0.source == inverse.name }
+                        guard let source = mapping.source, let sourceEntity = step.source.entity(named: source) else {
+                            return false
+                        }
+                        return step.source.entity(sourceEntity, isKindOf: target)
+                            && mapping.relationships.contains { $0.source == inverse.name }
                     })
                 {
                     continue
                 }
                 // Of two sides that are both dropped, the link is counted once: on the side that sorts first.
-                if let inverse = layout.storedInverse(of: relationship, in: entity.name), let target = relationship.destinationEntity,
-                    Array("\(target).\(inverse.name)".utf8).lexicographicallyPrecedes(Array("\(entity.name).\(relationship.name)".utf8)),
+                if let inverse = layout.storedInverse(of: relationship, in: entity.name),
+                    let target = relationship.destinationEntity,
+                    Array("\(target).\(inverse.name)".utf8).lexicographicallyPrecedes(
+                        Array("\(entity.name).\(relationship.name)".utf8)),
                     step.source.entity(named: target).map({ !$0.isAbstract }) == true
                 {
                     continue
@@ -101,12 +111,15 @@ extension DataLoss {
     }
 
     /// This loss with its count, read from the step's source tables on `connection`.
-    func counted(on connection: SQLiteConnection, layout: StoreLayout, tables: TableReferences) throws(RemodelError) -> DataLoss {
+    func counted(on connection: SQLiteConnection, layout: StoreLayout, tables: TableReferences) throws(RemodelError)
+        -> DataLoss
+    {
         guard let table = layout.table(forEntity: entity)?.name else { return self }
         var counted = self
         let entityName: [SQLiteValue] = [.text(entity)]
         guard let property else {
-            counted.count = try connection.scalar("SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ?", entityName)?.integerValue.map(Int.init)
+            counted.count = try connection.scalar(
+                "SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ?", entityName)?.integerValue.map(Int.init)
             return counted
         }
         let owners = "SELECT \"_pk\" FROM \(tables(table)) WHERE \"_entity\" = ?"
@@ -117,7 +130,8 @@ extension DataLoss {
         case .inverseColumn(let other, let column, _)?:
             sql = "SELECT count(*) FROM \(tables(other)) WHERE \(quoteIdentifier(column)) IN (\(owners))"
         case .joinTable(let name, let ownerIsSource, _)?:
-            sql = "SELECT count(*) FROM \(tables(name)) WHERE \"\(ownerIsSource ? "source" : "destination")\" IN (\(owners))"
+            sql =
+                "SELECT count(*) FROM \(tables(name)) WHERE \"\(ownerIsSource ? "source" : "destination")\" IN (\(owners))"
         case nil:
             sql = layout.columnName(of: property, in: entity).map {
                 "SELECT count(\(quoteIdentifier($0))) FROM \(tables(table)) WHERE \"_entity\" = ?"

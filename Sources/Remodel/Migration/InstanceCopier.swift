@@ -10,14 +10,17 @@ struct InstanceCopier {
             try context.connection.execute(KeyPlan.createKeyTableSQL)
         }
         var nextKey: [String: Int64] = [:]
-        let mappings = context.resolvedMappings.filter { !$0.sourceEntity.isAbstract && context.changes.isRebuilt($0.destinationTable) }
+        let mappings = context.resolvedMappings.filter {
+            !$0.sourceEntity.isAbstract && context.changes.isRebuilt($0.destinationTable)
+        }
         var progress = PhaseProgress(total: 0)
         var bounds: [Int: [SQLiteValue]] = [:]
         for resolved in mappings {
             bounds[resolved.index] = try sourceBounds(of: resolved)
             progress.total += Int(bounds[resolved.index]?[2].integerValue ?? 0)
         }
-        try context.tracker.report(.instances, step: context.step, entity: nil, completed: 0, total: progress.total, force: true)
+        try context.tracker.report(
+            .instances, step: context.step, entity: nil, completed: 0, total: progress.total, force: true)
         var copied: [CopiedToOneColumn] = []
         for resolved in mappings {
             copied += try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
@@ -70,7 +73,8 @@ struct InstanceCopier {
     }
 
     private func copy(
-        _ resolved: ResolvedEntityMapping, bounds: [SQLiteValue]?, nextKey: inout [String: Int64], progress: inout PhaseProgress
+        _ resolved: ResolvedEntityMapping, bounds: [SQLiteValue]?, nextKey: inout [String: Int64],
+        progress: inout PhaseProgress
     ) throws(RemodelError) -> [CopiedToOneColumn] {
         let (mapping, index) = (resolved.mapping, resolved.index)
         let (sourceEntity, destinationEntity) = (resolved.sourceEntity, resolved.destinationEntity)
@@ -78,7 +82,8 @@ struct InstanceCopier {
         let (sourceTable, destinationTable) = (resolved.sourceTable, resolved.destinationTable)
         let connection = context.connection
         var insert = try valueColumns(resolved)
-        guard let bounds, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1], case .integer(let total) = bounds[2]
+        guard let bounds, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1],
+            case .integer(let total) = bounds[2]
         else { return insert.copiedToOnes }
         let startedAt = progress.completed
         let filter = try mapping.filter.map { expression throws(RemodelError) in
@@ -125,7 +130,8 @@ struct InstanceCopier {
                 if let keyStatement {
                     let base = nextKey[destinationTable, default: 0]
                     try keyStatement.bind(
-                        [.integer(Int64(index)), .text(sourceTable), .text(destinationTable), .integer(base)] + rangeValues
+                        [.integer(Int64(index)), .text(sourceTable), .text(destinationTable), .integer(base)]
+                            + rangeValues
                             + (filter?.parameters ?? []))
                     try keyStatement.step()
                     nextKey[destinationTable] = base + Int64(connection.changes)
@@ -139,7 +145,8 @@ struct InstanceCopier {
             let done = Double(upper - low + 1) / Double(high - low + 1)
             progress.completed = startedAt + Int(done * Double(total))
             try context.tracker.report(
-                .instances, step: context.step, entity: destinationName, completed: progress.completed, total: progress.total)
+                .instances, step: context.step, entity: destinationName, completed: progress.completed,
+                total: progress.total)
             lower = upper
         }
         return insert.copiedToOnes
@@ -147,10 +154,14 @@ struct InstanceCopier {
 
     /// The attribute columns (and directly copied to-one columns) with their value SQL.
     func valueColumns(_ resolved: ResolvedEntityMapping) throws(RemodelError) -> Insert {
-        let (mapping, sourceEntity, destinationEntity) = (resolved.mapping, resolved.sourceEntity, resolved.destinationEntity)
+        let (mapping, sourceEntity, destinationEntity) = (
+            resolved.mapping, resolved.sourceEntity, resolved.destinationEntity
+        )
         var insert = Insert()
         for attributeMapping in mapping.attributes {
-            guard let attribute = context.destination.attribute(named: attributeMapping.destination, in: destinationEntity),
+            guard
+                let attribute = context.destination.attribute(
+                    named: attributeMapping.destination, in: destinationEntity),
                 attribute.isStored
             else { continue }
             let fallback = ModelDefaultValue.stored(for: attribute)
@@ -176,22 +187,27 @@ struct InstanceCopier {
             } else {
                 continue
             }
-            guard let column = context.destinationLayout.columnName(of: attribute.name, in: destinationEntity.name) else { continue }
+            guard let column = context.destinationLayout.columnName(of: attribute.name, in: destinationEntity.name)
+            else { continue }
             insert.columns.append(column)
             insert.values.append(sql)
             insert.parameters += parameters
         }
         for relationshipMapping in mapping.relationships {
             guard let sourceName = relationshipMapping.source,
-                let relationship = context.destination.relationship(named: relationshipMapping.destination, in: destinationEntity),
+                let relationship = context.destination.relationship(
+                    named: relationshipMapping.destination, in: destinationEntity),
                 let sourceRelationship = context.source.relationship(named: sourceName, in: sourceEntity),
                 context.canCopyLinks(relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity),
-                case .column(let table, let column)? = context.destinationLayout.storage(of: relationship.name, in: destinationEntity.name),
+                case .column(let table, let column)? = context.destinationLayout.storage(
+                    of: relationship.name, in: destinationEntity.name),
                 case .column(_, let sourceColumn)? = context.sourceLayout.storage(of: sourceName, in: sourceEntity.name)
             else { continue }
             insert.columns.append(column)
             insert.values.append("s.\(quoteIdentifier(sourceColumn))")
-            insert.copiedToOnes.append(CopiedToOneColumn(mappingIndex: resolved.index, table: table, column: column, relationship: relationship))
+            insert.copiedToOnes.append(
+                CopiedToOneColumn(
+                    mappingIndex: resolved.index, table: table, column: column, relationship: relationship))
         }
         return insert
     }

@@ -51,14 +51,17 @@ struct KeyPlan {
 
     /// SQL for the destination `_pk` of the source object `sourcePK` (a column reference) of
     /// `sourceTable`, in `destinationTable`; NULL when it did not arrive there.
-    func destinationKeySQL(sourcePK: String, sourceTable: String, destinationTable: String, parameters: inout [SQLiteValue]) -> String {
+    func destinationKeySQL(
+        sourcePK: String, sourceTable: String, destinationTable: String, parameters: inout [SQLiteValue]
+    ) -> String {
         switch modes[destinationTable] {
         case .preserved(let feeder)?:
             return feeder == sourceTable ? sourcePK : "NULL"
         case .remapped?:
             parameters.append(.text(sourceTable))
             parameters.append(.text(destinationTable))
-            return "(SELECT min(k.destination_pk) FROM \"_RemodelKeys\" AS k WHERE k.source_table = ? AND k.source_pk = \(sourcePK) AND k.destination_table = ?)"
+            return
+                "(SELECT min(k.destination_pk) FROM \"_RemodelKeys\" AS k WHERE k.source_table = ? AND k.source_pk = \(sourcePK) AND k.destination_table = ?)"
         case nil:
             return "NULL"
         }
@@ -67,7 +70,8 @@ struct KeyPlan {
     /// Whether a to-one column can take the source column's keys as they are: both are columns, the owner's
     /// table keeps its source keys, and the target's table keeps the keys of the source target's table.
     func canCopyLinks(
-        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship, in sourceEntity: Entity,
+        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship,
+        in sourceEntity: Entity,
         source: StoreLayout, destination: StoreLayout
     ) -> Bool {
         guard case .column? = source.storage(of: sourceRelationship.name, in: sourceEntity.name),

@@ -26,7 +26,9 @@ extension MigrationOptions {
     /// entity mapping of the first step that has one).
     func checkClassPolicies(_ plan: MigrationPlan) throws(RemodelError) {
         for step in plan.steps {
-            let missing = step.mapping.entities.filter { entity in entity.policy.map { classPolicies[$0.className] == nil } ?? false }
+            let missing = step.mapping.entities.filter { entity in
+                entity.policy.map { classPolicies[$0.className] == nil } ?? false
+            }
             guard let first = missing.first?.policy else { continue }
             let lines = missing.compactMap(\.policy).map { requirement in
                 "the entity mapping \(requirement.entityMapping) needs a Swift policy named '\(requirement.className)' (line \(requirement.location.line))"
@@ -43,7 +45,8 @@ extension MigrationOptions {
     func forStep(_ step: MigrationStep) -> MigrationOptions {
         var options = self
         for entity in step.mapping.entities {
-            guard let requirement = entity.policy, let destination = entity.destination, let registered = classPolicies[requirement.className]
+            guard let requirement = entity.policy, let destination = entity.destination,
+                let registered = classPolicies[requirement.className]
             else { continue }
             options.policies.append(EntityPolicy(destination: destination, transform: registered.transform))
         }

@@ -51,7 +51,8 @@ public struct MigrationOptions: Sendable {
 
     /// Creates options with the defaults.
     public init(
-        mappingsDirectory: String? = nil, targetVersion: String? = nil, keepBackup: Bool = false, batchSize: Int = 25_000,
+        mappingsDirectory: String? = nil, targetVersion: String? = nil, keepBackup: Bool = false,
+        batchSize: Int = 25_000,
         lockTimeoutMilliseconds: Int = 5_000, validations: [CustomValidation] = []
     ) {
         self.mappingsDirectory = mappingsDirectory

@@ -14,20 +14,27 @@ extension MigrationValidator {
             let select = from.replacingOccurrences(of: "%@", with: column)
             let entityName: [SQLiteValue] = [.text(entity.name)]
             if !attribute.isOptional {
-                failures += try offenders(select, "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name, rule: .required) { _ in
+                failures += try offenders(
+                    select, "\(column) IS NULL", entityName, entity: entity.name, property: attribute.name,
+                    rule: .required
+                ) { _ in
                     "a value is required, but it is nil; give it a default in the model or a value in the mapping"
                 }
             }
             if let check = storageCheck(attribute, column: column) {
                 let wider = stored.declaredType == "INTEGER" ? integerProbe(attribute, column: column) : nil
                 failures += try offenders(
-                    select, check.condition, entityName, probeCondition: wider, entity: entity.name, property: attribute.name, rule: check.rule
+                    select, check.condition, entityName, probeCondition: wider, entity: entity.name,
+                    property: attribute.name, rule: check.rule
                 ) { value in "\(check.message) (found \(value))" }
             }
             failures += try boundFailures(attribute, column: column, select: select, entity: entity)
-            if let pattern = attribute.regularExpression, !pattern.isEmpty, attribute.type == .string || attribute.type == .uri {
+            if let pattern = attribute.regularExpression, !pattern.isEmpty,
+                attribute.type == .string || attribute.type == .uri
+            {
                 failures += try offenders(
-                    select, "\(column) IS NOT NULL AND remodel_matches(\(column), ?) = 0", entityName + [.text(pattern)],
+                    select, "\(column) IS NOT NULL AND remodel_matches(\(column), ?) = 0",
+                    entityName + [.text(pattern)],
                     entity: entity.name, property: attribute.name, rule: .regularExpression
                 ) { value in "\(value) does not match the regular expression \(pattern)" }
             }
@@ -40,14 +47,19 @@ extension MigrationValidator {
     /// `x''`, so comparisons with them tell the classes apart without calling `typeof()` on every row
     /// (a function call per row and column, the largest cost of a table's scan). Only integer against
     /// real needs `typeof()`.
-    func storageCheck(_ attribute: Attribute, column: String) -> (condition: String, rule: MigrationRule, message: String)? {
+    func storageCheck(_ attribute: Attribute, column: String) -> (
+        condition: String, rule: MigrationRule, message: String
+    )? {
         switch attribute.type {
         case .integer16, .integer32, .integer64:
             guard let range = attribute.type.integerRange else { return nil }
             // Every SQLite integer is a 64-bit one: only narrower types need the range.
-            let outside = range == Int64.min...Int64.max ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
+            let outside =
+                range == Int64.min...Int64.max
+                ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
             return (
-                "\(column) IS NOT NULL AND (typeof(\(column)) <> 'integer'\(outside))", .type, "the value is not an \(attribute.type.rawValue)"
+                "\(column) IS NOT NULL AND (typeof(\(column)) <> 'integer'\(outside))", .type,
+                "the value is not an \(attribute.type.rawValue)"
             )
         case .boolean:
             return ("\(column) IS NOT NULL AND \(column) NOT IN (0, 1)", .type, "the value is not a Boolean (0 or 1)")
@@ -71,11 +83,16 @@ extension MigrationValidator {
     /// -2^63 itself; text and blobs sort after every number.
     func integerProbe(_ attribute: Attribute, column: String) -> String? {
         guard let range = attribute.type.integerRange else { return nil }
-        let outside = range == Int64.min...Int64.max ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
-        return "\(column) >= '' OR \(column) <> CAST(\(column) AS INTEGER) OR \(column) <= -9223372036854775808\(outside)"
+        let outside =
+            range == Int64.min...Int64.max
+            ? "" : " OR \(column) < \(range.lowerBound) OR \(column) > \(range.upperBound)"
+        return
+            "\(column) >= '' OR \(column) <> CAST(\(column) AS INTEGER) OR \(column) <= -9223372036854775808\(outside)"
     }
 
-    func boundFailures(_ attribute: Attribute, column: String, select: String, entity: Entity) throws(RemodelError) -> [ValidationFailure] {
+    func boundFailures(_ attribute: Attribute, column: String, select: String, entity: Entity) throws(RemodelError)
+        -> [ValidationFailure]
+    {
         var failures: [ValidationFailure] = []
         let measure: String
         let unit: String
@@ -94,11 +111,14 @@ extension MigrationValidator {
             unit = ""
         }
         let offset = attribute.type == .date ? ModelDefaultValue.referenceDateOffset : 0
-        for (bound, comparison, word) in [(attribute.minValue, "<", "less than the minimum"), (attribute.maxValue, ">", "more than the maximum")] {
+        for (bound, comparison, word) in [
+            (attribute.minValue, "<", "less than the minimum"), (attribute.maxValue, ">", "more than the maximum"),
+        ] {
             guard let text = bound, let limitValue = Double(text.trimmingCharacters(in: .whitespaces)) else { continue }
             let shown = unit.isEmpty ? text : "\(text) \(unit)"
             failures += try offenders(
-                select, "\(column) IS NOT NULL AND \(measure) \(comparison) ?", [.text(entity.name), .real(limitValue + offset)],
+                select, "\(column) IS NOT NULL AND \(measure) \(comparison) ?",
+                [.text(entity.name), .real(limitValue + offset)],
                 entity: entity.name, property: attribute.name, rule: comparison == "<" ? .minimum : .maximum
             ) { value in "\(value) is \(word) \(shown)" }
         }

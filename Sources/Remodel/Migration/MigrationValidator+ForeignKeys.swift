@@ -18,7 +18,8 @@ extension MigrationValidator {
             """)
         for row in keys {
             guard case .text(let child) = row[0], case .text(let parent) = row[1] else { continue }
-            let inScope = checksWholeFile || written.contains(child.lowercased()) || written.contains(parent.lowercased())
+            let inScope =
+                checksWholeFile || written.contains(child.lowercased()) || written.contains(parent.lowercased())
             if inScope, seen.insert(child.lowercased()).inserted { children.append(child) }
         }
         var failures: [ValidationFailure] = []
@@ -33,7 +34,9 @@ extension MigrationValidator {
                 failures.append(
                     ValidationFailure(
                         entity: child, primaryKey: nil, property: columns.first, rule: .foreignKeyCheck,
-                        message: "row \(rowid.map(String.init) ?? "?") of the app's table \(child) references a missing row of \(parent) (its foreign key \(columns.joined(separator: ", ")) → \(parent)): the step removed or re-keyed the object it pointed to; delete or change that row (or its foreign key) before migrating"))
+                        message:
+                            "row \(rowid.map(String.init) ?? "?") of the app's table \(child) references a missing row of \(parent) (its foreign key \(columns.joined(separator: ", ")) → \(parent)): the step removed or re-keyed the object it pointed to; delete or change that row (or its foreign key) before migrating"
+                    ))
                 if failures.count >= Self.offendersInAll { return failures }
             }
         }
@@ -51,7 +54,8 @@ extension MigrationValidator {
             try connection.tableExists(table, schema: schema)
         else { return [] }
         var rows: Set<Dangling> = []
-        for row in try connection.rows("PRAGMA \(quoteIdentifier(schema)).foreign_key_check(\(quoteIdentifier(table)))") {
+        for row in try connection.rows("PRAGMA \(quoteIdentifier(schema)).foreign_key_check(\(quoteIdentifier(table)))")
+        {
             if let rowid = row[1].integerValue { rows.insert(Dangling(rowid: rowid, key: row[3].integerValue)) }
         }
         return rows
@@ -59,10 +63,13 @@ extension MigrationValidator {
 
     private func keyColumns(of table: String, id: Int64?) throws(RemodelError) -> [String] {
         guard let id else { return [] }
-        return try connection.rows("SELECT \"from\" FROM pragma_foreign_key_list(?, 'main') WHERE id = ? ORDER BY seq", [.text(table), .integer(id)])
-            .compactMap { row -> String? in
-                if case .text(let name) = row[0] { return name }
-                return nil
-            }
+        return try connection.rows(
+            "SELECT \"from\" FROM pragma_foreign_key_list(?, 'main') WHERE id = ? ORDER BY seq",
+            [.text(table), .integer(id)]
+        )
+        .compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name }
+            return nil
+        }
     }
 }

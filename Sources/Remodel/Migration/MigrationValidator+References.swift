@@ -5,7 +5,9 @@ extension MigrationValidator {
     /// A probe for values of a to-one `column` (in any row of `table`) that are not the `_pk` of a
     /// `target`, or nil when no index on the table starts with the column (views; a store whose indexes
     /// are not built yet): the check then stays in the entity's scan.
-    func referenceProbe(table: String, column: String, targetTable: String, target: String) throws(RemodelError) -> TableScan.Probe? {
+    func referenceProbe(table: String, column: String, targetTable: String, target: String) throws(RemodelError)
+        -> TableScan.Probe?
+    {
         guard try hasIndex(on: table, leadingWith: column) else { return nil }
         return danglingProbe(table: table, column: column, targetTable: targetTable, kinds: kinds(of: target))
     }
@@ -50,7 +52,8 @@ extension MigrationValidator {
                 (StoreLayout.JoinTable.destinationColumn, destinationTable, join.destinationEntity),
                 (StoreLayout.JoinTable.sourceColumn, sourceTable, join.sourceEntity),
             ] {
-                let probe = danglingProbe(table: join.name, column: column, targetTable: targetTable, kinds: kinds(of: target))
+                let probe = danglingProbe(
+                    table: join.name, column: column, targetTable: targetTable, kinds: kinds(of: target))
                 ends.append(JoinEnd(join: join, column: column, targetTable: targetTable, target: target, probe: probe))
             }
         }
@@ -77,12 +80,14 @@ extension MigrationValidator {
                 if end.column == StoreLayout.JoinTable.destinationColumn {
                     failures.append(
                         ValidationFailure(
-                            entity: join.sourceEntity, primaryKey: source.integerValue, property: join.sourceRelationship, rule: .dangling,
+                            entity: join.sourceEntity, primaryKey: source.integerValue,
+                            property: join.sourceRelationship, rule: .dangling,
                             message: "points to _pk \(destination), which is not a \(join.destinationEntity)"))
                 } else {
                     failures.append(
                         ValidationFailure(
-                            entity: join.destinationEntity, primaryKey: destination.integerValue, property: join.destinationRelationship,
+                            entity: join.destinationEntity, primaryKey: destination.integerValue,
+                            property: join.destinationRelationship,
                             rule: .dangling,
                             message: join.destinationRelationship == nil
                                 ? "is linked from _pk \(source) in \(join.name), which is not a \(join.sourceEntity)"
@@ -98,17 +103,20 @@ extension MigrationValidator {
 final class LeadingIndexColumns {
     private var known: Set<String>?
 
-    func contains(table: String, column: String, on connection: SQLiteConnection, schema: String) throws(RemodelError) -> Bool {
+    func contains(table: String, column: String, on connection: SQLiteConnection, schema: String) throws(RemodelError)
+        -> Bool
+    {
         if known == nil {
             let rows = try connection.rows(
                 """
                 SELECT m.tbl_name, i.name FROM \(schema).sqlite_master AS m, pragma_index_list(m.tbl_name, ?) AS l, \
                 pragma_index_info(l.name, ?) AS i WHERE m.type = 'table' AND l.partial = 0 AND i.seqno = 0
                 """, [.text(schema), .text(schema)])
-            known = Set(rows.compactMap { row -> String? in
-                guard case .text(let table) = row[0], case .text(let column) = row[1] else { return nil }
-                return "\(table.lowercased())\u{0}\(column.lowercased())"
-            })
+            known = Set(
+                rows.compactMap { row -> String? in
+                    guard case .text(let table) = row[0], case .text(let column) = row[1] else { return nil }
+                    return "\(table.lowercased())\u{0}\(column.lowercased())"
+                })
         }
         return known?.contains("\(table.lowercased())\u{0}\(column.lowercased())") ?? false
     }

@@ -10,15 +10,22 @@ extension MigrationValidator {
             if case .column(_, let column) = storage {
                 let name = quoteIdentifier(column)
                 if !relationship.isOptional {
-                    failures += try offenders(base, "o.\(name) IS NULL", [.text(entity.name)], entity: entity.name, property: relationship.name, rule: .required) { _ in
+                    failures += try offenders(
+                        base, "o.\(name) IS NULL", [.text(entity.name)], entity: entity.name,
+                        property: relationship.name, rule: .required
+                    ) { _ in
                         "a related object is required, but there is none"
                     }
                 }
-                if let target = relationship.destinationEntity, let targetTable = layout.table(forEntity: target)?.name {
+                if let target = relationship.destinationEntity, let targetTable = layout.table(forEntity: target)?.name
+                {
                     var parameters: [SQLiteValue] = [.text(entity.name)]
                     let kinds = placeholders(kinds(of: target), &parameters)
                     let needed = scope?.needs(entity: entity.name, property: relationship.name, rule: .dangling) ?? true
-                    let probe = needed ? try referenceProbe(table: table, column: column, targetTable: targetTable, target: target) : nil
+                    let probe =
+                        needed
+                        ? try referenceProbe(table: table, column: column, targetTable: targetTable, target: target)
+                        : nil
                     failures += try offenders(
                         "SELECT o.\"_pk\", o.\(name) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND ",
                         "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM \(tables(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
@@ -28,12 +35,18 @@ extension MigrationValidator {
             }
             guard relationship.isToMany, let count = countSQL(storage) else { continue }
             if let minimum = relationship.minCount, minimum > 0 {
-                failures += try offenders(base, "\(count) < ?", [.text(entity.name), .integer(Int64(minimum))], entity: entity.name, property: relationship.name, rule: .minimumCount) { _ in
+                failures += try offenders(
+                    base, "\(count) < ?", [.text(entity.name), .integer(Int64(minimum))], entity: entity.name,
+                    property: relationship.name, rule: .minimumCount
+                ) { _ in
                     "holds fewer than \(minimum) objects"
                 }
             }
             if let maximum = relationship.maxCount, maximum > 0 {
-                failures += try offenders(base, "\(count) > ?", [.text(entity.name), .integer(Int64(maximum))], entity: entity.name, property: relationship.name, rule: .maximumCount) { _ in
+                failures += try offenders(
+                    base, "\(count) > ?", [.text(entity.name), .integer(Int64(maximum))], entity: entity.name,
+                    property: relationship.name, rule: .maximumCount
+                ) { _ in
                     "holds more than \(maximum) objects"
                 }
             }
@@ -46,7 +59,8 @@ extension MigrationValidator {
         case .inverseColumn(let table, let column, _):
             return "(SELECT count(*) FROM \(tables(table)) AS c WHERE c.\(quoteIdentifier(column)) = o.\"_pk\")"
         case .joinTable(let name, let ownerIsSource, _):
-            return "(SELECT count(*) FROM \(tables(name)) AS c WHERE c.\"\(ownerIsSource ? "source" : "destination")\" = o.\"_pk\")"
+            return
+                "(SELECT count(*) FROM \(tables(name)) AS c WHERE c.\"\(ownerIsSource ? "source" : "destination")\" = o.\"_pk\")"
         case .column:
             return nil
         }

@@ -31,8 +31,11 @@ extension MigrationValidator {
                 """, parameters)
             failures += rows.map { row in
                 ValidationFailure(
-                    entity: entity.name, primaryKey: row[0].integerValue, property: constraint.properties.first, rule: .unique,
-                    message: "has the same (\(names)) as _pk \(row[1]); the uniqueness constraint on (\(names)) does not allow it")
+                    entity: entity.name, primaryKey: row[0].integerValue, property: constraint.properties.first,
+                    rule: .unique,
+                    message:
+                        "has the same (\(names)) as _pk \(row[1]); the uniqueness constraint on (\(names)) does not allow it"
+                )
             }
         }
         return failures

@@ -28,9 +28,12 @@ struct MigrationValidator {
     let report: (Int, Int, String?) throws(RemodelError) -> Void
 
     init(
-        connection: SQLiteConnection, version: ModelVersion, layout: StoreLayout, scope: CheckScope? = nil, integrityPragmas: [String] = [],
-        writtenTables: [String] = [], checksWholeFile: Bool = true, provenUnique: [StoreLayout.Index] = [], customValidations: [(SQLiteConnection) throws -> [ValidationFailure]] = [],
-        weights: ValidationWeights = ValidationWeights(), report: @escaping (Int, Int, String?) throws(RemodelError) -> Void
+        connection: SQLiteConnection, version: ModelVersion, layout: StoreLayout, scope: CheckScope? = nil,
+        integrityPragmas: [String] = [],
+        writtenTables: [String] = [], checksWholeFile: Bool = true, provenUnique: [StoreLayout.Index] = [],
+        customValidations: [(SQLiteConnection) throws -> [ValidationFailure]] = [],
+        weights: ValidationWeights = ValidationWeights(),
+        report: @escaping (Int, Int, String?) throws(RemodelError) -> Void
     ) {
         self.connection = connection
         self.version = version
@@ -65,7 +68,8 @@ struct MigrationValidator {
         var completed = 0
         let ends = joinEnds().filter { scope?.needsJoinEnds($0.join.name) ?? true }
         // SQLite's check reads the file on a second connection beside the model's rules; probes alone run here.
-        let storeChecks = integrityPragmas.isEmpty
+        let storeChecks =
+            integrityPragmas.isEmpty
             ? nil : ConcurrentStoreChecks(path: connection.path, probes: ends.map(\.probe), pragmas: integrityPragmas)
         defer { storeChecks?.stop() }
         for (offset, entity) in entities.enumerated() {
@@ -90,7 +94,9 @@ struct MigrationValidator {
             failures += try joinTableFailures(ends, found: results.answers)
             failures += try integrityFailures(results.findings)
         } else {
-            failures += try joinTableFailures(ends, found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
+            failures += try joinTableFailures(
+                ends,
+                found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
         }
         completed += units.storeChecks
         try report(completed, total, nil)
@@ -98,7 +104,10 @@ struct MigrationValidator {
             do {
                 failures += try validation(connection)
             } catch {
-                failures.append(ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: .custom, message: "custom validation failed: \(error)"))
+                failures.append(
+                    ValidationFailure(
+                        entity: "-", primaryKey: nil, property: nil, rule: .custom,
+                        message: "custom validation failed: \(error)"))
             }
             completed += units.customValidation
             try report(completed, total, nil)
@@ -119,18 +128,21 @@ struct MigrationValidator {
     /// `parameters` starts with the entity's name): left to ``TableScan`` while it collects the entity's checks,
     /// which asks `probe` instead of its scan when there is one.
     func offenders(
-        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probeCondition: String? = nil, probe: TableScan.Probe? = nil,
+        _ select: String, _ condition: String, _ parameters: [SQLiteValue], probeCondition: String? = nil,
+        probe: TableScan.Probe? = nil,
         entity: String, property: String?, rule: MigrationRule, message: @escaping (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         if let scope, !scope.needs(entity: entity, property: property, rule: rule) { return [] }
         if scan.add(
             TableScan.Check(
-                sql: select + condition, condition: condition, probeCondition: probeCondition, parameters: parameters, probe: probe,
+                sql: select + condition, condition: condition, probeCondition: probeCondition, parameters: parameters,
+                probe: probe,
                 entity: entity, property: property, rule: rule, message: message))
         {
             return []
         }
-        return try offenders(select + condition, parameters, entity: entity, property: property, rule: rule, message: message)
+        return try offenders(
+            select + condition, parameters, entity: entity, property: property, rule: rule, message: message)
     }
 
     func offenders(
@@ -138,7 +150,9 @@ struct MigrationValidator {
         message: (SQLiteValue) -> String
     ) throws(RemodelError) -> [ValidationFailure] {
         try connection.rows(sql + " LIMIT \(limit)", parameters).map { row in
-            ValidationFailure(entity: entity, primaryKey: row[0].integerValue, property: property, rule: rule, message: message(row.count > 1 ? row[1] : .null))
+            ValidationFailure(
+                entity: entity, primaryKey: row[0].integerValue, property: property, rule: rule,
+                message: message(row.count > 1 ? row[1] : .null))
         }
     }
 

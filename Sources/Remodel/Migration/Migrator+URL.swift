@@ -51,7 +51,8 @@ extension Store {
         at url: URL, bundle: ModelBundle, seed: URL? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
-        try await launch(at: try url.filePath(), bundle: bundle, seed: try seed?.filePath(), options: options, progress: progress)
+        try await launch(
+            at: try url.filePath(), bundle: bundle, seed: try seed?.filePath(), options: options, progress: progress)
     }
 }
 
@@ -69,6 +70,7 @@ extension MigrationOptions {
     ) {
         self.init(
             mappingsDirectory: mappingsDirectory.isFileURL ? mappingsDirectory.path : nil, targetVersion: targetVersion,
-            keepBackup: keepBackup, batchSize: batchSize, lockTimeoutMilliseconds: lockTimeoutMilliseconds, validations: validations)
+            keepBackup: keepBackup, batchSize: batchSize, lockTimeoutMilliseconds: lockTimeoutMilliseconds,
+            validations: validations)
     }
 }

@@ -63,10 +63,13 @@ public struct Migrator: Sendable {
     /// Plans from a version, dropping first-step problems that cannot bite the store on `store`, and rehearses
     /// what the app added to it. `countsLosses` reads how many values the first step drops, for a plan shown
     /// before migrating (the migration itself counts them as each step runs).
-    func makePlan(from version: String, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError) -> MigrationPlan {
+    func makePlan(from version: String, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
+        -> MigrationPlan
+    {
         let plans = self.plans ?? MigrationPlanCache(bundle: bundle, options: options)
         var plan = try plans.plan(from: version) { (step: StepPlan) throws(RemodelError) -> MappingModel in
-            try ProblemScreen(connection: store, tables: .destination).screen(step.step.mapping, layout: step.sourceLayout)
+            try ProblemScreen(connection: store, tables: .destination).screen(
+                step.step.mapping, layout: step.sourceLayout)
         }
         try options.checkClassPolicies(plan)
         (plan.rehearsals, plan.carried) = try PlanRehearsal.run(plan.stepPlans, on: store)
@@ -74,7 +77,8 @@ public struct Migrator: Sendable {
             for loss in step.losses {
                 // The first step's losses are counted on the store; a later step's only when it runs.
                 plan.losses.append(
-                    offset == 0 && countsLosses ? try loss.counted(on: store, layout: step.sourceLayout, tables: .destination) : loss)
+                    offset == 0 && countsLosses
+                        ? try loss.counted(on: store, layout: step.sourceLayout, tables: .destination) : loss)
             }
         }
         return plan
@@ -149,7 +153,7 @@ public struct Migrator: Sendable {
         // is writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
             try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
-        } catch where error.code == .locked {}
+        } catch  where error.code == .locked {}
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
@@ -161,11 +165,14 @@ public struct Migrator: Sendable {
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             let objects = try lock.withConnection { (connection) throws(RemodelError) in
-                try Self.objectCount(connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) }, tables: [])
+                try Self.objectCount(
+                    connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) },
+                    tables: [])
             }
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
-                path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0, objects: objects,
+                path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
+                objects: objects,
                 seconds: Date().timeIntervalSince(started), backupPath: nil,
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
@@ -176,13 +183,17 @@ public struct Migrator: Sendable {
         var objects = 0
         var losses: [DataLoss] = []
         do {
-            (objects, losses) = try build(plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
+            (objects, losses) = try build(
+                plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
-            while try !lock.replaceStore(with: files.temporaryPath, backupPath: keepsBackup(plan) ? files.backupPath : nil) {
+            while try !lock.replaceStore(
+                with: files.temporaryPath, backupPath: keepsBackup(plan) ? files.backupPath : nil)
+            {
                 let again = try self.plan(under: lock)
                 (objects, losses) = try build(
-                    again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock, environment: environment,
+                    again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock,
+                    environment: environment,
                     tracker: tracker)
             }
         } catch {
@@ -196,7 +207,8 @@ public struct Migrator: Sendable {
         try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
         var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: objects, seconds: Date().timeIntervalSince(started), backupPath: keepsBackup(plan) ? files.backupPath : nil,
+            objects: objects, seconds: Date().timeIntervalSince(started),
+            backupPath: keepsBackup(plan) ? files.backupPath : nil,
             losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
         return report
@@ -213,14 +225,17 @@ public struct Migrator: Sendable {
 
     /// Runs the plan's passes from the store into the temporary store; counts its objects, and what the steps dropped.
     private func build(
-        _ plan: MigrationPlan, passes: [ClosedRange<Int>], files: StoreFiles, lock: StoreLock, environment: ExpressionEnvironment,
+        _ plan: MigrationPlan, passes: [ClosedRange<Int>], files: StoreFiles, lock: StoreLock,
+        environment: ExpressionEnvironment,
         tracker: ProgressTracker
     ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
         var sourcePath = files.path
         var losses: [DataLoss] = []
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
         // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
-        let originalCheck = options.originalFileCheck.map { ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0]) }
+        let originalCheck = options.originalFileCheck.map {
+            ConcurrentStoreChecks(path: files.target, probes: [], pragmas: [$0])
+        }
         defer { originalCheck?.stop() }
         for (offset, steps) in passes.enumerated() {
             let number = offset + 1
@@ -229,11 +244,17 @@ public struct Migrator: Sendable {
             let stepPlans = Array(plan.stepPlans[indices])
             let executor = PassExecutor(
                 steps: stepPlans, rehearsals: Array(plan.rehearsals[indices]), number: number, modelName: bundle.name,
-                environment: environment, tracker: tracker, options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options)
+                environment: environment, tracker: tracker,
+                options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options)
             let from = sourcePath
-            losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) { (destination: String) throws(RemodelError) in
+            losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) {
+                (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
-                if from == files.path { try lock.copyStore(to: destination) } else { try FileCopy.copy(from, to: destination) }
+                if from == files.path {
+                    try lock.copyStore(to: destination)
+                } else {
+                    try FileCopy.copy(from, to: destination)
+                }
             }
             FaultPoint.afterStep.reach()
             if sourcePath != files.path { StoreFiles.remove(sourcePath) }
@@ -247,7 +268,8 @@ public struct Migrator: Sendable {
         // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
         // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
         let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), layout: plan.stepPlans.last?.destinationLayout,
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly),
+            layout: plan.stepPlans.last?.destinationLayout,
             tables: Set(PassExecutor.writtenTables(of: plan.stepPlans)))
         try tracker.checkCancellation()
         return (objects, losses)
@@ -255,7 +277,8 @@ public struct Migrator: Sendable {
 
     /// What SQLite's check of the store being migrated found.
     private static func damagedStoreError(_ findings: [String]) -> RemodelError {
-        let lines = findings.prefix(MigrationValidator.offendersInAll).map { "  - \($0) [integrity-check]" }.joined(separator: "\n")
+        let lines = findings.prefix(MigrationValidator.offendersInAll).map { "  - \($0) [integrity-check]" }.joined(
+            separator: "\n")
         return RemodelError(
             .validationFailed,
             "SQLite's check of the store found it damaged, so it was left as it was; recover its data (the sqlite3 shell's "
@@ -263,7 +286,9 @@ public struct Migrator: Sendable {
     }
 
     /// The objects in the hierarchy tables of `layout` (only those in `tables`, when given).
-    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>? = nil) throws(RemodelError) -> Int {
+    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>? = nil)
+        throws(RemodelError) -> Int
+    {
         guard let layout else { return 0 }
         var count = 0
         for table in layout.tables where tables?.contains(table.name) ?? true {

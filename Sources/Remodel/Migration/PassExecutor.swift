@@ -41,7 +41,8 @@ struct PassExecutor {
         let connection = try SQLiteConnection(path: destinationPath, mode: .readWrite)
         // Nothing in this file matters until it is complete: no journal, no syncing until the final flush. A 4 MiB
         // cache is as fast as 16 MiB on the benchmark (within its noise) and keeps 12 MiB off the peak.
-        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA temp_store = FILE")
+        try connection.execute(
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA temp_store = FILE")
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         try ExpressionFunctions.register(on: connection)
         try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
@@ -49,7 +50,8 @@ struct PassExecutor {
         for (offset, plan) in steps.enumerated() {
             tracker.beginStep(offset, of: steps.count)
             let run = StepRun(
-                plan: plan, rehearsal: rehearsals[offset], chained: offset > 0, isLast: offset == steps.count - 1, pass: self,
+                plan: plan, rehearsal: rehearsals[offset], chained: offset > 0, isLast: offset == steps.count - 1,
+                pass: self,
                 connection: connection, destinationPath: destinationPath)
             losses += try run.run()
         }
@@ -67,13 +69,19 @@ struct PassExecutor {
 
     /// The tables a run of steps writes, in its last version's names.
     static func writtenTables(of steps: [StepPlan]) -> [String] {
-        let cumulative = steps.dropFirst().reduce(steps.first?.changes ?? StorageChanges()) { $0.followed(by: $1.changes) }
+        let cumulative = steps.dropFirst().reduce(steps.first?.changes ?? StorageChanges()) {
+            $0.followed(by: $1.changes)
+        }
         return steps.last.map { cumulative.writtenTables(of: $0.destinationLayout) } ?? []
     }
 
-    private func writeMetadata(on connection: SQLiteConnection, sourcePath: String, version: ModelVersion) throws(RemodelError) {
+    private func writeMetadata(on connection: SQLiteConnection, sourcePath: String, version: ModelVersion)
+        throws(RemodelError)
+    {
         var history: [StoreMetadata.HistoryEntry] = []
-        if case .success(let source) = try StoreMetadata.read(from: try SQLiteConnection(path: sourcePath, mode: .readOnly)) {
+        if case .success(let source) = try StoreMetadata.read(
+            from: try SQLiteConnection(path: sourcePath, mode: .readOnly))
+        {
             history = source.history
         }
         for done in steps.map(\.step) {
@@ -87,7 +95,8 @@ struct PassExecutor {
         let lines = failures.map { "  - \($0)" }.joined(separator: "\n")
         var error = RemodelError(
             .validationFailed,
-            "the data migrated from \(step.source.name) to \(step.destination.name) breaks the model's rules, so the store was left as it was:\n\(lines)")
+            "the data migrated from \(step.source.name) to \(step.destination.name) breaks the model's rules, so the store was left as it was:\n\(lines)"
+        )
         error.entity = failures.first?.entity
         error.property = failures.first?.property
         error.primaryKey = failures.first?.primaryKey

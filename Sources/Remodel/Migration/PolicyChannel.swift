@@ -80,7 +80,9 @@ final class PolicyChannel: @unchecked Sendable {
         defer { condition.unlock() }
         while count == 0 {
             if !readerRunning {
-                return .failed(RemodelError(.invalidValue, "the migration policy's reading thread ended without finishing its entity"))
+                return .failed(
+                    RemodelError(
+                        .invalidValue, "the migration policy's reading thread ended without finishing its entity"))
             }
             condition.wait()
         }

@@ -25,9 +25,12 @@ struct PolicyCopier {
         let connection = context.connection
         // The source object's values by property name: its attributes and to-ones, each from its own column.
         let layout = context.sourceLayout
-        let properties = layout.storedAttributes(of: sourceEntity).map(\.name)
+        let properties =
+            layout.storedAttributes(of: sourceEntity).map(\.name)
             + context.source.relationships(of: sourceEntity).filter { !$0.isToMany }.map(\.name)
-        let readable = properties.compactMap { property in layout.columnName(of: property, in: sourceEntity.name).map { (property, $0) } }
+        let readable = properties.compactMap { property in
+            layout.columnName(of: property, in: sourceEntity.name).map { (property, $0) }
+        }
         let names = NameIndex(readable.map(\.0))
         let filter = try mapping.filter.map { expression throws(RemodelError) in
             try context.compile(expression, over: sourceEntity, into: nil)
@@ -40,7 +43,8 @@ struct PolicyCopier {
             entity: destinationEntity, nextKey: nextKey)
         let sourceSchema = StepContext.sourceSchema
         guard let sourcePath = connection.filename(ofSchema: sourceSchema) else {
-            throw RemodelError(.sqlite, "the source store of a migration policy must be a file", entity: sourceEntity.name)
+            throw RemodelError(
+                .sqlite, "the source store of a migration policy must be a file", entity: sourceEntity.name)
         }
         let reader = PolicyReader(
             sourcePath: sourcePath, sourceSchema: sourceSchema, sql: select.sql, entity: sourceEntity.name,
@@ -71,7 +75,8 @@ struct PolicyCopier {
             }
             progress.completed += read
             try context.tracker.report(
-                .instances, step: context.step, entity: destinationEntity.name, completed: progress.completed, total: progress.total)
+                .instances, step: context.step, entity: destinationEntity.name, completed: progress.completed,
+                total: progress.total)
             FaultPoint.afterBatch.reach()
         }
         nextKey = writer.nextKey

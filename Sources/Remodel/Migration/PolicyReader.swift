@@ -59,14 +59,18 @@ struct PolicyReader: Sendable {
                 }
                 after = key
                 read += 1
-                chunk.append(MadeObjects(sourceKey: key, objects: try make(SourceObject(primaryKey: key, entity: entity, names: names, values: row))))
+                chunk.append(
+                    MadeObjects(
+                        sourceKey: key,
+                        objects: try make(SourceObject(primaryKey: key, entity: entity, names: names, values: row))))
                 if chunk.count == chunkSize {
                     guard send(&chunk, to: channel, spare: &spare) else { return }
                 }
             }
             select.reset()
             let last = read < batchSize
-            guard chunk.isEmpty || send(&chunk, to: channel, spare: &spare), channel.send(.batchEnd(read: read, last: last), spare: &spare), !last
+            guard chunk.isEmpty || send(&chunk, to: channel, spare: &spare),
+                channel.send(.batchEnd(read: read, last: last), spare: &spare), !last
             else { return }
         }
     }

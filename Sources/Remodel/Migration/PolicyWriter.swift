@@ -20,7 +20,8 @@ struct PolicyWriter {
     private(set) var nextKey: Int64
 
     init(
-        context: StepContext, mappingIndex: Int, sourceTable: String, destinationTable: String, entity: Entity, nextKey: Int64
+        context: StepContext, mappingIndex: Int, sourceTable: String, destinationTable: String, entity: Entity,
+        nextKey: Int64
     ) throws(RemodelError) {
         self.entityName = entity.name
         self.nextKey = nextKey
@@ -29,7 +30,8 @@ struct PolicyWriter {
         let rows = max(1, min(64, context.connection.parameterLimit / width))
         self.rows = rows
         attributes = AttributeParameters(
-            names: stored.map(\.name), defaults: stored.map { ModelDefaultValue.stored(for: $0) ?? .null }, slots: rows + 1)
+            names: stored.map(\.name), defaults: stored.map { ModelDefaultValue.stored(for: $0) ?? .null },
+            slots: rows + 1)
         let layout = context.destinationLayout
         let columns = (["_pk", "_entity"] + stored.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
             .map(quoteIdentifier).joined(separator: ", ")

@@ -33,7 +33,8 @@ struct ProblemScreen {
                 case .ifSourceObjectsExist:
                     condition = "1"
                 case .ifNil(let attribute):
-                    condition = "\(quoteIdentifier(layout.columnName(of: attribute, in: sourceName) ?? attribute)) IS NULL"
+                    condition =
+                        "\(quoteIdentifier(layout.columnName(of: attribute, in: sourceName) ?? attribute)) IS NULL"
                 }
                 let rows = try connection.rows(
                     "SELECT \"_pk\" FROM \(tables(table)) WHERE \"_entity\" = ? AND \(condition) ORDER BY \"_pk\" LIMIT \(Self.examples + 1)",
@@ -41,11 +42,13 @@ struct ProblemScreen {
                 guard !rows.isEmpty else { continue }
                 let total = try connection.scalar(
                     "SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ? AND \(condition)", [.text(sourceName)])
-                let keys = rows.prefix(Self.examples).compactMap { $0[0].integerValue }.map(String.init).joined(separator: ", ")
+                let keys = rows.prefix(Self.examples).compactMap { $0[0].integerValue }.map(String.init).joined(
+                    separator: ", ")
                 let count = total?.integerValue ?? Int64(rows.count)
                 var annotated = problem
                 let objects = count == 1 ? "1 \(sourceName) object" : "\(count) \(sourceName) objects"
-                annotated.message += " (this store has \(objects) it applies to: _pk \(keys)\(count > Int64(Self.examples) ? ", …" : ""))"
+                annotated.message +=
+                    " (this store has \(objects) it applies to: _pk \(keys)\(count > Int64(Self.examples) ? ", …" : ""))"
                 kept.append(annotated)
             }
             screened.entities[index].problems = kept

@@ -24,7 +24,8 @@ extension RelationshipBuilder {
         guard case .preserved(let feeder)? = context.keys.mode(ofDestinationTable: table),
             let entities = context.destinationLayout.tables.first(where: { $0.name == table })?.entities
         else { return false }
-        let before = try counts.count("SELECT count(*) FROM \(context.sourceTables(feeder))", [], on: context.connection)
+        let before = try counts.count(
+            "SELECT count(*) FROM \(context.sourceTables(feeder))", [], on: context.connection)
         let after: SQLiteValue?
         let concrete = entities.filter { context.destination.entity(named: $0)?.isAbstract == false }
         if Set(concrete).isSubset(of: kinds) {
@@ -33,7 +34,8 @@ extension RelationshipBuilder {
             var parameters: [SQLiteValue] = []
             let list = placeholders(kinds, &parameters)
             after = try counts.count(
-                "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(list))", parameters, on: context.connection)
+                "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(list))", parameters,
+                on: context.connection)
         }
         return before != nil && before == after
     }
@@ -61,7 +63,8 @@ extension RelationshipBuilder {
     /// `(a2, b2, position)`: the source links as they are.
     func sourceLinks(_ write: Write) -> String? {
         RelationshipLinks.sql(
-            of: write.sourceRelationship.name, in: write.sourceEntity.name, layout: context.sourceLayout, tables: context.sourceTables
+            of: write.sourceRelationship.name, in: write.sourceEntity.name, layout: context.sourceLayout,
+            tables: context.sourceTables
         ).map { "SELECT l.a AS a2, l.b AS b2, l.position AS position FROM (\($0)) AS l" }
     }
 }
@@ -75,7 +78,9 @@ final class RowCounts {
 
     private var known: [Query: SQLiteValue?] = [:]
 
-    func count(_ sql: String, _ parameters: [SQLiteValue], on connection: SQLiteConnection) throws(RemodelError) -> SQLiteValue? {
+    func count(_ sql: String, _ parameters: [SQLiteValue], on connection: SQLiteConnection) throws(RemodelError)
+        -> SQLiteValue?
+    {
         let key = Query(sql: sql, parameters: parameters)
         if let value = known[key] { return value }
         let value = try connection.scalar(sql, parameters)

@@ -10,7 +10,8 @@ extension RelationshipBuilder {
                 continue
             }
             // The same query as `everySourceObjectArrived`, so each table is counted once.
-            let count = try counts.count("SELECT count(*) FROM main.\(quoteIdentifier(table))", [], on: context.connection)
+            let count = try counts.count(
+                "SELECT count(*) FROM main.\(quoteIdentifier(table))", [], on: context.connection)
             rows.append(max(1, Int(count?.integerValue ?? 0)))
         }
         return rows
@@ -21,7 +22,9 @@ extension RelationshipBuilder {
     func progressRows(of indexes: [StoreLayout.Index]) throws(RemodelError) -> [Int] {
         try progressRows(
             of: indexes.map { index in
-                guard let join = context.destinationLayout.joinTables.first(where: { $0.name == index.table }) else { return index.table }
+                guard let join = context.destinationLayout.joinTables.first(where: { $0.name == index.table }) else {
+                    return index.table
+                }
                 return context.destinationLayout.table(forEntity: join.sourceEntity)?.name
             })
     }

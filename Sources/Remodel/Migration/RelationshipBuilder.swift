@@ -26,7 +26,8 @@ struct RelationshipBuilder {
             }
         }
         let orders = orderColumns().filter { context.changes.isRebuilt($0.table) }
-        let weights = try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
+        let weights =
+            try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
             + progressRows(of: copied.map(\.table)) + progressRows(of: orders.map(\.table))
             + progressRows(of: indexes)
         let progress = try PhaseCounter(.relationships, step: context.step, weights: weights, tracker: context.tracker)
@@ -65,7 +66,9 @@ struct RelationshipBuilder {
         // A column one entity mapping's objects got in phase 1 still needs writing for another's (a policy's objects).
         let copiedColumns = Set(copied.map { "\($0.mappingIndex) \($0.table).\($0.column)" })
         for resolved in context.resolvedMappings where !resolved.sourceEntity.isAbstract {
-            let (index, mapping, sourceEntity, entity) = (resolved.index, resolved.mapping, resolved.sourceEntity, resolved.destinationEntity)
+            let (index, mapping, sourceEntity, entity) = (
+                resolved.index, resolved.mapping, resolved.sourceEntity, resolved.destinationEntity
+            )
             for relationshipMapping in mapping.relationships {
                 guard let sourceRelationshipName = relationshipMapping.source,
                     let relationship = destination.relationship(named: relationshipMapping.destination, in: entity),
@@ -79,7 +82,9 @@ struct RelationshipBuilder {
                     sourceRelationship: sourceRelationship, storage: storage)
                 switch storage {
                 case .column(let table, let column):
-                    if !copiedColumns.contains("\(index) \(table).\(column)") || !copiedDirectly(write) { writes.append(write) }
+                    if !copiedColumns.contains("\(index) \(table).\(column)") || !copiedDirectly(write) {
+                        writes.append(write)
+                    }
                 case .inverseColumn:
                     if !inverseHasSource(relationship) || relationship.isOrdered { writes.append(write) }
                 case .joinTable(_, let ownerIsSource, let orderColumn):
@@ -98,12 +103,15 @@ struct RelationshipBuilder {
     }
 
     private func copiedDirectly(_ write: Write) -> Bool {
-        context.canCopyLinks(write.relationship, in: write.entity, from: write.sourceRelationship, in: write.sourceEntity)
+        context.canCopyLinks(
+            write.relationship, in: write.entity, from: write.sourceRelationship, in: write.sourceEntity)
     }
 
     /// Whether the inverse of a destination relationship is itself mapped from a source relationship.
     private func inverseHasSource(_ relationship: Relationship) -> Bool {
-        guard let inverseName = relationship.inverseName, let target = relationship.destinationEntity else { return false }
+        guard let inverseName = relationship.inverseName, let target = relationship.destinationEntity else {
+            return false
+        }
         for mapping in context.mapping.entities {
             guard let destinationName = mapping.destination, let entity = destination.entity(named: destinationName),
                 destination.entity(entity, isKindOf: target)
@@ -178,25 +186,32 @@ struct RelationshipBuilder {
         switch write.storage {
         case .column(let table, let column):
             let name = quoteIdentifier(table)
-            sql = "UPDATE main.\(name) SET \(quoteIdentifier(column)) = l.b2 FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.a2"
+            sql =
+                "UPDATE main.\(name) SET \(quoteIdentifier(column)) = l.b2 FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.a2"
         case .inverseColumn(let table, let column, let orderColumn):
             let name = quoteIdentifier(table)
             var assignments: [String] = []
             if !inverseHasSource(write.relationship) { assignments.append("\(quoteIdentifier(column)) = l.a2") }
-            if let orderColumn, write.sourceRelationship.isOrdered { assignments.append("\(quoteIdentifier(orderColumn)) = l.position") }
+            if let orderColumn, write.sourceRelationship.isOrdered {
+                assignments.append("\(quoteIdentifier(orderColumn)) = l.position")
+            }
             guard !assignments.isEmpty else { return }
-            sql = "UPDATE main.\(name) SET \(assignments.joined(separator: ", ")) FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.b2"
+            sql =
+                "UPDATE main.\(name) SET \(assignments.joined(separator: ", ")) FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.b2"
         case .joinTable(let name, let ownerIsSource, let orderColumn):
             let position = orderColumn != nil && write.sourceRelationship.isOrdered ? "position" : "NULL"
             if write.onlyPositions, let orderColumn {
                 // The rows are the other side's; this side's positions go to its own order column.
                 let table = "main.\(quoteIdentifier(name))"
                 let (mine, other) = ownerIsSource ? ("source", "destination") : ("destination", "source")
-                sql = "UPDATE \(table) SET \(quoteIdentifier(orderColumn)) = l.position FROM (\(links)) AS l WHERE \(table).\"\(mine)\" = l.a2 AND \(table).\"\(other)\" = l.b2"
+                sql =
+                    "UPDATE \(table) SET \(quoteIdentifier(orderColumn)) = l.position FROM (\(links)) AS l WHERE \(table).\"\(mine)\" = l.a2 AND \(table).\"\(other)\" = l.b2"
             } else if ownerIsSource {
-                sql = "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, source_order) SELECT a2, b2, \(position) FROM (\(links))"
+                sql =
+                    "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, source_order) SELECT a2, b2, \(position) FROM (\(links))"
             } else {
-                sql = "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, destination_order) SELECT b2, a2, \(position) FROM (\(links))"
+                sql =
+                    "INSERT OR IGNORE INTO main.\(quoteIdentifier(name)) (source, destination, destination_order) SELECT b2, a2, \(position) FROM (\(links))"
             }
         }
         try connection.run(sql, parameters)
@@ -220,7 +235,9 @@ struct RelationshipBuilder {
             for column in table.columns {
                 if case .order(_, _, let inverse) = column.content {
                     // Positions are numbered within each owner: the objects sharing a value of the inverse's column.
-                    result.append(OrderColumn(table: table.name, group: inverse, position: column.name, member: "_pk", keys: ["_pk"]))
+                    result.append(
+                        OrderColumn(
+                            table: table.name, group: inverse, position: column.name, member: "_pk", keys: ["_pk"]))
                 }
             }
         }
@@ -251,11 +268,13 @@ struct RelationshipBuilder {
         let keys = order.keys.map(quoteIdentifier)
         let keyList = keys.joined(separator: ", ")
         let match = keys.map { "main.\(table).\($0) = r.\($0)" }.joined(separator: " AND ")
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE main.\(table) SET \(position) = r.new_position FROM (SELECT \(keyList), row_number() OVER (PARTITION BY \(group) \
             ORDER BY \(position) IS NULL, \(position), \(member)) - 1 AS new_position FROM main.\(table) WHERE \(group) IS NOT NULL) AS r \
             WHERE \(match)
             """)
-        try connection.execute("UPDATE main.\(table) SET \(position) = NULL WHERE \(group) IS NULL AND \(position) IS NOT NULL")
+        try connection.execute(
+            "UPDATE main.\(table) SET \(position) = NULL WHERE \(group) IS NULL AND \(position) IS NOT NULL")
     }
 }

@@ -12,11 +12,15 @@ struct ResolvedEntityMapping {
     let destinationTable: String
 
     /// The step's entity mappings that have a source and a destination entity, both with tables, in order.
-    static func resolve(_ mapping: MappingModel, source: StoreLayout, destination: StoreLayout) -> [ResolvedEntityMapping] {
+    static func resolve(_ mapping: MappingModel, source: StoreLayout, destination: StoreLayout)
+        -> [ResolvedEntityMapping]
+    {
         mapping.entities.enumerated().compactMap { index, entityMapping in
             guard let from = entityMapping.source, let to = entityMapping.destination,
-                let sourceEntity = source.version.entity(named: from), let destinationEntity = destination.version.entity(named: to),
-                let sourceTable = source.table(forEntity: from)?.name, let destinationTable = destination.table(forEntity: to)?.name
+                let sourceEntity = source.version.entity(named: from),
+                let destinationEntity = destination.version.entity(named: to),
+                let sourceTable = source.table(forEntity: from)?.name,
+                let destinationTable = destination.table(forEntity: to)?.name
             else { return nil }
             return ResolvedEntityMapping(
                 index: index, mapping: entityMapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity,

@@ -22,7 +22,8 @@ struct SourceSQLContext: ExpressionSQLContext {
             return "NULL"
         }
         let depth = relationships.count
-        return "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+        return
+            "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
     }
 
     func countSQL(of relationship: String, through relationships: [String]) -> String {
@@ -51,11 +52,14 @@ struct SourceSQLContext: ExpressionSQLContext {
                 let destination = model.entity(named: destinationName)
             else { return nil }
             if index > 0 {
-                guard let table = layout.table(forEntity: current.name), let column = layout.columnName(of: name, in: current.name) else {
+                guard let table = layout.table(forEntity: current.name),
+                    let column = layout.columnName(of: name, in: current.name)
+                else {
                     return nil
                 }
                 let depth = index
-                pk = "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+                pk =
+                    "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
             }
             current = destination
         }

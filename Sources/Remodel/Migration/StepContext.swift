@@ -29,7 +29,8 @@ final class StepContext {
     let sourceTables: TableReferences
 
     init(
-        connection: SQLiteConnection, pass: Int, plan: StepPlan, environment: ExpressionEnvironment, tracker: ProgressTracker,
+        connection: SQLiteConnection, pass: Int, plan: StepPlan, environment: ExpressionEnvironment,
+        tracker: ProgressTracker,
         batchSize: Int, policies: [EntityPolicy] = [], sourceTables: TableReferences = .source
     ) {
         self.sourceTables = sourceTables
@@ -53,10 +54,12 @@ final class StepContext {
 
     /// Whether a to-one column can take the source column's keys as they are (see ``KeyPlan/canCopyLinks``).
     func canCopyLinks(
-        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship, in sourceEntity: Entity
+        _ relationship: Relationship, in destinationEntity: Entity, from sourceRelationship: Relationship,
+        in sourceEntity: Entity
     ) -> Bool {
         keys.canCopyLinks(
-            relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity, source: sourceLayout, destination: destinationLayout)
+            relationship, in: destinationEntity, from: sourceRelationship, in: sourceEntity, source: sourceLayout,
+            destination: destinationLayout)
     }
 
     /// Names of an entity and every entity that inherits from it, in a version.
@@ -65,9 +68,10 @@ final class StepContext {
         return version.hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
     }
 
-
     /// Compiles a mapping expression over objects of `entity` for a destination attribute (or a filter when `attribute` is nil).
-    func compile(_ expression: ValueExpression, over entity: Entity, into attribute: Attribute?) throws(RemodelError) -> CompiledSQL {
+    func compile(_ expression: ValueExpression, over entity: Entity, into attribute: Attribute?) throws(RemodelError)
+        -> CompiledSQL
+    {
         let checker = ExpressionTypeChecker(model: source, entity: entity)
         let checked: CheckedExpression
         do {

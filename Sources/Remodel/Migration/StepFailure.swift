@@ -9,10 +9,14 @@ enum StepFailure {
     static func explained(_ error: RemodelError, copyPath: String, stepName: String) -> RemodelError {
         guard error.code == .sqlite, error.sqliteCode.map({ $0 & 0xFF }) != SQLITE_FULL else { return error }
         let reason = Self.reason(of: error)
-        if error.sqliteCode == 2067, let explained = uniqueIndexFailure(error, reason: reason, copyPath: copyPath, stepName: stepName) {
+        if error.sqliteCode == 2067,
+            let explained = uniqueIndexFailure(error, reason: reason, copyPath: copyPath, stepName: stepName)
+        {
             return explained
         }
-        if error.sqliteCode == 275, let explained = checkFailure(error, reason: reason, copyPath: copyPath, stepName: stepName) {
+        if error.sqliteCode == 275,
+            let explained = checkFailure(error, reason: reason, copyPath: copyPath, stepName: stepName)
+        {
             return explained
         }
         var explained = RemodelError(
@@ -26,18 +30,23 @@ enum StepFailure {
     /// SQLite's own words, without the code and the statement.
     private static func reason(of error: RemodelError) -> String {
         var reason = error.message.components(separatedBy: " - while").first ?? error.message
-        if reason.hasPrefix("SQLite error"), let colon = reason.range(of: ": ") { reason = String(reason[colon.upperBound...]) }
+        if reason.hasPrefix("SQLite error"), let colon = reason.range(of: ": ") {
+            reason = String(reason[colon.upperBound...])
+        }
         return reason
     }
 
     /// `CHECK constraint failed: <expression or name>`: the table whose definition holds it (Remodel's own
     /// tables have no `CHECK`, so it is the app's).
-    private static func checkFailure(_ error: RemodelError, reason: String, copyPath: String, stepName: String) -> RemodelError? {
+    private static func checkFailure(_ error: RemodelError, reason: String, copyPath: String, stepName: String)
+        -> RemodelError?
+    {
         let prefix = "CHECK constraint failed: "
         guard reason.hasPrefix(prefix) else { return nil }
         let check = String(reason.dropFirst(prefix.count))
         guard let connection = try? SQLiteConnection(path: copyPath, mode: .readOnly),
-            let tables = try? connection.rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL ORDER BY name")
+            let tables = try? connection.rows(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL ORDER BY name")
         else { return nil }
         for row in tables {
             guard case .text(let table) = row[0], case .text(let sql) = row[1], sql.contains(check) else { continue }
@@ -50,7 +59,9 @@ enum StepFailure {
     }
 
     /// `UNIQUE constraint failed: Person.nick, Person.email`: the index of `Person` on exactly those columns.
-    private static func uniqueIndexFailure(_ error: RemodelError, reason: String, copyPath: String, stepName: String) -> RemodelError? {
+    private static func uniqueIndexFailure(_ error: RemodelError, reason: String, copyPath: String, stepName: String)
+        -> RemodelError?
+    {
         let prefix = "UNIQUE constraint failed: "
         guard reason.hasPrefix(prefix) else { return nil }
         let qualified = reason.dropFirst(prefix.count).components(separatedBy: ", ")
@@ -64,7 +75,8 @@ enum StepFailure {
         else { return nil }
         for row in indexes {
             guard case .text(let index) = row[0],
-                let keyRows = try? connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index)])
+                let keyRows = try? connection.rows(
+                    "SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index)])
             else { continue }
             let keys = keyRows.compactMap { row -> String? in
                 if case .text(let name) = row[0] { return name.lowercased() }
@@ -73,7 +85,9 @@ enum StepFailure {
             guard keys == columns.map({ $0.lowercased() }) else { continue }
             let list = columns.joined(separator: ", ")
             let attribute = columns.count == 1 ? "attribute \(table).\(list)" : "attributes \(list) of \(table)"
-            let owner = index.hasPrefix("_") ? "the model's uniqueness constraint (index \(index))" : "the app's unique index \(index)"
+            let owner =
+                index.hasPrefix("_")
+                ? "the model's uniqueness constraint (index \(index))" : "the app's unique index \(index)"
             return RemodelError(
                 .validationFailed,
                 "\(owner) on \(table) (\(list)) does not allow the values \(stepName) gives \(attribute): several objects get the same value (a default filled in, or a mapping's value), so SQLite refused them (\(reason)) and the store was left as it was. Give those objects values that differ (in a mapping file), or drop the index before migrating and create it again after",

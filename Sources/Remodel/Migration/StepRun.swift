@@ -23,7 +23,8 @@ struct StepRun {
         FaultPoint.afterInstances.reach()
         let (indexes, uniqueIndexes) = try indexesToBuild()
         // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
-        let relationships = try RelationshipBuilder(context: context, copied: copied).run(followedBy: indexes + uniqueIndexes)
+        let relationships = try RelationshipBuilder(context: context, copied: copied).run(
+            followedBy: indexes + uniqueIndexes)
         FaultPoint.afterRelationships.reach()
         try rewrite.copyAppColumns(keys: plan.keys, from: context.sourceTables)
         if plan.keys.needsKeyTable {
@@ -38,7 +39,8 @@ struct StepRun {
                 try relationships.done(index.table)
             }
         }
-        let provenUnique = try UniqueIndexBuild(connection: connection).run(uniqueIndexes) { (table) throws(RemodelError) in
+        let provenUnique = try UniqueIndexBuild(connection: connection).run(uniqueIndexes) {
+            (table) throws(RemodelError) in
             try relationships.done(table)
         }
         try check(provenUnique: provenUnique)
@@ -52,13 +54,17 @@ struct StepRun {
     }
 
     /// Screens the step's problems and counts its losses on the data it gets, then changes the schema.
-    private func prepare() throws(RemodelError) -> (StepContext, StoreRewrite, StoreRewrite.ChainedSource?, [DataLoss]) {
+    private func prepare() throws(RemodelError) -> (StepContext, StoreRewrite, StoreRewrite.ChainedSource?, [DataLoss])
+    {
         var sources: TableReferences = chained ? .destination : .source
         try screenProblems(on: sources)
         var losses: [DataLoss] = []
-        for loss in plan.losses { losses.append(try loss.counted(on: connection, layout: plan.sourceLayout, tables: sources)) }
+        for loss in plan.losses {
+            losses.append(try loss.counted(on: connection, layout: plan.sourceLayout, tables: sources))
+        }
         let rewrite = StoreRewrite(
-            connection: connection, source: plan.sourceLayout, destination: plan.destinationLayout, changes: plan.changes,
+            connection: connection, source: plan.sourceLayout, destination: plan.destinationLayout,
+            changes: plan.changes,
             app: rehearsal.app, rehearsal: rehearsal, chained: chained)
         var chain = chained ? try rewrite.setAside() : nil
         if chained { FaultPoint.afterSetAside.reach() }
@@ -77,10 +83,12 @@ struct StepRun {
 
     /// The indexes to build: those of rebuilt tables, and those a carried table does not have yet.
     private func indexesToBuild() throws(RemodelError) -> (plain: [StoreLayout.Index], unique: [StoreLayout.Index]) {
-        let existing = Set(try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'index'").compactMap { row -> String? in
-            if case .text(let name) = row[0] { return name.lowercased() }
-            return nil
-        })
+        let existing = Set(
+            try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'index'").compactMap {
+                row -> String? in
+                if case .text(let name) = row[0] { return name.lowercased() }
+                return nil
+            })
         let missing = plan.destinationLayout.indexes.filter { !existing.contains($0.name.lowercased()) }
         return (missing.filter { !$0.isUnique }, missing.filter(\.isUnique))
     }
@@ -88,16 +96,23 @@ struct StepRun {
     /// Phase 3: the step's rules on what it wrote; SQLite's check of what the pass wrote on its last step.
     private func check(provenUnique: [StoreLayout.Index]) throws(RemodelError) {
         // The last step's store is the one flushed before it replaces the original: start now.
-        let flush = isLast && destinationPath.hasSuffix(StoreFiles.temporarySuffix) && EarlyFlush.isWorthwhile(for: destinationPath)
+        let flush =
+            isLast && destinationPath.hasSuffix(StoreFiles.temporarySuffix)
+                && EarlyFlush.isWorthwhile(for: destinationPath)
             ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
         let scope = options.checksWhatPassesWrite ? plan.checks : nil
         // Where the store being migrated is checked whole beside the passes, each pass checks what it wrote.
-        let pragmas = isLast ? options.integrityCheck.pragmas(writtenTables: pass.writtenTables, wholeFile: options.originalFileCheck == nil) : []
+        let pragmas =
+            isLast
+            ? options.integrityCheck.pragmas(
+                writtenTables: pass.writtenTables, wholeFile: options.originalFileCheck == nil) : []
         let (tracker, number, step) = (pass.tracker, pass.number, step)
         let validator = MigrationValidator(
-            connection: connection, version: step.destination, layout: plan.destinationLayout, scope: scope, integrityPragmas: pragmas,
-            writtenTables: isLast ? pass.writtenTables : [], checksWholeFile: !options.checksWhatPassesWrite, provenUnique: provenUnique,
+            connection: connection, version: step.destination, layout: plan.destinationLayout, scope: scope,
+            integrityPragmas: pragmas,
+            writtenTables: isLast ? pass.writtenTables : [], checksWholeFile: !options.checksWhatPassesWrite,
+            provenUnique: provenUnique,
             customValidations: options.validations.map { validation in
                 { (connection: SQLiteConnection) throws -> [ValidationFailure] in
                     try validation(MigrationStepDatabase(step: step, connection: connection))
@@ -116,7 +131,8 @@ struct StepRun {
     /// screened when it was planned; later ones could not be, since earlier steps may fill the nils they would meet.)
     private func screenProblems(on tables: TableReferences) throws(RemodelError) {
         guard !step.mapping.problems.isEmpty else { return }
-        let screened = try ProblemScreen(connection: connection, tables: tables).screen(step.mapping, layout: plan.sourceLayout)
+        let screened = try ProblemScreen(connection: connection, tables: tables).screen(
+            step.mapping, layout: plan.sourceLayout)
         guard let first = screened.problems.first else { return }
         let lines = screened.problems.map { "\(plan.name): \($0)" }
         var error = RemodelError(
@@ -136,7 +152,8 @@ struct StepRun {
             try hook(database)
         } catch {
             throw RemodelError(
-                .validationFailed, "the hook run \(when) step \(step.source.name) → \(step.destination.name) failed: \(error)",
+                .validationFailed,
+                "the hook run \(when) step \(step.source.name) → \(step.destination.name) failed: \(error)",
                 cause: error)
         }
     }

@@ -60,7 +60,8 @@ extension Store {
             }
             var migrationOptions = options
             migrationOptions.targetVersion = nil
-            let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(storeAt: path, progress: progress)
+            let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
+                storeAt: path, progress: progress)
             return (try Store.open(at: path, bundle: bundle), .migrated(report))
         default:
             throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)

@@ -25,8 +25,10 @@ extension Store {
     /// - Returns: The open store, what the launch did, and the import, when there was one.
     /// - Throws: ``RemodelError``: the import's refusals (nothing is then written at `path`) or the launch's.
     public static func launch(
-        at path: String, bundle: ModelBundle, importingCoreDataFrom coreDataStore: String, coreDataVersion: String? = nil,
-        options: MigrationOptions = MigrationOptions(), progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
+        at path: String, bundle: ModelBundle, importingCoreDataFrom coreDataStore: String,
+        coreDataVersion: String? = nil,
+        options: MigrationOptions = MigrationOptions(),
+        progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome, CoreDataImport?) {
         var imported: CoreDataImport?
         if !FileManager.default.fileExists(atPath: path), FileManager.default.fileExists(atPath: coreDataStore) {

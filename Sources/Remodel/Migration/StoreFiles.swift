@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -86,8 +87,11 @@ struct StoreFiles {
     static func copyPermissions(from original: String, to copy: String) throws(RemodelError) {
         var info = stat()
         guard stat(original, &info) == 0 else { throw ioError("cannot read the permissions", original) }
-        _ = chown(copy, info.st_uid, info.st_gid)  // only root may give a file away; otherwise it stays the migrating user's
-        guard chmod(copy, info.st_mode & 0o7777) == 0 else { throw ioError("cannot give the migrated store the original's permissions", copy) }
+        // Only root may give a file away; otherwise it stays the migrating user's.
+        _ = chown(copy, info.st_uid, info.st_gid)
+        guard chmod(copy, info.st_mode & 0o7777) == 0 else {
+            throw ioError("cannot give the migrated store the original's permissions", copy)
+        }
     }
 
     /// Atomically replaces `destination` with `source` (POSIX `rename`).
@@ -104,7 +108,8 @@ struct StoreFiles {
     static func ioError(_ what: String, _ path: String) -> RemodelError {
         let code = errno
         return RemodelError(
-            .io, "\(what): \(String(cString: strerror(code)))", path: path, cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+            .io, "\(what): \(String(cString: strerror(code)))", path: path,
+            cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }
 
@@ -127,20 +132,23 @@ extension StoreFiles {
         var file = stat()
         if stat(target, &file) == 0, file.st_mode & 0o222 == 0 || access(target, W_OK) != 0 {
             throw RemodelError(
-                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again", path: path,
+                .io, "the store file is read-only, so Remodel will not replace it; make it writable and migrate again",
+                path: path,
                 cause: POSIXError(.EACCES))
         }
         let folder = FileSystem.folder(of: target)
         var directory = stat()
         guard stat(folder, &directory) == 0, directory.st_mode & 0o222 != 0, access(folder, W_OK | X_OK) == 0 else {
             throw RemodelError(
-                .io, "the store's folder \(folder) is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
+                .io,
+                "the store's folder \(folder) is read-only, so Remodel cannot write the migrated store beside it; make the folder writable and migrate again",
                 path: path, cause: POSIXError(.EACCES))
         }
         let user = geteuid()
         if directory.st_mode & S_ISVTX != 0, user != 0, user != file.st_uid, user != directory.st_uid {
             throw RemodelError(
-                .io, "the store's folder \(folder) is sticky (like /tmp) and the store belongs to another user, so Remodel could not rename the migrated store over it; migrate as the store's owner",
+                .io,
+                "the store's folder \(folder) is sticky (like /tmp) and the store belongs to another user, so Remodel could not rename the migrated store over it; migrate as the store's owner",
                 path: path, cause: POSIXError(.EPERM))
         }
     }

@@ -86,7 +86,9 @@ final class StoreLock {
                 try? connection.execute("ROLLBACK")
             }
         }
-        guard let (connection, isWAL) = locked else { throw RemodelError(.locked, "the store could not be locked", path: files.path) }
+        guard let (connection, isWAL) = locked else {
+            throw RemodelError(.locked, "the store could not be locked", path: files.path)
+        }
         self.connection = connection
         self.isWAL = isWAL
         rolledBackUnfinishedTransaction = hot && !HotJournal.mayBeHot(beside: path)
@@ -105,10 +107,14 @@ final class StoreLock {
         // The copies of the locked store read through these: a store that cannot be opened again is said so now,
         // not later as a lock already released.
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreFiles.ioError("cannot open the store to copy it while it is locked", path) }
+        guard descriptor >= 0 else {
+            throw StoreFiles.ioError("cannot open the store to copy it while it is locked", path)
+        }
         if isWAL {
             logDescriptor = open(path + "-wal", O_RDONLY | O_CLOEXEC)
-            guard logDescriptor >= 0 else { throw StoreFiles.ioError("cannot open the store's write-ahead log to copy it", path + "-wal") }
+            guard logDescriptor >= 0 else {
+                throw StoreFiles.ioError("cannot open the store's write-ahead log to copy it", path + "-wal")
+            }
         }
     }
 
@@ -117,7 +123,9 @@ final class StoreLock {
     /// reads them from the copy's log. The write lock keeps any writer from adding to the log meanwhile; a
     /// checkpoint by another connection only writes pages the log still has.
     func copyStore(to destination: String) throws(RemodelError) {
-        guard connection != nil, descriptor >= 0 else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        guard connection != nil, descriptor >= 0 else {
+            throw RemodelError(.locked, "the store's lock was already released", path: files.path)
+        }
         try FileCopy.copy(from: descriptor, to: destination)
         if logDescriptor >= 0 { try FileCopy.copy(from: logDescriptor, to: destination + "-wal") }
     }
@@ -150,7 +158,9 @@ final class StoreLock {
     ///   moment it left WAL mode: the temporary store lacks that write, so build it again from the
     ///   store as it is now (no write can pass the lock any more) and call this again.
     func replaceStore(with temporaryPath: String, backupPath: String?) throws(RemodelError) -> Bool {
-        guard connection != nil else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        guard connection != nil else {
+            throw RemodelError(.locked, "the store's lock was already released", path: files.path)
+        }
         guard try leaveWriteAheadLogging() else { return false }
         do {
             // Closed before the file is flushed and fingerprinted: nothing changes it after that.
@@ -164,7 +174,8 @@ final class StoreLock {
             BackupRecord.remove(for: backupPath)
             try StoreFiles.hardLink(path, as: backupPath)
             let original = BackupRecord.identity(of: backupPath) ?? []
-            try BackupRecord(store: try StoreFingerprint.of(path: temporaryPath), backupFile: original).write(for: backupPath)
+            try BackupRecord(store: try StoreFingerprint.of(path: temporaryPath), backupFile: original).write(
+                for: backupPath)
         }
         for suffix in StoreFiles.sidecarSuffixes {
             StoreFiles.removeIfPresent(path + suffix)
@@ -183,7 +194,9 @@ final class StoreLock {
     /// and its write-ahead log holds nothing; a WAL store first leaves WAL mode, as before a migration's replace.
     /// - Returns: `false`, and nothing changed, when the store is not as expected.
     func restore(backupPath: String, ifStoreIs expected: StoreFingerprint) throws(RemodelError) -> Bool {
-        guard connection != nil, descriptor >= 0 else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        guard connection != nil, descriptor >= 0 else {
+            throw RemodelError(.locked, "the store's lock was already released", path: files.path)
+        }
         if let log = BackupRecord.identity(of: path + "-wal"), log[2] > 0 { return false }
         guard try StoreFingerprint.of(descriptor: descriptor, path: files.path) == expected else { return false }
         guard try leaveWriteAheadLogging() else { return false }
@@ -211,7 +224,9 @@ final class StoreLock {
         try connection.execute("ROLLBACK")
         guard try connection.scalar("PRAGMA journal_mode = DELETE") == .text("delete") else {
             try? endSoleAccess(connection)
-            throw RemodelError(.locked, "SQLite did not take the store out of WAL mode; nothing was changed: migrate again", path: files.path)
+            throw RemodelError(
+                .locked, "SQLite did not take the store out of WAL mode; nothing was changed: migrate again",
+                path: files.path)
         }
         originalLeftWAL = true
         FaultPoint.leftWAL.reach()
@@ -257,22 +272,28 @@ final class StoreLock {
     /// SQLite's locks are POSIX advisory locks, which belong to the process, and closing any other
     /// descriptor of the file (a `FileHandle` reading its header) silently releases them all.
     func inspect(bundle: ModelBundle) throws(RemodelError) -> StoreInspection {
-        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        guard let connection else {
+            throw RemodelError(.locked, "the store's lock was already released", path: files.path)
+        }
         let state: StoreInspection.State
         switch try StoreMetadata.read(from: connection) {
         case .success(let metadata):
-            state = try SchemaDriftCheck.checked(try StoreInspector.classify(metadata, in: bundle).0, on: connection, bundle: bundle)
+            state = try SchemaDriftCheck.checked(
+                try StoreInspector.classify(metadata, in: bundle).0, on: connection, bundle: bundle)
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
         }
         var inspection = StoreInspection(
-            path: files.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName, migrationSteps: nil)
+            path: files.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
+            migrationSteps: nil)
         inspection.versionNames = bundle.versionNames
         return inspection
     }
 
     /// Runs `body` with the lock's own connection: reading the store any other way would drop the lock.
     func withConnection<T>(_ body: (SQLiteConnection) throws(RemodelError) -> T) throws(RemodelError) -> T {
-        guard let connection else { throw RemodelError(.locked, "the store's lock was already released", path: files.path) }
+        guard let connection else {
+            throw RemodelError(.locked, "the store's lock was already released", path: files.path)
+        }
         return try body(connection)
     }
 

@@ -52,7 +52,9 @@ final class TableScan {
     }
 
     /// Stops collecting and returns the offenders of the checks that some row fails.
-    func finish(_ connection: SQLiteConnection, tables: TableReferences, limit: Int) throws(RemodelError) -> [ValidationFailure] {
+    func finish(_ connection: SQLiteConnection, tables: TableReferences, limit: Int) throws(RemodelError)
+        -> [ValidationFailure]
+    {
         guard let table else { return [] }
         self.table = nil
         defer { checks = [] }
@@ -72,9 +74,11 @@ final class TableScan {
             guard anyFails == .integer(1) else { continue }
             let columns = group.map { "max(CASE WHEN \($0.condition) THEN 1 END)" }.joined(separator: ", ")
             let parameters = group.flatMap { $0.parameters.dropFirst() } + [.text(entity)]
-            guard let row = try connection.rows(
-                "SELECT \(columns) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ?", parameters
-            ).first else { continue }
+            guard
+                let row = try connection.rows(
+                    "SELECT \(columns) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ?", parameters
+                ).first
+            else { continue }
             for (index, value) in zip(indices, row) where value == .integer(1) {
                 failing[index] = true
             }

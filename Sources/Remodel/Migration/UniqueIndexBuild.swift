@@ -14,7 +14,9 @@ struct UniqueIndexBuild {
 
     /// Builds `indexes` in order, calling `built` with each one's table once it is done.
     /// - Returns: The indexes that were built; the others met duplicates.
-    func run(_ indexes: [StoreLayout.Index], built: (String) throws(RemodelError) -> Void) throws(RemodelError) -> [StoreLayout.Index] {
+    func run(_ indexes: [StoreLayout.Index], built: (String) throws(RemodelError) -> Void) throws(RemodelError)
+        -> [StoreLayout.Index]
+    {
         guard !indexes.isEmpty else { return [] }
         _ = try connection.scalar("PRAGMA main.journal_mode = MEMORY")
         defer { _ = try? connection.scalar("PRAGMA main.journal_mode = OFF") }
@@ -22,9 +24,11 @@ struct UniqueIndexBuild {
         try connection.transaction { () throws(RemodelError) in
             for index in indexes {
                 do throws(RemodelError) {
-                    try connection.savepoint("unique_index") { () throws(RemodelError) in try connection.execute(index.createSQL) }
+                    try connection.savepoint("unique_index") { () throws(RemodelError) in
+                        try connection.execute(index.createSQL)
+                    }
                     proven.append(index)
-                } catch where error.sqliteCode.map({ $0 & 0xFF == SQLITE_CONSTRAINT }) == true {
+                } catch  where error.sqliteCode.map({ $0 & 0xFF == SQLITE_CONSTRAINT }) == true {
                     // Duplicates: phase 3 finds and names them.
                 }
                 try built(index.table)
@@ -38,7 +42,9 @@ extension StoreLayout.Index {
     /// Whether this index, built, proves that no two objects of `entities` have the same `columns` in `table`.
     func proves(columns: [String], of entities: [String], in table: String) -> Bool {
         // Unique over some of the columns is unique over all of them (the rows with one of them NULL count in neither).
-        guard isUnique, self.table == table, !keys.isEmpty, Set(keys.map(\.column)).isSubset(of: columns) else { return false }
+        guard isUnique, self.table == table, !keys.isEmpty, Set(keys.map(\.column)).isSubset(of: columns) else {
+            return false
+        }
         guard let covered = self.entities else { return true }
         return Set(entities).isSubset(of: covered)
     }

@@ -41,13 +41,15 @@ enum ISODate {
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
             let day = number(2), expect(UInt8(ascii: "T")) || expect(UInt8(ascii: " ")), let hour = number(2),
             expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
+            second < 60
         else { return nil }
         var fraction = 0.0
         if expect(UInt8(ascii: ".")) {
             let start = position
             while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
-            guard position > start, let value = Double("0." + String(decoding: bytes[start..<position], as: UTF8.self)) else {
+            guard position > start, let value = Double("0." + String(decoding: bytes[start..<position], as: UTF8.self))
+            else {
                 return nil
             }
             fraction = value
@@ -57,7 +59,8 @@ enum ISODate {
         } else if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
             let sign: Int64 = bytes[position] == UInt8(ascii: "-") ? -1 : 1
             position += 1
-            guard let hours = number(2), expect(UInt8(ascii: ":")), let minutes = number(2), hours < 24, minutes < 60 else {
+            guard let hours = number(2), expect(UInt8(ascii: ":")), let minutes = number(2), hours < 24, minutes < 60
+            else {
                 return nil
             }
             offset = sign * (hours * 3600 + minutes * 60)

@@ -50,7 +50,8 @@ public struct ModelBundle: Sendable, Hashable {
 
     /// Creates a bundle whose versions are read on first use by `read`.
     init(
-        name: String, path: String, versionNames: [String], currentVersionName: String?, formerVersionNames: [String: String],
+        name: String, path: String, versionNames: [String], currentVersionName: String?,
+        formerVersionNames: [String: String],
         read: @escaping @Sendable (String) -> Result<ModelVersion, RemodelError>
     ) {
         self.name = name
@@ -104,7 +105,8 @@ public struct ModelBundle: Sendable, Hashable {
     /// The error for a version the bundle does not have: it lists those it has.
     func unknownVersion(_ name: String, code: RemodelError.Code) -> RemodelError {
         let names = versionNames.map { "\"\($0)\"" }.joined(separator: ", ")
-        return RemodelError(code, "model \"\(self.name)\" has no version \"\(name)\"; its versions are \(names)", path: path)
+        return RemodelError(
+            code, "model \"\(self.name)\" has no version \"\(name)\"; its versions are \(names)", path: path)
     }
 
     /// The position of a version in migration order.
@@ -123,7 +125,8 @@ public struct ModelBundle: Sendable, Hashable {
 
     public static func == (lhs: ModelBundle, rhs: ModelBundle) -> Bool {
         lhs.name == rhs.name && lhs.path == rhs.path && lhs.versionNames == rhs.versionNames
-            && lhs.declaredCurrentVersionName == rhs.declaredCurrentVersionName && lhs.formerVersionNames == rhs.formerVersionNames
+            && lhs.declaredCurrentVersionName == rhs.declaredCurrentVersionName
+            && lhs.formerVersionNames == rhs.formerVersionNames
             && (lhs.loader === rhs.loader || lhs.path != "<memory>" || lhs.versions == rhs.versions)
     }
 

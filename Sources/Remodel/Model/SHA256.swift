@@ -25,7 +25,9 @@ enum SHA256 {
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var state = initialState
         var schedule = [UInt32](repeating: 0, count: 64)
@@ -37,11 +39,17 @@ enum SHA256 {
                     | UInt32(message[offset + 3])
             }
             for word in 16..<64 {
-                let s0 = rotateRight(schedule[word - 15], 7) ^ rotateRight(schedule[word - 15], 18) ^ (schedule[word - 15] >> 3)
-                let s1 = rotateRight(schedule[word - 2], 17) ^ rotateRight(schedule[word - 2], 19) ^ (schedule[word - 2] >> 10)
+                let s0 =
+                    rotateRight(schedule[word - 15], 7) ^ rotateRight(schedule[word - 15], 18)
+                    ^ (schedule[word - 15] >> 3)
+                let s1 =
+                    rotateRight(schedule[word - 2], 17) ^ rotateRight(schedule[word - 2], 19)
+                    ^ (schedule[word - 2] >> 10)
                 schedule[word] = schedule[word - 16] &+ s0 &+ schedule[word - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
             for round in 0..<64 {
                 let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
                 let choice = (e & f) ^ (~e & g)

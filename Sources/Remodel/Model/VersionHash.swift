@@ -74,7 +74,9 @@ private func flag(_ value: Bool) -> String { value ? "1" : "0" }
 
 private func quoted(_ text: String) -> String {
     // Names seldom hold a quote or a backslash: escaping only when one is there keeps hashing a large model cheap.
-    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else { return "\"" + text + "\"" }
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
+        return "\"" + text + "\""
+    }
     return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
 

@@ -16,12 +16,15 @@ enum ModelFileReader {
 
     static func version(from root: XMLNode, path: String, versionName: String) -> (ModelVersion?, [Diagnostic]) {
         guard root.name == "model" else {
-            let message = "the root element is <\(root.name)>, but a Core Data model file starts with <model>; is this the right file?"
+            let message =
+                "the root element is <\(root.name)>, but a Core Data model file starts with <model>; is this the right file?"
             return (nil, [Diagnostic(.error, rule: "wrong-root", message: message, at: root.location)])
         }
         let entities = root.children(named: "entity").map(entity)
         let composites = root.children(named: "composite").map { node in
-            Composite(name: node.attribute("name") ?? "", attributes: node.children(named: "attribute").map(attribute), source: node.source)
+            Composite(
+                name: node.attribute("name") ?? "", attributes: node.children(named: "attribute").map(attribute),
+                source: node.source)
         }
         let configurations = root.children(named: "configuration").map { node in
             Configuration(
@@ -76,7 +79,9 @@ enum ModelFileReader {
                 let elements = index.children(named: "index").map { element in
                     FetchIndex.Element(property: element.attribute("value") ?? "", source: element.source)
                 }
-                indexes.append(FetchIndex(name: "\(entityName)_compound_\(position + 1)", elements: elements, source: index.source))
+                indexes.append(
+                    FetchIndex(name: "\(entityName)_compound_\(position + 1)", elements: elements, source: index.source)
+                )
             }
         }
         return Entity(
@@ -107,9 +112,15 @@ enum ModelFileReader {
             typeName: typeName ?? "",
             isOptional: flag(node, "optional"),
             isTransient: flag(node, "transient"),
-            defaultValue: isDate ? node.attribute("defaultDateTimeInterval") ?? node.attribute("defaultValueString") : node.attribute("defaultValueString"),
-            minValue: isDate ? node.attribute("minDateTimeInterval") ?? node.attribute("minValueString") : node.attribute("minValueString"),
-            maxValue: isDate ? node.attribute("maxDateTimeInterval") ?? node.attribute("maxValueString") : node.attribute("maxValueString"),
+            defaultValue: isDate
+                ? node.attribute("defaultDateTimeInterval") ?? node.attribute("defaultValueString")
+                : node.attribute("defaultValueString"),
+            minValue: isDate
+                ? node.attribute("minDateTimeInterval") ?? node.attribute("minValueString")
+                : node.attribute("minValueString"),
+            maxValue: isDate
+                ? node.attribute("maxDateTimeInterval") ?? node.attribute("maxValueString")
+                : node.attribute("maxValueString"),
             regularExpression: node.attribute("regularExpressionString"),
             elementID: node.attribute("elementID"),
             versionHashModifier: node.attribute("versionHashModifier"),

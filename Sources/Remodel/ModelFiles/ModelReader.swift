@@ -25,11 +25,13 @@ public enum ModelReader {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory) else {
-            return failure("no model at this path; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file", trimmed)
+            return failure(
+                "no model at this path; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file", trimmed)
         }
         let url = URL(fileURLWithPath: trimmed)
         if !isDirectory.boolValue {
-            let versionName = url.deletingLastPathComponent().pathExtension == "xcdatamodel"
+            let versionName =
+                url.deletingLastPathComponent().pathExtension == "xcdatamodel"
                 ? url.deletingLastPathComponent().deletingPathExtension().lastPathComponent
                 : url.deletingPathExtension().lastPathComponent
             return single(contentsPath: trimmed, versionName: versionName, bundleName: versionName)
@@ -41,17 +43,21 @@ public enum ModelReader {
         return bundle(at: trimmed)
     }
 
-    private static func failure(_ message: String, _ path: String, rule: String = "unreadable-model") -> ModelReadResult {
+    private static func failure(_ message: String, _ path: String, rule: String = "unreadable-model") -> ModelReadResult
+    {
         ModelReadResult(
             bundle: nil,
             diagnostics: [Diagnostic(.error, rule: rule, message: message, at: SourceLocation(file: path))])
     }
 
-    private static func single(contentsPath: String, versionName: String, bundleName: String, folder: String? = nil) -> ModelReadResult {
+    private static func single(contentsPath: String, versionName: String, bundleName: String, folder: String? = nil)
+        -> ModelReadResult
+    {
         guard FileManager.default.fileExists(atPath: contentsPath) else {
             return legacyFailure(folder: folder ?? contentsPath)
         }
-        let (version, diagnostics) = ModelFileReader.read(path: contentsPath, displayPath: contentsPath, versionName: versionName)
+        let (version, diagnostics) = ModelFileReader.read(
+            path: contentsPath, displayPath: contentsPath, versionName: versionName)
         let bundle = version.map { ModelBundle(name: bundleName, path: folder ?? contentsPath, versions: [$0]) }
         return ModelReadResult(bundle: bundle, diagnostics: diagnostics)
     }
@@ -83,7 +89,8 @@ public enum ModelReader {
         var contentsByName: [String: String?] = [:]
         for folder in folders {
             let contents = "\(path)/\(folder)/contents"
-            contentsByName[String(folder.dropLast(".xcdatamodel".count))] = FileManager.default.fileExists(atPath: contents) ? contents : nil
+            contentsByName[String(folder.dropLast(".xcdatamodel".count))] =
+                FileManager.default.fileExists(atPath: contents) ? contents : nil
         }
         let (ordered, former, orderDiagnostics) = VersionOrderFile.order(Array(contentsByName.keys), bundlePath: path)
         diagnostics += orderDiagnostics
@@ -91,13 +98,16 @@ public enum ModelReader {
         diagnostics += currentDiagnostics
         return Listing(
             name: url.deletingPathExtension().lastPathComponent, path: path,
-            versions: ordered.map { ($0, contentsByName[$0] ?? nil) }, currentVersionName: current, formerVersionNames: former,
+            versions: ordered.map { ($0, contentsByName[$0] ?? nil) }, currentVersionName: current,
+            formerVersionNames: former,
             diagnostics: diagnostics)
     }
 
     private static func bundle(at path: String) -> ModelReadResult {
         guard let listing = listing(at: path) else {
-            return failure("the folder holds no .xcdatamodel version; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file", path)
+            return failure(
+                "the folder holds no .xcdatamodel version; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file",
+                path)
         }
         var diagnostics: [Diagnostic] = []
         var versions: [ModelVersion] = []
@@ -136,15 +146,20 @@ public enum ModelReader {
         for (name, contents) in listing.versions { files[name] = contents }
         let paths = files
         let bundle = ModelBundle(
-            name: listing.name, path: path, versionNames: listing.versions.map(\.name), currentVersionName: listing.currentVersionName,
+            name: listing.name, path: path, versionNames: listing.versions.map(\.name),
+            currentVersionName: listing.currentVersionName,
             formerVersionNames: listing.formerVersionNames
         ) { name in
-            guard let contents = paths[name] else { return .failure(RemodelError(.invalidModel, "no version '\(name)'", path: path)) }
+            guard let contents = paths[name] else {
+                return .failure(RemodelError(.invalidModel, "no version '\(name)'", path: path))
+            }
             let (version, diagnostics) = ModelFileReader.read(path: contents, displayPath: contents, versionName: name)
             if let error = diagnostics.first(where: { $0.severity == .error }) {
                 return .failure(RemodelError(.invalidModel, error.message, location: error.location))
             }
-            guard let version else { return .failure(RemodelError(.invalidModel, "version '\(name)' could not be read", path: contents)) }
+            guard let version else {
+                return .failure(RemodelError(.invalidModel, "version '\(name)' could not be read", path: contents))
+            }
             return .success(version)
         }
         _ = try bundle.loadVersion(named: bundle.currentVersionName)
@@ -178,8 +193,11 @@ public enum ModelReader {
             let value = items[index + 1]
             let name = value.text.hasSuffix(".xcdatamodel") ? String(value.text.dropLast(12)) : value.text
             if !known.contains(name) {
-                let message = "the current version is '\(value.text)', but the bundle has no such version folder; choose an existing version in Xcode or fix .xccurrentversion"
-                return (nil, [Diagnostic(.error, rule: "missing-current-version", message: message, at: value.location)])
+                let message =
+                    "the current version is '\(value.text)', but the bundle has no such version folder; choose an existing version in Xcode or fix .xccurrentversion"
+                return (
+                    nil, [Diagnostic(.error, rule: "missing-current-version", message: message, at: value.location)]
+                )
             }
             return (name, [])
         }

@@ -33,7 +33,8 @@ enum VersionOrderFile {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "version-order-unknown",
-                        message: "the version order names '\(name)', which is not a version of this bundle", at: location))
+                        message: "the version order names '\(name)', which is not a version of this bundle",
+                        at: location))
                 continue
             }
             if !listed.contains(name) { listed.append(name) }
@@ -42,13 +43,16 @@ enum VersionOrderFile {
                     diagnostics.append(
                         Diagnostic(
                             .error, rule: "version-order-former-name",
-                            message: "'\(old)' is declared a former name of '\(name)', but it is a version of this bundle; a former name must be one no version has now",
+                            message:
+                                "'\(old)' is declared a former name of '\(name)', but it is a version of this bundle; a former name must be one no version has now",
                             at: location))
                 } else if let other = former[old], other != name {
                     diagnostics.append(
                         Diagnostic(
                             .error, rule: "version-order-former-name",
-                            message: "'\(old)' is declared a former name of both '\(other)' and '\(name)'; keep it on one line", at: location))
+                            message:
+                                "'\(old)' is declared a former name of both '\(other)' and '\(name)'; keep it on one line",
+                            at: location))
                 } else {
                     former[old] = name
                 }
@@ -58,7 +62,8 @@ enum VersionOrderFile {
             diagnostics.append(
                 Diagnostic(
                     .error, rule: "version-order-incomplete",
-                    message: "the version order does not list version '\(name)'; add it on its own line where it belongs",
+                    message:
+                        "the version order does not list version '\(name)'; add it on its own line where it belongs",
                     at: SourceLocation(file: orderPath, line: 1, column: 1)))
             listed.append(name)
         }

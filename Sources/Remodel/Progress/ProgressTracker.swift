@@ -33,7 +33,9 @@ final class ProgressTracker {
     private var stepOfPass = (offset: 0, count: 1)
 
     /// A tracker for a plan of `steps` passes of one step each.
-    convenience init(steps: Int, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void) {
+    convenience init(
+        steps: Int, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    ) {
         self.init(cancellation: cancellation, observer: observer)
         planned(passes: (0..<max(steps, 0)).map { ($0 + 1)...($0 + 1) })
     }
@@ -73,7 +75,8 @@ final class ProgressTracker {
         case .finished: fraction = 1
         default:
             let weight = Self.weights[phase] ?? (0, 0)
-            let withinPass = (Double(stepOfPass.offset) + weight.start + weight.share * within) / Double(stepOfPass.count)
+            let withinPass =
+                (Double(stepOfPass.offset) + weight.start + weight.share * within) / Double(stepOfPass.count)
             fraction = (Double(step - 1) + withinPass) / Double(max(steps, 1))
         }
         // Four decimals are more than any bar shows, and keep `0.035` from printing as `0.034999999999999996`.
@@ -81,7 +84,9 @@ final class ProgressTracker {
         fraction = min(phase == .finished ? 1 : 0.9999, max(lastFraction, fraction))
         let now = Date()
         // Deliver at most ~20 times a second, but always at phase boundaries.
-        guard force || phase == .finished || completed == 0 || completed >= total || now.timeIntervalSince(lastDelivery) >= 0.05
+        guard
+            force || phase == .finished || completed == 0 || completed >= total
+                || now.timeIntervalSince(lastDelivery) >= 0.05
         else { return }
         lastFraction = fraction
         lastDelivery = now
@@ -90,10 +95,13 @@ final class ProgressTracker {
             phase == .finished ? 0 : (fraction > 0.02 && elapsed > 0.2 ? elapsed * (1 - fraction) / fraction : nil)
         let pass = phase == .finished ? steps : step
         let planSteps = passes.indices.contains(pass - 1) ? passes[pass - 1] : nil
-        let planStep = phase == .planning || phase == .finished ? nil : planSteps.map { min($0.lowerBound + stepOfPass.offset, $0.upperBound) }
+        let planStep =
+            phase == .planning || phase == .finished
+            ? nil : planSteps.map { min($0.lowerBound + stepOfPass.offset, $0.upperBound) }
         observer(
             MigrationProgress(
-                phase: phase, step: pass, steps: steps, entity: entity, completed: completed, total: total, fraction: fraction,
+                phase: phase, step: pass, steps: steps, entity: entity, completed: completed, total: total,
+                fraction: fraction,
                 estimatedSecondsRemaining: remaining, planSteps: planSteps, planStep: planStep))
     }
 

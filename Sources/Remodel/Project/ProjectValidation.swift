@@ -21,7 +21,9 @@ public enum ProjectValidation {
     ///   - registeredPolicyClasses: Migration policy classes the app registers Swift code for
     ///     (``MigrationOptions/register(_:forClass:)``): Xcode mapping models naming them get no warning.
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist.
-    public static func validate(paths: [String], registeredPolicyClasses: Set<String> = []) throws(RemodelError) -> ValidationReport {
+    public static func validate(paths: [String], registeredPolicyClasses: Set<String> = []) throws(RemodelError)
+        -> ValidationReport
+    {
         try validate(paths: paths, registeredPolicyClasses: registeredPolicyClasses, progress: nil)
     }
 
@@ -44,7 +46,8 @@ public enum ProjectValidation {
         }
         for path in report.mappingFiles where XcodeMappingLoader.isXcodeMapping(path) {
             diagnostics += XcodeMappingValidation.check(
-                path: path, bundles: bundles, searched: searched, remodelSteps: steps, registeredPolicyClasses: registeredPolicyClasses)
+                path: path, bundles: bundles, searched: searched, remodelSteps: steps,
+                registeredPolicyClasses: registeredPolicyClasses)
         }
         reporter.report("checking", item: nil, completed: files, total: files, unit: .files)
         report = ValidationReport(
@@ -73,7 +76,8 @@ public enum ProjectValidation {
             return readDiagnostics + [
                 Diagnostic(
                     .error, rule: "mapping-unknown-model",
-                    message: "no model named '\(file.modelName)' was found (looked in \(places)); give its .xcdatamodeld bundle as a path too",
+                    message:
+                        "no model named '\(file.modelName)' was found (looked in \(places)); give its .xcdatamodeld bundle as a path too",
                     at: file.source.location(of: "model"))
             ]
         }

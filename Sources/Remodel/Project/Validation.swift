@@ -29,14 +29,16 @@ package enum Validation {
 
     /// `validate(paths:)`, telling `progress` how many models are checked, out of the models and
     /// mapping files found (``ProjectValidation`` goes on with the mapping files).
-    static func validate(paths: [String], progress: OperationProgressReporter) throws(RemodelError) -> ValidationReport {
+    static func validate(paths: [String], progress: OperationProgressReporter) throws(RemodelError) -> ValidationReport
+    {
         let fileManager = FileManager.default
         var roots = paths
         if roots.isEmpty {
             roots = defaultPaths.filter { fileManager.fileExists(atPath: $0) }
             guard !roots.isEmpty else {
                 throw RemodelError(
-                    .io, "no path given, and there is no Models or Mappings folder here; give the models to check", path: ".")
+                    .io, "no path given, and there is no Models or Mappings folder here; give the models to check",
+                    path: ".")
             }
         }
         var search = ModelSearch()

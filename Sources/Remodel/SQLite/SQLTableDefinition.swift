@@ -41,7 +41,9 @@ struct SQLTableDefinition {
                 continue
             case "/" where index + 1 < characters.count && characters[index + 1] == "*":
                 index += 2
-                while index + 1 < characters.count, !(characters[index] == "*" && characters[index + 1] == "/") { index += 1 }
+                while index + 1 < characters.count, !(characters[index] == "*" && characters[index + 1] == "/") {
+                    index += 1
+                }
                 index += 2
                 continue
             case "(":
@@ -69,7 +71,9 @@ struct SQLTableDefinition {
         let constraints: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
         for part in parts {
             let definition = part.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let name = Self.leadingName(definition), !constraints.contains(name.lowercased()) || definition.first == "\"" else {
+            guard let name = Self.leadingName(definition),
+                !constraints.contains(name.lowercased()) || definition.first == "\""
+            else {
                 continue
             }
             columns.append((name, definition))

@@ -59,7 +59,8 @@ package final class SQLiteConnection {
     /// POSIX lock this process holds on the file: never open one while the process holds the store.
     convenience init(immutable path: String, reportedAs reported: String) throws(RemodelError) {
         try self.init(
-            uri: Self.fileURI(for: path) + "?immutable=1", flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
+            uri: Self.fileURI(for: path) + "?immutable=1",
+            flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
             path: reported)
     }
 
@@ -164,7 +165,9 @@ package final class SQLiteConnection {
     }
 
     /// Runs `body` inside a savepoint, released on success and rolled back on error.
-    package func savepoint<T>(_ name: String = "remodel", _ body: () throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func savepoint<T>(_ name: String = "remodel", _ body: () throws(RemodelError) -> T) throws(RemodelError)
+        -> T
+    {
         try execute("SAVEPOINT \(quoteIdentifier(name))")
         do {
             let result = try body()

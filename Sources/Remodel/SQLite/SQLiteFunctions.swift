@@ -62,7 +62,9 @@ private func setResult(_ value: SQLiteValue, context: OpaquePointer?) {
         sqlite3_result_text(context, text, Int32(clamping: text.utf8.count), remodel_sqlite_transient())
     case .blob(let data):
         data.withUnsafeBytes { bytes in
-            sqlite3_result_blob64(context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
+            sqlite3_result_blob64(
+                context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
+                remodel_sqlite_transient())
         }
     }
 }

@@ -39,7 +39,9 @@ extension SQLiteStatement {
     /// Calls `body` with the UTF-8 bytes of a text column, without copying them into a `String`.
     ///
     /// The bytes are valid only inside `body`.
-    package func withUTF8<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func withUTF8<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(RemodelError) -> T)
+        throws(RemodelError) -> T
+    {
         let column = Int32(index)
         let pointer = sqlite3_column_text(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
@@ -47,7 +49,9 @@ extension SQLiteStatement {
     }
 
     /// Calls `body` with the bytes of a blob column, without copying them.
-    package func withBytes<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws(RemodelError) -> T) throws(RemodelError) -> T {
+    package func withBytes<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws(RemodelError) -> T)
+        throws(RemodelError) -> T
+    {
         let column = Int32(index)
         let pointer = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))

@@ -45,13 +45,17 @@ package final class SQLiteStatement {
         case .text(let text):
             // The bytes themselves, with their count: text with U+0000 stays whole, and a short
             // string is not copied into a C string first (SQLite copies them anyway).
-            code = text.utf8.withContiguousStorageIfAvailable { bytes in bindText(bytes, at: index) } ?? {
-                var contiguous = text
-                return contiguous.withUTF8 { bytes in bindText(bytes, at: index) }
-            }()
+            code =
+                text.utf8.withContiguousStorageIfAvailable { bytes in bindText(bytes, at: index) }
+                ?? {
+                    var contiguous = text
+                    return contiguous.withUTF8 { bytes in bindText(bytes, at: index) }
+                }()
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), remodel_sqlite_transient())
+                sqlite3_bind_blob64(
+                    handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
+                    remodel_sqlite_transient())
             }
         }
         try connection.check(code, sql: sql)
@@ -60,7 +64,9 @@ package final class SQLiteStatement {
     /// Binds UTF-8 bytes as text, copied by SQLite.
     private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
         // A null pointer would bind NULL: empty text gets a valid one.
-        guard let start = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, remodel_sqlite_transient()) }
+        guard let start = bytes.baseAddress else {
+            return sqlite3_bind_text(handle, index, "", 0, remodel_sqlite_transient())
+        }
         let characters = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
         return sqlite3_bind_text(handle, index, characters, Int32(clamping: bytes.count), remodel_sqlite_transient())
     }

@@ -32,7 +32,8 @@ struct AffinePermutation {
     /// What goes to `position` (for an invertible permutation of fewer than 2^62 elements).
     func index(_ position: UInt64) -> UInt64 {
         guard count > 1 else { return 0 }
-        return Self.multiply(inverseMultiplier, Self.add(position % count, count - offset, modulo: count), modulo: count)
+        return Self.multiply(
+            inverseMultiplier, Self.add(position % count, count - offset, modulo: count), modulo: count)
     }
 
     static func multiply(_ a: UInt64, _ b: UInt64, modulo m: UInt64) -> UInt64 {

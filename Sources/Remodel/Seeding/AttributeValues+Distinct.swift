@@ -38,7 +38,9 @@ extension AttributeValues {
         case .integer(let range):
             return .integer(range.lowerBound &+ Int64(bitPattern: Self.permute(n, span: Self.span(range), salt: salt)))
         case .decimal(let range):
-            return .text(Self.decimalText(range.lowerBound &+ Int64(bitPattern: Self.permute(n, span: Self.span(range), salt: salt))))
+            return .text(
+                Self.decimalText(
+                    range.lowerBound &+ Int64(bitPattern: Self.permute(n, span: Self.span(range), salt: salt))))
         case .real(let range, let float):
             let (lower, upper) = Self.distinctBounds(range)
             let value = total > 1 ? lower + (upper - lower) / Double(total) * (Double(n) + 0.5) : lower
@@ -59,7 +61,9 @@ extension AttributeValues {
             return .blob(Data(bytes))
         case .uuid:
             let node = n & 0xFFFF_FFFF_FFFF
-            return .text(Self.uuid(high: SeedRandom.mix([salt, n]), low: (SeedRandom.finalize(salt &+ n) & ~0xFFFF_FFFF_FFFF) | node))
+            return .text(
+                Self.uuid(
+                    high: SeedRandom.mix([salt, n]), low: (SeedRandom.finalize(salt &+ n) & ~0xFFFF_FFFF_FFFF) | node))
         case .pattern, .composite, .none:
             return .null
         }

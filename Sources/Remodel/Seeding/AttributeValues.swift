@@ -77,14 +77,16 @@ struct AttributeValues {
             let lower = low.map { max(range.lowerBound, Self.clampedInteger($0.rounded(.up))) } ?? range.lowerBound
             let upper = high.map { min(range.upperBound, Self.clampedInteger($0.rounded(.down))) } ?? range.upperBound
             guard lower <= upper else {
-                reason = "its minimum \(attribute.minValue ?? "") is above its maximum \(attribute.maxValue ?? "") for \(attribute.type.rawValue)"
+                reason =
+                    "its minimum \(attribute.minValue ?? "") is above its maximum \(attribute.maxValue ?? "") for \(attribute.type.rawValue)"
                 return .none
             }
             return .integer(lower...upper)
         case .objectID:
             return .integer(1...1_000_000)
         case .double, .float:
-            let limit = attribute.type == .float ? Double(Float.greatestFiniteMagnitude) : Double.greatestFiniteMagnitude
+            let limit =
+                attribute.type == .float ? Double(Float.greatestFiniteMagnitude) : Double.greatestFiniteMagnitude
             let lower = max(low ?? -limit, -limit)
             let upper = min(high ?? limit, limit)
             guard lower <= upper else {
@@ -112,7 +114,8 @@ struct AttributeValues {
                 do {
                     regex = try RegexSubset(pattern)
                 } catch {
-                    reason = "its regular expression \(pattern) uses \(error.reason), which the generator does not write strings for "
+                    reason =
+                        "its regular expression \(pattern) uses \(error.reason), which the generator does not write strings for "
                         + "(it handles literals, classes, quantifiers, groups, alternation and anchors)"
                     return .none
                 }
@@ -151,7 +154,8 @@ struct AttributeValues {
                 reason = "its composite \(attribute.compositeName ?? "(none)") is not in the model"
                 return .none
             }
-            return .composite(composite.attributes.filter(\.isStored).map { AttributeValues(attribute: $0, version: version) })
+            return .composite(
+                composite.attributes.filter(\.isStored).map { AttributeValues(attribute: $0, version: version) })
         case .undefined:
             reason = "it has no storage"
             return .none
@@ -181,7 +185,8 @@ struct AttributeValues {
         case .boolean:
             return .integer(random.chance(1, in: 2) ? 1 : 0)
         case .date(let range):
-            return .real(Double(Self.integer(in: range, everyday: -631_152_000_000...2_208_988_800_000, &random)) / 1000)
+            return .real(
+                Double(Self.integer(in: range, everyday: -631_152_000_000...2_208_988_800_000, &random)) / 1000)
         case .binary(let minimum, let maximum):
             let count = minimum + random.index(min(maximum, minimum + 32) - minimum + 1)
             return .blob(Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
@@ -233,7 +238,8 @@ struct AttributeValues {
     static func decimalText(_ hundredths: Int64) -> String {
         let magnitude = hundredths.magnitude
         let fraction = magnitude % 100
-        return (hundredths < 0 ? "-" : "") + String(magnitude / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction)
+        return (hundredths < 0 ? "-" : "") + String(magnitude / 100) + "." + (fraction < 10 ? "0" : "")
+            + String(fraction)
     }
 
     /// A version 4 UUID, uppercase canonical, from 128 bits.

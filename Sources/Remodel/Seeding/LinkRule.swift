@@ -78,13 +78,18 @@ struct LinkRule {
         for entity in version.entities {
             for relationship in entity.relationships where layout.isStored(relationship) {
                 var forward = Side(entity: entity.name, relationship: relationship)
-                guard covered.insert(forward.name).inserted, let destination = relationship.destinationEntity else { continue }
+                guard covered.insert(forward.name).inserted, let destination = relationship.destinationEntity else {
+                    continue
+                }
                 var inverse: Side?
                 var reflexive = false
-                if let found = layout.storedInverse(of: relationship, in: entity.name), let destinationEntity = version.entity(named: destination) {
+                if let found = layout.storedInverse(of: relationship, in: entity.name),
+                    let destinationEntity = version.entity(named: destination)
+                {
                     let owner = version.declaringEntity(of: found, in: destinationEntity).name
                     let side = Side(entity: owner, relationship: found)
-                    let namesBack = version.inverse(of: found) == relationship && owner == destination
+                    let namesBack =
+                        version.inverse(of: found) == relationship && owner == destination
                         && found.destinationEntity == entity.name
                     if namesBack && owner == entity.name && found.name == relationship.name {
                         reflexive = true
@@ -96,7 +101,8 @@ struct LinkRule {
                         problems.append(
                             SeedProblem(
                                 entity: entity.name, property: relationship.name,
-                                message: "its inverse \(side.name) does not name it back (or belongs to another entity), so only \(forward.name) is generated and \(side.name) is filled from it"
+                                message:
+                                    "its inverse \(side.name) does not name it back (or belongs to another entity), so only \(forward.name) is generated and \(side.name) is filled from it"
                             ))
                     }
                 }
@@ -106,7 +112,8 @@ struct LinkRule {
                 }
                 rules.append(
                     LinkRule(
-                        forward: forward, inverse: inverse, isReflexive: reflexive, sourceKinds: concreteKinds(forward.entity),
+                        forward: forward, inverse: inverse, isReflexive: reflexive,
+                        sourceKinds: concreteKinds(forward.entity),
                         targetKinds: concreteKinds(forward.relationship.destinationEntity ?? ""),
                         forwardIsUnique: uniqueToOnes.contains(forward.name),
                         inverseIsUnique: inverse.map { uniqueToOnes.contains($0.name) } ?? false))

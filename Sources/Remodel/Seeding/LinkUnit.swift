@@ -103,7 +103,9 @@ struct LinkUnit {
     private func firstPosition(reaching bucket: Int) -> Int {
         guard bucket < d else { return s }
         var position = min(s, Int((Double(s) * (Double(bucket) / Double(d)).squareRoot()).rounded(.up)))
-        while position > 0 && start(ofSourcePosition: position - 1, sameSet: false, skewed: true) >= bucket { position -= 1 }
+        while position > 0 && start(ofSourcePosition: position - 1, sameSet: false, skewed: true) >= bucket {
+            position -= 1
+        }
         while position < s && start(ofSourcePosition: position, sameSet: false, skewed: true) < bucket { position += 1 }
         return position
     }

@@ -43,7 +43,9 @@ struct RegexSubset {
         return String(scalars)
     }
 
-    private static func append(_ node: Node, to output: inout String.UnicodeScalarView, random: inout SeedRandom, slack: Int) {
+    private static func append(
+        _ node: Node, to output: inout String.UnicodeScalarView, random: inout SeedRandom, slack: Int
+    ) {
         switch node {
         case .sequence(let parts):
             for part in parts { append(part, to: &output, random: &random, slack: slack) }

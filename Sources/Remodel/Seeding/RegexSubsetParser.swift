@@ -63,7 +63,9 @@ struct RegexSubsetParser {
         case "?": index += 1; return (0, 1)
         case "{":
             index += 1
-            guard let minimum = readNumber() else { throw refuse("a \"{\" that does not start a quantifier {n}, {n,} or {n,m}") }
+            guard let minimum = readNumber() else {
+                throw refuse("a \"{\" that does not start a quantifier {n}, {n,} or {n,m}")
+            }
             var maximum: Int? = minimum
             if current == "," {
                 index += 1
@@ -71,7 +73,9 @@ struct RegexSubsetParser {
             }
             guard current == "}" else { throw refuse("an unfinished quantifier") }
             index += 1
-            if let maximum, maximum < minimum { throw refuse("a quantifier {\(minimum),\(maximum)} whose maximum is below its minimum") }
+            if let maximum, maximum < minimum {
+                throw refuse("a quantifier {\(minimum),\(maximum)} whose maximum is below its minimum")
+            }
             return (minimum, maximum)
         default:
             return nil
@@ -123,7 +127,8 @@ struct RegexSubsetParser {
                 index += 1
                 return nil
             case ("=", _), ("!", _), ("<", _):
-                let mark = String(String.UnicodeScalarView(scalars[index..<min(index + (current == "<" ? 2 : 1), scalars.count)]))
+                let mark = String(
+                    String.UnicodeScalarView(scalars[index..<min(index + (current == "<" ? 2 : 1), scalars.count)]))
                 throw refuse("a lookaround \"(?\(mark)\"")
             case (">", _):
                 throw refuse("an atomic group \"(?>\"")

@@ -50,7 +50,9 @@ public struct SeedGenerator: Sendable {
     public init(bundle: ModelBundle, version name: String, counts: [String: Int] = [:]) throws(RemodelError) {
         guard let version = bundle.version(named: name) else {
             let names = bundle.versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
-            throw RemodelError(.invalidModel, "model \"\(bundle.name)\" has no version \"\(name)\"; its versions are \(names)", path: bundle.path)
+            throw RemodelError(
+                .invalidModel, "model \"\(bundle.name)\" has no version \"\(name)\"; its versions are \(names)",
+                path: bundle.path)
         }
         self.init(version: version, counts: counts)
     }

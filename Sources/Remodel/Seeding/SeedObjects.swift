@@ -18,7 +18,9 @@ struct SeedObjects {
         for table in layout.tables {
             var next: Int64 = 1
             for name in table.entities {
-                guard let entity = layout.version.entity(named: name), !entity.isAbstract, runs[name] == nil else { continue }
+                guard let entity = layout.version.entity(named: name), !entity.isAbstract, runs[name] == nil else {
+                    continue
+                }
                 let count = counts[name] ?? 0
                 runs[name] = Run(entity: name, first: next, count: count)
                 next += Int64(count)
@@ -66,7 +68,8 @@ struct ObjectSet {
 
     /// The index of the object with that `_pk`, when it is in the set.
     func index(of primaryKey: Int64) -> Int? {
-        for (offset, run) in runs.enumerated() where primaryKey >= run.first && primaryKey < run.first + Int64(run.count) {
+        for (offset, run) in runs.enumerated()
+        where primaryKey >= run.first && primaryKey < run.first + Int64(run.count) {
             return starts[offset] + Int(primaryKey - run.first)
         }
         return nil

@@ -110,13 +110,20 @@ extension SeedPlanner {
         let empty = LinkUnit.Shape.spread(low: 0, high: 0, sameSet: sameSet, overlap: overlap, skewed: skewed)
         if s == 0 || d == 0 {
             if s > 0 && forward.minimum > 0 {
-                let why = rule.targetKinds.isEmpty
+                let why =
+                    rule.targetKinds.isEmpty
                     ? "\(destination) has no concrete entity among its kinds (it is abstract with no concrete sub-entity)"
                     : "no \(rule.targetKinds.joined(separator: ", ")) objects are generated"
-                return .limitSources(to: 0, "requires at least \(forward.minimum) \(destination) object\(forward.minimum == 1 ? "" : "s"), and \(why); so \(describe(rule.sourceKinds, count: 0))")
+                return .limitSources(
+                    to: 0,
+                    "requires at least \(forward.minimum) \(destination) object\(forward.minimum == 1 ? "" : "s"), and \(why); so \(describe(rule.sourceKinds, count: 0))"
+                )
             }
             if d > 0 && rule.targetMinimum > 0, let inverse = rule.inverse {
-                return .limitTargets(to: 0, "requires at least \(rule.targetMinimum) \(forward.entity) object\(rule.targetMinimum == 1 ? "" : "s"), and no \(rule.sourceKinds.joined(separator: ", ")) objects are generated; so \(describe(rule.targetKinds, count: 0)) (\(inverse.name))")
+                return .limitTargets(
+                    to: 0,
+                    "requires at least \(rule.targetMinimum) \(forward.entity) object\(rule.targetMinimum == 1 ? "" : "s"), and no \(rule.sourceKinds.joined(separator: ", ")) objects are generated; so \(describe(rule.targetKinds, count: 0)) (\(inverse.name))"
+                )
             }
             return .fits(empty)
         }
@@ -125,20 +132,36 @@ extension SeedPlanner {
         let low = max(forward.minimum, rule.targetMinimum > 0 ? ((rule.targetMinimum + skew) * d + s - 1) / s : 0)
         var high = min(forward.maximum ?? (low + 3), others)
         if let targetMaximum = rule.targetMaximum { high = min(high, (targetMaximum - skew) * d / s) }
-        if low <= high { return .fits(.spread(low: low, high: high, sameSet: sameSet, overlap: overlap, skewed: skewed)) }
+        if low <= high {
+            return .fits(.spread(low: low, high: high, sameSet: sameSet, overlap: overlap, skewed: skewed))
+        }
         if forward.minimum > others {
-            return .limitSources(to: 0, "needs at least \(forward.minimum) different \(destination) objects\(overlap ? " besides itself" : ""), and there are \(others); so \(describe(rule.sourceKinds, count: 0)) (generate more objects)")
+            return .limitSources(
+                to: 0,
+                "needs at least \(forward.minimum) different \(destination) objects\(overlap ? " besides itself" : ""), and there are \(others); so \(describe(rule.sourceKinds, count: 0)) (generate more objects)"
+            )
         }
         if let targetMaximum = rule.targetMaximum, forward.minimum * s > (targetMaximum - skew) * d {
             let fitting = max(0, (targetMaximum - skew) * d / max(forward.minimum, 1))
-            let limit = rule.inverse.map { "\($0.name) allows at most \(targetMaximum) each" } ?? "a uniqueness constraint lets each \(destination) be chosen once"
-            return .limitSources(to: fitting, "needs \(forward.minimum) \(destination) object\(forward.minimum == 1 ? "" : "s") each and \(limit), so \(d) \(destination) objects take at most \(fitting); \(describe(rule.sourceKinds, count: min(fitting, s - 1)))")
+            let limit =
+                rule.inverse.map { "\($0.name) allows at most \(targetMaximum) each" }
+                ?? "a uniqueness constraint lets each \(destination) be chosen once"
+            return .limitSources(
+                to: fitting,
+                "needs \(forward.minimum) \(destination) object\(forward.minimum == 1 ? "" : "s") each and \(limit), so \(d) \(destination) objects take at most \(fitting); \(describe(rule.sourceKinds, count: min(fitting, s - 1)))"
+            )
         }
         if let inverse = rule.inverse, let maximum = forward.maximum, (rule.targetMinimum + skew) * d > maximum * s {
             let fitting = maximum * s / (rule.targetMinimum + skew)
-            return .limitTargets(to: fitting, "needs at least \(rule.targetMinimum) \(forward.entity) object\(rule.targetMinimum == 1 ? "" : "s") each and \(forward.name) holds at most \(maximum) each, so \(s) \(forward.entity) objects serve at most \(fitting); \(describe(rule.targetKinds, count: min(fitting, d - 1))) (\(inverse.name))")
+            return .limitTargets(
+                to: fitting,
+                "needs at least \(rule.targetMinimum) \(forward.entity) object\(rule.targetMinimum == 1 ? "" : "s") each and \(forward.name) holds at most \(maximum) each, so \(s) \(forward.entity) objects serve at most \(fitting); \(describe(rule.targetKinds, count: min(fitting, d - 1))) (\(inverse.name))"
+            )
         }
-        return .limitSources(to: s - 1, "cannot be linked within its counts with \(s) \(forward.entity) and \(d) \(destination) objects; \(describe(rule.sourceKinds, count: s - 1))")
+        return .limitSources(
+            to: s - 1,
+            "cannot be linked within its counts with \(s) \(forward.entity) and \(d) \(destination) objects; \(describe(rule.sourceKinds, count: s - 1))"
+        )
     }
 
     private func fitReflexive(_ rule: LinkRule, objects s: Int) -> Fit {
@@ -146,7 +169,10 @@ extension SeedPlanner {
         guard s > 0 else { return .fits(.pairs(required: false)) }
         if (side.maximum ?? Int.max) <= 1 {
             if side.minimum > 0 && s % 2 == 1 {
-                return .limitSources(to: s - 1, "is its own inverse and required, so objects are linked in pairs; \(describe(rule.sourceKinds, count: s - 1)) (an even number)")
+                return .limitSources(
+                    to: s - 1,
+                    "is its own inverse and required, so objects are linked in pairs; \(describe(rule.sourceKinds, count: s - 1)) (an even number)"
+                )
             }
             return .fits(.pairs(required: side.minimum > 0))
         }
@@ -154,8 +180,14 @@ extension SeedPlanner {
         let high = min(side.maximum.map { $0 / 2 } ?? (low + 2), low + 2, (s - 1) / 2)
         if low <= high { return .fits(.ring(low: low, high: high)) }
         if 2 * low > s - 1 {
-            return .limitSources(to: 0, "is its own inverse and needs at least \(side.minimum) other objects each, and there are \(s - 1); so \(describe(rule.sourceKinds, count: 0)) (generate more objects)")
+            return .limitSources(
+                to: 0,
+                "is its own inverse and needs at least \(side.minimum) other objects each, and there are \(s - 1); so \(describe(rule.sourceKinds, count: 0)) (generate more objects)"
+            )
         }
-        return .limitSources(to: 0, "is its own inverse with exactly \(side.minimum) objects each, an odd number the generator cannot link symmetrically; so \(describe(rule.sourceKinds, count: 0))")
+        return .limitSources(
+            to: 0,
+            "is its own inverse with exactly \(side.minimum) objects each, an odd number the generator cannot link symmetrically; so \(describe(rule.sourceKinds, count: 0))"
+        )
     }
 }

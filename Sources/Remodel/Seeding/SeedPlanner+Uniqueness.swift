@@ -18,14 +18,18 @@ extension SeedPlanner {
                     version.attribute(named: name, in: owner).flatMap { $0.isStored ? $0 : nil }
                 }
                 let toOnes = constraint.properties.compactMap { name in
-                    version.relationship(named: name, in: owner).flatMap { !$0.isToMany && layout.isStored($0) ? $0 : nil }
+                    version.relationship(named: name, in: owner).flatMap {
+                        !$0.isToMany && layout.isStored($0) ? $0 : nil
+                    }
                 }
                 if let (member, capacity) = distinctMember(attributes, owner: owner, kinds: kinds) {
-                    let role = Role.distinct(owner: owner.name, salt: distinctSalt(member, in: owner), set: ObjectSet(runs: []))
+                    let role = Role.distinct(
+                        owner: owner.name, salt: distinctSalt(member, in: owner), set: ObjectSet(runs: []))
                     for kind in kinds where !hasOwnRole(kind, member.name) { roles[kind]?[member.name] = role }
                     capacityLimits.append((kinds, capacity))
                 } else if let relationship = toOnes.first {
-                    uniqueToOnes.insert("\(version.declaringEntity(of: relationship, in: owner).name).\(relationship.name)")
+                    uniqueToOnes.insert(
+                        "\(version.declaringEntity(of: relationship, in: owner).name).\(relationship.name)")
                 } else if let member = attributes.first {
                     pool(member, of: owner, kinds: kinds, constraint: constraint.properties)
                 }
@@ -51,10 +55,13 @@ extension SeedPlanner {
         let total = UInt64(max(1, kinds.reduce(0) { $0 + counts[$1, default: 0] }))
         for attribute in attributes {
             guard let made = valuesOf(attribute, in: owner), case let capacity = made.distinctCapacity(total: total),
-                capacity >= total, let check = try? SeedValueCheck(attribute: attribute, entity: owner.name, version: version)
+                capacity >= total,
+                let check = try? SeedValueCheck(attribute: attribute, entity: owner.name, version: version)
             else { continue }
             let salt = distinctSalt(attribute, in: owner)
-            if Set([0, total / 2, total - 1]).allSatisfy({ check.failure(made.distinct($0, of: total, salt: salt)) == nil }) {
+            if Set([0, total / 2, total - 1]).allSatisfy({
+                check.failure(made.distinct($0, of: total, salt: salt)) == nil
+            }) {
                 return (attribute, capacity)
             }
         }
@@ -62,7 +69,9 @@ extension SeedPlanner {
     }
 
     private func distinctSalt(_ attribute: Attribute, in entity: Entity) -> UInt64 {
-        SeedRandom.mix([seedNumber, SeedRandom.hash("\(declaring(attribute: attribute.name, in: entity).name).\(attribute.name)")])
+        SeedRandom.mix([
+            seedNumber, SeedRandom.hash("\(declaring(attribute: attribute.name, in: entity).name).\(attribute.name)"),
+        ])
     }
 
     /// Draws distinct values for `attribute` over the objects of `kinds`; fewer than there are objects limits them.
@@ -88,7 +97,8 @@ extension SeedPlanner {
         problems.append(
             SeedProblem(
                 entity: owner.name, property: attribute.name,
-                message: "the uniqueness constraint on (\(constraint.joined(separator: ", "))) needs \(wanted) different values, and only \(pool.count) were found for \(attribute.name); \(pool.count) \(owner.name) objects are generated"
+                message:
+                    "the uniqueness constraint on (\(constraint.joined(separator: ", "))) needs \(wanted) different values, and only \(pool.count) were found for \(attribute.name); \(pool.count) \(owner.name) objects are generated"
             ))
         reduce(kinds, to: pool.count)
     }
@@ -148,7 +158,8 @@ extension SeedPlanner {
     private func canRaise(_ kind: String) -> Bool {
         guard !fixedCounts.contains(kind), counts[kind, default: 0] < requested * 16 else { return false }
         return capacityLimits.allSatisfy { limit in
-            !limit.kinds.contains(kind) || UInt64(limit.kinds.reduce(0) { $0 + counts[$1, default: 0] }) < limit.capacity
+            !limit.kinds.contains(kind)
+                || UInt64(limit.kinds.reduce(0) { $0 + counts[$1, default: 0] }) < limit.capacity
         }
     }
 }

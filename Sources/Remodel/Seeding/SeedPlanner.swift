@@ -101,7 +101,8 @@ struct SeedPlanner {
                 problems.append(
                     SeedProblem(
                         entity: entity.name, property: attribute.name,
-                        message: "the attribute is required, has no default that fits, and no value can be made for it, so no \(entity.name) objects are generated"
+                        message:
+                            "the attribute is required, has no default that fits, and no value can be made for it, so no \(entity.name) objects are generated"
                     ))
             }
             roles[entity.name] = entityRoles
@@ -112,7 +113,8 @@ struct SeedPlanner {
     /// a problem says what is given up.
     private mutating func checked(_ made: AttributeValues, entity: String) -> AttributeValues {
         let attribute = made.attribute
-        let consequence = attribute.isOptional
+        let consequence =
+            attribute.isOptional
             ? "; the attribute is optional, so it is left empty"
             : made.defaultValue != nil ? "; every object takes its default" : ""
         func giveUp(_ reason: String) -> AttributeValues {

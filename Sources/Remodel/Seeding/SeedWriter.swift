@@ -8,7 +8,8 @@ struct SeedWriter {
     let planner: SeedPlanner
 
     func write(to output: inout JSONOutput) throws(RemodelError) {
-        try output.writeExport(entities: planner.concreteEntities) { (entity, output: inout JSONOutput) throws(RemodelError) in
+        try output.writeExport(entities: planner.concreteEntities) {
+            (entity, output: inout JSONOutput) throws(RemodelError) in
             try writeObjects(of: entity, to: &output)
         }
     }
@@ -37,14 +38,17 @@ struct SeedWriter {
             let role = planner.roles[entity.name]?[attribute.name] ?? .free
             let values = planner.values["\(owner.name).\(attribute.name)"]
             fields.append(
-                Field(key: JSONOutput.keyBytes(attribute.name), kind: .attribute(attribute.type, optional: attribute.isOptional, values: values, role: role)))
+                Field(
+                    key: JSONOutput.keyBytes(attribute.name),
+                    kind: .attribute(attribute.type, optional: attribute.isOptional, values: values, role: role)))
         }
         for relationship in planner.layout.storedRelationships(of: entity) {
             let name = "\(planner.version.declaringEntity(of: relationship, in: entity).name).\(relationship.name)"
             guard !planner.omitted.contains(name) else { continue }
             let side = planner.sides[name]
             let kind = Field.Kind.relationship(
-                toMany: relationship.isToMany, ordered: relationship.isOrdered, unit: side.map { planner.units[$0.unit] },
+                toMany: relationship.isToMany, ordered: relationship.isOrdered,
+                unit: side.map { planner.units[$0.unit] },
                 forward: side?.forward ?? true)
             fields.append(Field(key: JSONOutput.keyBytes(relationship.name), kind: kind))
         }
@@ -65,7 +69,8 @@ struct SeedWriter {
                     let value = value(values, optional: optional, role: role, primaryKey: primaryKey, random: &random)
                     AttributeCodec.writeJSON(value, type: type, to: &output)
                 case .relationship(let toMany, let ordered, let unit, let forward):
-                    writeLinks(unit, forward: forward, toMany: toMany, ordered: ordered, primaryKey: primaryKey, to: &output)
+                    writeLinks(
+                        unit, forward: forward, toMany: toMany, ordered: ordered, primaryKey: primaryKey, to: &output)
                 }
             }
             output.write("}")
@@ -86,7 +91,9 @@ struct SeedWriter {
             guard let index = set.index(of: primaryKey) else { return .null }
             return values.distinct(UInt64(index), of: UInt64(set.count), salt: salt)
         case .pooled(let key, _, let set):
-            guard let pool = planner.pools[key], let index = set.index(of: primaryKey), index < pool.count else { return .null }
+            guard let pool = planner.pools[key], let index = set.index(of: primaryKey), index < pool.count else {
+                return .null
+            }
             return pool[index]
         }
     }

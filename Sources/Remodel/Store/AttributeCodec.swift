@@ -36,8 +36,10 @@ struct AttributeCodec {
                 regex = try NSRegularExpression(pattern: pattern)
             } catch {
                 throw RemodelError(
-                    .invalidModel, "attribute \"\(attribute.name)\" has a regular expression that does not compile: \(pattern)",
-                    location: attribute.source.location(of: "regularExpressionString"), entity: entity, property: attribute.name)
+                    .invalidModel,
+                    "attribute \"\(attribute.name)\" has a regular expression that does not compile: \(pattern)",
+                    location: attribute.source.location(of: "regularExpressionString"), entity: entity,
+                    property: attribute.name)
             }
         } else {
             regex = nil
@@ -129,10 +131,14 @@ struct AttributeCodec {
             }
             return .real(seconds)
         case .binary, .transformable:
-            guard case .string(let text) = json, let data = Data(base64Encoded: text) else { throw mismatch("base64 text", json) }
+            guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
+                throw mismatch("base64 text", json)
+            }
             return .blob(data)
         case .uuid:
-            guard case .string(let text) = json, let uuid = UUID(uuidString: text) else { throw mismatch("a UUID", json) }
+            guard case .string(let text) = json, let uuid = UUID(uuidString: text) else {
+                throw mismatch("a UUID", json)
+            }
             return .text(uuid.uuidString)
         case .composite:
             return .text(try compositeText(json))
@@ -193,17 +199,22 @@ struct AttributeCodec {
         }
         if let measure {
             if let minimum, measure < minimum {
-                throw ValueProblem(message: "must be at least \(bound(minimum))\(unit), found \(describe(value, measure, unit))")
+                throw ValueProblem(
+                    message: "must be at least \(bound(minimum))\(unit), found \(describe(value, measure, unit))")
             }
             if let maximum, measure > maximum {
-                throw ValueProblem(message: "must be at most \(bound(maximum))\(unit), found \(describe(value, measure, unit))")
+                throw ValueProblem(
+                    message: "must be at most \(bound(maximum))\(unit), found \(describe(value, measure, unit))")
             }
         }
         if let regex, case .text(let text) = value {
             let range = NSRange(text.startIndex..., in: text)
             let match = regex.firstMatch(in: text, options: [.anchored], range: range)
             if match?.range != range {
-                throw ValueProblem(message: "does not match the regular expression \(regex.pattern), found \(JSONValue.string(text).shortDescription)")
+                throw ValueProblem(
+                    message:
+                        "does not match the regular expression \(regex.pattern), found \(JSONValue.string(text).shortDescription)"
+                )
             }
         }
     }

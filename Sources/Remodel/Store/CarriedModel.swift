@@ -53,7 +53,8 @@ public struct CarriedModel: Sendable, Hashable {
         do {
             root = try XMLDocumentReader.parse(Array(contents.utf8), file: file)
         } catch {
-            throw RemodelError(.invalidModel, "the model the store carries cannot be read: \(error.message)", path: storePath)
+            throw RemodelError(
+                .invalidModel, "the model the store carries cannot be read: \(error.message)", path: storePath)
         }
         let (version, diagnostics) = ModelFileReader.version(from: root, path: file, versionName: versionName)
         guard let version else {
@@ -84,22 +85,33 @@ extension StoreInspector {
         try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) -> CarriedModel? in
             switch try StoreFileHeader.check(path: snapshot.readPath) {
             case nil: break
-            case .missing?: throw RemodelError(.storeMissing, "there is no store here, so no model it carries", path: path)
-            case .notSQLite(let reason)?: throw RemodelError(.notAStore, "the file is not an SQLite database (\(reason)), so it carries no model", path: path)
-            case let other?: throw RemodelError(.notAStore, "the file is not a Remodel store (\(other)), so it carries no model", path: path)
+            case .missing?:
+                throw RemodelError(.storeMissing, "there is no store here, so no model it carries", path: path)
+            case .notSQLite(let reason)?:
+                throw RemodelError(
+                    .notAStore, "the file is not an SQLite database (\(reason)), so it carries no model", path: path)
+            case let other?:
+                throw RemodelError(
+                    .notAStore, "the file is not a Remodel store (\(other)), so it carries no model", path: path)
             }
             let connection = try snapshot.connection()
             guard case .success(let metadata) = try StoreMetadata.read(from: connection) else {
-                throw RemodelError(.notAStore, "the file is not a Remodel store (it has no readable \(StoreMetadata.tableName) table), so it carries no model", path: path)
+                throw RemodelError(
+                    .notAStore,
+                    "the file is not a Remodel store (it has no readable \(StoreMetadata.tableName) table), so it carries no model",
+                    path: path)
             }
             return try carriedModel(metadata, on: connection)
         }
     }
 
     /// The model carried by the store on `connection`, whose metadata was read.
-    static func carriedModel(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws(RemodelError) -> CarriedModel? {
+    static func carriedModel(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws(RemodelError)
+        -> CarriedModel?
+    {
         guard let contents = try CarriedModel.contents(in: connection) else { return nil }
         return CarriedModel(
-            modelName: metadata.modelName, versionName: metadata.versionName, formatVersion: metadata.formatVersion, contents: contents)
+            modelName: metadata.modelName, versionName: metadata.versionName, formatVersion: metadata.formatVersion,
+            contents: contents)
     }
 }

@@ -16,7 +16,8 @@ extension FileSystem {
             try body(&output)
             try output.flush()
             guard fsync(descriptor) == 0 else {
-                throw RemodelError(.io, "could not flush the output file: \(String(cString: strerror(errno)))", path: path)
+                throw RemodelError(
+                    .io, "could not flush the output file: \(String(cString: strerror(errno)))", path: path)
             }
             close(descriptor)
             try replace(path, with: temporary)

@@ -11,17 +11,21 @@ enum FileSystem {
         }
         let error = errno
         if error == EEXIST {
-            throw RemodelError(.incompatibleStore, "a file appeared here while the store was being built; it was left untouched", path: destination)
+            throw RemodelError(
+                .incompatibleStore, "a file appeared here while the store was being built; it was left untouched",
+                path: destination)
         }
         guard !FileManager.default.fileExists(atPath: destination), rename(source, destination) == 0 else {
-            throw RemodelError(.io, "could not move the new store into place: \(String(cString: strerror(errno)))", path: destination)
+            throw RemodelError(
+                .io, "could not move the new store into place: \(String(cString: strerror(errno)))", path: destination)
         }
     }
 
     /// Replaces a file (or creates it) atomically with `rename`.
     static func replace(_ destination: String, with source: String) throws(RemodelError) {
         guard rename(source, destination) == 0 else {
-            throw RemodelError(.io, "could not move the file into place: \(String(cString: strerror(errno)))", path: destination)
+            throw RemodelError(
+                .io, "could not move the file into place: \(String(cString: strerror(errno)))", path: destination)
         }
     }
 
@@ -48,15 +52,19 @@ extension FileSystem {
                 return current == path ? path : canonicalFolder(of: current)
             }
             var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = buffer.withUnsafeMutableBytes { readlink(current, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+            let count = buffer.withUnsafeMutableBytes {
+                readlink(current, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+            }
             guard count > 0 else {
-                throw RemodelError(.io, "the symbolic link \(current) cannot be read: \(String(cString: strerror(errno)))", path: path)
+                throw RemodelError(
+                    .io, "the symbolic link \(current) cannot be read: \(String(cString: strerror(errno)))", path: path)
             }
             let target = String(decoding: buffer[..<count], as: UTF8.self)
             current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
         }
         throw RemodelError(
-            .io, "the store path goes through more than 40 symbolic links (a loop?); point it at the store file", path: path,
+            .io, "the store path goes through more than 40 symbolic links (a loop?); point it at the store file",
+            path: path,
             cause: POSIXError(.ELOOP))
     }
 

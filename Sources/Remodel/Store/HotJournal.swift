@@ -48,12 +48,16 @@ enum HotJournal {
     /// - Returns: `nil` when the journal is gone (another process finished the rollback: read the store).
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the copy cannot be written.
     static func copy(of target: String, path: String) throws(RemodelError) -> (folder: String, store: String)? {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-rollback-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remodel-rollback-\(UUID().uuidString)"
+        ).path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw RemodelError(
-                .io, "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot make a private copy to roll back in \(folder): \(error.localizedDescription)",
+                .io,
+                "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot make a private copy to roll back in \(folder): \(error.localizedDescription)",
                 path: path)
         }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent
@@ -68,7 +72,8 @@ enum HotJournal {
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw RemodelError(
-                .io, "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot copy it to roll the copy back: \(error.message); free some space in the temporary folder (TMPDIR) or open the store for writing (the app or `remodel migrate` rolls it back)",
+                .io,
+                "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot copy it to roll the copy back: \(error.message); free some space in the temporary folder (TMPDIR) or open the store for writing (the app or `remodel migrate` rolls it back)",
                 path: path)
         }
         return (folder, copy)

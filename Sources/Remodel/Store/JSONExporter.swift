@@ -41,7 +41,8 @@ struct JSONExporter {
         var fields: [Field] = []
         var parameters: [SQLiteValue] = []
         for attribute in layout.storedAttributes(of: entity) {
-            selections.append("t.\(quoteIdentifier(layout.columnName(of: attribute.name, in: entity.name) ?? attribute.name))")
+            selections.append(
+                "t.\(quoteIdentifier(layout.columnName(of: attribute.name, in: entity.name) ?? attribute.name))")
             keys.append(JSONOutput.keyBytes(attribute.name))
             fields.append(.attribute(attribute.type))
         }
@@ -56,7 +57,8 @@ struct JSONExporter {
                 let order = orderColumn.map { "\(quoteIdentifier($0)), " } ?? ""
                 selections.append(
                     "(SELECT group_concat(m, ', ') FROM (SELECT _pk AS m FROM \(quoteIdentifier(destination)) "
-                        + "WHERE \(quoteIdentifier(column)) = t._pk AND _entity IN (\(placeholders(kinds.count))) ORDER BY \(order)_pk))")
+                        + "WHERE \(quoteIdentifier(column)) = t._pk AND _entity IN (\(placeholders(kinds.count))) ORDER BY \(order)_pk))"
+                )
                 parameters += kinds.map(SQLiteValue.text)
                 fields.append(.toMany)
             case .joinTable(let name, let ownerIsSource, let orderColumn):
@@ -70,7 +72,8 @@ struct JSONExporter {
             }
             keys.append(JSONOutput.keyBytes(relationship.name))
         }
-        let sql = "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
+        let sql =
+            "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
             + "WHERE t._entity = ? ORDER BY t._pk" + (objectsPerEntity == nil ? "" : " LIMIT ?")
         let statement = try connection.prepare(sql)
         try statement.bind(parameters + [.text(entity.name)] + (objectsPerEntity.map { [.integer(Int64($0))] } ?? []))
@@ -84,12 +87,18 @@ struct JSONExporter {
                 switch field {
                 case .attribute(let type):
                     if statement.storageClass(at: column) == .text, type != .composite {
-                        try statement.withUTF8(at: column) { bytes throws(RemodelError) in output.writeString(utf8: bytes) }
+                        try statement.withUTF8(at: column) { bytes throws(RemodelError) in
+                            output.writeString(utf8: bytes)
+                        }
                     } else {
                         AttributeCodec.writeJSON(statement.value(at: column), type: type, to: &output)
                     }
                 case .toOne:
-                    if statement.storageClass(at: column) == .null { output.write("null") } else { output.write(statement.int64(at: column)) }
+                    if statement.storageClass(at: column) == .null {
+                        output.write("null")
+                    } else {
+                        output.write(statement.int64(at: column))
+                    }
                 case .toMany:
                     output.write("[")
                     try statement.withUTF8(at: column) { bytes throws(RemodelError) in output.write(bytes: bytes) }
@@ -99,14 +108,14 @@ struct JSONExporter {
             output.write("}")
             count += 1
             written.done += 1
-            progress.report("exporting", item: entity.name, completed: written.done, total: written.total, unit: .objects)
+            progress.report(
+                "exporting", item: entity.name, completed: written.done, total: written.total, unit: .objects)
             try output.flushIfNeeded()
         }
         return count
     }
 
 }
-
 
 extension JSONOutput {
     mutating func writeKey(_ bytes: [UInt8]) { write(bytes: bytes) }

@@ -20,7 +20,8 @@ extension JSONImporter {
         switch storage {
         case .column(_, let column):
             guard !relationship.isOptional else { return }
-            let sql = "SELECT _pk FROM \(quotedTable) WHERE _entity = ? AND \(quoteIdentifier(column)) IS NULL ORDER BY _pk LIMIT 1"
+            let sql =
+                "SELECT _pk FROM \(quotedTable) WHERE _entity = ? AND \(quoteIdentifier(column)) IS NULL ORDER BY _pk LIMIT 1"
             if case .integer(let primaryKey) = try connection.scalar(sql, [.text(entity.name)]) {
                 throw relationshipFailure(
                     "\(entity.name) _pk \(primaryKey)", entity: entity.name, relationship.name, primaryKey: primaryKey,
@@ -29,7 +30,8 @@ extension JSONImporter {
             return
         case .inverseColumn(let destination, let column, _):
             let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
-            count = "(SELECT count(*) FROM \(quoteIdentifier(destination)) AS d WHERE d.\(quoteIdentifier(column)) = t._pk "
+            count =
+                "(SELECT count(*) FROM \(quoteIdentifier(destination)) AS d WHERE d.\(quoteIdentifier(column)) = t._pk "
                 + "AND d._entity IN (\(placeholders(kinds.count))))"
             parameters = kinds.map(SQLiteValue.text)
         case .joinTable(let name, let ownerIsSource, _):
@@ -39,15 +41,18 @@ extension JSONImporter {
         let minimum = max(relationship.minCount ?? 0, relationship.isOptional ? 0 : 1)
         let maximum = relationship.maxCount.flatMap { $0 > 0 ? $0 : nil }
         guard minimum > 0 || maximum != nil else { return }
-        let sql = "SELECT pk, n FROM (SELECT t._pk AS pk, \(count) AS n FROM \(quotedTable) AS t WHERE t._entity = ?) "
+        let sql =
+            "SELECT pk, n FROM (SELECT t._pk AS pk, \(count) AS n FROM \(quotedTable) AS t WHERE t._entity = ?) "
             + "WHERE n < ? OR n > ? ORDER BY pk LIMIT 1"
         let values = parameters + [.text(entity.name), .integer(Int64(minimum)), .integer(Int64(maximum ?? Int.max))]
         guard let row = try connection.rows(sql, values).first, case .integer(let primaryKey) = row[0],
             case .integer(let found) = row[1]
         else { return }
-        let message = found < minimum
+        let message =
+            found < minimum
             ? "must have at least \(minimum) object\(minimum == 1 ? "" : "s"), found \(found)"
             : "must have at most \(maximum ?? 0) object\(maximum == 1 ? "" : "s"), found \(found)"
-        throw relationshipFailure("\(entity.name) _pk \(primaryKey)", entity: entity.name, relationship.name, primaryKey: primaryKey, message)
+        throw relationshipFailure(
+            "\(entity.name) _pk \(primaryKey)", entity: entity.name, relationship.name, primaryKey: primaryKey, message)
     }
 }

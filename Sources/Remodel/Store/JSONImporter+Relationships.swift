@@ -9,9 +9,13 @@ extension JSONImporter {
 
     /// Checks and stores every relationship value loaded.
     func reconcileRelationships() throws(RemodelError) {
-        try connection.execute("CREATE TEMP TABLE \(quoteIdentifier(Self.pairsTable)) (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID")
+        try connection.execute(
+            "CREATE TEMP TABLE \(quoteIdentifier(Self.pairsTable)) (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID"
+        )
         for (key, id) in relationshipIDs.sorted(by: { $0.value < $1.value }) {
-            guard let entity = layout.version.entity(named: key.entity), let relationship = entity.relationship(named: key.name) else { continue }
+            guard let entity = layout.version.entity(named: key.entity),
+                let relationship = entity.relationship(named: key.name)
+            else { continue }
             try checkTargets(id: id, entity: entity, relationship: relationship)
         }
         var orderUnits: [(Entity, Relationship)] = []
@@ -20,7 +24,9 @@ extension JSONImporter {
                 guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
                 let forward = id(relationship, declaredBy: entity)
                 let inverse = layout.storedInverse(of: relationship, in: entity.name)
-                let inverseID = inverse.flatMap { inverse in inverseOwner(of: relationship).flatMap { id(inverse, declaredBy: $0) } }
+                let inverseID = inverse.flatMap { inverse in
+                    inverseOwner(of: relationship).flatMap { id(inverse, declaredBy: $0) }
+                }
                 guard forward != nil || inverseID != nil else { continue }
                 switch storage {
                 case .column(let table, let column):
@@ -43,7 +49,9 @@ extension JSONImporter {
     }
 
     private func id(_ relationship: Relationship, declaredBy entity: Entity) -> Int64? {
-        relationshipIDs[RelationshipID(entity: layout.version.declaringEntity(of: relationship, in: entity).name, name: relationship.name)]
+        relationshipIDs[
+            RelationshipID(
+                entity: layout.version.declaringEntity(of: relationship, in: entity).name, name: relationship.name)]
     }
 
     private func inverseOwner(of relationship: Relationship) -> Entity? {
@@ -63,9 +71,12 @@ extension JSONImporter {
         return entityName
     }
 
-    func relationshipFailure(_ subject: String, entity: String, _ relationship: String, primaryKey: Int64, _ message: String) -> RemodelError {
+    func relationshipFailure(
+        _ subject: String, entity: String, _ relationship: String, primaryKey: Int64, _ message: String
+    ) -> RemodelError {
         RemodelError(
-            .invalidValue, "\(subject) relationship \"\(relationship)\": \(message)", path: path, entity: entity, property: relationship,
+            .invalidValue, "\(subject) relationship \"\(relationship)\": \(message)", path: path, entity: entity,
+            property: relationship,
             primaryKey: primaryKey)
     }
 
@@ -81,12 +92,14 @@ extension JSONImporter {
         if let row = duplicate.first {
             let values = integers(row)
             let subject = try describe(values[0], inTableOf: entity.name)
-            throw relationshipFailure(subject, entity: entity.name, relationship.name, primaryKey: values[0], "lists _pk \(values[1]) twice")
+            throw relationshipFailure(
+                subject, entity: entity.name, relationship.name, primaryKey: values[0], "lists _pk \(values[1]) twice")
         }
         let destination = relationship.destinationEntity ?? ""
         let kinds = layout.kinds(of: destination)
         let table = layout.table(forEntity: destination)?.name ?? destination
-        let sql = "SELECT l.owner, l.target FROM \(links) AS l WHERE l.rel = ? AND l.target IS NOT NULL AND NOT EXISTS "
+        let sql =
+            "SELECT l.owner, l.target FROM \(links) AS l WHERE l.rel = ? AND l.target IS NOT NULL AND NOT EXISTS "
             + "(SELECT 1 FROM \(quoteIdentifier(table)) AS d WHERE d._pk = l.target AND d._entity IN (\(placeholders(kinds.count)))) "
             + "ORDER BY l.owner LIMIT 1"
         if let row = try connection.rows(sql, [.integer(id)] + kinds.map(SQLiteValue.text)).first {
@@ -104,7 +117,8 @@ extension JSONImporter {
     ) throws(RemodelError) {
         guard let forward, let inverseID, let inverse else { return }
         let destination = relationship.destinationEntity ?? ""
-        let sql = "SELECT l.owner, l.target FROM \(links) AS l WHERE l.rel = ? AND l.target IS NOT NULL "
+        let sql =
+            "SELECT l.owner, l.target FROM \(links) AS l WHERE l.rel = ? AND l.target IS NOT NULL "
             + "AND EXISTS (SELECT 1 FROM \(links) AS g WHERE g.rel = ? AND g.owner = l.target AND g.target IS NULL) "
             + "AND NOT EXISTS (SELECT 1 FROM \(links) AS m WHERE m.rel = ? AND m.owner = l.target AND m.target = l.owner) "
             + "ORDER BY l.owner LIMIT 1"
@@ -113,7 +127,9 @@ extension JSONImporter {
             (forward, inverseID, entity.name, destination, relationship, inverse),
         ]
         for (given, other, givenEntity, otherEntity, givenRelationship, otherRelationship) in sides {
-            guard let row = try connection.rows(sql, [.integer(given), .integer(other), .integer(other)]).first else { continue }
+            guard let row = try connection.rows(sql, [.integer(given), .integer(other), .integer(other)]).first else {
+                continue
+            }
             let values = integers(row)
             let concrete = try concreteEntity(of: values[0], inTableOf: givenEntity)
             let object = try describe(values[1], inTableOf: otherEntity)
@@ -127,12 +143,20 @@ extension JSONImporter {
         try connection.execute("DELETE FROM \(pairs)")
         let forwardValue = forward.map(SQLiteValue.integer) ?? .null
         let inverseValue = inverseID.map(SQLiteValue.integer) ?? .null
-        try connection.run("INSERT OR IGNORE INTO \(pairs) (a, b) SELECT owner, target FROM \(links) WHERE rel = ? AND target IS NOT NULL", [forwardValue])
-        try connection.run("INSERT OR IGNORE INTO \(pairs) (a, b) SELECT target, owner FROM \(links) WHERE rel = ? AND target IS NOT NULL", [inverseValue])
+        try connection.run(
+            "INSERT OR IGNORE INTO \(pairs) (a, b) SELECT owner, target FROM \(links) WHERE rel = ? AND target IS NOT NULL",
+            [forwardValue])
+        try connection.run(
+            "INSERT OR IGNORE INTO \(pairs) (a, b) SELECT target, owner FROM \(links) WHERE rel = ? AND target IS NOT NULL",
+            [inverseValue])
     }
 
-    private func storeColumn(table: String, column: String, entity: Entity, relationship: Relationship) throws(RemodelError) {
-        if let row = try connection.rows("SELECT a, min(b), max(b) FROM \(pairs) GROUP BY a HAVING count(*) > 1 ORDER BY a LIMIT 1").first {
+    private func storeColumn(table: String, column: String, entity: Entity, relationship: Relationship)
+        throws(RemodelError)
+    {
+        if let row = try connection.rows(
+            "SELECT a, min(b), max(b) FROM \(pairs) GROUP BY a HAVING count(*) > 1 ORDER BY a LIMIT 1"
+        ).first {
             let values = integers(row)
             let subject = try describe(values[0], inTableOf: entity.name)
             throw relationshipFailure(
@@ -147,16 +171,19 @@ extension JSONImporter {
 
     private func storeJoin(_ join: StoreLayout.JoinTable, forward: Int64?, inverse: Int64?) throws(RemodelError) {
         typealias J = StoreLayout.JoinTable
-        let sourceOrder = join.sourceIsOrdered
+        let sourceOrder =
+            join.sourceIsOrdered
             ? "coalesce((SELECT position FROM \(links) WHERE rel = ? AND owner = p.a AND target = p.b), row_number() OVER (PARTITION BY p.a ORDER BY p.b) - 1)"
             : "NULL"
-        let destinationOrder = join.destinationIsOrdered
+        let destinationOrder =
+            join.destinationIsOrdered
             ? "coalesce((SELECT position FROM \(links) WHERE rel = ? AND owner = p.b AND target = p.a), row_number() OVER (PARTITION BY p.b ORDER BY p.a) - 1)"
             : "NULL"
         var values: [SQLiteValue] = []
         if join.sourceIsOrdered { values.append(forward.map(SQLiteValue.integer) ?? .null) }
         if join.destinationIsOrdered { values.append(inverse.map(SQLiteValue.integer) ?? .null) }
-        let columns = [J.sourceColumn, J.destinationColumn, J.sourceOrderColumn, J.destinationOrderColumn].map(quoteIdentifier)
+        let columns = [J.sourceColumn, J.destinationColumn, J.sourceOrderColumn, J.destinationOrderColumn].map(
+            quoteIdentifier)
         try connection.run(
             "INSERT INTO \(quoteIdentifier(join.name)) (\(columns.joined(separator: ", "))) "
                 + "SELECT p.a, p.b, \(sourceOrder), \(destinationOrder) FROM \(pairs) AS p ORDER BY p.a, p.b", values)
@@ -165,15 +192,20 @@ extension JSONImporter {
     /// Positions of an ordered to-many whose inverse is a to-one column: as listed by the owner when it
     /// gave the relationship, else by `_pk`.
     private func storeOrder(entity: Entity, relationship: Relationship) throws(RemodelError) {
-        guard case .inverseColumn(let table, let column, let orderColumn?) = layout.storage(of: relationship.name, in: entity.name)
+        guard
+            case .inverseColumn(let table, let column, let orderColumn?) = layout.storage(
+                of: relationship.name, in: entity.name)
         else { return }
         let forward = id(relationship, declaredBy: entity).map(SQLiteValue.integer) ?? .null
         let inverse = layout.storedInverse(of: relationship, in: entity.name)
-        let inverseID = inverse.flatMap { inverse in inverseOwner(of: relationship).flatMap { id(inverse, declaredBy: $0) } }
+        let inverseID = inverse.flatMap { inverse in
+            inverseOwner(of: relationship).flatMap { id(inverse, declaredBy: $0) }
+        }
         let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
         let quotedTable = quoteIdentifier(table)
         let quotedColumn = quoteIdentifier(column)
-        let sql = "UPDATE \(quotedTable) SET \(quoteIdentifier(orderColumn)) = x.pos FROM ("
+        let sql =
+            "UPDATE \(quotedTable) SET \(quoteIdentifier(orderColumn)) = x.pos FROM ("
             + "SELECT d._pk AS pk, coalesce(l.position, row_number() OVER (PARTITION BY d.\(quotedColumn) ORDER BY d._pk) - 1) AS pos "
             + "FROM \(quotedTable) AS d LEFT JOIN \(links) AS l ON l.rel = ? AND l.owner = d.\(quotedColumn) AND l.target = d._pk "
             + "WHERE d.\(quotedColumn) IS NOT NULL AND d._entity IN (\(placeholders(kinds.count))) "

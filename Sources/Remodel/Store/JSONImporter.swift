@@ -59,7 +59,8 @@ final class JSONImporter {
     /// Streams the file and inserts every object and relationship value.
     func load() throws(RemodelError) {
         try connection.execute(
-            "CREATE TEMP TABLE \(quoteIdentifier(Self.linksTable)) (rel INTEGER NOT NULL, owner INTEGER NOT NULL, target INTEGER, position INTEGER)")
+            "CREATE TEMP TABLE \(quoteIdentifier(Self.linksTable)) (rel INTEGER NOT NULL, owner INTEGER NOT NULL, target INTEGER, position INTEGER)"
+        )
         insertLink = try connection.prepare("INSERT INTO temp.\(quoteIdentifier(Self.linksTable)) VALUES (?, ?, ?, ?)")
         var parser = try JSONPullParser(path: path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -68,11 +69,14 @@ final class JSONImporter {
         while let entityName = try parser.nextKey() {
             let location = parser.location
             guard let entity = layout.version.entity(named: entityName) else {
-                throw RemodelError(.invalidValue, "unknown entity \"\(entityName)\" in the model", location: location, entity: entityName)
+                throw RemodelError(
+                    .invalidValue, "unknown entity \"\(entityName)\" in the model", location: location,
+                    entity: entityName)
             }
             guard !entity.isAbstract else {
                 throw RemodelError(
-                    .invalidValue, "entity \"\(entityName)\" is abstract; list its objects under their concrete entities",
+                    .invalidValue,
+                    "entity \"\(entityName)\" is abstract; list its objects under their concrete entities",
                     location: location, entity: entityName)
             }
             var plan = try self.plan(for: entity)
@@ -110,7 +114,8 @@ final class JSONImporter {
         for relationship in layout.storedRelationships(of: entity) {
             relationships[relationship.name] = (relationship, relationshipID(relationship, in: entity))
         }
-        let sql = "INSERT INTO \(quoteIdentifier(table.name)) (" + columns.map(quoteIdentifier).joined(separator: ", ")
+        let sql =
+            "INSERT INTO \(quoteIdentifier(table.name)) (" + columns.map(quoteIdentifier).joined(separator: ", ")
             + ") VALUES (\(placeholders(columns.count)))"
         return EntityPlan(
             entity: entity, insert: try connection.prepare(sql), attributes: attributes, attributeOrder: order,
@@ -121,14 +126,17 @@ final class JSONImporter {
         let location = parser.location
         let entityName = plan.entity.name
         guard try parser.nextIsObject() else {
-            throw RemodelError(.invalidValue, "\(entityName) object #\(ordinal): expected an object", location: location, entity: entityName)
+            throw RemodelError(
+                .invalidValue, "\(entityName) object #\(ordinal): expected an object", location: location,
+                entity: entityName)
         }
         guard case .object(let members) = try parser.readValue() else { return }
         var primaryKey: Int64?
         if let given = members.first(where: { $0.key == "_pk" })?.value {
             guard case .number(let text) = given, let value = Int64(text) else {
                 throw RemodelError(
-                    .invalidValue, "\(entityName) object #\(ordinal) \"_pk\": expected an integer, found \(given.shortDescription)",
+                    .invalidValue,
+                    "\(entityName) object #\(ordinal) \"_pk\": expected an integer, found \(given.shortDescription)",
                     location: location, entity: entityName, property: "_pk")
             }
             primaryKey = value
@@ -136,7 +144,8 @@ final class JSONImporter {
         let subject = primaryKey.map { "\(entityName) _pk \($0)" } ?? "\(entityName) object #\(ordinal) (no _pk)"
         func failure(_ kind: String, _ name: String, _ message: String) -> RemodelError {
             RemodelError(
-                .invalidValue, "\(subject) \(kind) \"\(name)\": \(message)", location: location, entity: entityName, property: name,
+                .invalidValue, "\(subject) \(kind) \"\(name)\": \(message)", location: location, entity: entityName,
+                property: name,
                 primaryKey: primaryKey)
         }
         var values = [SQLiteValue](repeating: .null, count: plan.parameterCount)
@@ -156,7 +165,8 @@ final class JSONImporter {
                 relationshipValues.append((id, relationship, value))
             } else {
                 throw RemodelError(
-                    .invalidValue, "\(subject): unknown key \"\(key)\"; \(entityName) has no stored attribute or relationship of that name",
+                    .invalidValue,
+                    "\(subject): unknown key \"\(key)\"; \(entityName) has no stored attribute or relationship of that name",
                     location: location, entity: entityName, property: key, primaryKey: primaryKey)
             }
         }
@@ -193,7 +203,8 @@ final class JSONImporter {
                 location: location, entity: entity, property: "_pk", primaryKey: primaryKey, cause: error)
         case 2067:  // SQLITE_CONSTRAINT_UNIQUE
             return RemodelError(
-                .invalidValue, "\(subject): breaks a uniqueness constraint (\(error.message))", location: location, entity: entity,
+                .invalidValue, "\(subject): breaks a uniqueness constraint (\(error.message))", location: location,
+                entity: entity,
                 primaryKey: primaryKey, cause: error)
         default:
             return error
@@ -235,6 +246,7 @@ final class JSONImporter {
     /// Drops the temporary tables.
     func finish() throws(RemodelError) {
         try connection.execute(
-            "DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.linksTable)); DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.pairsTable))")
+            "DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.linksTable)); DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.pairsTable))"
+        )
     }
 }

@@ -120,7 +120,9 @@ struct JSONPullParser {
             try skipWhitespace()
         }
         started[started.count - 1] = true
-        guard try peek() == UInt8(ascii: "\"") else { throw failure("expected a key in quotes, found \(try describeNext())") }
+        guard try peek() == UInt8(ascii: "\"") else {
+            throw failure("expected a key in quotes, found \(try describeNext())")
+        }
         let key = try readString()
         try expect(UInt8(ascii: ":"), "':'")
         return key
@@ -222,7 +224,9 @@ struct JSONPullParser {
         var text: [UInt8] = []
         func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
         if try peek() == UInt8(ascii: "-") { text.append(UInt8(ascii: "-")); advance() }
-        guard let first = try peek(), isDigit(first) else { throw failure("expected a digit, found \(try describeNext())") }
+        guard let first = try peek(), isDigit(first) else {
+            throw failure("expected a digit, found \(try describeNext())")
+        }
         text.append(first)
         advance()
         if first != UInt8(ascii: "0") {
@@ -237,8 +241,12 @@ struct JSONPullParser {
         if let byte = try peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             text.append(byte)
             advance()
-            if let sign = try peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text.append(sign); advance() }
-            guard isDigit(try peek()) else { throw failure("expected a digit in the exponent, found \(try describeNext())") }
+            if let sign = try peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                text.append(sign); advance()
+            }
+            guard isDigit(try peek()) else {
+                throw failure("expected a digit in the exponent, found \(try describeNext())")
+            }
             while let byte = try peek(), isDigit(byte) { text.append(byte); advance() }
         }
         return String(decoding: text, as: UTF8.self)
@@ -254,7 +262,9 @@ struct JSONPullParser {
             switch byte {
             case UInt8(ascii: "\""):
                 if isASCII { return String(decoding: bytes, as: UTF8.self) }
-                guard let text = String(bytes: bytes, encoding: .utf8) else { throw failure("the string is not valid UTF-8") }
+                guard let text = String(bytes: bytes, encoding: .utf8) else {
+                    throw failure("the string is not valid UTF-8")
+                }
                 return text
             case UInt8(ascii: "\\"):
                 try readEscape(into: &bytes)

@@ -18,7 +18,9 @@ enum ModelDefaultValue {
         case .integer16, .integer32, .integer64, .objectID:
             if let flag = boolean(trimmed) { return .integer(flag ? 1 : 0) }
             if let integer = Int64(trimmed) { return .integer(integer) }
-            if let number = Double(trimmed), number.rounded() == number, abs(number) < 9.2e18 { return .integer(Int64(number)) }
+            if let number = Double(trimmed), number.rounded() == number, abs(number) < 9.2e18 {
+                return .integer(Int64(number))
+            }
             return nil
         case .boolean:
             if let flag = boolean(trimmed) { return .integer(flag ? 1 : 0) }

@@ -43,8 +43,10 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
         case .missingJoinTable: return "join table \"\(table)\" is missing"
         case .notATable: return "\"\(table)\" is a view, not a table"
         case .missingColumn:
-            let others = unexpectedColumns.isEmpty
-                ? "" : " (its columns the model does not have: \(unexpectedColumns.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            let others =
+                unexpectedColumns.isEmpty
+                ? ""
+                : " (its columns the model does not have: \(unexpectedColumns.map { "\"\($0)\"" }.joined(separator: ", ")))"
             return "table \"\(table)\" has no column \"\(column ?? "")\"\(others)"
         }
     }
@@ -86,7 +88,8 @@ enum SchemaDriftCheck {
             // An app's own columns are carried, never drift; they are named only beside a missing column.
             let unexpected = found.filter { !expectedKeys.contains($0.lowercased()) }
             for column in expected where !foundKeys.contains(column.lowercased()) {
-                drifts.append(SchemaDrift(kind: .missingColumn, table: table, column: column, unexpectedColumns: unexpected))
+                drifts.append(
+                    SchemaDrift(kind: .missingColumn, table: table, column: column, unexpectedColumns: unexpected))
             }
         }
         for table in layout.tables {
@@ -95,7 +98,8 @@ enum SchemaDriftCheck {
         for join in layout.joinTables {
             // Every join table has both order columns (used or not), as `createSQL` makes them.
             let columns = [
-                StoreLayout.JoinTable.sourceColumn, StoreLayout.JoinTable.destinationColumn, StoreLayout.JoinTable.sourceOrderColumn,
+                StoreLayout.JoinTable.sourceColumn, StoreLayout.JoinTable.destinationColumn,
+                StoreLayout.JoinTable.sourceOrderColumn,
                 StoreLayout.JoinTable.destinationOrderColumn,
             ]
             check(join.name, columns, missing: .missingJoinTable)

@@ -37,7 +37,10 @@ extension Store {
             version = bundle.currentVersion
         }
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw RemodelError(.incompatibleStore, "a file already exists here; creating a store never replaces a file: remove it, or import into it", path: path)
+            throw RemodelError(
+                .incompatibleStore,
+                "a file already exists here; creating a store never replaces a file: remove it, or import into it",
+                path: path)
         }
         // A symbolic link to nothing yet: the store is made where it leads, and the link kept.
         let target = try FileSystem.resolvingLinks(path)
@@ -51,11 +54,14 @@ extension Store {
             FileSystem.removeQuietly(temporary + "-journal")
             throw error
         }
-        return Store(path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite))
+        return Store(
+            path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite)
+        )
     }
 
     private static func build(
-        at path: String, bundle: ModelBundle, version: ModelVersion, seed: String?, progress: ((OperationProgress) -> Void)?
+        at path: String, bundle: ModelBundle, version: ModelVersion, seed: String?,
+        progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) {
         let connection = try SQLiteConnection(path: path, mode: .create)
         // The temporary file is deleted on any failure, so it needs no journal while it is built.

@@ -10,7 +10,9 @@ extension Store {
     /// ```
     /// - Throws: ``RemodelError`` as the path-taking method does, or ``RemodelError/Code/io`` for a URL
     ///   that is not a file URL.
-    public static func create(at url: URL, bundle: ModelBundle, version: String? = nil, seed: URL? = nil) throws(RemodelError) -> Store {
+    public static func create(at url: URL, bundle: ModelBundle, version: String? = nil, seed: URL? = nil)
+        throws(RemodelError) -> Store
+    {
         try create(at: try url.filePath(), bundle: bundle, version: version, seed: try seed?.filePath())
     }
 
@@ -56,7 +58,9 @@ extension StoreInspector {
     /// print(try StoreInspector.inspect(url: storeURL, bundle: bundle).message)
     /// ```
     /// - Throws: ``RemodelError`` as the path-taking method does.
-    public static func inspect(url: URL, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
+    public static func inspect(url: URL, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError)
+        -> StoreInspection
+    {
         try inspect(path: try url.filePath(), bundle: bundle, thorough: thorough)
     }
 }

@@ -24,7 +24,10 @@ public final class Store {
     /// What a store opened for reading reads (kept alive with its private copy, if any).
     private let snapshot: StoreSnapshot?
 
-    init(path: String, bundle: ModelBundle, version: ModelVersion, connection: SQLiteConnection, snapshot: StoreSnapshot? = nil) {
+    init(
+        path: String, bundle: ModelBundle, version: ModelVersion, connection: SQLiteConnection,
+        snapshot: StoreSnapshot? = nil
+    ) {
         self.path = path
         self.bundle = bundle
         self.version = version
@@ -55,7 +58,9 @@ public final class Store {
     }
 
     /// The version of an inspected store that can be opened, or why it cannot.
-    private static func openableVersion(_ inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError) -> ModelVersion {
+    private static func openableVersion(_ inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError)
+        -> ModelVersion
+    {
         let versionName: String
         switch inspection.state {
         case .current(let name), .older(let name, _):
@@ -75,7 +80,8 @@ public final class Store {
     package static func openForReading(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
         let snapshot = try StoreSnapshot(path: path)
         let version = try openableVersion(try StoreInspector.inspect(snapshot, bundle: bundle), bundle: bundle)
-        return Store(path: path, bundle: bundle, version: version, connection: try snapshot.connection(), snapshot: snapshot)
+        return Store(
+            path: path, bundle: bundle, version: version, connection: try snapshot.connection(), snapshot: snapshot)
     }
 
     /// For a store opened with ``openForReading(at:bundle:)``: throws when it was read without a lock
@@ -101,7 +107,9 @@ public final class Store {
     /// - Throws: ``RemodelError`` with ``StoreInspection/refusal``'s code (``RemodelError/Code/newerStore``,
     ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``)
     ///   when the store cannot be opened; the file is left untouched.
-    public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> (store: Store?, outcome: StoreLaunchOutcome) {
+    public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> (
+        store: Store?, outcome: StoreLaunchOutcome
+    ) {
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
         switch inspection.state {
         case .missing:
@@ -123,4 +131,3 @@ public final class Store {
         }
     }
 }
-

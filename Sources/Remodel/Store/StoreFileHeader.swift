@@ -29,7 +29,9 @@ enum StoreFileHeader {
         guard prefix == Array(magic.prefix(prefix.count)) else {
             return .notSQLite(reason: "it does not start with the SQLite header \"SQLite format 3\"")
         }
-        guard header.count == 100 else { return .notSQLite(reason: "truncated: the file is shorter than an SQLite header") }
+        guard header.count == 100 else {
+            return .notSQLite(reason: "truncated: the file is shorter than an SQLite header")
+        }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
@@ -38,10 +40,12 @@ enum StoreFileHeader {
         let pageCount = header[28..<32].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let sizeIsValid = header[24..<28] == header[92..<96] && pageCount > 0
         if sizeIsValid, size < pageCount * UInt64(pageSize) {
-            return .notSQLite(reason: "truncated: the header promises \(pageCount * UInt64(pageSize)) bytes, the file has \(size)")
+            return .notSQLite(
+                reason: "truncated: the header promises \(pageCount * UInt64(pageSize)) bytes, the file has \(size)")
         }
         if size % UInt64(pageSize) != 0 {
-            return .notSQLite(reason: "truncated: the file size \(size) is not a whole number of \(pageSize)-byte pages")
+            return .notSQLite(
+                reason: "truncated: the file size \(size) is not a whole number of \(pageSize)-byte pages")
         }
         return nil
     }

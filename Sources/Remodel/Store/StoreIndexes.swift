@@ -8,7 +8,9 @@ enum StoreIndexes {
         }
     }
 
-    private static func checkUnique(_ index: StoreLayout.Index, layout: StoreLayout, on connection: SQLiteConnection, path: String) throws(RemodelError) {
+    private static func checkUnique(
+        _ index: StoreLayout.Index, layout: StoreLayout, on connection: SQLiteConnection, path: String
+    ) throws(RemodelError) {
         let columns = index.keys.map { quoteIdentifier($0.column) }
         var conditions = columns.map { "\($0) IS NOT NULL" }
         var parameters: [SQLiteValue] = []
@@ -16,14 +18,17 @@ enum StoreIndexes {
             conditions.append("_entity IN (\(placeholders(entities.count)))")
             parameters = entities.map(SQLiteValue.text)
         }
-        let sql = "SELECT min(_pk), max(_pk) FROM \(quoteIdentifier(index.table)) WHERE \(conditions.joined(separator: " AND ")) "
+        let sql =
+            "SELECT min(_pk), max(_pk) FROM \(quoteIdentifier(index.table)) WHERE \(conditions.joined(separator: " AND ")) "
             + "GROUP BY \(columns.joined(separator: ", ")) HAVING count(*) > 1 ORDER BY 1 LIMIT 1"
-        guard let row = try connection.rows(sql, parameters).first, case .integer(let first) = row[0], case .integer(let second) = row[1]
+        guard let row = try connection.rows(sql, parameters).first, case .integer(let first) = row[0],
+            case .integer(let second) = row[1]
         else { return }
         let entity = index.entities?.first ?? index.table
         let names = index.keys.map(\.column).joined(separator: ", ")
         throw RemodelError(
-            .invalidValue, "\(entity) _pk \(first) and _pk \(second) have the same \(names), which must be unique", path: path,
+            .invalidValue, "\(entity) _pk \(first) and _pk \(second) have the same \(names), which must be unique",
+            path: path,
             entity: entity, property: index.keys.first?.column, primaryKey: second)
     }
 }

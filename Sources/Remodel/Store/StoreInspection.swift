@@ -105,7 +105,8 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         case .missing:
             return "There is no store at \(path) yet: it will be created at version \"\(currentVersionName)\"."
         case .current(let version):
-            return "The store at \(path) is at the current version \"\(version)\" of model \"\(modelName)\": nothing to do."
+            return
+                "The store at \(path) is at the current version \"\(version)\" of model \"\(modelName)\": nothing to do."
         case .older(let version, let match):
             let how: String
             switch match {
@@ -114,23 +115,33 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
             case .formerName: how = "a former name of that version, and its hashes"
             }
             let steps = migrationSteps.map { $0 == 1 ? "1 step" : "\($0) steps" } ?? "several steps"
-            return "The store at \(path) is at version \"\(version)\" (recognised by \(how)), older than the current \"\(currentVersionName)\": it must be migrated (\(steps))."
+            return
+                "The store at \(path) is at version \"\(version)\" (recognised by \(how)), older than the current \"\(currentVersionName)\": it must be migrated (\(steps))."
         case .newer(let version):
-            let known = versionNames.isEmpty ? "" : " (this bundle has \(versionNames.map { "\"\($0)\"" }.joined(separator: ", ")))"
-            return "The store at \(path) is at version \"\(version)\" of model \"\(modelName)\", which is not a version before the current \"\(currentVersionName)\"\(known): it was written by a newer version of the app, so it was left untouched; open it with that version of the app (if the version folder was renamed, declare its former name in .remodel-version-order)."
+            let known =
+                versionNames.isEmpty
+                ? "" : " (this bundle has \(versionNames.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            return
+                "The store at \(path) is at version \"\(version)\" of model \"\(modelName)\", which is not a version before the current \"\(currentVersionName)\"\(known): it was written by a newer version of the app, so it was left untouched; open it with that version of the app (if the version folder was renamed, declare its former name in .remodel-version-order)."
         case .modifiedVersion(let version):
-            return "The store at \(path) says it is at version \"\(version)\", but its entity hashes differ from that version of model \"\(modelName)\": that version was edited after the store was written; restore it and put the changes in a new version."
+            return
+                "The store at \(path) says it is at version \"\(version)\", but its entity hashes differ from that version of model \"\(modelName)\": that version was edited after the store was written; restore it and put the changes in a new version."
         case .schemaDrift(let version, let drifts):
-            return "The store at \(path) records version \"\(version)\" of model \"\(modelName)\", but its schema no longer matches that version: \(drifts.map(\.description).joined(separator: "; ")). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+            return
+                "The store at \(path) records version \"\(version)\" of model \"\(modelName)\", but its schema no longer matches that version: \(drifts.map(\.description).joined(separator: "; ")). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
         case .newerFormat(let format):
-            return "The store at \(path) is in store format \(format), newer than the format \(StoreMetadata.currentFormatVersion) this build of Remodel reads: it was written by a newer version of the app, so it was left untouched; open it with that version of the app."
+            return
+                "The store at \(path) is in store format \(format), newer than the format \(StoreMetadata.currentFormatVersion) this build of Remodel reads: it was written by a newer version of the app, so it was left untouched; open it with that version of the app."
         case .otherModel(let name):
-            return "The store at \(path) belongs to model \"\(name)\", not \"\(modelName)\": give the model it was made with, or another store path."
+            return
+                "The store at \(path) belongs to model \"\(name)\", not \"\(modelName)\": give the model it was made with, or another store path."
         case .notRemodelStore(let reason):
             if let coreDataVersion { return coreDataMessage(version: coreDataVersion, reason: reason) }
-            return "\(path) is an SQLite database but not a Remodel store (\(reason)): Remodel leaves it untouched; choose another store path."
+            return
+                "\(path) is an SQLite database but not a Remodel store (\(reason)): Remodel leaves it untouched; choose another store path."
         case .notSQLite(let reason):
-            return "\(path) is not a usable SQLite database (\(reason)): Remodel leaves it untouched; move it away or choose another store path."
+            return
+                "\(path) is not a usable SQLite database (\(reason)): Remodel leaves it untouched; move it away or choose another store path."
         }
     }
 
@@ -138,9 +149,11 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     private func coreDataMessage(version: String, reason: String) -> String {
         let command = "remodel import-core-data \(path) --model \(bundlePath) --into NEW.sqlite"
         guard !version.isEmpty else {
-            return "\(path) is a Core Data store, not a Remodel store, and Remodel cannot tell which version of model \"\(modelName)\" wrote it (\(reason)): Remodel leaves it untouched; import it into a new store with `\(command) --version V`, naming the version the app had when it last wrote the store."
+            return
+                "\(path) is a Core Data store, not a Remodel store, and Remodel cannot tell which version of model \"\(modelName)\" wrote it (\(reason)): Remodel leaves it untouched; import it into a new store with `\(command) --version V`, naming the version the app had when it last wrote the store."
         }
-        return "\(path) is a Core Data store of model \"\(modelName)\" (version \"\(version)\"), not a Remodel store: Remodel leaves it untouched; import it into a new store with `\(command)`, then open or migrate the new store."
+        return
+            "\(path) is a Core Data store of model \"\(modelName)\" (version \"\(version)\"), not a Remodel store: Remodel leaves it untouched; import it into a new store with `\(command)`, then open or migrate the new store."
     }
 
     public var description: String { message }

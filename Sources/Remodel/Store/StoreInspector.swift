@@ -28,12 +28,18 @@ public enum StoreInspector {
     /// - Returns: What the file is, with a message to show.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the file cannot be read, or
     ///   ``RemodelError/Code/locked`` when another process holds it.
-    public static func inspect(path: String, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
-        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in try inspect(snapshot, bundle: bundle, thorough: thorough) }
+    public static func inspect(path: String, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError)
+        -> StoreInspection
+    {
+        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
+            try inspect(snapshot, bundle: bundle, thorough: thorough)
+        }
     }
 
     /// Inspects what a snapshot of a store reads (see ``StoreSnapshot``).
-    static func inspect(_ snapshot: StoreSnapshot, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError) -> StoreInspection {
+    static func inspect(_ snapshot: StoreSnapshot, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError)
+        -> StoreInspection
+    {
         let (state, steps) = try state(snapshot, bundle: bundle, thorough: thorough).state
         var inspection = StoreInspection(
             path: snapshot.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
@@ -90,7 +96,8 @@ public enum StoreInspector {
         case 26, 11:  // SQLITE_NOTADB, SQLITE_CORRUPT
             return .notSQLite(reason: "damaged: \(error.message)")
         case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
-            throw RemodelError(.locked, "another process holds the store; try again when it has finished", path: path, cause: error)
+            throw RemodelError(
+                .locked, "another process holds the store; try again when it has finished", path: path, cause: error)
         default:
             throw error
         }
@@ -101,7 +108,9 @@ public enum StoreInspector {
     /// edited version when they do not; a name it does not have is a newer store (or, under another
     /// model's name, another model's store), whatever older version its hashes happen to equal. Only a
     /// store that records no version name is found by its hashes.
-    static func classify(_ metadata: StoreMetadata, in bundle: ModelBundle) throws(RemodelError) -> (StoreInspection.State, Int?) {
+    static func classify(_ metadata: StoreMetadata, in bundle: ModelBundle) throws(RemodelError) -> (
+        StoreInspection.State, Int?
+    ) {
         let currentIndex = bundle.index(ofVersion: bundle.currentVersionName) ?? bundle.versionNames.count - 1
         // A layout this build does not know may keep anything anywhere: nothing below can be trusted.
         guard metadata.formatVersion <= StoreMetadata.currentFormatVersion else {
@@ -125,7 +134,8 @@ public enum StoreInspector {
             guard metadata.modelName == bundle.name else { return (.otherModel(name: metadata.modelName), nil) }
             return (.modifiedVersion(versionName: metadata.versionName), nil)
         }
-        return position(of: name, name == metadata.versionName ? .name : .formerName, bundle: bundle, currentIndex: currentIndex)
+        return position(
+            of: name, name == metadata.versionName ? .name : .formerName, bundle: bundle, currentIndex: currentIndex)
     }
 
     private static func position(

@@ -8,7 +8,8 @@ extension StoreLayout {
     /// other. An inverse that names a third relationship does not pair up: each side is then stored as a
     /// relationship without an inverse (Xcode builds such models).
     func storedInverse(of relationship: Relationship, in entity: String) -> Relationship? {
-        guard let owner = version.entity(named: entity), let inverse = version.pairedInverse(of: relationship, in: owner),
+        guard let owner = version.entity(named: entity),
+            let inverse = version.pairedInverse(of: relationship, in: owner),
             isStored(inverse)
         else { return nil }
         return inverse
@@ -29,14 +30,17 @@ extension StoreLayout {
                     let declaredType = Self.declaredType(of: attribute.type)
                     // A sibling's attribute of the same name and storage shares its column: each row is one entity's.
                     if let shared = columns.first(where: { column in
-                        guard column.name == attribute.name, case .attribute(let other, _, _) = column.content else { return false }
+                        guard column.name == attribute.name, case .attribute(let other, _, _) = column.content else {
+                            return false
+                        }
                         return column.declaredType == declaredType && !related(other, entity.name)
                     }) {
                         setColumn(shared.name, for: attribute.name, declaredBy: entity)
                         continue
                     }
                     let name = columnNames.claim(attribute.name, qualifier: entity.name)
-                    let content = Column.Content.attribute(entity: entity.name, name: attribute.name, type: attribute.type)
+                    let content = Column.Content.attribute(
+                        entity: entity.name, name: attribute.name, type: attribute.type)
                     columns.append(Column(name: name, declaredType: declaredType, content: content))
                     setColumn(name, for: attribute.name, declaredBy: entity)
                 }
@@ -46,23 +50,28 @@ extension StoreLayout {
                 for relationship in entity.relationships where !relationship.isToMany && isStored(relationship) {
                     let name = columnNames.claim(relationship.name, qualifier: entity.name)
                     let content = Column.Content.toOne(
-                        entity: entity.name, relationship: relationship.name, destination: relationship.destinationEntity ?? "")
+                        entity: entity.name, relationship: relationship.name,
+                        destination: relationship.destinationEntity ?? "")
                     columns.append(Column(name: name, declaredType: "INTEGER", content: content))
                     setColumn(name, for: relationship.name, declaredBy: entity)
                 }
             }
             let members = Set(hierarchy.map(\.name))
             for owner in version.entities {
-                for relationship in owner.relationships where relationship.isToMany && relationship.isOrdered && isStored(relationship) {
+                for relationship in owner.relationships
+                where relationship.isToMany && relationship.isOrdered && isStored(relationship) {
                     guard let inverse = storedInverse(of: relationship, in: owner.name), !inverse.isToMany,
                         let destination = relationship.destinationEntity.flatMap(version.entity(named:))
                     else { continue }
                     let inverseOwner = version.declaringEntity(of: inverse, in: destination)
                     guard members.contains(inverseOwner.name),
-                        let inverseColumn = columnByProperty[PropertyKey(entity: inverseOwner.name, property: inverse.name)]
+                        let inverseColumn = columnByProperty[
+                            PropertyKey(entity: inverseOwner.name, property: inverse.name)]
                     else { continue }
-                    let name = columnNames.claim(Self.orderColumnName(toOneColumn: inverseColumn), qualifier: inverseOwner.name)
-                    let content = Column.Content.order(owner: owner.name, relationship: relationship.name, inverseColumn: inverseColumn)
+                    let name = columnNames.claim(
+                        Self.orderColumnName(toOneColumn: inverseColumn), qualifier: inverseOwner.name)
+                    let content = Column.Content.order(
+                        owner: owner.name, relationship: relationship.name, inverseColumn: inverseColumn)
                     columns.append(Column(name: name, declaredType: "INTEGER", content: content))
                     orderColumnByToOne[PropertyKey(entity: inverseOwner.name, property: inverse.name)] = name
                 }
@@ -93,7 +102,9 @@ extension StoreLayout {
             for relationship in version.relationships(of: entity) where isStored(relationship) {
                 let declaring = version.declaringEntity(of: relationship, in: entity)
                 let key = PropertyKey(entity: entity.name, property: relationship.name)
-                guard let storage = storage(for: relationship, declaredBy: declaring, names: &names, joinNameByOwner: &joinNameByOwner)
+                guard
+                    let storage = storage(
+                        for: relationship, declaredBy: declaring, names: &names, joinNameByOwner: &joinNameByOwner)
                 else { continue }
                 storageByProperty[key] = storage
             }
@@ -107,17 +118,23 @@ extension StoreLayout {
     ) -> RelationshipStorage? {
         let ownTable = table(forEntity: declaring.name)?.name ?? declaring.name
         if !relationship.isToMany {
-            guard let column = columnByProperty[PropertyKey(entity: declaring.name, property: relationship.name)] else { return nil }
+            guard let column = columnByProperty[PropertyKey(entity: declaring.name, property: relationship.name)] else {
+                return nil
+            }
             return .column(table: ownTable, column: column)
         }
-        guard let destinationName = relationship.destinationEntity, let destination = version.entity(named: destinationName) else {
+        guard let destinationName = relationship.destinationEntity,
+            let destination = version.entity(named: destinationName)
+        else {
             return nil
         }
         let inverse = storedInverse(of: relationship, in: declaring.name)
         if let inverse, !inverse.isToMany {
             let inverseOwner = version.declaringEntity(of: inverse, in: destination)
             let key = PropertyKey(entity: inverseOwner.name, property: inverse.name)
-            guard let table = table(forEntity: inverseOwner.name)?.name, let column = columnByProperty[key] else { return nil }
+            guard let table = table(forEntity: inverseOwner.name)?.name, let column = columnByProperty[key] else {
+                return nil
+            }
             let order = relationship.isOrdered ? orderColumnByToOne[key] : nil
             return .inverseColumn(table: table, column: column, orderColumn: order)
         }
@@ -125,7 +142,8 @@ extension StoreLayout {
         var ownerIsSource = true
         var owner = PropertyKey(entity: declaring.name, property: relationship.name)
         var join = JoinTable(
-            name: "", sourceEntity: declaring.name, sourceRelationship: relationship.name, destinationEntity: destinationName,
+            name: "", sourceEntity: declaring.name, sourceRelationship: relationship.name,
+            destinationEntity: destinationName,
             destinationRelationship: inverse?.name, sourceIsOrdered: relationship.isOrdered,
             destinationIsOrdered: inverse?.isOrdered ?? false)
         if let inverse {
@@ -137,18 +155,21 @@ extension StoreLayout {
                 owner = PropertyKey(entity: inverseOwner.name, property: inverse.name)
                 join = JoinTable(
                     name: "", sourceEntity: inverseOwner.name, sourceRelationship: inverse.name,
-                    destinationEntity: inverse.destinationEntity ?? declaring.name, destinationRelationship: relationship.name,
+                    destinationEntity: inverse.destinationEntity ?? declaring.name,
+                    destinationRelationship: relationship.name,
                     sourceIsOrdered: inverse.isOrdered, destinationIsOrdered: relationship.isOrdered)
             }
         }
         if let known = joinNameByOwner[owner] {
             join.name = known
         } else {
-            join.name = names.claim(Self.joinTableName(entity: owner.entity, relationship: owner.property), qualifier: "join")
+            join.name = names.claim(
+                Self.joinTableName(entity: owner.entity, relationship: owner.property), qualifier: "join")
             joinNameByOwner[owner] = join.name
             joinTables.append(join)
         }
-        let order: String? = relationship.isOrdered
+        let order: String? =
+            relationship.isOrdered
             ? (ownerIsSource ? JoinTable.sourceOrderColumn : JoinTable.destinationOrderColumn) : nil
         return .joinTable(name: join.name, ownerIsSource: ownerIsSource, orderColumn: order)
     }

@@ -4,11 +4,15 @@ extension StoreLayout {
         for table in tables {
             for column in table.columns {
                 if case .toOne = column.content {
-                    result.append(Index(name: "_\(table.name)_\(column.name)_index", table: table.name, keys: [.init(column: column.name)]))
+                    result.append(
+                        Index(
+                            name: "_\(table.name)_\(column.name)_index", table: table.name,
+                            keys: [.init(column: column.name)]))
                 }
             }
             if table.entities.count > 1 {
-                result.append(Index(name: "_\(table.name)_entity_index", table: table.name, keys: [.init(column: "_entity")]))
+                result.append(
+                    Index(name: "_\(table.name)_entity_index", table: table.name, keys: [.init(column: "_entity")]))
             }
             for entityName in table.entities {
                 guard let entity = version.entity(named: entityName) else { continue }
@@ -17,7 +21,9 @@ extension StoreLayout {
         }
         for join in joinTables {
             result.append(
-                Index(name: "_\(join.name)_destination_index", table: join.name, keys: [.init(column: JoinTable.destinationColumn)]))
+                Index(
+                    name: "_\(join.name)_destination_index", table: join.name,
+                    keys: [.init(column: JoinTable.destinationColumn)]))
         }
         // Index names are compared without regard to case, like every SQLite name: two that differ only in
         // case (or collide with a table's) get a suffix, the same one for the same model every time.
@@ -39,18 +45,24 @@ extension StoreLayout {
             guard !columns.isEmpty, columns.count == constraint.properties.count else { continue }
             let keys = columns.map { Index.Key(column: $0) }
             result.append(
-                Index(name: "_\(entity.name)_unique_\(offset + 1)", table: table.name, keys: keys, isUnique: true, entities: partial))
+                Index(
+                    name: "_\(entity.name)_unique_\(offset + 1)", table: table.name, keys: keys, isUnique: true,
+                    entities: partial))
         }
         for fetchIndex in entity.fetchIndexes {
             let keys = fetchIndex.elements.compactMap { element in
-                columnName(of: element.property, in: entity.name).map { Index.Key(column: $0, ascending: element.ascending) }
+                columnName(of: element.property, in: entity.name).map {
+                    Index.Key(column: $0, ascending: element.ascending)
+                }
             }
             guard !keys.isEmpty, keys.count == fetchIndex.elements.count else { continue }
             result.append(Index(name: "_\(entity.name)_fetch_\(fetchIndex.name)", table: table.name, keys: keys))
         }
         for attribute in entity.attributes where attribute.isIndexed && attribute.isStored {
             guard let column = columnName(of: attribute.name, in: entity.name) else { continue }
-            result.append(Index(name: "_\(entity.name)_fetch_\(attribute.name)", table: table.name, keys: [.init(column: column)]))
+            result.append(
+                Index(name: "_\(entity.name)_fetch_\(attribute.name)", table: table.name, keys: [.init(column: column)])
+            )
         }
         return result
     }

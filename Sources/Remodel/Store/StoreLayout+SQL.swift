@@ -33,11 +33,12 @@ extension StoreLayout.Index {
     /// SQL string literals: DDL takes no bound parameters.
     var createSQL: String {
         let columns = keys.map { quoteIdentifier($0.column) + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
-        var sql = "CREATE \(isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(columns))"
+        var sql =
+            "CREATE \(isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(columns))"
         if let entities {
-            sql += " WHERE \(quoteIdentifier("_entity")) IN (" + entities.map(quoteLiteral).joined(separator: ", ") + ")"
+            sql +=
+                " WHERE \(quoteIdentifier("_entity")) IN (" + entities.map(quoteLiteral).joined(separator: ", ") + ")"
         }
         return sql
     }
 }
-

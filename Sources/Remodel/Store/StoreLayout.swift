@@ -158,7 +158,8 @@ struct StoreLayout: Sendable {
 
     /// The column holding an attribute of an entity (declared by it or inherited).
     func column(forAttribute attribute: String, in entity: String) -> Column? {
-        guard let name = columnByProperty[PropertyKey(entity: entity, property: attribute)], let table = table(forEntity: entity),
+        guard let name = columnByProperty[PropertyKey(entity: entity, property: attribute)],
+            let table = table(forEntity: entity),
             let column = table.column(named: name), case .attribute = column.content
         else { return nil }
         return column
@@ -183,7 +184,9 @@ struct StoreLayout: Sendable {
 
     /// Concrete (non-abstract) entities, sorted by name in UTF-8 byte order: the order of a JSON export.
     var concreteEntitiesByName: [Entity] {
-        version.entities.filter { !$0.isAbstract }.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        version.entities.filter { !$0.isAbstract }.sorted {
+            Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8))
+        }
     }
 
     /// The names of an entity and every entity inheriting from it: the `_entity` values a `_pk` of that kind may have.

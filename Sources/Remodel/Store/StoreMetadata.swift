@@ -41,7 +41,10 @@ struct StoreMetadata: Sendable, Equatable {
         self.carriedContents = CarriedModel.contents(of: version)
     }
 
-    private init(formatVersion: Int, modelName: String, versionName: String, modelHash: String, entityHashes: [String: String], history: [HistoryEntry]) {
+    private init(
+        formatVersion: Int, modelName: String, versionName: String, modelHash: String, entityHashes: [String: String],
+        history: [HistoryEntry]
+    ) {
         self.formatVersion = formatVersion
         self.modelName = modelName
         self.versionName = versionName
@@ -95,7 +98,8 @@ struct StoreMetadata: Sendable, Equatable {
         }
         return .success(
             StoreMetadata(
-                formatVersion: formatVersion, modelName: modelName, versionName: versionName, modelHash: values["modelHash"] ?? "",
+                formatVersion: formatVersion, modelName: modelName, versionName: versionName,
+                modelHash: values["modelHash"] ?? "",
                 entityHashes: hashes, history: history))
     }
 
@@ -116,7 +120,9 @@ struct StoreMetadata: Sendable, Equatable {
             try insert.step()
         }
         // A migrated store is a copy of its source: the source version's model must not stay behind.
-        if carriedContents == nil { try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(CarriedModel.key)]) }
+        if carriedContents == nil {
+            try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(CarriedModel.key)])
+        }
     }
 
     /// Appends a history entry to the store's metadata (the migrator calls this after each step).
@@ -127,11 +133,14 @@ struct StoreMetadata: Sendable, Equatable {
             do {
                 history = try parseHistory(text)
             } catch {
-                throw RemodelError(.incompatibleStore, "the store's migration history is not readable: \(error.message)", path: connection.path)
+                throw RemodelError(
+                    .incompatibleStore, "the store's migration history is not readable: \(error.message)",
+                    path: connection.path)
             }
         }
         history.append(entry)
-        try connection.run("INSERT OR REPLACE INTO \(table) (key, value) VALUES ('history', ?)", [.text(historyJSON(history))])
+        try connection.run(
+            "INSERT OR REPLACE INTO \(table) (key, value) VALUES ('history', ?)", [.text(historyJSON(history))])
     }
 
     static func historyJSON(_ history: [HistoryEntry]) -> String {
@@ -164,7 +173,8 @@ struct StoreMetadata: Sendable, Equatable {
                 return nil
             }
             guard let to = text("to") else { throw parser.failure("a history entry has no \"to\"") }
-            history.append(HistoryEntry(from: text("from"), to: to, date: text("date") ?? "", mapping: text("mapping") ?? ""))
+            history.append(
+                HistoryEntry(from: text("from"), to: to, date: text("date") ?? "", mapping: text("mapping") ?? ""))
         }
         return history
     }

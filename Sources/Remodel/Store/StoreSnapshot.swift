@@ -57,14 +57,21 @@ final class StoreSnapshot {
 
     /// Copies a WAL store and its `-wal` into a new private folder of the temporary folder; `nil` when the
     /// copy cannot be made (the store is then read in place, as before).
-    private static func copyWithLog(_ target: String, path: String) throws(RemodelError) -> (folder: String, store: String)? {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-wal-\(UUID().uuidString)").path
-        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
+    private static func copyWithLog(_ target: String, path: String) throws(RemodelError) -> (
+        folder: String, store: String
+    )? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-wal-\(UUID().uuidString)")
+            .path
+        guard
+            (try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
         else { return nil }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent
         do throws(RemodelError) {
             _ = try FileCopy.copyIfPresent(target + "-wal", to: copy + "-wal")
-            guard try FileCopy.copyIfPresent(target, to: copy) else { throw RemodelError(.io, "the store disappeared while it was being read", path: path) }
+            guard try FileCopy.copyIfPresent(target, to: copy) else {
+                throw RemodelError(.io, "the store disappeared while it was being read", path: path)
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             return nil
@@ -74,7 +81,8 @@ final class StoreSnapshot {
 
     /// Runs `body` on a snapshot of the store at `path`, and once more on a new snapshot when the first
     /// was read without a lock and the file changed meanwhile (``checkUnchanged()``).
-    static func reading<T>(_ path: String, _ body: (StoreSnapshot) throws(RemodelError) -> T) throws(RemodelError) -> T {
+    static func reading<T>(_ path: String, _ body: (StoreSnapshot) throws(RemodelError) -> T) throws(RemodelError) -> T
+    {
         let snapshot = try StoreSnapshot(path: path)
         let result: Result<T, RemodelError>
         do {
@@ -104,7 +112,9 @@ final class StoreSnapshot {
             connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             try connection.execute("PRAGMA query_only = ON")
-        } else if StoreFileHeader.isWAL(path: readPath), !Self.exists(readPath + "-wal"), !Self.exists(readPath + "-shm") {
+        } else if StoreFileHeader.isWAL(path: readPath), !Self.exists(readPath + "-wal"),
+            !Self.exists(readPath + "-shm")
+        {
             unlockedFrom = Self.fingerprint(readPath)
             connection = try SQLiteConnection(immutable: readPath, reportedAs: path)
         } else {
@@ -120,7 +130,9 @@ final class StoreSnapshot {
     func checkUnchanged() throws(RemodelError) {
         guard let unlockedFrom, Self.fingerprint(readPath) != unlockedFrom else { return }
         throw RemodelError(
-            .locked, "another program wrote to the store while it was being read, so what was read may mix two states; read it again", path: path)
+            .locked,
+            "another program wrote to the store while it was being read, so what was read may mix two states; read it again",
+            path: path)
     }
 
     /// Device, inode, size, and modification and change times (ns) of a file; empty when it is gone.
@@ -128,7 +140,8 @@ final class StoreSnapshot {
         var info = stat()
         guard stat(path, &info) == 0 else { return [] }
         return [
-            Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec,
+            Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec,
+            info.st_ctim.tv_sec,
             info.st_ctim.tv_nsec,
         ]
     }

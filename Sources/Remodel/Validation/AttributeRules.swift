@@ -13,13 +13,16 @@ enum AttributeRules {
         }
     }
 
-    private static func check(_ attribute: Attribute, named name: String, in version: ModelVersion, into list: inout DiagnosticList) {
+    private static func check(
+        _ attribute: Attribute, named name: String, in version: ModelVersion, into list: inout DiagnosticList
+    ) {
         let typeName = attribute.typeName ?? ""
         let location = attribute.source.location(of: "attributeType")
         if typeName.isEmpty {
             if !attribute.isTransient {
                 list.report(
-                    .unknownAttributeType, "attribute '\(name)' has no type; set attributeType to one of \(knownTypes)", at: location)
+                    .unknownAttributeType, "attribute '\(name)' has no type; set attributeType to one of \(knownTypes)",
+                    at: location)
             }
             return
         }
@@ -51,7 +54,8 @@ enum AttributeRules {
         guard attribute.type == .composite else { return }
         guard let compositeName = attribute.compositeName, !compositeName.isEmpty else {
             list.report(
-                .unknownComposite, "Composite attribute '\(name)' names no composite; choose one in Xcode or set composite",
+                .unknownComposite,
+                "Composite attribute '\(name)' names no composite; choose one in Xcode or set composite",
                 at: attribute.source.location)
             return
         }

@@ -17,8 +17,12 @@ enum AttributeValueParser {
         switch type {
         case .integer16, .integer32, .integer64, .float, .double, .decimal, .date: return parseNumber(text, as: type)
         case .boolean: return parseBoolean(text)
-        case .uuid: return UUID(uuidString: text) != nil ? .valid(comparable: nil) : .invalid(expected: "a UUID such as 3F2504E0-4F89-41D3-9A0C-0305E82C3301")
-        case .uri: return !text.isEmpty && URL(string: text) != nil ? .valid(comparable: nil) : .invalid(expected: "a URI such as https://example.com")
+        case .uuid:
+            return UUID(uuidString: text) != nil
+                ? .valid(comparable: nil) : .invalid(expected: "a UUID such as 3F2504E0-4F89-41D3-9A0C-0305E82C3301")
+        case .uri:
+            return !text.isEmpty && URL(string: text) != nil
+                ? .valid(comparable: nil) : .invalid(expected: "a URI such as https://example.com")
         case .string, .binary, .transformable, .undefined, .objectID, .composite: return nil
         }
     }
@@ -28,7 +32,9 @@ enum AttributeValueParser {
         switch type {
         case .integer16, .integer32, .integer64, .float, .double, .decimal, .date: return parseNumber(text, as: type)
         case .string, .binary:
-            guard let length = Int(text), length >= 0 else { return .invalid(expected: "a length: a whole number of zero or more") }
+            guard let length = Int(text), length >= 0 else {
+                return .invalid(expected: "a length: a whole number of zero or more")
+            }
             return .valid(comparable: Decimal(length))
         case .boolean, .uuid, .uri, .transformable, .undefined, .objectID, .composite: return nil
         }
@@ -49,7 +55,9 @@ enum AttributeValueParser {
         guard let number = decimal(text) else { return .invalid(expected: expected) }
         switch type {
         case .integer16, .integer32, .integer64:
-            guard let range = type.integerRange, isWhole(number), number >= Decimal(range.lowerBound), number <= Decimal(range.upperBound) else {
+            guard let range = type.integerRange, isWhole(number), number >= Decimal(range.lowerBound),
+                number <= Decimal(range.upperBound)
+            else {
                 return .invalid(expected: expected)
             }
         case .float:

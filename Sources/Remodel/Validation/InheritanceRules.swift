@@ -12,7 +12,9 @@ enum InheritanceRules {
                     at: location)
                 continue
             }
-            guard let cycle = cycle(through: entity, in: version), reportedCycles.isDisjoint(with: cycle) else { continue }
+            guard let cycle = cycle(through: entity, in: version), reportedCycles.isDisjoint(with: cycle) else {
+                continue
+            }
             reportedCycles.formUnion(cycle)
             let path = (cycle + [entity.name]).map { "'\($0)'" }.joined(separator: " -> ")
             list.report(

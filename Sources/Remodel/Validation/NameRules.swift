@@ -40,14 +40,16 @@ enum NameRules {
         if name.hasPrefix("_") {
             let why =
                 name == "_pk" || name == "_entity"
-                ? "the store uses '\(name)' for its own column" : "names starting with '_' are reserved for the store's own columns and tables"
+                ? "the store uses '\(name)' for its own column"
+                : "names starting with '_' are reserved for the store's own columns and tables"
             list.report(.reservedName, "\(described) has a reserved name: \(why); rename it", at: location)
             return false
         }
         if isEntity, name.lowercased().hasPrefix("sqlite_") {
             list.report(
                 .reservedName,
-                "\(described) has a reserved name: SQLite reserves table names starting with 'sqlite_'; rename it", at: location)
+                "\(described) has a reserved name: SQLite reserves table names starting with 'sqlite_'; rename it",
+                at: location)
             return false
         }
         return true

@@ -19,7 +19,9 @@ struct PropertyReference {
         let all =
             entity.attributes.map { PropertyReference(name: $0.name, kind: .attribute, source: $0.source) }
             + entity.relationships.map { PropertyReference(name: $0.name, kind: .relationship, source: $0.source) }
-            + entity.fetchedProperties.map { PropertyReference(name: $0.name, kind: .fetchedProperty, source: $0.source) }
+            + entity.fetchedProperties.map {
+                PropertyReference(name: $0.name, kind: .fetchedProperty, source: $0.source)
+            }
         return all.sorted { $0.source.location < $1.source.location }
     }
 }

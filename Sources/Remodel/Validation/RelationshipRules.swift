@@ -8,7 +8,9 @@ enum RelationshipRules {
         }
     }
 
-    private static func check(_ relationship: Relationship, of entity: Entity, in version: ModelVersion, into list: inout DiagnosticList) {
+    private static func check(
+        _ relationship: Relationship, of entity: Entity, in version: ModelVersion, into list: inout DiagnosticList
+    ) {
         let name = "\(entity.name).\(relationship.name)"
         let source = relationship.source
         if let rule = relationship.deletionRuleName, DeletionRule(rawValue: rule) == nil {
@@ -21,7 +23,8 @@ enum RelationshipRules {
         checkCounts(relationship, named: name, into: &list)
         guard let destinationName = relationship.destinationEntity, !destinationName.isEmpty else {
             list.report(
-                .missingDestination, "relationship '\(name)' has no destination entity; choose one", at: source.location)
+                .missingDestination, "relationship '\(name)' has no destination entity; choose one", at: source.location
+            )
             return
         }
         guard let destination = version.entity(named: destinationName) else {
@@ -73,7 +76,9 @@ enum RelationshipRules {
         return version.entity(entity, isKindOf: target.name) || version.entity(target, isKindOf: entity.name)
     }
 
-    private static func checkNoInverse(_ relationship: Relationship, named name: String, into list: inout DiagnosticList) {
+    private static func checkNoInverse(
+        _ relationship: Relationship, named name: String, into list: inout DiagnosticList
+    ) {
         guard !relationship.isTransient else { return }
         list.report(
             .noInverse,

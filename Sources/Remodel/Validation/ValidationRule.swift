@@ -12,27 +12,37 @@ struct ValidationRule: Sendable, Hashable {
 extension ValidationRule {
     // MARK: - Reported while reading (ModelReader)
 
-    static let malformedXML = ValidationRule(id: "malformed-xml", severity: .error, summary: "The file is not well-formed XML.")
-    static let wrongRoot = ValidationRule(id: "wrong-root", severity: .error, summary: "A model file's root element is not <model>.")
+    static let malformedXML = ValidationRule(
+        id: "malformed-xml", severity: .error, summary: "The file is not well-formed XML.")
+    static let wrongRoot = ValidationRule(
+        id: "wrong-root", severity: .error, summary: "A model file's root element is not <model>.")
     static let unreadableModel = ValidationRule(
         id: "unreadable-model", severity: .error, summary: "The path holds no model that can be read.")
     static let unsupportedLegacyModel = ValidationRule(
-        id: "unsupported-legacy-model", severity: .error, summary: "A version folder has no contents file (legacy binary model).")
+        id: "unsupported-legacy-model", severity: .error,
+        summary: "A version folder has no contents file (legacy binary model).")
     static let missingCurrentVersion = ValidationRule(
-        id: "missing-current-version", severity: .error, summary: ".xccurrentversion names a version the bundle does not have.")
+        id: "missing-current-version", severity: .error,
+        summary: ".xccurrentversion names a version the bundle does not have.")
     static let versionOrderUnknown = ValidationRule(
-        id: "version-order-unknown", severity: .error, summary: "The version order file names a version the bundle does not have.")
+        id: "version-order-unknown", severity: .error,
+        summary: "The version order file names a version the bundle does not have.")
     static let versionOrderIncomplete = ValidationRule(
-        id: "version-order-incomplete", severity: .error, summary: "The version order file leaves out a version of the bundle.")
+        id: "version-order-incomplete", severity: .error,
+        summary: "The version order file leaves out a version of the bundle.")
 
     // MARK: - Names
 
     static let invalidName = ValidationRule(
         id: "invalid-name", severity: .error,
-        summary: "An entity or property name is not an identifier (letters, digits and underscores, not starting with a digit).")
+        summary:
+            "An entity or property name is not an identifier (letters, digits and underscores, not starting with a digit)."
+    )
     static let reservedName = ValidationRule(
         id: "reserved-name", severity: .error,
-        summary: "An entity or property name starts with '_' (the store reserves _pk, _entity and every such name) or an entity name starts with 'sqlite_'.")
+        summary:
+            "An entity or property name starts with '_' (the store reserves _pk, _entity and every such name) or an entity name starts with 'sqlite_'."
+    )
     static let duplicateEntity = ValidationRule(
         id: "duplicate-entity", severity: .error, summary: "Two entities of one version have the same name.")
     static let duplicateProperty = ValidationRule(
@@ -40,11 +50,14 @@ extension ValidationRule {
         summary: "An entity declares a property twice, or redefines a property it inherits.")
     static let propertyNameClash = ValidationRule(
         id: "property-name-clash", severity: .error,
-        summary: "An attribute and a relationship (or fetched property) of one entity, declared or inherited, have the same name.")
+        summary:
+            "An attribute and a relationship (or fetched property) of one entity, declared or inherited, have the same name."
+    )
     static let entityNameCase = ValidationRule(
         id: "entity-name-case", severity: .warning, summary: "An entity name does not start with an uppercase letter.")
     static let propertyNameCase = ValidationRule(
-        id: "property-name-case", severity: .warning, summary: "A property name does not start with a lowercase letter.")
+        id: "property-name-case", severity: .warning, summary: "A property name does not start with a lowercase letter."
+    )
 
     // MARK: - Attributes
 
@@ -52,14 +65,17 @@ extension ValidationRule {
         id: "unknown-attribute-type", severity: .error,
         summary: "An attribute's type is not a Core Data type, or a stored attribute has type Undefined.")
     static let unknownComposite = ValidationRule(
-        id: "unknown-composite", severity: .error, summary: "A Composite attribute names a composite the version does not define.")
+        id: "unknown-composite", severity: .error,
+        summary: "A Composite attribute names a composite the version does not define.")
     static let transformableWithoutTransformer = ValidationRule(
         id: "transformable-without-transformer", severity: .warning,
         summary: "A stored Transformable attribute names no value transformer.")
     static let invalidDefaultValue = ValidationRule(
-        id: "invalid-default-value", severity: .error, summary: "A default value does not parse as a value of the attribute's type.")
+        id: "invalid-default-value", severity: .error,
+        summary: "A default value does not parse as a value of the attribute's type.")
     static let invalidValueBound = ValidationRule(
-        id: "invalid-value-bound", severity: .error, summary: "A minimum or maximum does not parse for the attribute's type.")
+        id: "invalid-value-bound", severity: .error,
+        summary: "A minimum or maximum does not parse for the attribute's type.")
     static let booleanWordForNumber = ValidationRule(
         id: "boolean-word-for-number", severity: .warning,
         summary: "A numeric attribute's default or bound is YES/NO/true/false, which Core Data reads as 1 or 0.")
@@ -74,22 +90,30 @@ extension ValidationRule {
         id: "unknown-deletion-rule", severity: .error,
         summary: "A relationship's deletion rule is not Nullify, Cascade, Deny or No Action.")
     static let missingDestination = ValidationRule(
-        id: "missing-destination", severity: .error, summary: "A relationship has no destination entity, or names one that does not exist.")
+        id: "missing-destination", severity: .error,
+        summary: "A relationship has no destination entity, or names one that does not exist.")
     static let missingInverse = ValidationRule(
-        id: "missing-inverse", severity: .error, summary: "A relationship's inverse names no relationship of the destination.")
+        id: "missing-inverse", severity: .error,
+        summary: "A relationship's inverse names no relationship of the destination.")
     static let inverseMismatch = ValidationRule(
         id: "inverse-mismatch", severity: .warning,
-        summary: "A relationship's inverse does not point back at it (Xcode builds such models): each side is stored as a relationship without an inverse.")
+        summary:
+            "A relationship's inverse does not point back at it (Xcode builds such models): each side is stored as a relationship without an inverse."
+    )
     static let inverseEntityMismatch = ValidationRule(
-        id: "inverse-entity-mismatch", severity: .error, summary: "A relationship's inverseEntity is not its destination entity.")
+        id: "inverse-entity-mismatch", severity: .error,
+        summary: "A relationship's inverseEntity is not its destination entity.")
     static let invalidCount = ValidationRule(
-        id: "invalid-count", severity: .error, summary: "A relationship's minCount or maxCount is not a whole number of zero or more.")
+        id: "invalid-count", severity: .error,
+        summary: "A relationship's minCount or maxCount is not a whole number of zero or more.")
     static let minCountGreaterThanMaxCount = ValidationRule(
-        id: "min-count-greater-than-max-count", severity: .error, summary: "A relationship's minCount is greater than its maxCount.")
+        id: "min-count-greater-than-max-count", severity: .error,
+        summary: "A relationship's minCount is greater than its maxCount.")
     static let noInverse = ValidationRule(
         id: "no-inverse", severity: .warning, summary: "A relationship has no inverse (Xcode warns too).")
     static let denyWithoutInverse = ValidationRule(
-        id: "deny-without-inverse", severity: .warning, summary: "A to-many relationship with the Deny rule has no inverse.")
+        id: "deny-without-inverse", severity: .warning,
+        summary: "A to-many relationship with the Deny rule has no inverse.")
 
     // MARK: - Inheritance, constraints, versions
 
@@ -105,10 +129,14 @@ extension ValidationRule {
         summary: "A fetch index names a property the entity does not have (inherited ones count).")
     static let identicalVersionHash = ValidationRule(
         id: "identical-version-hash", severity: .warning,
-        summary: "Two versions of a bundle have identical version hashes, so a store's version cannot be told from its hashes.")
+        summary:
+            "Two versions of a bundle have identical version hashes, so a store's version cannot be told from its hashes."
+    )
     static let currentVersionNotLast = ValidationRule(
         id: "current-version-not-last", severity: .warning,
-        summary: "The current version is not the last one in migration order, so later versions are never migrated to by default.")
+        summary:
+            "The current version is not the last one in migration order, so later versions are never migrated to by default."
+    )
 
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
@@ -122,7 +150,8 @@ extension ValidationRule {
     ]
 
     /// Each rule's summary by id, for output formats that describe the rules they use.
-    static let summaries: [String: String] = Dictionary(all.map { ($0.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
+    static let summaries: [String: String] = Dictionary(
+        all.map { ($0.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
 }
 
 /// Diagnostics collected while validating, each made from its rule.

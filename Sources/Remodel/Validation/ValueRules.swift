@@ -17,19 +17,35 @@ enum ValueRules {
         var minimum: Decimal?
         var maximum: Decimal?
         if let text = attribute.defaultValue, let outcome = AttributeValueParser.parseDefault(text, as: type) {
-            let key = isDate && attribute.source.attributes["defaultDateTimeInterval"] != nil ? "defaultDateTimeInterval" : "defaultValueString"
-            report(outcome, text, what: "default value", rule: .invalidDefaultValue, of: attribute, named: name, at: key, into: &list)
+            let key =
+                isDate && attribute.source.attributes["defaultDateTimeInterval"] != nil
+                ? "defaultDateTimeInterval" : "defaultValueString"
+            report(
+                outcome, text, what: "default value", rule: .invalidDefaultValue, of: attribute, named: name, at: key,
+                into: &list)
         }
         if let text = attribute.minValue, let outcome = AttributeValueParser.parseBound(text, as: type) {
-            let key = isDate && attribute.source.attributes["minDateTimeInterval"] != nil ? "minDateTimeInterval" : "minValueString"
-            minimum = report(outcome, text, what: "minimum", rule: .invalidValueBound, of: attribute, named: name, at: key, into: &list)
+            let key =
+                isDate && attribute.source.attributes["minDateTimeInterval"] != nil
+                ? "minDateTimeInterval" : "minValueString"
+            minimum = report(
+                outcome, text, what: "minimum", rule: .invalidValueBound, of: attribute, named: name, at: key,
+                into: &list)
         }
         if let text = attribute.maxValue, let outcome = AttributeValueParser.parseBound(text, as: type) {
-            let key = isDate && attribute.source.attributes["maxDateTimeInterval"] != nil ? "maxDateTimeInterval" : "maxValueString"
-            maximum = report(outcome, text, what: "maximum", rule: .invalidValueBound, of: attribute, named: name, at: key, into: &list)
+            let key =
+                isDate && attribute.source.attributes["maxDateTimeInterval"] != nil
+                ? "maxDateTimeInterval" : "maxValueString"
+            maximum = report(
+                outcome, text, what: "maximum", rule: .invalidValueBound, of: attribute, named: name, at: key,
+                into: &list)
         }
-        if let minimum, let maximum, minimum > maximum, let minText = attribute.minValue, let maxText = attribute.maxValue {
-            let key = isDate && attribute.source.attributes["minDateTimeInterval"] != nil ? "minDateTimeInterval" : "minValueString"
+        if let minimum, let maximum, minimum > maximum, let minText = attribute.minValue,
+            let maxText = attribute.maxValue
+        {
+            let key =
+                isDate && attribute.source.attributes["minDateTimeInterval"] != nil
+                ? "minDateTimeInterval" : "minValueString"
             list.report(
                 .minGreaterThanMax,
                 "attribute '\(name)' has minimum \(minText), greater than its maximum \(maxText), so no value is valid; swap or correct them",
@@ -50,7 +66,8 @@ enum ValueRules {
     /// Reports a value that does not parse; returns the comparable value of one that does.
     @discardableResult
     private static func report(
-        _ outcome: AttributeValueParser.Outcome, _ text: String, what: String, rule: ValidationRule, of attribute: Attribute,
+        _ outcome: AttributeValueParser.Outcome, _ text: String, what: String, rule: ValidationRule,
+        of attribute: Attribute,
         named name: String, at key: String, into list: inout DiagnosticList
     ) -> Decimal? {
         let location = attribute.source.location(of: key)
@@ -66,7 +83,9 @@ enum ValueRules {
             return number
         case .invalid(let expected):
             list.report(
-                rule, "\(typeName) attribute '\(name)' has \(what) '\(text)', which is not \(expected); correct it or remove it", at: location)
+                rule,
+                "\(typeName) attribute '\(name)' has \(what) '\(text)', which is not \(expected); correct it or remove it",
+                at: location)
             return nil
         }
     }

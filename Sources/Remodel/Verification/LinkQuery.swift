@@ -13,13 +13,15 @@ struct LinkQuery {
         switch storage {
         case .column(let table, let column):
             let quoted = quoteIdentifier(column)
-            sql = "SELECT o.\"_pk\" AS owner, o.\(quoted) AS target, NULL AS position FROM \(schema).\(quoteIdentifier(table)) AS o "
+            sql =
+                "SELECT o.\"_pk\" AS owner, o.\(quoted) AS target, NULL AS position FROM \(schema).\(quoteIdentifier(table)) AS o "
                 + "WHERE o.\"_entity\" = ? AND o.\(quoted) IS NOT NULL"
             parameters = [.text(entity)]
         case .inverseColumn(let table, let column, let orderColumn):
             let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
             let position = orderColumn.map { "d.\(quoteIdentifier($0))" } ?? "NULL"
-            sql = "SELECT d.\(quoteIdentifier(column)) AS owner, d.\"_pk\" AS target, \(position) AS position "
+            sql =
+                "SELECT d.\(quoteIdentifier(column)) AS owner, d.\"_pk\" AS target, \(position) AS position "
                 + "FROM \(schema).\(quoteIdentifier(table)) AS d JOIN \(owners) AS o ON o.\"_pk\" = d.\(quoteIdentifier(column)) "
                 + "AND o.\"_entity\" = ? WHERE d.\"_entity\" IN (\(placeholders(kinds.count)))"
             parameters = [.text(entity)] + kinds.map(SQLiteValue.text)
@@ -27,7 +29,8 @@ struct LinkQuery {
             let mine = ownerIsSource ? StoreLayout.JoinTable.sourceColumn : StoreLayout.JoinTable.destinationColumn
             let other = ownerIsSource ? StoreLayout.JoinTable.destinationColumn : StoreLayout.JoinTable.sourceColumn
             let position = orderColumn.map { "j.\(quoteIdentifier($0))" } ?? "NULL"
-            sql = "SELECT j.\(quoteIdentifier(mine)) AS owner, j.\(quoteIdentifier(other)) AS target, \(position) AS position "
+            sql =
+                "SELECT j.\(quoteIdentifier(mine)) AS owner, j.\(quoteIdentifier(other)) AS target, \(position) AS position "
                 + "FROM \(schema).\(quoteIdentifier(name)) AS j JOIN \(owners) AS o ON o.\"_pk\" = j.\(quoteIdentifier(mine)) "
                 + "AND o.\"_entity\" = ?"
             parameters = [.text(entity)]

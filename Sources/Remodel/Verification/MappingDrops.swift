@@ -8,7 +8,9 @@
 /// are names the caller lists as intended (`Entity` or `Entity.property`, at
 /// either version of the step), nor destinations made by a Swift policy.
 enum MappingDrops {
-    static func findings(in plan: MigrationPlan, intended: Set<String>, policies: Set<String>) -> [MigrationCheckFailure] {
+    static func findings(in plan: MigrationPlan, intended: Set<String>, policies: Set<String>)
+        -> [MigrationCheckFailure]
+    {
         var findings: [MigrationCheckFailure] = []
         for step in plan.steps where !step.mapping.files.isEmpty {
             let inferred = MappingInference.infer(from: step.source, to: step.destination, modelName: plan.modelName)
@@ -20,18 +22,23 @@ enum MappingDrops {
             }
             for expected in inferred.entities where expected.kind == .copy || expected.kind == .transform {
                 guard let source = expected.source, let destination = expected.destination else { continue }
-                let actual = step.mapping.entities.filter { $0.source == source && $0.destination != nil && $0.kind != .remove }
+                let actual = step.mapping.entities.filter {
+                    $0.source == source && $0.destination != nil && $0.kind != .remove
+                }
                 if actual.isEmpty {
                     if !isIntended([source, destination]) {
                         findings.append(
                             MigrationCheckFailure(
                                 step: name, entity: source,
-                                message: "the mapping file drops its objects, though \(step.destination.name) still has \(destination) for them (list \"\(source)\" as an intended change if that is the plan)"
+                                message:
+                                    "the mapping file drops its objects, though \(step.destination.name) still has \(destination) for them (list \"\(source)\" as an intended change if that is the plan)"
                             ))
                     }
                     continue
                 }
-                guard let mapping = actual.first(where: { $0.destination == destination }), !policies.contains(destination) else { continue }
+                guard let mapping = actual.first(where: { $0.destination == destination }),
+                    !policies.contains(destination)
+                else { continue }
                 findings += attributeDrops(expected, mapping, step: name) { isIntended([source, destination], $0) }
                 findings += relationshipDrops(expected, mapping, step: name) { isIntended([source, destination], $0) }
             }
@@ -51,7 +58,8 @@ enum MappingDrops {
             let instead = mapping.value.map { "computes it as \($0.text)" } ?? "leaves it empty"
             return MigrationCheckFailure(
                 step: step, entity: actual.destination ?? "", property: inferred.destination,
-                message: "the mapping file drops the values of \(expected.source ?? "").\(sourceName): inference would carry them (\(inferredValue.text)), the file \(instead) (list \"\(actual.destination ?? "").\(inferred.destination)\" as an intended change if that is the plan)"
+                message:
+                    "the mapping file drops the values of \(expected.source ?? "").\(sourceName): inference would carry them (\(inferredValue.text)), the file \(instead) (list \"\(actual.destination ?? "").\(inferred.destination)\" as an intended change if that is the plan)"
             )
         }
     }
@@ -66,7 +74,8 @@ enum MappingDrops {
             let instead = mapping.source.map { "rebuilds it from \($0)" } ?? "leaves it empty"
             return MigrationCheckFailure(
                 step: step, entity: actual.destination ?? "", property: inferred.destination,
-                message: "the mapping file loses the links of \(expected.source ?? "").\(sourceName): inference would carry them, the file \(instead) (list \"\(actual.destination ?? "").\(inferred.destination)\" as an intended change if that is the plan)"
+                message:
+                    "the mapping file loses the links of \(expected.source ?? "").\(sourceName): inference would carry them, the file \(instead) (list \"\(actual.destination ?? "").\(inferred.destination)\" as an intended change if that is the plan)"
             )
         }
     }

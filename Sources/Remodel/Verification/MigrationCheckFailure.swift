@@ -22,7 +22,9 @@ public struct MigrationCheckFailure: Sendable, Hashable, CustomStringConvertible
     public var message: String
 
     /// Creates a failure.
-    public init(step: String? = nil, entity: String? = nil, property: String? = nil, primaryKey: Int64? = nil, message: String) {
+    public init(
+        step: String? = nil, entity: String? = nil, property: String? = nil, primaryKey: Int64? = nil, message: String
+    ) {
         self.step = step
         self.entity = entity
         self.property = property

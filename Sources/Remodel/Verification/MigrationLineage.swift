@@ -92,7 +92,9 @@ struct MigrationLineage {
         let keys = KeyPlan(mapping: step.mapping, source: sourceLayout, destination: destinationLayout)
         var origins: [String: String] = [:]
         for table in destinationLayout.tables {
-            if case .preserved(let feeder)? = keys.mode(ofDestinationTable: table.name), let origin = tableOrigins[feeder] {
+            if case .preserved(let feeder)? = keys.mode(ofDestinationTable: table.name),
+                let origin = tableOrigins[feeder]
+            {
                 origins[table.name] = origin
             }
         }
@@ -114,7 +116,8 @@ struct MigrationLineage {
                 continue
             }
             for mapping in carried {
-                next.append(follow(stream, through: mapping, step: step, policy: policies.contains(mapping.destination ?? "")))
+                next.append(
+                    follow(stream, through: mapping, step: step, policy: policies.contains(mapping.destination ?? "")))
             }
         }
         streams = next
@@ -143,7 +146,8 @@ struct MigrationLineage {
             return CarriedAttribute(head: to.name, source: before.source, nilBecomes: before.nilBecomes ?? fallback)
         }
         result.relationships = mapping.relationships.compactMap { relationshipMapping in
-            guard let name = relationshipMapping.source, let before = stream.relationships.first(where: { $0.head == name }),
+            guard let name = relationshipMapping.source,
+                let before = stream.relationships.first(where: { $0.head == name }),
                 let to = step.destination.relationship(named: relationshipMapping.destination, in: destinationEntity)
             else { return nil }
             return CarriedRelationship(head: to.name, source: before.source, ordered: before.ordered && to.isOrdered)

@@ -18,7 +18,8 @@ package struct MigrationVerifier {
         policies = Set(options.policies.map(\.destination))
         hasHooks = options.hooks.beforeStep != nil || options.hooks.afterStep != nil
         self.intended = intended
-        if let source = bundle.version(named: plan.sourceVersion), let head = bundle.version(named: plan.targetVersion) {
+        if let source = bundle.version(named: plan.sourceVersion), let head = bundle.version(named: plan.targetVersion)
+        {
             lineage = MigrationLineage(plan: plan, source: source, head: head, policies: policies)
         } else {
             lineage = nil
@@ -37,7 +38,9 @@ package struct MigrationVerifier {
         guard let lineage else { return [] }
         let connection = try SQLiteConnection(path: after, mode: .readOnly)
         try connection.attach(path: before, as: "before", readOnly: true)
-        return try StoreComparison(lineage: lineage, connection: connection, objectsMayBeAdded: hasHooks, intended: intended).findings()
+        return try StoreComparison(
+            lineage: lineage, connection: connection, objectsMayBeAdded: hasHooks, intended: intended
+        ).findings()
     }
 
     /// Entities whose objects the plan drops on purpose (the model removes them), with the step that does.

@@ -22,7 +22,8 @@ struct StoreComparison {
                 let sourceTable = sourceLayout.table(forEntity: stream.sourceEntity)?.name,
                 let headTable = headLayout.table(forEntity: entity)?.name
             else { continue }
-            let tables = Tables(source: sourceTable, head: headTable, sourceEntity: stream.sourceEntity, headEntity: entity)
+            let tables = Tables(
+                source: sourceTable, head: headTable, sourceEntity: stream.sourceEntity, headEntity: entity)
             if !stream.filtered && !stream.policy {
                 findings += try arrivalFindings(tables)
             }
@@ -56,7 +57,9 @@ struct StoreComparison {
         )?.integerValue ?? 0
     }
 
-    private func countFindings(_ sourceLayout: StoreLayout, _ headLayout: StoreLayout) throws(RemodelError) -> [MigrationCheckFailure] {
+    private func countFindings(_ sourceLayout: StoreLayout, _ headLayout: StoreLayout) throws(RemodelError)
+        -> [MigrationCheckFailure]
+    {
         var findings: [MigrationCheckFailure] = []
         for entity in lineage.head.entities where !entity.isAbstract && !intended.contains(entity.name) {
             guard let table = headLayout.table(forEntity: entity.name)?.name else { continue }
@@ -72,13 +75,20 @@ struct StoreComparison {
             }
             let found = try count("main", table, entity.name)
             let filtered = arriving.contains(where: \.filtered)
-            let from = origins.isEmpty ? "the plan makes it empty" : "the plan carries \(origins.joined(separator: " + ")) of \(lineage.source.name)"
+            let from =
+                origins.isEmpty
+                ? "the plan makes it empty"
+                : "the plan carries \(origins.joined(separator: " + ")) of \(lineage.source.name)"
             if found > expected && !objectsMayBeAdded {
                 findings.append(
                     MigrationCheckFailure(
-                        entity: entity.name, message: "has \(found) objects, and \(from)\(filtered ? " (at most \(expected), as a filter may leave some out)" : "")"))
+                        entity: entity.name,
+                        message:
+                            "has \(found) objects, and \(from)\(filtered ? " (at most \(expected), as a filter may leave some out)" : "")"
+                    ))
             } else if found < expected && !filtered {
-                findings.append(MigrationCheckFailure(entity: entity.name, message: "has \(found) objects, and \(from)"))
+                findings.append(
+                    MigrationCheckFailure(entity: entity.name, message: "has \(found) objects, and \(from)"))
             }
         }
         return findings
@@ -93,15 +103,19 @@ struct StoreComparison {
         return rows.map { row in
             MigrationCheckFailure(
                 entity: tables.headEntity, primaryKey: row[0].integerValue,
-                message: "the \(tables.sourceEntity) object with this _pk did not arrive, and the plan carries every one")
+                message:
+                    "the \(tables.sourceEntity) object with this _pk did not arrive, and the plan carries every one")
         }
     }
 
     // MARK: - Values
 
-    private func valueFindings(_ tables: Tables, _ attribute: MigrationLineage.CarriedAttribute) throws(RemodelError) -> [MigrationCheckFailure] {
+    private func valueFindings(_ tables: Tables, _ attribute: MigrationLineage.CarriedAttribute) throws(RemodelError)
+        -> [MigrationCheckFailure]
+    {
         // Columns as the layouts name them (a name SQLite cannot tell from another's gets a suffix).
-        let sourceColumn = lineage.sourceLayout.columnName(of: attribute.source, in: tables.sourceEntity) ?? attribute.source
+        let sourceColumn =
+            lineage.sourceLayout.columnName(of: attribute.source, in: tables.sourceEntity) ?? attribute.source
         let headColumn = lineage.headLayout.columnName(of: attribute.head, in: tables.headEntity) ?? attribute.head
         let source = "s.\(quoteIdentifier(sourceColumn))"
         let expected = attribute.nilBecomes == nil ? source : "coalesce(\(source), ?)"
@@ -110,7 +124,8 @@ struct StoreComparison {
                 + "JOIN main.\(quoteIdentifier(tables.head)) AS h ON h.\"_pk\" = s.\"_pk\" WHERE s.\"_entity\" = ? AND h.\"_entity\" = ? "
                 + "AND h.\(quoteIdentifier(headColumn)) IS NOT \(expected) ORDER BY s.\"_pk\" LIMIT \(Self.limit)",
             [.text(tables.sourceEntity), .text(tables.headEntity)] + (attribute.nilBecomes.map { [$0] } ?? []))
-        let origin = attribute.source == attribute.head && tables.sourceEntity == tables.headEntity
+        let origin =
+            attribute.source == attribute.head && tables.sourceEntity == tables.headEntity
             ? "" : " (\(tables.sourceEntity).\(attribute.source) of \(lineage.source.name))"
         return rows.map { row in
             MigrationCheckFailure(
@@ -122,24 +137,29 @@ struct StoreComparison {
     // MARK: - Links
 
     private func linkFindings(
-        _ tables: Tables, _ relationship: MigrationLineage.CarriedRelationship, _ sourceLayout: StoreLayout, _ headLayout: StoreLayout
+        _ tables: Tables, _ relationship: MigrationLineage.CarriedRelationship, _ sourceLayout: StoreLayout,
+        _ headLayout: StoreLayout
     ) throws(RemodelError) -> [MigrationCheckFailure] {
         guard let sourceEntity = lineage.source.entity(named: tables.sourceEntity),
             let headEntity = lineage.head.entity(named: tables.headEntity),
             let sourceRelationship = lineage.source.relationship(named: relationship.source, in: sourceEntity),
             let headRelationship = lineage.head.relationship(named: relationship.head, in: headEntity),
-            let sourceTarget = sourceRelationship.destinationEntity.flatMap({ sourceLayout.table(forEntity: $0)?.name }),
+            let sourceTarget = sourceRelationship.destinationEntity.flatMap({ sourceLayout.table(forEntity: $0)?.name }
+            ),
             let headTarget = headRelationship.destinationEntity.flatMap({ headLayout.table(forEntity: $0)?.name }),
             lineage.origin(ofHeadTable: headTarget) == sourceTarget,
-            let before = LinkQuery(layout: sourceLayout, schema: "before", entity: tables.sourceEntity, relationship: sourceRelationship),
-            let after = LinkQuery(layout: headLayout, schema: "main", entity: tables.headEntity, relationship: headRelationship)
+            let before = LinkQuery(
+                layout: sourceLayout, schema: "before", entity: tables.sourceEntity, relationship: sourceRelationship),
+            let after = LinkQuery(
+                layout: headLayout, schema: "main", entity: tables.headEntity, relationship: headRelationship)
         else { return [] }
         let kinds = headLayout.kinds(of: headRelationship.destinationEntity ?? "")
         let order = relationship.ordered ? "l.position, l.target" : "l.target"
         let expected = try connection.prepare(
             "SELECT l.owner, l.target FROM (\(before.sql)) AS l WHERE EXISTS (SELECT 1 FROM main.\(quoteIdentifier(tables.head)) AS h "
                 + "WHERE h.\"_pk\" = l.owner AND h.\"_entity\" = ?) AND EXISTS (SELECT 1 FROM main.\(quoteIdentifier(headTarget)) AS t "
-                + "WHERE t.\"_pk\" = l.target AND t.\"_entity\" IN (\(placeholders(kinds.count)))) ORDER BY l.owner, \(order)")
+                + "WHERE t.\"_pk\" = l.target AND t.\"_entity\" IN (\(placeholders(kinds.count)))) ORDER BY l.owner, \(order)"
+        )
         try expected.bind(before.parameters + [.text(tables.headEntity)] + kinds.map(SQLiteValue.text))
         let actual = try connection.prepare(
             "SELECT l.owner, l.target FROM (\(after.sql)) AS l WHERE EXISTS (SELECT 1 FROM before.\(quoteIdentifier(tables.source)) AS s "
@@ -152,12 +172,14 @@ struct StoreComparison {
             let had = left.owner == owner ? try left.take() : []
             let has = right.owner == owner ? try right.take() : []
             guard had != has else { continue }
-            let origin = relationship.source == relationship.head && tables.sourceEntity == tables.headEntity
+            let origin =
+                relationship.source == relationship.head && tables.sourceEntity == tables.headEntity
                 ? "" : " (\(tables.sourceEntity).\(relationship.source) of \(lineage.source.name))"
             findings.append(
                 MigrationCheckFailure(
                     entity: tables.headEntity, property: relationship.head, primaryKey: owner,
-                    message: "linked \(had)\(origin), links \(has); the plan carries the links\(relationship.ordered ? " in their order" : "") (those to objects that arrived)"
+                    message:
+                        "linked \(had)\(origin), links \(has); the plan carries the links\(relationship.ordered ? " in their order" : "") (those to objects that arrived)"
                 ))
         }
         return findings

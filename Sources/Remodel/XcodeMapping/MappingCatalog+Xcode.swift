@@ -11,7 +11,8 @@ extension MappingCatalog {
         }
         let at = translation.model.location
         if loaded.isBackwards(in: bundle) {
-            diagnostics.append(XcodeMappingNotes.backwards(from: mapping.sourceVersion, to: mapping.destinationVersion, at: at))
+            diagnostics.append(
+                XcodeMappingNotes.backwards(from: mapping.sourceVersion, to: mapping.destinationVersion, at: at))
             return
         }
         let pair = VersionPair(source: mapping.sourceVersion, destination: mapping.destinationVersion)
@@ -20,9 +21,12 @@ extension MappingCatalog {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: "mapping-duplicate-step",
-                        message: "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(other): keep one", at: at))
+                        message:
+                            "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(other): keep one",
+                        at: at))
             } else {
-                diagnostics.append(XcodeMappingNotes.superseded(by: other, from: pair.source, to: pair.destination, at: at))
+                diagnostics.append(
+                    XcodeMappingNotes.superseded(by: other, from: pair.source, to: pair.destination, at: at))
             }
             return
         }

@@ -43,14 +43,19 @@ enum XcodeMappingLoader {
 
     /// Loads a mapping model already read, for a bundle it belongs to.
     static func load(
-        _ model: XcodeMappingModel, bundle: ModelBundle, readDiagnostics: [Diagnostic] = [], checkingSnapshots: Bool = false
+        _ model: XcodeMappingModel, bundle: ModelBundle, readDiagnostics: [Diagnostic] = [],
+        checkingSnapshots: Bool = false
     ) -> Loaded {
-        let (match, matchDiagnostics) = XcodeVersionMatcher.match(model, in: bundle, checkingSnapshots: checkingSnapshots)
-        guard let match else { return Loaded(translation: nil, mapping: nil, diagnostics: readDiagnostics + matchDiagnostics) }
+        let (match, matchDiagnostics) = XcodeVersionMatcher.match(
+            model, in: bundle, checkingSnapshots: checkingSnapshots)
+        guard let match else {
+            return Loaded(translation: nil, mapping: nil, diagnostics: readDiagnostics + matchDiagnostics)
+        }
         var converter = XcodeMappingConverter(model: model, match: match, bundle: bundle)
         let translation = converter.convert()
         let (mapping, resolveDiagnostics) = translation.resolve(bundle: bundle)
         return Loaded(
-            translation: translation, mapping: mapping, diagnostics: readDiagnostics + matchDiagnostics + translation.diagnostics + resolveDiagnostics)
+            translation: translation, mapping: mapping,
+            diagnostics: readDiagnostics + matchDiagnostics + translation.diagnostics + resolveDiagnostics)
     }
 }

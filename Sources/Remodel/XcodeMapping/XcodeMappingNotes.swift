@@ -11,10 +11,13 @@ enum XcodeMappingNotes {
     }
 
     /// A Remodel mapping file maps the same step, and wins.
-    static func superseded(by other: String, from source: String, to destination: String, at location: SourceLocation) -> Diagnostic {
+    static func superseded(by other: String, from source: String, to destination: String, at location: SourceLocation)
+        -> Diagnostic
+    {
         Diagnostic(
             .warning, rule: "xcode-mapping-superseded",
-            message: "the Remodel mapping file \(other) maps the same step ('\(source)' to '\(destination)') and is used instead of this mapping model",
+            message:
+                "the Remodel mapping file \(other) maps the same step ('\(source)' to '\(destination)') and is used instead of this mapping model",
             at: location)
     }
 }

@@ -24,35 +24,48 @@ enum XcodeMappingValidation {
 
     /// The diagnostics of one `xcmapping.xml`.
     static func check(
-        path: String, bundles: [String: ModelBundle], searched: [String], remodelSteps: RemodelSteps, registeredPolicyClasses: Set<String>
+        path: String, bundles: [String: ModelBundle], searched: [String], remodelSteps: RemodelSteps,
+        registeredPolicyClasses: Set<String>
     ) -> [Diagnostic] {
         let (read, readDiagnostics) = XcodeMappingReader.read(path: path)
         guard let model = read else { return readDiagnostics }
         let named = [model.source.bundleName, model.destination.bundleName].compactMap { $0 }
         let candidates = named.compactMap { bundles[$0] } + bundles.keys.sorted().compactMap { bundles[$0] }
         guard let bundle = candidates.first(where: { XcodeVersionMatcher.belongs(model, to: $0) }) else {
-            let paths = [model.source.path, model.destination.path].compactMap { $0?.value }.map { "'\($0)'" }.joined(separator: " and ")
+            let paths = [model.source.path, model.destination.path].compactMap { $0?.value }.map { "'\($0)'" }.joined(
+                separator: " and ")
             return readDiagnostics + [
                 Diagnostic(
                     .error, rule: "mapping-unknown-model",
-                    message: "no model was found for this mapping model (its model paths are \(paths.isEmpty ? "missing" : paths), and its model snapshots match no version; looked in \(ProjectValidation.searchedPlaces(searched))); give its .xcdatamodeld bundle as a path too",
+                    message:
+                        "no model was found for this mapping model (its model paths are \(paths.isEmpty ? "missing" : paths), and its model snapshots match no version; looked in \(ProjectValidation.searchedPlaces(searched))); give its .xcdatamodeld bundle as a path too",
                     at: model.source.path?.start ?? model.location)
             ]
         }
-        let loaded = XcodeMappingLoader.load(model, bundle: bundle, readDiagnostics: readDiagnostics, checkingSnapshots: true)
+        let loaded = XcodeMappingLoader.load(
+            model, bundle: bundle, readDiagnostics: readDiagnostics, checkingSnapshots: true)
         var diagnostics = loaded.diagnostics
         guard let translation = loaded.translation else { return diagnostics }
-        let registered = Set(translation.rules.compactMap { rule in rule.policy.flatMap { registeredPolicyClasses.contains($0.className) ? $0.location : nil } })
+        let registered = Set(
+            translation.rules.compactMap { rule in
+                rule.policy.flatMap { registeredPolicyClasses.contains($0.className) ? $0.location : nil }
+            })
         diagnostics.removeAll { $0.rule == "xcode-mapping-policy" && $0.location.map(registered.contains) == true }
         let match = translation.match
         if loaded.isBackwards(in: bundle) {
-            diagnostics.append(XcodeMappingNotes.backwards(from: match.source.name, to: match.destination.name, at: model.location))
+            diagnostics.append(
+                XcodeMappingNotes.backwards(from: match.source.name, to: match.destination.name, at: model.location))
         }
-        if let other = remodelSteps.path(model: bundle.name, source: match.source.name, destination: match.destination.name) {
-            diagnostics.append(XcodeMappingNotes.superseded(by: other, from: match.source.name, to: match.destination.name, at: model.location))
+        if let other = remodelSteps.path(
+            model: bundle.name, source: match.source.name, destination: match.destination.name)
+        {
+            diagnostics.append(
+                XcodeMappingNotes.superseded(
+                    by: other, from: match.source.name, to: match.destination.name, at: model.location))
         }
         if let mapping = loaded.mapping {
-            diagnostics += MappingChecker.diagnostics(for: mapping, source: match.source, destination: match.destination)
+            diagnostics += MappingChecker.diagnostics(
+                for: mapping, source: match.source, destination: match.destination)
         }
         return diagnostics
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// What every `remodel` subcommand does alike: `--version`, `error:` as compilers print it, the
@@ -19,7 +20,9 @@ struct ConventionCommandTests {
         #expect(result.status == 64)
         #expect(result.output == "")
         #expect(result.error.hasPrefix("error: give the stores to migrate, or --stores-from FILE\n"), "\(result.error)")
-        #expect(result.error.contains("\nUsage: remodel migrate [<options>] [<store> ...] --model <model>"), "\(result.error)")
+        #expect(
+            result.error.contains("\nUsage: remodel migrate [<options>] [<store> ...] --model <model>"),
+            "\(result.error)")
         let demo = try RemodelProcess.run(["demo", "--people", "0"])
         #expect(demo.status == 64)
         #expect(demo.error.hasPrefix("error: --people must be at least 1\nUsage: remodel demo "), "\(demo.error)")
@@ -33,7 +36,9 @@ struct ConventionCommandTests {
         let infer = try RemodelProcess.run(["infer", model, "--from", "Library", "--to", "Library 9"])
         #expect(infer.error == "error: \(model): model \"Library\" has no version \"Library 9\"; \(versions)\n")
         let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: nil)
-        let migrate = try RemodelProcess.run(["migrate", migration.store, "--model", model, "--to", "Library 9", "--dry-run"])
+        let migrate = try RemodelProcess.run([
+            "migrate", migration.store, "--model", model, "--to", "Library 9", "--dry-run",
+        ])
         #expect(migrate.status == 1)
         #expect(migrate.error == "error: \(model): model \"Library\" has no version \"Library 9\"; \(versions)\n")
     }
@@ -44,7 +49,8 @@ struct ConventionCommandTests {
         #expect(export.status == 2)
         #expect(
             export.error
-                == "error: Models/Nope.xcdatamodeld: no model at this path; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file\n")
+                == "error: Models/Nope.xcdatamodeld: no model at this path; give a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file\n"
+        )
         let validate = try RemodelProcess.run(["validate", "Models/Nope.xcdatamodeld", "--format", "json"])
         #expect(validate.status == 2)
         #expect(validate.error.hasPrefix("error: Models/Nope.xcdatamodeld: "), "\(validate.error)")
@@ -63,7 +69,9 @@ struct ConventionCommandTests {
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
         let seed = MigrationFixtures.path("Library", "seed.json")
-        let created = try RemodelProcess.run(["create", store, "--model", model, "--version", "Library", "--seed", seed, "-q"])
+        let created = try RemodelProcess.run([
+            "create", store, "--model", model, "--version", "Library", "--seed", seed, "-q",
+        ])
         #expect(created.status == 0 && created.output == "" && created.error == "")
         let exported = folder.file("out.json")
         #expect(try RemodelProcess.run(["export", store, "--model", model, "-o", exported]).status == 0)
@@ -71,7 +79,9 @@ struct ConventionCommandTests {
         #expect(standardOutput.output.contains("\"Person\": [\n"))
         #expect(try String(contentsOfFile: exported, encoding: .utf8) == standardOutput.output)
         let mapping = folder.file("mapping.xml")
-        let inferred = try RemodelProcess.run(["infer", model, "--from", "Library 2", "--to", "Library 3", "-o", mapping])
+        let inferred = try RemodelProcess.run([
+            "infer", model, "--from", "Library 2", "--to", "Library 3", "-o", mapping,
+        ])
         #expect(inferred.status == 0 && inferred.output == "")
         #expect(FileManager.default.fileExists(atPath: mapping))
         let migrated = try RemodelProcess.run(["migrate", store, "--model", model, "-q"])

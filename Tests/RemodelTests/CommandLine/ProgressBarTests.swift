@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The progress bar on a real (pseudo-)terminal: it fits the width and is redrawn in place; a migration
@@ -7,8 +8,10 @@ import Testing
 @Suite struct ProgressBarTests {
     @Test(arguments: [60, 80, 120])
     func theMigrationBarFitsTheTerminalAndLeavesOneLine(columns: Int) throws {
-        let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
-        let screen = try PseudoTerminal.run(["migrate", migration.store, "--model", "Models/Library.xcdatamodeld"], columns: columns)
+        let migration = try MigrationCase(
+            bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+        let screen = try PseudoTerminal.run(
+            ["migrate", migration.store, "--model", "Models/Library.xcdatamodeld"], columns: columns)
         #expect(screen.status == 0, "\(screen.lines)")
         #expect(screen.output.hasPrefix("Migrated \(migration.store) from Library to Library 3 in 2 steps"))
         #expect(!screen.wrapped, "a line wrapped: \(screen.lines)")
@@ -58,8 +61,12 @@ import Testing
     /// step running.
     @Test func theJSONLineHasNoFloatNoise() throws {
         let progress = MigrationProgress(
-            phase: .relationships, step: 1, steps: 2, entity: "AVeryLongEntityNameIndeed", completed: 1_234_567, total: 9_876_543,
+            phase: .relationships, step: 1, steps: 2, entity: "AVeryLongEntityNameIndeed", completed: 1_234_567,
+            total: 9_876_543,
             fraction: 0.4321, estimatedSecondsRemaining: 12.3, planSteps: 1...3, planStep: 2)
-        #expect(progress.jsonLine == #"{"phase":"relationships","step":1,"steps":2,"entity":"AVeryLongEntityNameIndeed","completed":1234567,"total":9876543,"fraction":0.4321,"eta":12.3,"planSteps":[1,3],"planStep":2}"#)
+        #expect(
+            progress.jsonLine
+                == #"{"phase":"relationships","step":1,"steps":2,"entity":"AVeryLongEntityNameIndeed","completed":1234567,"total":9876543,"fraction":0.4321,"eta":12.3,"planSteps":[1,3],"planStep":2}"#
+        )
     }
 }

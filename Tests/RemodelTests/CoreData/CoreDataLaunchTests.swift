@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// One call for the first launch on a new platform: import the Core Data store, then migrate it to the
@@ -10,8 +11,11 @@ struct CoreDataLaunchTests {
         let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"))
         let current = CoreDataStoreBuilder.zooEntities.replacingOccurrences(
             of: "<attribute name=\"title\" attributeType=\"String\"/>",
-            with: "<attribute name=\"title\" attributeType=\"String\"/>\n<attribute name=\"area\" optional=\"YES\" attributeType=\"Double\"/>")
-        let bundle = try CoreDataStoreBuilder.zooBundle(in: folder.path, versions: [("Zoo 1", CoreDataStoreBuilder.zooEntities), ("Zoo 2", current)])
+            with:
+                "<attribute name=\"title\" attributeType=\"String\"/>\n<attribute name=\"area\" optional=\"YES\" attributeType=\"Double\"/>"
+        )
+        let bundle = try CoreDataStoreBuilder.zooBundle(
+            in: folder.path, versions: [("Zoo 1", CoreDataStoreBuilder.zooEntities), ("Zoo 2", current)])
         let path = folder.file("zoo-remodel.sqlite")
 
         let (store, outcome, imported) = try await Store.launch(at: path, bundle: bundle, importingCoreDataFrom: source)
@@ -24,7 +28,10 @@ struct CoreDataLaunchTests {
         #expect(report.sourceVersion == "Zoo 1" && report.targetVersion == "Zoo 2")
         #expect(store.version.name == "Zoo 2")
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try connection.rows("SELECT _pk, title, area FROM Zone ORDER BY _pk") == [[.integer(1), .text("North"), .null], [.integer(2), .text("South"), .null]])
+        #expect(
+            try connection.rows("SELECT _pk, title, area FROM Zone ORDER BY _pk") == [
+                [.integer(1), .text("North"), .null], [.integer(2), .text("South"), .null],
+            ])
         #expect(try connection.scalar("SELECT _keeper_order FROM Animal WHERE _pk = 4") == .integer(2))
 
         let (_, again, notImported) = try await Store.launch(at: path, bundle: bundle, importingCoreDataFrom: source)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The source store is read as SQLite would read it, without a byte written in it or beside it, and a
@@ -15,8 +16,12 @@ struct CoreDataReadOnlyTests {
         #expect(try writer.scalar("PRAGMA journal_mode = WAL") == .text("wal"))
         try writer.execute("PRAGMA wal_autocheckpoint = 0; CREATE TABLE placeholder (x); DROP TABLE placeholder")
         try CoreDataStoreBuilder.zoo(at: original)
-        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: original + suffix, toPath: folder.file("backup/Zoo.sqlite" + suffix)) }
-        try FileManager.default.copyItem(atPath: folder.file("writer/.Zoo_SUPPORT"), toPath: folder.file("backup/.Zoo_SUPPORT"))
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(
+                atPath: original + suffix, toPath: folder.file("backup/Zoo.sqlite" + suffix))
+        }
+        try FileManager.default.copyItem(
+            atPath: folder.file("writer/.Zoo_SUPPORT"), toPath: folder.file("backup/.Zoo_SUPPORT"))
         withExtendedLifetime(writer) {}
         return folder.file("backup/Zoo.sqlite")
     }
@@ -39,19 +44,29 @@ struct CoreDataReadOnlyTests {
     }
 
     /// `python3`, to hold a store open in another process (SQLite's locks are per process).
-    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test(.enabled(if: python != nil, "python3 is not installed"), arguments: [false, true])
     func refusesAStoreAnotherProcessHasOpen(wal: Bool) throws {
         let folder = try TemporaryFolder()
         let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"))
-        if wal { #expect(try SQLiteConnection(path: source, mode: .readWrite).scalar("PRAGMA journal_mode = WAL") == .text("wal")) }
+        if wal {
+            #expect(
+                try SQLiteConnection(path: source, mode: .readWrite).scalar("PRAGMA journal_mode = WAL") == .text("wal")
+            )
+        }
         let bundle = try CoreDataStoreBuilder.zooBundle(in: folder.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.python))
         // Holds a write transaction (rollback journal) or simply has the store open (WAL) until its input closes.
         let hold = wal ? "c.execute('SELECT count(*) FROM ZANIMAL').fetchall()" : "c.execute('BEGIN IMMEDIATE')"
-        process.arguments = ["-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\n\(hold)\nprint('open', flush=True)\nsys.stdin.read()", source]
+        process.arguments = [
+            "-c",
+            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\n\(hold)\nprint('open', flush=True)\nsys.stdin.read()",
+            source,
+        ]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -67,7 +82,8 @@ struct CoreDataReadOnlyTests {
         #expect(error.code == .locked)
         #expect(
             error.message
-                == "another program has the Core Data store open and may be writing to it (it holds a lock on Zoo.sqlite); quit the app (or simulator) that uses it, or copy the store with its -wal file, and import again")
+                == "another program has the Core Data store open and may be writing to it (it holds a lock on Zoo.sqlite); quit the app (or simulator) that uses it, or copy the store with its -wal file, and import again"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder.file("zoo-remodel.sqlite")))
     }
 }

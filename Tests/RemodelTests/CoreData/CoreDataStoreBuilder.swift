@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// Builds Core Data stores from the layout docs/CORE-DATA-STORES.md documents, for the cases the real
@@ -39,7 +40,8 @@ enum CoreDataStoreBuilder {
         """
 
     /// The file name Tom's photo is kept under, as the hexadecimal of its ASCII bytes.
-    static let externalReferenceHex = "5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A".utf8.map { String(format: "%02X", $0) }.joined()
+    static let externalReferenceHex = "5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A".utf8.map { String(format: "%02X", $0) }
+        .joined()
 
     /// Seconds from 1970 to 2001.
     static let offset = 978_307_200.0
@@ -50,7 +52,11 @@ enum CoreDataStoreBuilder {
         let connection = try SQLiteConnection(path: path, mode: .create)
         let plist = BinaryPropertyListWriter.encode(
             .dictionary([
-                ("NSStoreModelVersionHashes", .dictionary(["Animal", "Cat", "Dog", "Keeper", "Zone"].map { ($0, .data(Array(repeating: 7, count: 32))) })),
+                (
+                    "NSStoreModelVersionHashes",
+                    .dictionary(
+                        ["Animal", "Cat", "Dog", "Keeper", "Zone"].map { ($0, .data(Array(repeating: 7, count: 32))) })
+                ),
                 ("NSStoreModelVersionIdentifiers", .array([.string(identifier)])),
                 ("NSStoreModelVersionHashesVersion", .integer(3)),
                 ("NSPersistenceFrameworkVersion", .integer(1344)),
@@ -95,9 +101,11 @@ enum CoreDataStoreBuilder {
         try connection.run("INSERT INTO Z_METADATA VALUES (1, 'A1B2', ?)", [.blob(Data(plist))])
         // The photo of Tom (Z_PK 2) is kept in a file beside the store.
         let url = URL(fileURLWithPath: path)
-        let support = url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA")
+        let support = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA")
         try FileManager.default.createDirectory(at: support, withIntermediateDirectories: true)
-        try Data([0xBE, 0xEF, 0x00, 0x42]).write(to: support.appendingPathComponent("5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A"))
+        try Data([0xBE, 0xEF, 0x00, 0x42]).write(
+            to: support.appendingPathComponent("5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A"))
         return path
     }
 

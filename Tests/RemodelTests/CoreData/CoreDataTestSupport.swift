@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The real Core Data stores of `shared/corpus-coredata` (beside the repository) and helpers to read
 /// them independently of the importer.
 enum CoreDataCorpus {
     /// `shared/corpus-coredata`.
-    static let folder = ValidationSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus-coredata").path
+    static let folder = ValidationSupport.packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/corpus-coredata"
+    ).path
 
     /// Whether the corpus is there to test against (tests skip without it, as the model corpus tests do).
     static var exists: Bool { FileManager.default.fileExists(atPath: folder + "/SOURCES.tsv") }
@@ -61,7 +64,8 @@ struct CoreDataReference {
 
     init(copyOf store: String, in folder: TemporaryFolder) throws {
         try FileManager.default.createDirectory(atPath: folder.file("reference"), withIntermediateDirectories: true)
-        connection = try SQLiteConnection(path: try CoreDataCorpus.copy(store, into: folder.file("reference")), mode: .readWrite)
+        connection = try SQLiteConnection(
+            path: try CoreDataCorpus.copy(store, into: folder.file("reference")), mode: .readWrite)
     }
 
     /// The entity number of each entity name in `Z_PRIMARYKEY`.
@@ -81,7 +85,13 @@ struct CoreDataReference {
         case (.double, .integer(let number)), (.float, .integer(let number)): return .real(Double(number))
         case (.uuid, .blob(let bytes)) where bytes.count == 16:
             let b = Array(bytes)
-            return .text(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])).uuidString)
+            return .text(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )
+                ).uuidString)
         default: return value
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The store carries its version's model: recorded at create and after every migration, readable
@@ -15,7 +16,9 @@ struct CarriedModelTests {
         #expect(carried.versionName == "Library 2")
         #expect(carried.formatVersion == 1)
         #expect(carried.contents == (try DowngradeScene.contents("Library 2")))
-        #expect(try DowngradeScene.metadataValue("versionContents", in: store) == (try DowngradeScene.contents("Library 2")))
+        #expect(
+            try DowngradeScene.metadataValue("versionContents", in: store) == (try DowngradeScene.contents("Library 2"))
+        )
     }
 
     @Test func aMigrationRecordsTheNewVersionsModel() async throws {
@@ -23,8 +26,11 @@ struct CarriedModelTests {
         let store = folder.file("library.sqlite")
         try Reliability.makeStore(at: store, people: 3)
         #expect(try StoreInspector.carriedModel(path: store)?.versionName == "Library")
-        _ = try await Migrator(bundle: try MigrationFixtures.library(), options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings))
-            .migrate(storeAt: store)
+        _ = try await Migrator(
+            bundle: try MigrationFixtures.library(),
+            options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        )
+        .migrate(storeAt: store)
         #expect(try StoreInspector.carriedModel(path: store)?.contents == (try DowngradeScene.contents("Library 3")))
     }
 
@@ -34,10 +40,13 @@ struct CarriedModelTests {
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
         try Reliability.makeStore(at: store, people: 3)
-        try SQLiteConnection(path: store, mode: .readWrite).run("DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
+        try SQLiteConnection(path: store, mode: .readWrite).run(
+            "DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
         #expect(try StoreInspector.carriedModel(path: store) == nil)
         let bundle = try MigrationFixtures.library()
-        #expect(try StoreInspector.inspect(path: store, bundle: bundle).state == .older(version: "Library", matchedBy: .name))
+        #expect(
+            try StoreInspector.inspect(path: store, bundle: bundle).state
+                == .older(version: "Library", matchedBy: .name))
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         options.downgrade = .lossless
         let (_, outcome) = try await Store.launch(at: store, bundle: bundle, options: options)
@@ -48,16 +57,19 @@ struct CarriedModelTests {
 
     @Test func aNewerStoreFromBeforeCannotGoDownAndIsLeftUntouched() async throws {
         let scene = try DowngradeScene()
-        try SQLiteConnection(path: scene.store, mode: .readWrite).run("DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
+        try SQLiteConnection(path: scene.store, mode: .readWrite).run(
+            "DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
         let before = try fileBytes(scene.store)
         do {
-            _ = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.allowLoss)).migrate(storeAt: scene.store)
+            _ = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.allowLoss)).migrate(
+                storeAt: scene.store)
             Issue.record("migrated down without a carried model")
         } catch {
             #expect(error.code == .newerStore)
             #expect(
                 error.message
-                    == #"the store is at version "Library 3", newer than this build's "Library 2", and it carries no model (it was written before Remodel recorded one, or from a model made in memory), so it cannot be migrated down and was left untouched; open it with the newer build"#)
+                    == #"the store is at version "Library 3", newer than this build's "Library 2", and it carries no model (it was written before Remodel recorded one, or from a model made in memory), so it cannot be migrated down and was left untouched; open it with the newer build"#
+            )
         }
         #expect(try fileBytes(scene.store) == before)
     }
@@ -66,15 +78,23 @@ struct CarriedModelTests {
     /// names `Library 2`): the bundle's own version of it is the downgrade's source.
     @Test func aStoreWithoutAModelGoesDownFromTheBundlesOwnLaterVersion() async throws {
         let scene = try DowngradeScene()
-        try SQLiteConnection(path: scene.store, mode: .readWrite).run("DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
+        try SQLiteConnection(path: scene.store, mode: .readWrite).run(
+            "DELETE FROM _RemodelMetadata WHERE key = 'versionContents'")
         let bundle = scene.folder.file("declared/Library.xcdatamodeld")
-        try FileManager.default.createDirectory(atPath: scene.folder.file("declared"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld", toPath: bundle)
-        try Data(#"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Library 2.xcdatamodel</string></dict></plist>"#.utf8)
-            .write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        try FileManager.default.createDirectory(
+            atPath: scene.folder.file("declared"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld", toPath: bundle)
+        try Data(
+            #"<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Library 2.xcdatamodel</string></dict></plist>"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
         let declared = try ModelBundle(contentsOf: bundle)
-        #expect(try StoreInspector.inspect(path: scene.store, bundle: declared).state == .newer(versionName: "Library 3"))
-        let report = try await Migrator(bundle: declared, options: DowngradeScene.options(.lossless)).migrate(storeAt: scene.store)
+        #expect(
+            try StoreInspector.inspect(path: scene.store, bundle: declared).state == .newer(versionName: "Library 3"))
+        let report = try await Migrator(bundle: declared, options: DowngradeScene.options(.lossless)).migrate(
+            storeAt: scene.store)
         #expect(report.isDowngrade && report.targetVersion == "Library 2")
         expectSameText(try scene.export(), DowngradeScene.downgradedExport)
     }
@@ -83,14 +103,17 @@ struct CarriedModelTests {
     @Test func aCarriedModelThatDoesNotMatchTheStoreIsNotTrusted() async throws {
         let scene = try DowngradeScene()
         try SQLiteConnection(path: scene.store, mode: .readWrite).run(
-            "UPDATE _RemodelMetadata SET value = ? WHERE key = 'versionContents'", [.text(try DowngradeScene.contents("Library"))])
+            "UPDATE _RemodelMetadata SET value = ? WHERE key = 'versionContents'",
+            [.text(try DowngradeScene.contents("Library"))])
         let before = try fileBytes(scene.store)
         do {
-            _ = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.lossless)).migrate(storeAt: scene.store)
+            _ = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.lossless)).migrate(
+                storeAt: scene.store)
             Issue.record("migrated down from a model that does not match")
         } catch {
             #expect(error.code == .newerStore)
-            #expect(error.message.contains("the model it carries does not match the entity hashes it records"), "\(error)")
+            #expect(
+                error.message.contains("the model it carries does not match the entity hashes it records"), "\(error)")
         }
         #expect(try fileBytes(scene.store) == before)
     }
@@ -101,11 +124,15 @@ struct CarriedModelTests {
         let store = folder.file("library.sqlite")
         let bundle = try MigrationFixtures.library()
         _ = try Store.create(at: store, bundle: bundle)
-        try SQLiteConnection(path: store, mode: .readWrite).run("UPDATE _RemodelMetadata SET value = '<not a model' WHERE key = 'versionContents'")
+        try SQLiteConnection(path: store, mode: .readWrite).run(
+            "UPDATE _RemodelMetadata SET value = '<not a model' WHERE key = 'versionContents'")
         let (opened, outcome) = try await Store.launch(at: store, bundle: bundle)
         #expect(outcome == .opened)
         #expect(opened.version.name == "Library 3")
-        guard case .success(let metadata) = try StoreMetadata.read(from: try SQLiteConnection(path: store, mode: .readOnly)) else {
+        guard
+            case .success(let metadata) = try StoreMetadata.read(
+                from: try SQLiteConnection(path: store, mode: .readOnly))
+        else {
             throw RemodelError(.io, "no metadata")
         }
         #expect(metadata.carriedContents == nil)
@@ -115,7 +142,8 @@ struct CarriedModelTests {
     @Test func aVersionMadeInMemoryCarriesNone() throws {
         let folder = try TemporaryFolder()
         let store = folder.file("memory.sqlite")
-        let bundle = ModelBundle(name: "Memory", versions: [ModelVersion(name: "Memory", entities: [Entity(name: "Thing")])])
+        let bundle = ModelBundle(
+            name: "Memory", versions: [ModelVersion(name: "Memory", entities: [Entity(name: "Thing")])])
         _ = try Store.create(at: store, bundle: bundle)
         #expect(try StoreInspector.carriedModel(path: store) == nil)
         #expect(try DowngradeScene.metadataValue("versionContents", in: store) == nil)
@@ -134,7 +162,9 @@ struct CarriedModelTests {
                 let version = try files.loadVersion(named: name)
                 return ModelVersion(name: name, entities: version.entities)
             })
-        _ = try await Migrator(bundle: inMemory, options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)).migrate(storeAt: store)
+        _ = try await Migrator(
+            bundle: inMemory, options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+        ).migrate(storeAt: store)
         #expect(try StoreInspector.inspect(path: store, bundle: inMemory).state == .current(version: "Library 3"))
         #expect(try DowngradeScene.metadataValue("versionContents", in: store) == nil)
     }

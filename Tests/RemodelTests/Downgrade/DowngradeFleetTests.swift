@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `migrate --downgrade lossless` over a fleet after a rolled-back deploy: the stores the deploy migrated
@@ -8,7 +9,8 @@ struct DowngradeFleetTests {
     @Test func aFleetSaysWhichStoresWentDownAndWhichWereRefusedAndWhy() async throws {
         let scene = try DowngradeScene(storeName: "clean-1.sqlite")
         let clean = [scene.store, scene.folder.file("clean-2.sqlite")]
-        try DowngradeScene.makeStore(at: clean[1], seed: DowngradeScene.cleanSeed, bundle: scene.newer, in: scene.folder)
+        try DowngradeScene.makeStore(
+            at: clean[1], seed: DowngradeScene.cleanSeed, bundle: scene.newer, in: scene.folder)
         let lossy = scene.folder.file("lossy.sqlite")
         try DowngradeScene.makeStore(at: lossy, seed: DowngradeScene.lossySeed, bundle: scene.newer, in: scene.folder)
         let current = scene.folder.file("current.sqlite")
@@ -17,7 +19,9 @@ struct DowngradeFleetTests {
 
         // Through the API.
         var results: [String: StoreMigrationResult] = [:]
-        for await result in Migrator(bundle: scene.older, options: DowngradeScene.options(.lossless)).migrate(stores: clean + [lossy, current], jobs: 2) {
+        for await result in Migrator(bundle: scene.older, options: DowngradeScene.options(.lossless)).migrate(
+            stores: clean + [lossy, current], jobs: 2)
+        {
             results[result.path] = result
         }
         for path in clean {
@@ -41,22 +45,43 @@ struct DowngradeFleetTests {
         let report = scene.folder.file("report.jsonl")
         let executable: URL = try #require(Reliability.executable, "build the remodel product first")
         let dryRun = try Reliability.Child(
-            executable, ["migrate", scene.folder.path + "/*.sqlite", "--model", scene.olderPath, "--downgrade", "lossless", "--dry-run"],
+            executable,
+            [
+                "migrate", scene.folder.path + "/*.sqlite", "--model", scene.olderPath, "--downgrade", "lossless",
+                "--dry-run",
+            ],
             environment: [:]
         ).wait()
         #expect(dryRun.status == 1, "\(dryRun)")
-        #expect(dryRun.output.hasPrefix("\(scene.store): Library 3 → Library 2 (down, from the model the store carries), 1 step. Runs as 1 pass over the store.\n"), "\(dryRun)")
-        #expect(dryRun.output.contains("Dry run: 2 stores: 1 to migrate, 0 already current, 1 refused, 0 failing transiently. Nothing was changed."))
+        #expect(
+            dryRun.output.hasPrefix(
+                "\(scene.store): Library 3 → Library 2 (down, from the model the store carries), 1 step. Runs as 1 pass over the store.\n"
+            ), "\(dryRun)")
+        #expect(
+            dryRun.output.contains(
+                "Dry run: 2 stores: 1 to migrate, 0 already current, 1 refused, 0 failing transiently. Nothing was changed."
+            ))
         let run = try Reliability.Child(
             executable,
-            ["migrate", scene.folder.path + "/*.sqlite", "--model", scene.olderPath, "--downgrade", "lossless", "--jobs", "2", "--report", report,
-             "--progress", "none"],
+            [
+                "migrate", scene.folder.path + "/*.sqlite", "--model", scene.olderPath, "--downgrade", "lossless",
+                "--jobs", "2", "--report", report,
+                "--progress", "none",
+            ],
             environment: [:]
         ).wait()
         #expect(run.status == 1, "a refused store makes the fleet exit 1: \(run)")
-        #expect(run.output.contains("Migrated \(scene.store) down from Library 3 to Library 2 in 1 step: 2 objects written"), "\(run)")
-        #expect(run.output.contains("2 stores: 1 migrated (1 down), 0 already current, 1 refused, 0 failed transiently, 0 not started; 2 objects written in "), "\(run)")
-        #expect(run.error.contains("error: \(lossy): the store is at version \"Library 3\", newer than this build's \"Library 2\", and migrating it down would lose stored values"))
+        #expect(
+            run.output.contains(
+                "Migrated \(scene.store) down from Library 3 to Library 2 in 1 step: 2 objects written"), "\(run)")
+        #expect(
+            run.output.contains(
+                "2 stores: 1 migrated (1 down), 0 already current, 1 refused, 0 failed transiently, 0 not started; 2 objects written in "
+            ), "\(run)")
+        #expect(
+            run.error.contains(
+                "error: \(lossy): the store is at version \"Library 3\", newer than this build's \"Library 2\", and migrating it down would lose stored values"
+            ))
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }

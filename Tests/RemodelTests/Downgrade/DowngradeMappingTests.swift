@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// A downgrade's mapping comes from the same engine as any step's: renaming identifiers (read
@@ -9,15 +10,25 @@ struct DowngradeMappingTests {
     /// renaming identifiers on `App 2`; a store at `App 2` goes back to `App` with every value in place.
     @Test func renamingIdentifiersAreFollowedBackwards() async throws {
         let folder = try TemporaryFolder()
-        let old = #"<entity name="Contact"><attribute name="name" attributeType="String"/><attribute name="phone" optional="YES" attributeType="String"/></entity>"#
-        let new = #"<entity name="Person" elementID="Contact"><attribute name="name" attributeType="String"/><attribute name="telephone" optional="YES" attributeType="String" elementID="phone"/></entity>"#
+        let old =
+            #"<entity name="Contact"><attribute name="name" attributeType="String"/><attribute name="phone" optional="YES" attributeType="String"/></entity>"#
+        let new =
+            #"<entity name="Person" elementID="Contact"><attribute name="name" attributeType="String"/><attribute name="telephone" optional="YES" attributeType="String" elementID="phone"/></entity>"#
         let (store, older) = try Self.newerStore(
             in: folder, versions: [("App", old), ("App 2", new)],
-            seed: #"{"Person": [{"_pk": 1, "name": "Ada", "telephone": "+44 1"}, {"_pk": 2, "name": "Grace", "telephone": null}]}"#)
+            seed:
+                #"{"Person": [{"_pk": 1, "name": "Ada", "telephone": "+44 1"}, {"_pk": 2, "name": "Grace", "telephone": null}]}"#
+        )
         let plan = try Migrator(bundle: older, options: DowngradeScene.options(.lossless)).plan(storeAt: store)
         #expect(plan.losses.allSatisfy { $0.count == 0 }, "\(plan.losses)")
-        #expect(plan.description.contains("  Contact from Person: transform (inferred: renamed from Person (renaming identifier))\n"), "\(plan.description)")
-        #expect(plan.description.contains("      phone = $source.telephone  [inferred: renamed from telephone (renaming identifier)]\n"), "\(plan.description)")
+        #expect(
+            plan.description.contains(
+                "  Contact from Person: transform (inferred: renamed from Person (renaming identifier))\n"),
+            "\(plan.description)")
+        #expect(
+            plan.description.contains(
+                "      phone = $source.telephone  [inferred: renamed from telephone (renaming identifier)]\n"),
+            "\(plan.description)")
         _ = try await Migrator(bundle: older, options: DowngradeScene.options(.lossless)).migrate(storeAt: store)
         expectSameText(
             try Store.openForReading(at: store, bundle: older).exportJSONString(),
@@ -39,7 +50,8 @@ struct DowngradeMappingTests {
         let old = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
         let new = #"<entity name="Note"><attribute name="name" attributeType="String"/></entity>"#
         let (store, older) = try Self.newerStore(
-            in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}, {"_pk": 2, "name": "second"}]}"#)
+            in: folder, versions: [("App", old), ("App 2", new)],
+            seed: #"{"Note": [{"_pk": 1, "name": "first"}, {"_pk": 2, "name": "second"}]}"#)
         let before = try fileBytes(store)
         // Without the file: the step cannot be planned (title is required and new), and the store stays as it was.
         do {
@@ -47,7 +59,9 @@ struct DowngradeMappingTests {
             Issue.record("migrated down without a way to fill title")
         } catch {
             #expect(error.code == .migrationNotPlannable)
-            #expect(error.message.contains("App 2 → App: Note.title: String attribute is new and required, with no default value"), "\(error)")
+            #expect(
+                error.message.contains(
+                    "App 2 → App: Note.title: String attribute is new and required, with no default value"), "\(error)")
         }
         #expect(try fileBytes(store) == before)
 
@@ -78,7 +92,9 @@ struct DowngradeMappingTests {
             """)
         let history = try #require(try DowngradeScene.metadataValue("history", in: store))
         #expect(report.sourceVersion == "App 2")
-        #expect(history.contains(#"{"from": "App 2", "to": "App", "#) && history.contains(#""mapping": "\#(mappings)/down.xml"}"#), "\(history)")
+        #expect(
+            history.contains(#"{"from": "App 2", "to": "App", "#)
+                && history.contains(#""mapping": "\#(mappings)/down.xml"}"#), "\(history)")
     }
 
     /// `App 2` made `List.items` ordered: going back keeps the links but not their order, which is a stored
@@ -93,7 +109,9 @@ struct DowngradeMappingTests {
         let folder = try TemporaryFolder()
         let (store, older) = try Self.newerStore(
             in: folder, versions: versions,
-            seed: #"{"List": [{"_pk": 1, "name": "groceries", "items": [3, 2, 4]}, {"_pk": 5, "name": "empty", "items": []}], "Item": [{"_pk": 2, "label": "b"}, {"_pk": 3, "label": "a"}, {"_pk": 4, "label": "c"}]}"#)
+            seed:
+                #"{"List": [{"_pk": 1, "name": "groceries", "items": [3, 2, 4]}, {"_pk": 5, "name": "empty", "items": []}], "Item": [{"_pk": 2, "label": "b"}, {"_pk": 3, "label": "a"}, {"_pk": 4, "label": "c"}]}"#
+        )
         let before = try fileBytes(store)
         do {
             _ = try await Migrator(bundle: older, options: DowngradeScene.options(.lossless)).migrate(storeAt: store)
@@ -106,17 +124,24 @@ struct DowngradeMappingTests {
 
         let emptyFolder = try TemporaryFolder()
         let (empty, emptyOlder) = try Self.newerStore(
-            in: emptyFolder, versions: versions, seed: #"{"List": [{"_pk": 1, "name": "groceries", "items": []}], "Item": [{"_pk": 2, "label": "b"}]}"#)
-        #expect(try await Migrator(bundle: emptyOlder, options: DowngradeScene.options(.lossless)).migrate(storeAt: empty).isDowngrade)
+            in: emptyFolder, versions: versions,
+            seed: #"{"List": [{"_pk": 1, "name": "groceries", "items": []}], "Item": [{"_pk": 2, "label": "b"}]}"#)
+        #expect(
+            try await Migrator(bundle: emptyOlder, options: DowngradeScene.options(.lossless)).migrate(storeAt: empty)
+                .isDowngrade)
     }
 
     /// Writes the newer bundle (every version) and the older one (all but the last), and a store at the
     /// last version made with `seed`.
-    static func newerStore(in folder: TemporaryFolder, versions: [(String, String)], seed: String) throws -> (String, ModelBundle) {
+    static func newerStore(in folder: TemporaryFolder, versions: [(String, String)], seed: String) throws -> (
+        String, ModelBundle
+    ) {
         try FileManager.default.createDirectory(atPath: folder.file("new"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.file("old"), withIntermediateDirectories: true)
-        let newer = try ModelBundle(contentsOf: try BundleWriting.write("App", in: folder.file("new"), versions: versions))
-        let older = try ModelBundle(contentsOf: try BundleWriting.write("App", in: folder.file("old"), versions: Array(versions.dropLast())))
+        let newer = try ModelBundle(
+            contentsOf: try BundleWriting.write("App", in: folder.file("new"), versions: versions))
+        let older = try ModelBundle(
+            contentsOf: try BundleWriting.write("App", in: folder.file("old"), versions: Array(versions.dropLast())))
         let store = folder.file("app.sqlite")
         _ = try Store.create(at: store, bundle: newer, seed: try folder.write(seed, to: "seed.json"))
         return (store, older)
@@ -129,7 +154,8 @@ extension DowngradeMappingTests {
         let folder = try TemporaryFolder()
         let old = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
         let new = #"<entity name="Note"><attribute name="name" attributeType="String"/></entity>"#
-        let (store, older) = try Self.newerStore(in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}]}"#)
+        let (store, older) = try Self.newerStore(
+            in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}]}"#)
         let before = try fileBytes(store)
         try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
         let file = try folder.write(
@@ -156,14 +182,22 @@ extension DowngradeMappingTests {
         let old = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
         let new = #"<entity name="Note"><attribute name="name" attributeType="String"/></entity>"#
         let (store, older) = try Self.newerStore(
-            in: folder, versions: [("App", old), ("App 2", new)], seed: #"{"Note": [{"_pk": 1, "name": "first"}, {"_pk": 2, "name": "second"}]}"#)
+            in: folder, versions: [("App", old), ("App 2", new)],
+            seed: #"{"Note": [{"_pk": 1, "name": "first"}, {"_pk": 2, "name": "second"}]}"#)
         try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
         let fixture = XcodeMappingFixture(
             sourcePath: "App.xcdatamodeld/App 2.xcdatamodel", destinationPath: "App.xcdatamodeld/App.xcdatamodel",
             entities: [
                 XcodeMappingFixture.EntityMapping(
                     source: "Note", destination: "Note",
-                    attributes: [.init("title", E(.function(operand: E(.keyPath(E(.variable("source")), "name")), selector: "uppercaseString", arguments: [])))])
+                    attributes: [
+                        .init(
+                            "title",
+                            E(
+                                .function(
+                                    operand: E(.keyPath(E(.variable("source")), "name")), selector: "uppercaseString",
+                                    arguments: [])))
+                    ])
             ])
         try fixture.write(in: folder.file("Mappings"), name: "Down")
         var options = DowngradeScene.options(.lossless)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// An older build meets a store the newer build wrote at `Library 3`: with `--downgrade lossless` it
@@ -8,23 +9,33 @@ import Testing
 struct DowngradeMigrationTests {
     @Test func aCleanDowngradeCarriesEveryObjectAndRecordsTheOlderModel() async throws {
         let scene = try DowngradeScene()
-        let report = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.lossless)).migrate(storeAt: scene.store)
+        let report = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.lossless)).migrate(
+            storeAt: scene.store)
         #expect(report.isDowngrade)
         #expect(report.sourceVersion == "Library 3")
         #expect(report.targetVersion == "Library 2")
         #expect(report.steps == 1)
         #expect(report.objects == 2, "the objects of the tables the downgrade rebuilds")
         #expect(report.backupPath == nil)
-        #expect(report.losses.map(\.detail) == ["Book.tags (0 values)", "Person.email (0 values)", "Tag objects (0 objects)"])
+        #expect(
+            report.losses.map(\.detail) == [
+                "Book.tags (0 values)", "Person.email (0 values)", "Tag objects (0 objects)",
+            ])
         expectSameText(try scene.export(), DowngradeScene.downgradedExport)
         // The older build opens it as its current store, which now carries the older model.
-        #expect(try StoreInspector.inspect(path: scene.store, bundle: scene.older).state == .current(version: "Library 2"))
+        #expect(
+            try StoreInspector.inspect(path: scene.store, bundle: scene.older).state == .current(version: "Library 2"))
         #expect(try StoreInspector.carriedModel(path: scene.store)?.contents == DowngradeScene.contents("Library 2"))
         let connection = try SQLiteConnection(path: scene.store, mode: .readOnly)
         #expect(try !connection.tableExists("Tag"))
         #expect(try !connection.tableExists("_Book_tags"))
-        guard case .success(let metadata) = try StoreMetadata.read(from: connection) else { throw RemodelError(.io, "no metadata") }
-        #expect(metadata.history.map { "\($0.from ?? "nil") → \($0.to) \($0.mapping)" } == ["nil → Library 3 created", "Library 3 → Library 2 inferred"])
+        guard case .success(let metadata) = try StoreMetadata.read(from: connection) else {
+            throw RemodelError(.io, "no metadata")
+        }
+        #expect(
+            metadata.history.map { "\($0.from ?? "nil") → \($0.to) \($0.mapping)" } == [
+                "nil → Library 3 created", "Library 3 → Library 2 inferred",
+            ])
         #expect(try scene.folder.contents() == ["library.sqlite", "older"])
     }
 
@@ -41,7 +52,11 @@ struct DowngradeMigrationTests {
             """
         for attempt in ["plan", "migrate"] {
             do {
-                if attempt == "plan" { _ = try migrator.plan(storeAt: scene.store) } else { _ = try await migrator.migrate(storeAt: scene.store) }
+                if attempt == "plan" {
+                    _ = try migrator.plan(storeAt: scene.store)
+                } else {
+                    _ = try await migrator.migrate(storeAt: scene.store)
+                }
                 Issue.record("\(attempt): the lossy downgrade went ahead")
             } catch {
                 #expect(error.code == .downgradeLosesData, "\(attempt)")
@@ -70,23 +85,30 @@ struct DowngradeMigrationTests {
         let scene = try DowngradeScene(seed: DowngradeScene.lossySeed)
         let original = try scene.export()
         let before = try fileBytes(scene.store)
-        let report = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.allowLoss)).migrate(storeAt: scene.store)
+        let report = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.allowLoss)).migrate(
+            storeAt: scene.store)
         #expect(report.isDowngrade)
         #expect(report.backupPath == scene.store + ".remodel-backup")
-        #expect(report.losses.map(\.description) == [
-            "Library 3 → Library 2 drops Book.tags (4 values)", "Library 3 → Library 2 drops Person.email (2 values)",
-            "Library 3 → Library 2 drops Tag objects (3 objects)",
-        ])
+        #expect(
+            report.losses.map(\.description) == [
+                "Library 3 → Library 2 drops Book.tags (4 values)",
+                "Library 3 → Library 2 drops Person.email (2 values)",
+                "Library 3 → Library 2 drops Tag objects (3 objects)",
+            ])
         expectSameText(try scene.export(), DowngradeScene.downgradedExport)
         // The backup is the original, byte for byte, still at Library 3 with every email and tag.
         #expect(try fileBytes(scene.store + ".remodel-backup") == before)
         expectSameText(try scene.export(scene.store + ".remodel-backup"), original)
-        #expect(try scene.folder.contents() == ["library.sqlite", "library.sqlite.remodel-backup", "library.sqlite.remodel-backup.json", "older"])
+        #expect(
+            try scene.folder.contents() == [
+                "library.sqlite", "library.sqlite.remodel-backup", "library.sqlite.remodel-backup.json", "older",
+            ])
     }
 
     @Test func launchMigratesANewerStoreDownWhenAsked() async throws {
         let scene = try DowngradeScene()
-        let (store, outcome) = try await Store.launch(at: scene.store, bundle: scene.older, options: DowngradeScene.options(.lossless))
+        let (store, outcome) = try await Store.launch(
+            at: scene.store, bundle: scene.older, options: DowngradeScene.options(.lossless))
         guard case .migrated(let report) = outcome else {
             Issue.record("launch did \(outcome)")
             return
@@ -112,13 +134,20 @@ struct DowngradeMigrationTests {
     /// optional) is found by phase 3, and the store is left as it was.
     @Test func aValueBreakingAnOlderRuleIsRefusedUntouched() async throws {
         let folder = try TemporaryFolder()
-        let required = #"<entity name="Note"><attribute name="text" attributeType="String"/><attribute name="maximum" optional="YES" attributeType="Integer 32" maxValueString="10"/></entity>"#
-        let relaxed = #"<entity name="Note"><attribute name="text" attributeType="String"/><attribute name="maximum" optional="YES" attributeType="Integer 32" maxValueString="100"/></entity>"#
+        let required =
+            #"<entity name="Note"><attribute name="text" attributeType="String"/><attribute name="maximum" optional="YES" attributeType="Integer 32" maxValueString="10"/></entity>"#
+        let relaxed =
+            #"<entity name="Note"><attribute name="text" attributeType="String"/><attribute name="maximum" optional="YES" attributeType="Integer 32" maxValueString="100"/></entity>"#
         try FileManager.default.createDirectory(atPath: folder.file("new"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.file("old"), withIntermediateDirectories: true)
-        let newer = try ModelBundle(contentsOf: try BundleWriting.write("Notes", in: folder.file("new"), versions: [("Notes", required), ("Notes 2", relaxed)]))
-        let older = try ModelBundle(contentsOf: try BundleWriting.write("Notes", in: folder.file("old"), versions: [("Notes", required)]))
-        let seed = try folder.write(#"{"Note": [{"_pk": 1, "text": "fine", "maximum": 5}, {"_pk": 2, "text": "too big", "maximum": 50}]}"#, to: "seed.json")
+        let newer = try ModelBundle(
+            contentsOf: try BundleWriting.write(
+                "Notes", in: folder.file("new"), versions: [("Notes", required), ("Notes 2", relaxed)]))
+        let older = try ModelBundle(
+            contentsOf: try BundleWriting.write("Notes", in: folder.file("old"), versions: [("Notes", required)]))
+        let seed = try folder.write(
+            #"{"Note": [{"_pk": 1, "text": "fine", "maximum": 5}, {"_pk": 2, "text": "too big", "maximum": 50}]}"#,
+            to: "seed.json")
         let store = folder.file("notes.sqlite")
         _ = try Store.create(at: store, bundle: newer, seed: seed)
         let before = try fileBytes(store)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The sample model's stores for the downgrade tests: a store made at `Library 3` by the newer build,
@@ -70,7 +71,8 @@ struct DowngradeScene {
     static func writeOlderBundle(in folder: String) throws -> String {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let bundle = folder + "/Library.xcdatamodeld"
-        try FileManager.default.copyItem(atPath: MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld", toPath: bundle)
+        try FileManager.default.copyItem(
+            atPath: MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld", toPath: bundle)
         try FileManager.default.removeItem(atPath: bundle + "/Library 3.xcdatamodel")
         let plist = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -95,13 +97,19 @@ struct DowngradeScene {
 
     /// The contents file of a version of the sample.
     static func contents(_ version: String) throws -> String {
-        try String(contentsOfFile: MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld/\(version).xcdatamodel/contents", encoding: .utf8)
+        try String(
+            contentsOfFile: MigrationFixtures.packageRoot
+                + "/Models/Library.xcdatamodeld/\(version).xcdatamodel/contents", encoding: .utf8)
     }
 
     /// The metadata row `key` of a store, read directly.
     static func metadataValue(_ key: String, in path: String) throws -> String? {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
-        if case .text(let value)? = try connection.scalar("SELECT value FROM _RemodelMetadata WHERE key = ?", [.text(key)]) { return value }
+        if case .text(let value)? = try connection.scalar(
+            "SELECT value FROM _RemodelMetadata WHERE key = ?", [.text(key)])
+        {
+            return value
+        }
         return nil
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `Store.rollback` puts back the backup a migration kept, only while the store is exactly what that
@@ -9,7 +10,8 @@ struct RollbackTests {
     private func migratedDown() async throws -> (DowngradeScene, before: Data) {
         let scene = try DowngradeScene(seed: DowngradeScene.lossySeed)
         let before = try fileBytes(scene.store)
-        _ = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.allowLoss)).migrate(storeAt: scene.store)
+        _ = try await Migrator(bundle: scene.older, options: DowngradeScene.options(.allowLoss)).migrate(
+            storeAt: scene.store)
         return (scene, before)
     }
 
@@ -18,7 +20,8 @@ struct RollbackTests {
         let report = try Store.rollback(at: scene.store)
         #expect(report == RollbackReport(path: scene.store, restoredVersion: "Library 3", replacedVersion: "Library 2"))
         #expect(try fileBytes(scene.store) == before)
-        #expect(try StoreInspector.inspect(path: scene.store, bundle: scene.newer).state == .current(version: "Library 3"))
+        #expect(
+            try StoreInspector.inspect(path: scene.store, bundle: scene.newer).state == .current(version: "Library 3"))
         #expect(try scene.folder.contents() == ["library.sqlite", "older"])
         // Nothing left to put back.
         #expect(throws: RemodelError.self) { _ = try Store.rollback(at: scene.store) }
@@ -37,7 +40,8 @@ struct RollbackTests {
             #expect(error.code == .rollbackRefused)
             #expect(
                 error.message
-                    == "cannot roll back: the store was written since the migration that made the backup (SQLite's change counter in its header is 5, the migration left 4), and putting the backup back would lose those writes; export what you need from the store first (`remodel export`), or keep it; nothing was changed")
+                    == "cannot roll back: the store was written since the migration that made the backup (SQLite's change counter in its header is 5, the migration left 4), and putting the backup back would lose those writes; export what you need from the store first (`remodel export`), or keep it; nothing was changed"
+            )
         }
         #expect(try fileBytes(scene.store) == written)
         #expect(try fileBytes(scene.store + ".remodel-backup") == backup)
@@ -98,7 +102,10 @@ struct RollbackTests {
             _ = try Store.rollback(at: scene.store)
             Issue.record("rolled back without a record")
         } catch {
-            #expect(error.message.hasPrefix("cannot roll back: the backup \(scene.store).remodel-backup has no record of the store its migration made"), "\(error)")
+            #expect(
+                error.message.hasPrefix(
+                    "cannot roll back: the backup \(scene.store).remodel-backup has no record of the store its migration made"
+                ), "\(error)")
         }
         try saved.write(to: URL(fileURLWithPath: record))
         // A backup put there by hand (another file) is not the one the record knows.

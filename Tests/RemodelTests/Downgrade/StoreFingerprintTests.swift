@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The hash behind a store's fingerprint: xxHash's XXH64 (seed 0), against its published values, the same

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The interpreter and the compiled SQL must give identical stored values for
 /// every well-typed expression over every row.
 struct ExpressionEquivalenceTests {
     /// Override with `REMODEL_EXPRESSION_SEED` and `REMODEL_EXPRESSION_COUNT` to search further.
-    static let seed: UInt64 = ProcessInfo.processInfo.environment["REMODEL_EXPRESSION_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2026_1122
-    static let expressionCount = ProcessInfo.processInfo.environment["REMODEL_EXPRESSION_COUNT"].flatMap { Int($0) } ?? 600
+    static let seed: UInt64 =
+        ProcessInfo.processInfo.environment["REMODEL_EXPRESSION_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2026_1122
+    static let expressionCount =
+        ProcessInfo.processInfo.environment["REMODEL_EXPRESSION_COUNT"].flatMap { Int($0) } ?? 600
     static let personCount = 20
 
     @Test func interpreterAndSQLAgree() throws {
@@ -28,7 +31,8 @@ struct ExpressionEquivalenceTests {
         var reported: Set<Int> = []
         var failures: [String] = []
         for index in 0..<Self.expressionCount {
-            let text = generator.expression(types[index % types.count], depth: Int.random(in: 1...5, using: &generator.random))
+            let text = generator.expression(
+                types[index % types.count], depth: Int.random(in: 1...5, using: &generator.random))
             let checked: CheckedExpression
             do {
                 checked = try checker.check(text)
@@ -38,7 +42,8 @@ struct ExpressionEquivalenceTests {
             }
             let compiled = compiler.compile(checked, context: LibrarySQLContext())
             let sqlRows = try connection.rows(
-                "SELECT \"t0\".\"_pk\", \(compiled.sql) FROM \"Person\" AS \"t0\" ORDER BY \"t0\".\"_pk\"", compiled.parameters)
+                "SELECT \"t0\".\"_pk\", \(compiled.sql) FROM \"Person\" AS \"t0\" ORDER BY \"t0\".\"_pk\"",
+                compiled.parameters)
             #expect(sqlRows.count == keys.count)
             for (key, sqlRow) in zip(keys, sqlRows) {
                 cases += 1
@@ -60,7 +65,8 @@ struct ExpressionEquivalenceTests {
         #expect(cases >= 10_000)
         #expect(nulls < cases / 2, "too many nil results: \(nulls) of \(cases)")
         if !failures.isEmpty {
-            Issue.record("\(failures.count) disagreements (first row of each expression):\n\(failures.joined(separator: "\n"))")
+            Issue.record(
+                "\(failures.count) disagreements (first row of each expression):\n\(failures.joined(separator: "\n"))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Edge cases of each operator and function, run through both back ends.
@@ -19,7 +20,8 @@ struct ExpressionFunctionTests {
         let checked = try LibraryFixture.checker.check(text)
         let interpreted = try ExpressionInterpreter(environment: environment).evaluate(checked, row: rows.row(1))
         let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: LibrarySQLContext())
-        let sql = try connection.scalar("SELECT \(compiled.sql) FROM \"Person\" AS \"t0\"", compiled.parameters) ?? .null
+        let sql =
+            try connection.scalar("SELECT \(compiled.sql) FROM \"Person\" AS \"t0\"", compiled.parameters) ?? .null
         #expect(identical(interpreted, sql), "\(text): interpreter \(show(interpreted)), SQL \(show(sql))")
         return interpreted
     }
@@ -142,7 +144,8 @@ struct ExpressionFunctionTests {
 
     @Test func nowIsBoundAndUUIDIsRandomButWellFormed() throws {
         #expect(try both("now()") == .real(1_000))
-        let compiled = ExpressionSQLCompiler().compile(try LibraryFixture.checker.check("uuid()"), context: LibrarySQLContext())
+        let compiled = ExpressionSQLCompiler().compile(
+            try LibraryFixture.checker.check("uuid()"), context: LibrarySQLContext())
         let connection = try SQLiteConnection(path: ":memory:")
         try ExpressionFunctions.register(on: connection)
         let rows = try connection.rows("SELECT \(compiled.sql), \(compiled.sql)")
@@ -152,7 +155,10 @@ struct ExpressionFunctionTests {
         }
         #expect(first != second)
         #expect(UUID(uuidString: first)?.uuidString == first)
-        guard case .text(let swift) = try ExpressionInterpreter().evaluate(try LibraryFixture.checker.check("uuid()"), row: LibraryRowStub(values: [:])) else {
+        guard
+            case .text(let swift) = try ExpressionInterpreter().evaluate(
+                try LibraryFixture.checker.check("uuid()"), row: LibraryRowStub(values: [:]))
+        else {
             Issue.record("uuid() is not text")
             return
         }

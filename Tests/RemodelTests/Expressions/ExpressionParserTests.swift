@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 struct ExpressionParserTests {
@@ -13,9 +14,13 @@ struct ExpressionParserTests {
 
     @Test func parsesWithPrecedenceLikeSwift() throws {
         #expect(try ExpressionParser.parse("1 + 2 * 3 - 4").description == "(1 + (2 * 3)) - 4")
-        #expect(try ExpressionParser.parse("a ?? 1 + 2".replacingOccurrences(of: "a", with: "$source.a")).description == "$source.a ?? (1 + 2)")
-        #expect(try ExpressionParser.parse("$source.a ?? $source.b ?? 3").description == "$source.a ?? ($source.b ?? 3)")
-        #expect(try ExpressionParser.parse("1 < 2 && 3 >= 4 || !true").description == "((1 < 2) && (3 >= 4)) || (!true)")
+        #expect(
+            try ExpressionParser.parse("a ?? 1 + 2".replacingOccurrences(of: "a", with: "$source.a")).description
+                == "$source.a ?? (1 + 2)")
+        #expect(
+            try ExpressionParser.parse("$source.a ?? $source.b ?? 3").description == "$source.a ?? ($source.b ?? 3)")
+        #expect(
+            try ExpressionParser.parse("1 < 2 && 3 >= 4 || !true").description == "((1 < 2) && (3 >= 4)) || (!true)")
         #expect(try ExpressionParser.parse("true ? 1 : false ? 2 : 3").description == "true ? 1 : (false ? 2 : 3)")
         #expect(try ExpressionParser.parse("-2 * -$source.x").description == "(-2) * (-$source.x)")
         #expect(try ExpressionParser.parse("(1 + 2) * 3").description == "(1 + 2) * 3")
@@ -66,14 +71,25 @@ struct ExpressionParserTests {
             ("$source", "expected '.' and an attribute name after '$source'", 7..<7),
             ("$target.a", "unknown variable '$target'; only '$source' is available", 0..<7),
             ("$source.books.@sum", "unknown key path operator '@sum'; only '@count' is supported", 14..<18),
-            ("$source.@count", "'@count' needs a to-many relationship before it: '$source.relationship.@count'", 8..<14),
+            (
+                "$source.@count", "'@count' needs a to-many relationship before it: '$source.relationship.@count'",
+                8..<14
+            ),
             ("$source.books.@count.x", "'@count' must end the key path", 20..<21),
             ("name", "unexpected name 'name'; attributes are written '$source.name'", 0..<4),
             ("1 = 2", "unexpected '='; compare with '=='", 2..<3),
             ("true & false", "unexpected '&'; write '&&' for 'and'", 5..<6),
             ("1 < 2 < 3", "comparisons cannot be chained: '<' then '<'; combine them with '&&'", 6..<7),
-            ("99999999999999999999", "integer literal 99999999999999999999 does not fit in 64 bits; write 99999999999999999999.0 for a Double or decimal('99999999999999999999') for a Decimal", 0..<20),
-            ("-9223372036854775809", "integer literal -9223372036854775809 does not fit in 64 bits; write -9223372036854775809.0 for a Double or decimal('-9223372036854775809') for a Decimal", 0..<20),
+            (
+                "99999999999999999999",
+                "integer literal 99999999999999999999 does not fit in 64 bits; write 99999999999999999999.0 for a Double or decimal('99999999999999999999') for a Decimal",
+                0..<20
+            ),
+            (
+                "-9223372036854775809",
+                "integer literal -9223372036854775809 does not fit in 64 bits; write -9223372036854775809.0 for a Double or decimal('-9223372036854775809') for a Decimal",
+                0..<20
+            ),
             ("1e999", "number literal 1e999 is too large for a Double", 0..<5),
             ("12abc", "invalid number literal; a number cannot be followed by letters", 0..<5),
             ("'\\q'", "unknown escape '\\q'; use \\\\ \\' \\\" \\n \\t \\r \\0 or \\u{…}", 1..<3),

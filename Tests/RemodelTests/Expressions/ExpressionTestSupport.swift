@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// SplitMix64: a tiny seeded generator so every run draws the same cases.
@@ -36,7 +37,8 @@ enum LibraryFixture {
             Attribute(name: "scratch", type: .string, isTransient: true),
         ],
         relationships: [
-            Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true),
+            Relationship(
+                name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true),
             Relationship(name: "favoriteBook", destinationEntity: "Book"),
         ])
 
@@ -69,7 +71,8 @@ enum LibraryFixture {
     static func createTables(on connection: SQLiteConnection) throws {
         for (table, columns) in [("Person", personColumns), ("Book", bookColumns)] {
             let list = columns.map { "\(quoteIdentifier($0.0)) \($0.1)" }.joined(separator: ", ")
-            try connection.execute("CREATE TABLE \(quoteIdentifier(table)) (_pk INTEGER PRIMARY KEY, _entity TEXT NOT NULL, \(list))")
+            try connection.execute(
+                "CREATE TABLE \(quoteIdentifier(table)) (_pk INTEGER PRIMARY KEY, _entity TEXT NOT NULL, \(list))")
         }
     }
 
@@ -96,7 +99,8 @@ struct LibrarySQLContext: ExpressionSQLContext {
         guard let last = path.last else { return "\"t0\".\(quoteIdentifier(column))" }
         let owner = Array(path.dropLast())
         let alias = quoteIdentifier("t\(path.count)")
-        return "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(table(after: path))) AS \(alias) WHERE \(alias).\"_pk\" = \(self.column(last, through: owner)))"
+        return
+            "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(table(after: path))) AS \(alias) WHERE \(alias).\"_pk\" = \(self.column(last, through: owner)))"
     }
 
     func attributeSQL(_ attribute: String, through relationships: [String]) -> String {
@@ -106,7 +110,8 @@ struct LibrarySQLContext: ExpressionSQLContext {
     func countSQL(of relationship: String, through relationships: [String]) -> String {
         let owner = column("_pk", through: relationships)
         // Only Person.books (inverse Book.author) is to-many in the fixture.
-        return "(CASE WHEN \(owner) IS NULL THEN NULL ELSE (SELECT count(*) FROM \"Book\" AS \"c\" WHERE \"c\".\"author\" = \(owner)) END)"
+        return
+            "(CASE WHEN \(owner) IS NULL THEN NULL ELSE (SELECT count(*) FROM \"Book\" AS \"c\" WHERE \"c\".\"author\" = \(owner)) END)"
     }
 }
 
@@ -118,7 +123,9 @@ struct LibraryRows {
     init(connection: SQLiteConnection) throws {
         for (table, columns) in [("Person", LibraryFixture.personColumns), ("Book", LibraryFixture.bookColumns)] {
             let names = ["_pk"] + columns.map(\.0)
-            for row in try connection.rows("SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table))") {
+            for row in try connection.rows(
+                "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(quoteIdentifier(table))")
+            {
                 guard case .integer(let pk) = row[0] else { continue }
                 let values = Dictionary(uniqueKeysWithValues: zip(names, row))
                 if table == "Person" { persons[pk] = values } else { books[pk] = values }
@@ -150,7 +157,8 @@ struct LibraryRows {
         }
 
         func count(of relationship: String, through relationships: [String]) -> SQLiteValue {
-            guard let (_, values) = object(through: relationships), case .integer(let owner) = values["_pk"] ?? .null else { return .null }
+            guard let (_, values) = object(through: relationships), case .integer(let owner) = values["_pk"] ?? .null
+            else { return .null }
             return .integer(Int64(rows.books.values.filter { $0["author"] == .integer(owner) }.count))
         }
     }

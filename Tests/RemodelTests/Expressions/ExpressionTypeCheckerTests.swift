@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 struct ExpressionTypeCheckerTests {
@@ -18,7 +19,10 @@ struct ExpressionTypeCheckerTests {
     }
 
     @Test func typesAndOptionality() throws {
-        #expect(try type("$source.firstName".replacingOccurrences(of: "firstName", with: "name") + " + ' ' + $source.nickname") == "String?")
+        #expect(
+            try type(
+                "$source.firstName".replacingOccurrences(of: "firstName", with: "name") + " + ' ' + $source.nickname")
+                == "String?")
         #expect(try type("$source.nickname + '!'") == "String")
         #expect(try type("$source.small + 1") == "Integer")
         #expect(try type("$source.small + 1.5") == "Double")
@@ -44,20 +48,47 @@ struct ExpressionTypeCheckerTests {
         let cases: [(String, String, Range<Int>)] = [
             ("$source.fulName", "Person has no attribute 'fulName'; did you mean 'fullName'?", 8..<15),
             ("$source.favoriteBook.titel", "Book has no attribute 'titel'; did you mean 'title'?", 21..<26),
-            ("$source.favoritBook.title", "Person has no relationship 'favoritBook'; did you mean 'favoriteBook'?", 8..<19),
-            ("$source.books.title", "'books' is a to-many relationship of Person; only to-one relationships can be followed", 8..<13),
-            ("$source.books", "'books' is a to-many relationship of Person and has no single value; count it with '$source.books.@count'", 8..<13),
-            ("$source.favoriteBook", "'favoriteBook' is a relationship of Person, not an attribute; name an attribute of its destination: '$source.favoriteBook.title'", 8..<20),
-            ("$source.favoriteBook.@count", "'favoriteBook' is a to-one relationship of Person; '@count' needs a to-many relationship", 8..<20),
+            (
+                "$source.favoritBook.title", "Person has no relationship 'favoritBook'; did you mean 'favoriteBook'?",
+                8..<19
+            ),
+            (
+                "$source.books.title",
+                "'books' is a to-many relationship of Person; only to-one relationships can be followed", 8..<13
+            ),
+            (
+                "$source.books",
+                "'books' is a to-many relationship of Person and has no single value; count it with '$source.books.@count'",
+                8..<13
+            ),
+            (
+                "$source.favoriteBook",
+                "'favoriteBook' is a relationship of Person, not an attribute; name an attribute of its destination: '$source.favoriteBook.title'",
+                8..<20
+            ),
+            (
+                "$source.favoriteBook.@count",
+                "'favoriteBook' is a to-one relationship of Person; '@count' needs a to-many relationship", 8..<20
+            ),
             ("$source.name.@count", "'name' is an attribute of Person; '@count' needs a to-many relationship", 8..<12),
-            ("$source.name.length", "'name' is an attribute of Person, not a relationship; only to-one relationships can be followed", 8..<12),
-            ("$source.blob", "attribute 'blob' of Person has type Transformable, which expressions cannot read", 8..<12),
+            (
+                "$source.name.length",
+                "'name' is an attribute of Person, not a relationship; only to-one relationships can be followed",
+                8..<12
+            ),
+            (
+                "$source.blob", "attribute 'blob' of Person has type Transformable, which expressions cannot read",
+                8..<12
+            ),
             ("$source.scratch", "attribute 'scratch' of Person is transient and has no stored value", 8..<15),
             ("$source.name + 1", "cannot add String and Integer; convert the Integer with string(…)", 13..<14),
             ("1 + $source.nickname", "cannot add Integer and String; convert the Integer with string(…)", 2..<3),
             ("$source.birthday - 1", "cannot subtract Date and Integer; '-' needs numbers", 17..<18),
             ("$source.balance % 2", "'%' is not defined for Decimal; convert with int(…) or double(…)", 16..<17),
-            ("$source.name > 1", "cannot compare String and Integer; convert one side with string(…) or int(…)/double(…)", 0..<16),
+            (
+                "$source.name > 1",
+                "cannot compare String and Integer; convert one side with string(…) or int(…)/double(…)", 0..<16
+            ),
             ("$source.active < true", "'<' cannot order Boolean values; only '==' and '!=' compare them", 15..<16),
             ("$source.age > nil", "'>' cannot compare with nil; only '==' and '!=' test for nil", 12..<13),
             ("$source.age && true", "the left operand of '&&' must be Boolean, not Integer", 0..<11),
@@ -67,7 +98,10 @@ struct ExpressionTypeCheckerTests {
             ("$source.active ? 1 : 'one'", "the branches of '?:' have different types: Integer and String", 17..<26),
             ("$source.name ?? 0", "the operands of '??' have different types: String and Integer", 0..<17),
             ("lowercase(1)", "the argument of lowercase must be String, not Integer; convert with string(…)", 10..<11),
-            ("substring('abc', '1', 2)", "the start of substring must be Integer, not String; convert with int(…)", 17..<20),
+            (
+                "substring('abc', '1', 2)", "the start of substring must be Integer, not String; convert with int(…)",
+                17..<20
+            ),
             ("length('a', 'b')", "length takes 1 argument, not 2: length(string)", 0..<16),
             ("now(1)", "now takes no arguments, not 1: now()", 0..<6),
             ("coalesce(1)", "coalesce takes at least two arguments: coalesce(value, value, …)", 0..<11),
@@ -83,7 +117,9 @@ struct ExpressionTypeCheckerTests {
         }
     }
 
-    func assign(_ text: String, _ type: AttributeType, optional: Bool = true) -> Result<CheckedExpression, ExpressionDiagnostic> {
+    func assign(_ text: String, _ type: AttributeType, optional: Bool = true) -> Result<
+        CheckedExpression, ExpressionDiagnostic
+    > {
         Result { () throws(ExpressionDiagnostic) -> CheckedExpression in
             try checker.check(try ExpressionParser.parse(text), assignableTo: type, optional: optional)
         }
@@ -102,20 +138,34 @@ struct ExpressionTypeCheckerTests {
         #expect(throws: Never.self) { try assign("$source.ratio", .double).get() }
         #expect(throws: Never.self) { try assign("$source.nickname", .uri).get() }
         #expect(throws: Never.self) { try assign("nil", .date).get() }
-        #expect(assignmentError("$source.small", .string) == "cannot assign Integer to a String attribute; convert with string(…)")
-        #expect(assignmentError("$source.score", .integer32) == "cannot assign Double to an Integer 32 attribute; convert with int(…)")
-        #expect(assignmentError("$source.balance", .double) == "cannot assign Decimal to a Double attribute; convert with double(…)")
-        #expect(assignmentError("$source.score", .decimal) == "cannot assign Double to a Decimal attribute; convert with decimal(…)")
+        #expect(
+            assignmentError("$source.small", .string)
+                == "cannot assign Integer to a String attribute; convert with string(…)")
+        #expect(
+            assignmentError("$source.score", .integer32)
+                == "cannot assign Double to an Integer 32 attribute; convert with int(…)")
+        #expect(
+            assignmentError("$source.balance", .double)
+                == "cannot assign Decimal to a Double attribute; convert with double(…)")
+        #expect(
+            assignmentError("$source.score", .decimal)
+                == "cannot assign Double to a Decimal attribute; convert with decimal(…)")
         #expect(
             assignmentError("$source.name", .integer64)
-                == "cannot assign String to an Integer 64 attribute; convert with int(…) (nil when the text is not a number)")
+                == "cannot assign String to an Integer 64 attribute; convert with int(…) (nil when the text is not a number)"
+        )
         #expect(assignmentError("$source.active", .date) == "cannot assign Boolean to a Date attribute")
-        #expect(assignmentError("$source.name", .transformable) == "an expression cannot give a value to a Transformable attribute")
+        #expect(
+            assignmentError("$source.name", .transformable)
+                == "an expression cannot give a value to a Transformable attribute")
     }
 
     @Test func optionalValueForRequiredAttributeIsAWarning() throws {
         let checked = try assign("$source.name", .string, optional: false).get()
-        #expect(checked.warnings.map(\.message) == ["the value can be nil but the attribute is required; give a default with '?? …'"])
+        #expect(
+            checked.warnings.map(\.message) == [
+                "the value can be nil but the attribute is required; give a default with '?? …'"
+            ])
         #expect(checked.warnings.map(\.severity) == [.warning])
         #expect(try assign("$source.name ?? ''", .string, optional: false).get().warnings.isEmpty)
     }

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `Migrator.migrate(stores:jobs:options:progress:)`: one result per store, plans shared, per-store
 /// screening kept, cancellation.
 @Suite struct FleetAPITests {
     private static func migrator() throws -> Migrator {
-        try Migrator(bundle: MigrationFixtures.library(), options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings))
+        try Migrator(
+            bundle: MigrationFixtures.library(),
+            options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings))
     }
 
     /// Every store gets one result; the mapping folder is read once and each source version planned once.
@@ -20,7 +23,9 @@ import Testing
         let plans = MigrationPlanCache(bundle: migrator.bundle, options: migrator.options)
         migrator.plans = plans
         let progressed = Collector<String>()
-        let results = migrator.migrate(stores: fleet.allPaths + [fleet.allPaths[0]], jobs: 3) { store, _ in progressed.append(store) }
+        let results = migrator.migrate(stores: fleet.allPaths + [fleet.allPaths[0]], jobs: 3) { store, _ in
+            progressed.append(store)
+        }
         #expect(results.count == 24, "a repeated path is migrated once")
         var tally = FleetTally(total: results.count)
         var seen: [String] = []
@@ -28,13 +33,18 @@ import Testing
             tally.add(result)
             seen.append(result.path)
             switch fleet.kinds[result.path] {
-            case .library1, .library2: #expect(result.outcome == .migrated && result.report?.targetVersion == "Library 3")
+            case .library1, .library2:
+                #expect(result.outcome == .migrated && result.report?.targetVersion == "Library 3")
             case .current: #expect(result.outcome == .current && result.steps == 0 && result.objects == 0)
-            default: #expect(result.outcome == .refused && result.reason == .newerStore && result.sourceVersion == "Library 4")
+            default:
+                #expect(
+                    result.outcome == .refused && result.reason == .newerStore && result.sourceVersion == "Library 4")
             }
         }
         #expect(seen.sorted() == fleet.allPaths)
-        #expect(tally[.migrated] == 18 && tally[.current] == 4 && tally[.refused] == 2 && tally.objectsMigrated == 36, "12 stores from Library whose Person table (3 objects) is rebuilt")
+        #expect(
+            tally[.migrated] == 18 && tally[.current] == 4 && tally[.refused] == 2 && tally.objectsMigrated == 36,
+            "12 stores from Library whose Person table (3 objects) is rebuilt")
         #expect(plans.catalogReads == 1)
         #expect(plans.plannedVersions == ["Library", "Library 2", "Library 3"])
         #expect(Set(progressed.values) == Set(fleet.allPaths).subtracting(fleet.paths(.newer)))
@@ -43,13 +53,17 @@ import Testing
     /// Stores at the same version share a plan, yet each is screened against its own data: a store
     /// whose objects make a step's problem real is refused naming them, between two that are migrated.
     @Test func sharedPlansStillScreenEachStoresData() async throws {
-        let v1 = try makeVersion("V1", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#)
-        let v2 = try makeVersion("V2", #"<entity name="Person"><attribute name="name" attributeType="String"/></entity>"#)
+        let v1 = try makeVersion(
+            "V1", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#)
+        let v2 = try makeVersion(
+            "V2", #"<entity name="Person"><attribute name="name" attributeType="String"/></entity>"#)
         let bundle = makeBundle("Notes", v1, v2)
         let folder = try TemporaryFolder()
         var stores: [String] = []
         for (number, names) in [["Ada"], ["Ada", nil, nil], ["Grace"]].enumerated() {
-            let people = names.enumerated().map { #"{"_pk": \#($0.offset + 1), "name": \#($0.element.map { "\"\($0)\"" } ?? "null")}"# }
+            let people = names.enumerated().map {
+                #"{"_pk": \#($0.offset + 1), "name": \#($0.element.map { "\"\($0)\"" } ?? "null")}"#
+            }
             let seed = try folder.write(#"{"Person": [\#(people.joined(separator: ", "))]}"#, to: "seed\(number).json")
             stores.append(folder.file("store\(number).sqlite"))
             _ = try Store.create(at: stores[number], bundle: bundle, version: "V1", seed: seed)
@@ -67,7 +81,9 @@ import Testing
     @Test func dataThatBreaksTheRulesIsRefusedForItsData() async throws {
         let migration = try MigrationCase(fixture: "RequiredNil")
         let before = try migration.snapshot()
-        let migrator = Migrator(bundle: migration.bundle, options: MigrationOptions(mappingsDirectory: MigrationFixtures.mappings("RequiredNil")))
+        let migrator = Migrator(
+            bundle: migration.bundle,
+            options: MigrationOptions(mappingsDirectory: MigrationFixtures.mappings("RequiredNil")))
         var results: [StoreMigrationResult] = []
         for await result in migrator.migrate(stores: [migration.store]) { results.append(result) }
         #expect(results.map(\.outcome) == [.refused])
@@ -96,10 +112,12 @@ import Testing
         #expect(outcomes[stores[0]]?.outcome == .transient && outcomes[stores[0]]?.reason == .cancelled)
         let skipped = outcomes.values.filter { $0.outcome == .skipped }
         // The other worker may have finished a store or two meanwhile (more on a loaded machine), not the fleet.
-        #expect(skipped.count >= 20 && skipped.allSatisfy { $0.reason == .cancelled }, "\(outcomes.values.map(\.outcome))")
+        #expect(
+            skipped.count >= 20 && skipped.allSatisfy { $0.reason == .cancelled }, "\(outcomes.values.map(\.outcome))")
         for store in stores {
             let history = try FleetCheck.history(store)
-            #expect(history == ["nil → Library"] || history == FleetCheck.migratedOnceFromLibrary, "\(store): \(history)")
+            #expect(
+                history == ["nil → Library"] || history == FleetCheck.migratedOnceFromLibrary, "\(store): \(history)")
         }
         #expect(try FleetCheck.history(stores[0]) == ["nil → Library"])
         #expect(try fleet.leftovers().isEmpty)
@@ -114,11 +132,14 @@ import Testing
         let handle = Collector<Task<Int, Never>>()
         let task = Task {
             var count = 0
-            for await _ in migrator.migrate(stores: stores, jobs: 2, progress: { store, progress in
-                guard store == stores[0], progress.phase == .instances else { return }
-                for _ in 0..<1000 where handle.values.isEmpty { usleep(1000) }
-                handle.values.first?.cancel()
-            }) {
+            for await _ in migrator.migrate(
+                stores: stores, jobs: 2,
+                progress: { store, progress in
+                    guard store == stores[0], progress.phase == .instances else { return }
+                    for _ in 0..<1000 where handle.values.isEmpty { usleep(1000) }
+                    handle.values.first?.cancel()
+                })
+            {
                 count += 1
             }
             return count

@@ -1,23 +1,37 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The parts of a fleet run: shards, store lists, the report file, failure reasons.
 @Suite struct FleetPartsTests {
     @Test func shardsComeFromTheCommandLineOrTheJobRunner() throws {
         #expect(try FleetShard(parsing: "1/4", environment: [:]) == FleetShard(index: 1, count: 4))
-        #expect(try FleetShard(parsing: "auto/4", environment: ["JOB_COMPLETION_INDEX": "3"]) == FleetShard(index: 3, count: 4))
+        #expect(
+            try FleetShard(parsing: "auto/4", environment: ["JOB_COMPLETION_INDEX": "3"])
+                == FleetShard(index: 3, count: 4))
         let slurm = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"]
         #expect(try FleetShard(parsing: "auto", environment: slurm) == FleetShard(index: 1, count: 3))
-        #expect(try FleetShard(parsing: "auto/auto", environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "2"]) == FleetShard(index: 0, count: 2))
-        for (text, environment) in [("4/4", [:]), ("-1/4", [:]), ("1/0", [:]), ("1", [:]), ("a/b", [:]), ("auto/4", [:]), ("0/auto", ["JOB_COMPLETION_INDEX": "0"])] {
-            #expect(throws: FleetShard.ParseError.self, "\(text)") { try FleetShard(parsing: text, environment: environment) }
+        #expect(
+            try FleetShard(
+                parsing: "auto/auto", environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "2"])
+                == FleetShard(index: 0, count: 2))
+        for (text, environment) in [
+            ("4/4", [:]), ("-1/4", [:]), ("1/0", [:]), ("1", [:]), ("a/b", [:]), ("auto/4", [:]),
+            ("0/auto", ["JOB_COMPLETION_INDEX": "0"]),
+        ] {
+            #expect(throws: FleetShard.ParseError.self, "\(text)") {
+                try FleetShard(parsing: text, environment: environment)
+            }
         }
     }
 
     /// Whatever order each shard gets the list in, the shards cover it exactly once, in byte order.
     @Test func shardsCoverTheListOnceWhateverItsOrder() {
-        let paths = (0..<23).map { "stores/user-\($0).sqlite" } + ["stores/Zed.sqlite", "stores/été.sqlite", "stores/a b.sqlite"]
+        let paths =
+            (0..<23).map { "stores/user-\($0).sqlite" } + [
+                "stores/Zed.sqlite", "stores/été.sqlite", "stores/a b.sqlite",
+            ]
         var covered: [String] = []
         for index in 0..<4 {
             let shard = FleetShard(index: index, count: 4)
@@ -35,11 +49,19 @@ import Testing
     @Test func storeListsExpandGlobsReadFilesAndDropRepeats() throws {
         let folder = try TemporaryFolder()
         for name in ["b.sqlite", "a.sqlite", "c.db", "odd[1].sqlite"] { _ = try folder.write("", to: name) }
-        #expect(try StoreList.expand([folder.file("*.sqlite")]) == [folder.file("a.sqlite"), folder.file("b.sqlite"), folder.file("odd[1].sqlite")])
-        #expect(try StoreList.expand([folder.file("odd[1].sqlite")]) == [folder.file("odd[1].sqlite")], "an existing file is taken as it is")
-        #expect(try StoreList.expand([folder.file("missing.sqlite")]) == [folder.file("missing.sqlite")], "a plain path is kept for the run to report")
+        #expect(
+            try StoreList.expand([folder.file("*.sqlite")]) == [
+                folder.file("a.sqlite"), folder.file("b.sqlite"), folder.file("odd[1].sqlite"),
+            ])
+        #expect(
+            try StoreList.expand([folder.file("odd[1].sqlite")]) == [folder.file("odd[1].sqlite")],
+            "an existing file is taken as it is")
+        #expect(
+            try StoreList.expand([folder.file("missing.sqlite")]) == [folder.file("missing.sqlite")],
+            "a plain path is kept for the run to report")
         #expect(throws: RemodelError.self) { try StoreList.expand([folder.file("*.nothing")]) }
-        let list = try folder.write("\(folder.path)/a.sqlite\r\n\n\(folder.path)/./a.sqlite\nb.sqlite\n", to: "list.txt")
+        let list = try folder.write(
+            "\(folder.path)/a.sqlite\r\n\n\(folder.path)/./a.sqlite\nb.sqlite\n", to: "list.txt")
         let read = try StoreList.read(listAt: list)
         #expect(read == [folder.file("a.sqlite"), folder.path + "/./a.sqlite", "b.sqlite"])
         #expect(StoreList.unique(read) == [folder.file("a.sqlite"), "b.sqlite"])
@@ -58,14 +80,22 @@ import Testing
             {"path":"\(folder.path)/e.sqlite","outcome":"migrated","to":"Library 2"}
             {"path":"\(folder.path)/f.sqlite","outcome":"migr
             """, to: "report.jsonl")
-        #expect(try FleetReportFile.doneStores(in: report, target: "Library 3") == [folder.file("a.sqlite"), folder.file("b.sqlite")])
+        #expect(
+            try FleetReportFile.doneStores(in: report, target: "Library 3") == [
+                folder.file("a.sqlite"), folder.file("b.sqlite"),
+            ])
         #expect(try FleetReportFile.doneStores(in: folder.file("none.jsonl"), target: "Library 3").isEmpty)
         do {
             let file = try FleetReportFile(appendingTo: report)
             try file.append(#"{"path":"\#(folder.path)/f.sqlite","outcome":"migrated","to":"Library 3"}"#)
         }
-        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.suffix(3) == [#"{"path":"\#(folder.path)/f.sqlite","outcome":"migr"#, #"{"path":"\#(folder.path)/f.sqlite","outcome":"migrated","to":"Library 3"}"#, ""])
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            lines.suffix(3) == [
+                #"{"path":"\#(folder.path)/f.sqlite","outcome":"migr"#,
+                #"{"path":"\#(folder.path)/f.sqlite","outcome":"migrated","to":"Library 3"}"#, "",
+            ])
         #expect(try FleetReportFile.doneStores(in: report, target: "Library 3").contains(folder.file("f.sqlite")))
     }
 
@@ -73,7 +103,9 @@ import Testing
     @Test func reasonsComeFromCodesNotWords() {
         typealias Reason = StoreMigrationResult.Reason
         func sqlite(_ code: Int32) -> RemodelError { RemodelError.sqlite(code, message: "locked") }
-        func io(_ code: POSIXErrorCode?) -> RemodelError { RemodelError(.io, "disk full", cause: code.map { POSIXError($0) }) }
+        func io(_ code: POSIXErrorCode?) -> RemodelError {
+            RemodelError(.io, "disk full", cause: code.map { POSIXError($0) })
+        }
         let cases: [(RemodelError, StoreInspection?, Reason)] = [
             (RemodelError(.locked, "x"), nil, .locked),
             (RemodelError(.validationFailed, "locked"), nil, .data),
@@ -89,13 +121,17 @@ import Testing
             (RemodelError(.incompatibleStore, "x"), nil, .incompatible),
         ]
         for (error, inspection, reason) in cases {
-            #expect(Reason.of(error, inspection: inspection) == reason, "\(error.code) \(error.sqliteCode ?? 0) \(String(describing: error.cause))")
+            #expect(
+                Reason.of(error, inspection: inspection) == reason,
+                "\(error.code) \(error.sqliteCode ?? 0) \(String(describing: error.cause))")
         }
         #expect([Reason.locked, .busy, .diskFull, .memory, .io, .cancelled].allSatisfy { $0.isTransient })
-        #expect(![Reason.newerStore, .data, .damaged, .notPlannable, .notWritable, .failed].contains { $0.isTransient })
+        #expect(
+            ![Reason.newerStore, .data, .damaged, .notPlannable, .notWritable, .failed].contains { $0.isTransient })
     }
 
     private func inspection(_ state: StoreInspection.State) -> StoreInspection {
-        StoreInspection(path: "s.sqlite", state: state, modelName: "Library", currentVersionName: "Library 3", migrationSteps: nil)
+        StoreInspection(
+            path: "s.sqlite", state: state, modelName: "Library", currentVersionName: "Library 3", migrationSteps: nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 #if canImport(Glibc)
@@ -31,7 +32,9 @@ import Testing
         let report = fleet.folder.file("report.jsonl")
         let child = try FleetCheck.start(stores, ["--jobs", "2", "--report", report, "--progress", "none"])
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, child.process.isRunning, (try? FleetCheck.report(report, tolerant: true).count) ?? 0 < 20 {
+        while Date() < deadline, child.process.isRunning,
+            (try? FleetCheck.report(report, tolerant: true).count) ?? 0 < 20
+        {
             usleep(2_000)
         }
         kill(child.process.processIdentifier, SIGKILL)
@@ -46,7 +49,8 @@ import Testing
         for store in stores {
             #expect(try Reliability.integrity(store) == "ok", "\(store)")
             let history = try FleetCheck.history(store)
-            #expect(history == ["nil → Library"] || history == FleetCheck.migratedOnceFromLibrary, "\(store): \(history)")
+            #expect(
+                history == ["nil → Library"] || history == FleetCheck.migratedOnceFromLibrary, "\(store): \(history)")
         }
         let resumed = try FleetCheck.migrate(stores, ["--jobs", "2", "--resume", report, "--progress", "none"])
         #expect(resumed.status == 0, "\(resumed)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Fleets of small Library stores for the fleet tests: each store a file copy of a template made once
@@ -63,30 +64,37 @@ final class FleetFolder {
 
     static let templates: Result<Templates, any Error> = Result {
         let prefix = "remodel-fleet-templates-"
-        for old in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [] where old.hasPrefix(prefix) {
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+        where old.hasPrefix(prefix) {
             try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + old)
         }
-        let templates = Templates(folder: NSTemporaryDirectory() + prefix + "\(ProcessInfo.processInfo.processIdentifier)")
+        let templates = Templates(
+            folder: NSTemporaryDirectory() + prefix + "\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(atPath: templates.folder, withIntermediateDirectories: true)
         let bundle = try MigrationFixtures.library()
         _ = try Store.create(
-            at: templates.path(.library1), bundle: bundle, version: "Library", seed: MigrationFixtures.path("Library", "seed.json"))
+            at: templates.path(.library1), bundle: bundle, version: "Library",
+            seed: MigrationFixtures.path("Library", "seed.json"))
         for (kind, version) in [(Kind.library2, "Library 2"), (.current, "Library 3")] {
             try FileManager.default.copyItem(atPath: templates.path(.library1), toPath: templates.path(kind))
-            let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, targetVersion: version))
+            let migrator = Migrator(
+                bundle: bundle,
+                options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, targetVersion: version))
             _ = try migrator.run(storeAt: templates.path(kind), cancellation: CancellationFlag()) { _ in }
         }
         try FileManager.default.copyItem(atPath: templates.path(.current), toPath: templates.path(.newer))
         do {
             let newer = try SQLiteConnection(path: templates.path(.newer), mode: .readWrite)
             try newer.execute(
-                "UPDATE _RemodelMetadata SET value = 'Library 4' WHERE key = 'versionName'; UPDATE _RemodelMetadata SET value = 'hash of version 4' WHERE key LIKE 'entityHash.%'")
+                "UPDATE _RemodelMetadata SET value = 'Library 4' WHERE key = 'versionName'; UPDATE _RemodelMetadata SET value = 'hash of version 4' WHERE key LIKE 'entityHash.%'"
+            )
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: templates.path(.library1)))
         try whole.prefix(4096).write(to: URL(fileURLWithPath: templates.path(.damaged)))
         do {
             let other = try SQLiteConnection(path: templates.path(.notAStore))
-            try other.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')")
+            try other.execute(
+                "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')")
         }
         return templates
     }
@@ -117,7 +125,8 @@ enum FleetCheck {
             return Line(
                 path: try #require(object["path"] as? String), outcome: try #require(object["outcome"] as? String),
                 reason: object["reason"] as? String, from: object["from"] as? String, to: object["to"] as? String,
-                steps: object["steps"] as? Int, objects: object["objects"] as? Int, message: object["message"] as? String)
+                steps: object["steps"] as? Int, objects: object["objects"] as? Int,
+                message: object["message"] as? String)
         }
     }
 
@@ -144,7 +153,8 @@ enum FleetCheck {
     ) throws -> Reliability.Child {
         let executable: URL = try #require(Reliability.executable, "build the remodel product first (swift build)")
         return try Reliability.Child(
-            executable, ["migrate"] + stores + ["--model", Reliability.modelPath, "--mappings", Reliability.mappingsPath] + options,
+            executable,
+            ["migrate"] + stores + ["--model", Reliability.modelPath, "--mappings", Reliability.mappingsPath] + options,
             environment: environment, input: input)
     }
 }

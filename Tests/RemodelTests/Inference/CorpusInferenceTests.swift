@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Inference over every consecutive version pair of the real Xcode models in the shared corpus.
@@ -21,7 +22,9 @@ struct CorpusInferenceTests {
                     inferable += 1
                 } else {
                     for problem in mapping.problems {
-                        #expect(destination.entity(named: problem.entity) != nil || source.entity(named: problem.entity) != nil)
+                        #expect(
+                            destination.entity(named: problem.entity) != nil
+                                || source.entity(named: problem.entity) != nil)
                         #expect(!problem.message.isEmpty)
                         problems.append("\(bundle.name) \(source.name) → \(destination.name): \(problem)")
                     }
@@ -34,14 +37,17 @@ struct CorpusInferenceTests {
         // manicmaniac 1, RestKit 3, kiwix 3, wire 43 + 2, DashSync 20, CoreDataPlus 2 + 2).
         #expect(pairs == 88)
         #expect(inferable + Set(problems.map { $0.components(separatedBy: ":").first ?? "" }).count == pairs)
-        print("Corpus inference: \(pairs) consecutive pairs, \(inferable) inferred completely, \(pairs - inferable) need a mapping (\(problems.count) problems)")
+        print(
+            "Corpus inference: \(pairs) consecutive pairs, \(inferable) inferred completely, \(pairs - inferable) need a mapping (\(problems.count) problems)"
+        )
         for line in problems { print("  " + line) }
     }
 }
 
 struct VersionOrderWarningTests {
     @Test func aCurrentVersionFollowedByOthersIsWarnedAbout() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-order-\(UUID().uuidString)/App.xcdatamodeld")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remodel-order-\(UUID().uuidString)/App.xcdatamodeld")
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         for name in ["1.5", "App"] {
             let version = folder.appendingPathComponent("\(name).xcdatamodel")
@@ -50,13 +56,14 @@ struct VersionOrderWarningTests {
                 to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         }
         try """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>1.5.xcdatamodel</string></dict></plist>
-            """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>1.5.xcdatamodel</string></dict></plist>
+        """.write(to: folder.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
         let bundle = try ModelBundle(contentsOf: folder.path)
         let found = ModelValidator.validate(bundle).filter { $0.rule == "current-version-not-last" }
-        #expect(found.map(\.description) == [
-            "\(folder.path)/1.5.xcdatamodel/contents:1:1: warning: the current version '1.5' is followed in migration order (natural sort of names) by 'App'; if those are older versions, list every version oldest first in .remodel-version-order in the bundle [current-version-not-last]"
-        ])
+        #expect(
+            found.map(\.description) == [
+                "\(folder.path)/1.5.xcdatamodel/contents:1:1: warning: the current version '1.5' is followed in migration order (natural sort of names) by 'App'; if those are older versions, list every version oldest first in .remodel-version-order in the bundle [current-version-not-last]"
+            ])
     }
 }

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import Remodel
 
 struct InferenceTests {
     private func infer(_ source: String, _ destination: String) throws -> MappingModel {
-        MappingInference.infer(from: try makeVersion("A", source), to: try makeVersion("B", destination), modelName: "M")
+        MappingInference.infer(
+            from: try makeVersion("A", source), to: try makeVersion("B", destination), modelName: "M")
     }
 
     private let person = """
@@ -47,13 +49,15 @@ struct InferenceTests {
             </entity>
             """
         let mapping = try infer(person, destination)
-        #expect(mapping.problems.map(\.description) == [
-            #"Person.fullName: String attribute is new and required, with no default value; add to a mapping file: <attribute name="fullName" value="…"/>"#
-        ])
+        #expect(
+            mapping.problems.map(\.description) == [
+                #"Person.fullName: String attribute is new and required, with no default value; add to a mapping file: <attribute name="fullName" value="…"/>"#
+            ])
     }
 
     @Test func removedEntitiesAndAttributesAreDropped() throws {
-        let source = person + #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+        let source =
+            person + #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
         let destination = #"<entity name="Person"><attribute name="name" attributeType="String"/></entity>"#
         let mapping = try infer(source, destination)
         #expect(mapping.mapping(fromSource: "Note")?.kind == .remove)
@@ -78,8 +82,10 @@ struct InferenceTests {
     }
 
     @Test func renamingIdentifierSharedWithTheSourceRenames() throws {
-        let source = #"<entity name="Person"><attribute name="old" optional="YES" attributeType="String" elementID="tag-1"/></entity>"#
-        let destination = #"<entity name="Person"><attribute name="new" optional="YES" attributeType="String" elementID="tag-1"/></entity>"#
+        let source =
+            #"<entity name="Person"><attribute name="old" optional="YES" attributeType="String" elementID="tag-1"/></entity>"#
+        let destination =
+            #"<entity name="Person"><attribute name="new" optional="YES" attributeType="String" elementID="tag-1"/></entity>"#
         let entity = try #require(try infer(source, destination).mapping(toDestination: "Person"))
         #expect(entity.attribute("new")?.value?.text == "$source.old")
     }
@@ -102,28 +108,45 @@ struct InferenceTests {
         let mapping = try infer(source, destination)
         let attribute = try #require(mapping.mapping(toDestination: "E")?.attribute("x"))
         #expect(attribute.value?.text == expression)
-        #expect(attribute.provenance == .widening(from: AttributeType(rawValue: from)!, to: AttributeType(rawValue: to)!))
+        #expect(
+            attribute.provenance == .widening(from: AttributeType(rawValue: from)!, to: AttributeType(rawValue: to)!))
         #expect(mapping.problems.isEmpty)
     }
 
     @Test(arguments: [
-        ("String", "Integer 32", #"Item.code: String → Integer 32 cannot be inferred (text need not be a valid Integer 32); add to a mapping file: <attribute name="code" value="int($source.code)"/>"#),
-        ("Integer 32", "Integer 16", #"Item.code: Integer 32 → Integer 16 cannot be inferred (narrowing can overflow); add to a mapping file: <attribute name="code" value="int($source.code)"/>"#),
-        ("Integer 64", "Double", #"Item.code: Integer 64 → Double cannot be inferred (Integer 64 → Double loses precision above 2^53); add to a mapping file: <attribute name="code" value="double($source.code)"/>"#),
-        ("Double", "Integer 64", #"Item.code: Double → Integer 64 cannot be inferred (converting Double to an integer loses the fraction); add to a mapping file: <attribute name="code" value="int($source.code)"/>"#),
+        (
+            "String", "Integer 32",
+            #"Item.code: String → Integer 32 cannot be inferred (text need not be a valid Integer 32); add to a mapping file: <attribute name="code" value="int($source.code)"/>"#
+        ),
+        (
+            "Integer 32", "Integer 16",
+            #"Item.code: Integer 32 → Integer 16 cannot be inferred (narrowing can overflow); add to a mapping file: <attribute name="code" value="int($source.code)"/>"#
+        ),
+        (
+            "Integer 64", "Double",
+            #"Item.code: Integer 64 → Double cannot be inferred (Integer 64 → Double loses precision above 2^53); add to a mapping file: <attribute name="code" value="double($source.code)"/>"#
+        ),
+        (
+            "Double", "Integer 64",
+            #"Item.code: Double → Integer 64 cannot be inferred (converting Double to an integer loses the fraction); add to a mapping file: <attribute name="code" value="int($source.code)"/>"#
+        ),
     ])
     func lossyChangesAreRefusedWithWhatToWrite(from: String, to: String, message: String) throws {
         let source = #"<entity name="Item"><attribute name="code" optional="YES" attributeType="\#(from)"/></entity>"#
-        let destination = #"<entity name="Item"><attribute name="code" optional="YES" attributeType="\#(to)"/></entity>"#
+        let destination =
+            #"<entity name="Item"><attribute name="code" optional="YES" attributeType="\#(to)"/></entity>"#
         #expect(try infer(source, destination).problems.map(\.description) == [message])
     }
 
     @Test func optionalBecomingRequiredNeedsADefault() throws {
-        let required = #"<entity name="Person"><attribute name="name" attributeType="String"/><attribute name="age" attributeType="Integer 16"/></entity>"#
-        #expect(try infer(person, required).problems.map(\.description) == [
-            #"Person.age: was optional and is now required with no default value, so objects where it is nil cannot be carried over; add to a mapping file: <attribute name="age" value="$source.age ?? …"/>"#
-        ])
-        let withDefault = #"<entity name="Person"><attribute name="name" attributeType="String"/><attribute name="age" attributeType="Integer 16" defaultValueString="0"/></entity>"#
+        let required =
+            #"<entity name="Person"><attribute name="name" attributeType="String"/><attribute name="age" attributeType="Integer 16"/></entity>"#
+        #expect(
+            try infer(person, required).problems.map(\.description) == [
+                #"Person.age: was optional and is now required with no default value, so objects where it is nil cannot be carried over; add to a mapping file: <attribute name="age" value="$source.age ?? …"/>"#
+            ])
+        let withDefault =
+            #"<entity name="Person"><attribute name="name" attributeType="String"/><attribute name="age" attributeType="Integer 16" defaultValueString="0"/></entity>"#
         #expect(try infer(person, withDefault).problems.isEmpty)
     }
 
@@ -149,7 +172,9 @@ struct InferenceTests {
     }
 
     @Test func toManyBecomingToOneIsRefused() throws {
-        let problems = try infer(library(books: #"optional="YES" toMany="YES""#), library(books: #"optional="YES" maxCount="1""#)).problems
+        let problems = try infer(
+            library(books: #"optional="YES" toMany="YES""#), library(books: #"optional="YES" maxCount="1""#)
+        ).problems
         #expect(problems.map(\.property) == ["books"])
         #expect(problems.first?.message.hasPrefix("was to-many and is now to-one") == true)
     }
@@ -169,7 +194,8 @@ struct InferenceTests {
 
     @Test func concreteEntityBecomingAbstractIsRefused() throws {
         let source = #"<entity name="Book"><attribute name="title" attributeType="String"/></entity>"#
-        let destination = #"<entity name="Book" isAbstract="YES"><attribute name="title" attributeType="String"/></entity>"#
+        let destination =
+            #"<entity name="Book" isAbstract="YES"><attribute name="title" attributeType="String"/></entity>"#
         #expect(try infer(source, destination).problems.count == 1)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Data-aware screening applies to every step, on the data as that step gets it (the issue "No data
@@ -8,14 +9,16 @@ struct LaterStepScreeningTests {
     private func items(in folder: TemporaryFolder, filling: Bool) throws -> (ModelBundle, String) {
         let optional = #"<entity name="Item"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
         let required = #"<entity name="Item"><attribute name="label" attributeType="String"/></entity>"#
-        let path = try BundleWriting.write("Items", in: folder.path, versions: [("Items", optional), ("Items 2", optional), ("Items 3", required)])
+        let path = try BundleWriting.write(
+            "Items", in: folder.path, versions: [("Items", optional), ("Items 2", optional), ("Items 3", required)])
         try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
         let value = filling ? "$source.label ?? 'none'" : "$source.label"
         _ = try folder.write(
             #"<mapping model="Items" sourceVersion="Items" destinationVersion="Items 2"><entity source="Item" destination="Item"><attribute name="label" value="\#(value)"/></entity></mapping>"#,
             to: "Mappings/fill.xml")
         let store = folder.file("items.sqlite")
-        let seed = try folder.write(#"{"Item": [{"_pk": 1, "label": "a"}, {"_pk": 2}, {"_pk": 3, "label": "c"}, {"_pk": 4}]}"#, to: "seed.json")
+        let seed = try folder.write(
+            #"{"Item": [{"_pk": 1, "label": "a"}, {"_pk": 2}, {"_pk": 3, "label": "c"}, {"_pk": 4}]}"#, to: "seed.json")
         let bundle = try ModelBundle(contentsOf: path)
         _ = try Store.create(at: store, bundle: bundle, version: "Items", seed: seed)
         return (bundle, store)
@@ -31,7 +34,8 @@ struct LaterStepScreeningTests {
         #expect(plan.steps.count == 2)
         let report = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
         #expect(report.steps == 2)
-        let rows = try SQLiteConnection(path: store, mode: .readOnly).rows(#"SELECT "label" FROM "Item" ORDER BY "_pk""#)
+        let rows = try SQLiteConnection(path: store, mode: .readOnly).rows(
+            #"SELECT "label" FROM "Item" ORDER BY "_pk""#)
         #expect(rows == [[.text("a")], [.text("none")], [.text("c")], [.text("none")]])
     }
 

@@ -1,17 +1,21 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Opening a current store reads the current version and the store's metadata, not every version
 /// of the bundle: other versions are read only on a migration's path.
 struct LaunchReadsOneVersionTests {
-    private static let item = #"<entity name="Item"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+    private static let item =
+        #"<entity name="Item"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
 
     /// A bundle of 30 versions (each adds an attribute), its store at the current one.
     private func bundle(in folder: TemporaryFolder) throws -> String {
         var versions: [(String, String)] = []
         for number in 1...30 {
-            let attributes = (1...number).map { #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 32"/>"# }.joined()
+            let attributes = (1...number).map {
+                #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 32"/>"#
+            }.joined()
             versions.append((number == 1 ? "Many" : "Many \(number)", #"<entity name="Item">\#(attributes)</entity>"#))
         }
         return try BundleWriting.write("Many", in: folder.path, versions: versions)

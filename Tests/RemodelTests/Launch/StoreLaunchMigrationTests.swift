@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct StoreLaunchMigrationTests {
@@ -34,7 +35,9 @@ struct StoreLaunchMigrationTests {
         _ = try Store.create(at: path, bundle: try library(), version: "Library 2")
         let events = Collector<MigrationProgress>()
         let options = MigrationOptions(mappingsDirectory: repository.appendingPathComponent("Mappings").path)
-        let (store, outcome) = try await Store.launch(at: path, bundle: try library(), options: options) { events.append($0) }
+        let (store, outcome) = try await Store.launch(at: path, bundle: try library(), options: options) {
+            events.append($0)
+        }
         guard case .migrated(let report) = outcome else {
             Issue.record("expected a migration, got \(outcome)")
             return

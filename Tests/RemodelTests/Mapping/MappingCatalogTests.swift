@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct MappingCatalogTests {
@@ -13,7 +14,9 @@ struct MappingCatalogTests {
         let bundle = try MigrationFixtures.library()
         for directory in [link, link + "/"] {
             let catalog = MappingCatalog(directory: directory, bundle: bundle)
-            #expect(catalog.files.count == 1 && catalog.files.first?.hasSuffix("/Library to Library 2.xml") == true, "\(catalog.files)")
+            #expect(
+                catalog.files.count == 1 && catalog.files.first?.hasSuffix("/Library to Library 2.xml") == true,
+                "\(catalog.files)")
             #expect(catalog.mappings[MappingCatalog.VersionPair(source: "Library", destination: "Library 2")] != nil)
         }
     }

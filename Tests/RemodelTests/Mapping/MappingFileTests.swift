@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 struct MappingFileTests {
@@ -28,7 +29,8 @@ struct MappingFileTests {
     }
 
     @Test func fileValuesReplaceInferredOnesAndClearTheirProblems() throws {
-        let file = try read("""
+        let file = try read(
+            """
             <mapping model="Library" sourceVersion="Library" destinationVersion="Library 2">
               <entity source="Person" destination="Person">
                 <attribute name="fullName" value="$source.firstName + ' ' + $source.lastName"/>
@@ -50,13 +52,15 @@ struct MappingFileTests {
     @Test func withoutTheFileTheRequiredAttributeIsReportedWhereTheFileWouldSayIt() throws {
         let file = try read(#"<mapping model="Library" sourceVersion="Library" destinationVersion="Library 2"/>"#)
         let (_, diagnostics) = MappingResolver.resolve(file: file, bundle: try bundle())
-        #expect(diagnostics.map(\.description) == [
-            #"map.xml:1:1: error: Person.fullName: String attribute is new and required, with no default value; add to a mapping file: <attribute name="fullName" value="…"/> [mapping-incomplete]"#
-        ])
+        #expect(
+            diagnostics.map(\.description) == [
+                #"map.xml:1:1: error: Person.fullName: String attribute is new and required, with no default value; add to a mapping file: <attribute name="fullName" value="…"/> [mapping-incomplete]"#
+            ])
     }
 
     @Test func unknownNamesAreReportedAtTheirValueWithASuggestion() throws {
-        let file = try read("""
+        let file = try read(
+            """
             <mapping model="Library" sourceVersion="Library" destinationVersion="Library 2">
               <entity source="Persn" destination="Person"/>
               <entity source="Person" destination="Person">
@@ -67,22 +71,26 @@ struct MappingFileTests {
             </mapping>
             """)
         let (_, diagnostics) = MappingResolver.resolve(file: file, bundle: try bundle())
-        #expect(diagnostics.map(\.description) == [
-            "map.xml:2:19: error: the source version 'Library' has no entity 'Persn'; did you mean 'Person'? [mapping-unknown-entity]",
-            "map.xml:4:22: error: Person in 'Library 2' has no stored attribute 'fulName'; did you mean 'fullName'? [mapping-unknown-attribute]",
-            "map.xml:6:22: error: Person.fullName is given twice; the first value is at line 5, column 5: keep one [mapping-duplicate-attribute]",
-        ])
+        #expect(
+            diagnostics.map(\.description) == [
+                "map.xml:2:19: error: the source version 'Library' has no entity 'Persn'; did you mean 'Person'? [mapping-unknown-entity]",
+                "map.xml:4:22: error: Person in 'Library 2' has no stored attribute 'fulName'; did you mean 'fullName'? [mapping-unknown-attribute]",
+                "map.xml:6:22: error: Person.fullName is given twice; the first value is at line 5, column 5: keep one [mapping-duplicate-attribute]",
+            ])
     }
 
     @Test func unknownModelAndVersionAreReported() throws {
         let wrongModel = try read(#"<mapping model="Shop" sourceVersion="Library" destinationVersion="Library 2"/>"#)
-        #expect(MappingResolver.resolve(file: wrongModel, bundle: try bundle()).1.map(\.description) == [
-            "map.xml:1:17: error: the mapping is for model 'Shop', but the model given is 'Library' [mapping-unknown-model]"
-        ])
-        let wrongVersion = try read(#"<mapping model="Library" sourceVersion="Library" destinationVersion="Library 3"/>"#)
-        #expect(MappingResolver.resolve(file: wrongVersion, bundle: try bundle()).1.map(\.description) == [
-            "map.xml:1:70: error: model 'Library' has no version 'Library 3'; its versions are 'Library', 'Library 2' [mapping-unknown-version]"
-        ])
+        #expect(
+            MappingResolver.resolve(file: wrongModel, bundle: try bundle()).1.map(\.description) == [
+                "map.xml:1:17: error: the mapping is for model 'Shop', but the model given is 'Library' [mapping-unknown-model]"
+            ])
+        let wrongVersion = try read(
+            #"<mapping model="Library" sourceVersion="Library" destinationVersion="Library 3"/>"#)
+        #expect(
+            MappingResolver.resolve(file: wrongVersion, bundle: try bundle()).1.map(\.description) == [
+                "map.xml:1:70: error: model 'Library' has no version 'Library 3'; its versions are 'Library', 'Library 2' [mapping-unknown-version]"
+            ])
     }
 
     @Test func structuralMistakesAreDiagnosed() throws {
@@ -94,15 +102,17 @@ struct MappingFileTests {
             """
         let root = try XMLDocumentReader.parse(Array(xml.utf8), file: "map.xml")
         let (_, diagnostics) = MappingFileReader.mappingFile(from: root, path: "map.xml")
-        #expect(diagnostics.map(\.description) == [
-            #"map.xml:1:1: error: <mapping> needs a destinationVersion="…" attribute [mapping-missing-attribute]"#,
-            #"map.xml:2:3: error: <entity> needs source="…", destination="…" or both [mapping-missing-attribute]"#,
-            "map.xml:3:3: error: unexpected <entiti> here; expected <entity> [mapping-unknown-element]",
-        ])
+        #expect(
+            diagnostics.map(\.description) == [
+                #"map.xml:1:1: error: <mapping> needs a destinationVersion="…" attribute [mapping-missing-attribute]"#,
+                #"map.xml:2:3: error: <entity> needs source="…", destination="…" or both [mapping-missing-attribute]"#,
+                "map.xml:3:3: error: unexpected <entiti> here; expected <entity> [mapping-unknown-element]",
+            ])
     }
 
     @Test func expressionOffsetsMapBackThroughEntityReferences() throws {
-        let file = try read("""
+        let file = try read(
+            """
             <mapping model="Library" sourceVersion="Library" destinationVersion="Library 2">
               <entity source="Person" destination="Person">
                 <attribute name="fullName" value="&quot;a&quot; + $source.firstName"/>
@@ -116,7 +126,9 @@ struct MappingFileTests {
     }
 
     @Test func anInferredFileReadBackMapsExactlyAsInference() throws {
-        let source = try makeVersion("Library", """
+        let source = try makeVersion(
+            "Library",
+            """
             <entity name="Person">
                 <attribute name="name" attributeType="String"/>
                 <attribute name="years" optional="YES" attributeType="Integer 16"/>
@@ -128,7 +140,9 @@ struct MappingFileTests {
             </entity>
             <entity name="Note"/>
             """)
-        let destination = try makeVersion("Library 2", """
+        let destination = try makeVersion(
+            "Library 2",
+            """
             <entity name="Author" elementID="Person">
                 <attribute name="name" attributeType="String"/>
                 <attribute name="age" optional="YES" attributeType="Integer 64" elementID="years"/>
@@ -153,7 +167,8 @@ struct MappingFileTests {
         let mergedMapping = try #require(merged)
         #expect(mergedMapping.entities.count == inferred.entities.count)
         for entity in inferred.entities {
-            let other = try #require(mergedMapping.entities.first { $0.source == entity.source && $0.destination == entity.destination })
+            let other = try #require(
+                mergedMapping.entities.first { $0.source == entity.source && $0.destination == entity.destination })
             #expect(other.filter == entity.filter)
             #expect(other.attributes.map(\.destination) == entity.attributes.map(\.destination))
             #expect(other.attributes.map(\.value?.text) == entity.attributes.map(\.value?.text))

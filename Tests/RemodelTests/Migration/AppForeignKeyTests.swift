@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Foreign keys in the app's own tables (issue 21, class 3): phase 3 checks what the step wrote, so a key
@@ -9,15 +10,30 @@ import Testing
 /// (carried); App 3 keeps only the Person objects not named Bob (Person rebuilt); App 4 removes Person.
 struct AppForeignKeyTests {
     private static let versions = [
-        ("App", #"<entity name="Contact"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
-        ("App 2", #"<entity name="Person" elementID="Contact"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
-        ("App 3", #"<entity name="Person" versionHashModifier="3"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#),
-        ("App 4", #"<entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/><attribute name="color" optional="YES" attributeType="String"/></entity>"#),
+        (
+            "App",
+            #"<entity name="Contact"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+        ),
+        (
+            "App 2",
+            #"<entity name="Person" elementID="Contact"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+        ),
+        (
+            "App 3",
+            #"<entity name="Person" versionHashModifier="3"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+        ),
+        (
+            "App 4",
+            #"<entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/><attribute name="color" optional="YES" attributeType="String"/></entity>"#
+        ),
     ]
-    private static let seed = #"{"Contact": [{"_pk": 1, "name": "Ada"}, {"_pk": 2, "name": "Bob"}], "Tag": [{"_pk": 1, "label": "x"}]}"#
+    private static let seed =
+        #"{"Contact": [{"_pk": 1, "name": "Ada"}, {"_pk": 2, "name": "Bob"}], "Tag": [{"_pk": 1, "label": "x"}]}"#
 
     /// A store at `version` changed by `sql`, and the folder of its model and mapping file (kept alive with it).
-    private func store(at version: String = "App", changedBy sql: String) throws -> (MigrationCase, models: TemporaryFolder) {
+    private func store(at version: String = "App", changedBy sql: String) throws -> (
+        MigrationCase, models: TemporaryFolder
+    ) {
         let models = try TemporaryFolder()
         let path = try BundleWriting.write("App", in: models.path, versions: Self.versions)
         try FileManager.default.createDirectory(atPath: models.file("Mappings"), withIntermediateDirectories: true)
@@ -43,10 +59,15 @@ struct AppForeignKeyTests {
         let connection = try SQLiteConnection(path: store.store, mode: .readOnly)
         #expect(
             try connection.rows("SELECT id, contact, line FROM app_log ORDER BY id") == [
-                [.integer(1), .integer(1), .text("fine")], [.integer(2), .integer(99), .text("dangling since the app wrote it")],
+                [.integer(1), .integer(1), .text("fine")],
+                [.integer(2), .integer(99), .text("dangling since the app wrote it")],
             ])
         // The carried rename took the app's key with it.
-        #expect(try connection.scalar("SELECT sql FROM sqlite_master WHERE name = 'app_log'") == .text(#"CREATE TABLE app_log (id INTEGER PRIMARY KEY, contact INTEGER REFERENCES "Person" (_pk), line TEXT)"#))
+        #expect(
+            try connection.scalar("SELECT sql FROM sqlite_master WHERE name = 'app_log'")
+                == .text(
+                    #"CREATE TABLE app_log (id INTEGER PRIMARY KEY, contact INTEGER REFERENCES "Person" (_pk), line TEXT)"#
+                ))
         #expect(try connection.rows("SELECT _pk, name FROM Person") == [[.integer(1), .text("Ada")]])
     }
 
@@ -59,9 +80,12 @@ struct AppForeignKeyTests {
                 INSERT INTO app_notes VALUES (1, 1, 'about Ada');
                 """)
         let before = try store.snapshot()
-        let message = "the app's foreign key app_notes.person references Person, a table App 3 → App 4 removes (or splits): its rows would point at nothing. Change or drop the foreign key before migrating and add it again for the new version; Remodel does not change it silently"
+        let message =
+            "the app's foreign key app_notes.person references Person, a table App 3 → App 4 removes (or splits): its rows would point at nothing. Change or drop the foreign key before migrating and add it again for the new version; Remodel does not change it silently"
         do {
-            _ = try Migrator(bundle: store.bundle, options: MigrationOptions(mappingsDirectory: models.file("Mappings"))).plan(storeAt: store.store)
+            _ = try Migrator(
+                bundle: store.bundle, options: MigrationOptions(mappingsDirectory: models.file("Mappings"))
+            ).plan(storeAt: store.store)
             Issue.record("the plan did not refuse")
         } catch {
             #expect(error.code == .migrationNotPlannable)
@@ -95,7 +119,8 @@ struct AppForeignKeyTests {
             #expect(error.code == .validationFailed)
             #expect(
                 error.message.hasSuffix(
-                    "\n  - app_notes \"person\": row 7 of the app's table app_notes references a missing row of Person (its foreign key person → Person): the step removed or re-keyed the object it pointed to; delete or change that row (or its foreign key) before migrating [foreign-key-check]"),
+                    "\n  - app_notes \"person\": row 7 of the app's table app_notes references a missing row of Person (its foreign key person → Person): the step removed or re-keyed the object it pointed to; delete or change that row (or its foreign key) before migrating [foreign-key-check]"
+                ),
                 "\(error.message)")
         }
         #expect(try store.snapshot() == before)

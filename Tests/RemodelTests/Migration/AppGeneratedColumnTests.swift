@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// An app's generated column (`GENERATED ALWAYS AS (…) VIRTUAL`) on a model table that a step rebuilds is
@@ -17,11 +18,13 @@ struct AppGeneratedColumnTests {
             #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="String"/></entity>"#
         ),
     ]
-    private static let seed = #"{"Person": [{"_pk": 1, "name": "Ada", "age": 36, "nick": "ada"}, {"_pk": 2, "name": "Grace", "age": 85}]}"#
+    private static let seed =
+        #"{"Person": [{"_pk": 1, "name": "Ada", "age": 36, "nick": "ada"}, {"_pk": 2, "name": "Grace", "age": 85}]}"#
 
     private func store(changedBy sql: String) throws -> MigrationCase {
         let folder = try TemporaryFolder()
-        let bundle = try ModelBundle(contentsOf: try BundleWriting.write("App", in: folder.path, versions: Self.versions))
+        let bundle = try ModelBundle(
+            contentsOf: try BundleWriting.write("App", in: folder.path, versions: Self.versions))
         let store = try MigrationCase(bundle: bundle, seed: try folder.write(Self.seed, to: "seed.json"))
         try SQLiteConnection(path: store.store).execute(sql)
         return store
@@ -42,16 +45,23 @@ struct AppGeneratedColumnTests {
                 [.integer(2), .text("Grace"), .text("85"), .text("grace"), .integer(20)],
             ])
         // Still generated (hidden 2: virtual), and its index is there and used.
-        #expect(try connection.rows("SELECT hidden FROM pragma_table_xinfo('Person') WHERE name = 'app_name_key'") == [[.integer(2)]])
-        #expect(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'app_name_key_index'") == [[.text("app_name_key_index")]])
+        #expect(
+            try connection.rows("SELECT hidden FROM pragma_table_xinfo('Person') WHERE name = 'app_name_key'") == [
+                [.integer(2)]
+            ])
+        #expect(
+            try connection.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'app_name_key_index'")
+                == [[.text("app_name_key_index")]])
         #expect(try connection.rows("SELECT _pk FROM Person WHERE app_name_key = 'grace'") == [[.integer(2)]])
         #expect(try connection.rows("PRAGMA integrity_check") == [[.text("ok")]])
     }
 
     @Test func aGeneratedColumnOverADroppedColumnIsRefusedAtPlanningNamingIt() async throws {
-        let store = try store(changedBy: "ALTER TABLE Person ADD COLUMN app_nick_key TEXT GENERATED ALWAYS AS (upper(nick)) VIRTUAL")
+        let store = try store(
+            changedBy: "ALTER TABLE Person ADD COLUMN app_nick_key TEXT GENERATED ALWAYS AS (upper(nick)) VIRTUAL")
         let before = try store.snapshot()
-        let message = "the app's column Person.app_nick_key (app_nick_key TEXT GENERATED ALWAYS AS (upper(nick)) VIRTUAL) does not fit the table App → App 2 leaves (no such column: nick): it names a column the step renames or drops. Drop it before migrating and add it again for the new version; Remodel does not drop it silently"
+        let message =
+            "the app's column Person.app_nick_key (app_nick_key TEXT GENERATED ALWAYS AS (upper(nick)) VIRTUAL) does not fit the table App → App 2 leaves (no such column: nick): it names a column the step renames or drops. Drop it before migrating and add it again for the new version; Remodel does not drop it silently"
         do {
             _ = try Migrator(bundle: store.bundle).plan(storeAt: store.store)
             Issue.record("the plan did not refuse")

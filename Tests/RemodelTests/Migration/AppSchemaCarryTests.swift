@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// What the app added to its store survives every kind of step (the issue "Migrate the store the app
@@ -7,11 +8,15 @@ import Testing
 /// its index, trigger and view on model tables; the file's header settings. A step that changes the
 /// schema only, one that rebuilds a table, a composed run and a step-by-step run.
 struct AppSchemaCarryTests {
-    private static let person = #"<attribute name="name" attributeType="String"/><attribute name="email" optional="YES" attributeType="String"/>"#
+    private static let person =
+        #"<attribute name="name" attributeType="String"/><attribute name="email" optional="YES" attributeType="String"/>"#
     private static let personV2 = person + #"<attribute name="nickname" optional="YES" attributeType="String"/>"#
-    private static let book = #"<entity name="Book"><attribute name="title" attributeType="String"/><relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person"/></entity>"#
-    private static let note = #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
-    private static let books = #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>"#
+    private static let book =
+        #"<entity name="Book"><attribute name="title" attributeType="String"/><relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="books" inverseEntity="Person"/></entity>"#
+    private static let note =
+        #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+    private static let books =
+        #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>"#
 
     /// App 1; App 2 adds `Person.nickname` (schema only); App 3 computes `Person.name` (Person rebuilt);
     /// App 4 drops `Person.email`. Book and Note never change.
@@ -20,15 +25,21 @@ struct AppSchemaCarryTests {
             ("App", "<entity name=\"Person\">\(Self.person)\(Self.books)</entity>" + Self.book + Self.note),
             ("App 2", "<entity name=\"Person\">\(Self.personV2)\(Self.books)</entity>" + Self.book + Self.note),
             ("App 3", "<entity name=\"Person\">\(Self.personV2)\(Self.books)</entity>" + Self.book + Self.note),
-            ("App 4", "<entity name=\"Person\"><attribute name=\"name\" attributeType=\"String\"/><attribute name=\"nickname\" optional=\"YES\" attributeType=\"String\"/>\(Self.books)</entity>" + Self.book + Self.note),
+            (
+                "App 4",
+                "<entity name=\"Person\"><attribute name=\"name\" attributeType=\"String\"/><attribute name=\"nickname\" optional=\"YES\" attributeType=\"String\"/>\(Self.books)</entity>"
+                    + Self.book + Self.note
+            ),
         ]
         let path = try BundleWriting.write("App", in: folder.path, versions: versions)
         let mappings = folder.file("Mappings")
         try FileManager.default.createDirectory(atPath: mappings, withIntermediateDirectories: true)
         // App 3's version differs from App 2's only by a hash modifier; the mapping file computes the name.
         let app3 = "\(path)/App 3.xcdatamodel/contents"
-        try String(contentsOfFile: app3, encoding: .utf8).replacingOccurrences(of: "<entity name=\"Person\">", with: "<entity name=\"Person\" versionHashModifier=\"3\">")
-            .write(toFile: app3, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: app3, encoding: .utf8).replacingOccurrences(
+            of: "<entity name=\"Person\">", with: "<entity name=\"Person\" versionHashModifier=\"3\">"
+        )
+        .write(toFile: app3, atomically: true, encoding: .utf8)
         _ = try folder.write(
             #"<mapping model="App" sourceVersion="App 2" destinationVersion="App 3"><entity source="Person" destination="Person"><attribute name="name" value="uppercase($source.name)"/></entity></mapping>"#,
             to: "Mappings/name.xml")
@@ -48,7 +59,8 @@ struct AppSchemaCarryTests {
         // A UTF-16 store with 8 KiB pages and incremental vacuum: the model's tables and rows copied into a new file.
         let path = folder.file("app.sqlite")
         let connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA encoding = 'UTF-16le'; PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL")
+        try connection.execute(
+            "PRAGMA encoding = 'UTF-16le'; PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL")
         // SQLite attaches only stores of the same text encoding: rows go through values.
         let source = try SQLiteConnection(path: plain, mode: .readOnly)
         for row in try source.rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid") {
@@ -56,7 +68,8 @@ struct AppSchemaCarryTests {
             try connection.execute(sql)
             for values in try source.rows("SELECT * FROM \(quoteIdentifier(name))") {
                 try connection.run(
-                    "INSERT INTO \(quoteIdentifier(name)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
+                    "INSERT INTO \(quoteIdentifier(name)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))",
+                    values)
             }
         }
         for row in try source.rows("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
@@ -95,25 +108,37 @@ struct AppSchemaCarryTests {
         for pragma in ["user_version", "application_id", "page_size", "auto_vacuum", "encoding", "journal_mode"] {
             state.append("\(pragma)=\(plain(try connection.scalar("PRAGMA \(pragma)")))")
         }
-        state += try connection.rows("SELECT type || ' ' || name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY 1").map { plain($0[0]) }
-        state += try connection.rows("SELECT id, stage FROM tb_clientstage ORDER BY id").map { "stage \(plain($0[0])) \(plain($0[1]))" }
+        state += try connection.rows(
+            "SELECT type || ' ' || name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY 1"
+        ).map { plain($0[0]) }
+        state += try connection.rows("SELECT id, stage FROM tb_clientstage ORDER BY id").map {
+            "stage \(plain($0[0])) \(plain($0[1]))"
+        }
         state += try connection.rows("SELECT * FROM app_people").map { "view \(plain($0[0])) \(plain($0[1]))" }
         // The triggers still fire: an insert into the app's table and a title change are logged.
-        try connection.execute("DELETE FROM tb_log; INSERT INTO tb_clientstage (stage) VALUES ('checked'); UPDATE Book SET title = title || '!' WHERE _pk = 1")
+        try connection.execute(
+            "DELETE FROM tb_log; INSERT INTO tb_clientstage (stage) VALUES ('checked'); UPDATE Book SET title = title || '!' WHERE _pk = 1"
+        )
         state += try connection.rows("SELECT event FROM tb_log ORDER BY rowid").map { "log \(plain($0[0]))" }
-        try connection.execute("DELETE FROM tb_log; DELETE FROM tb_clientstage WHERE stage = 'checked'; UPDATE Book SET title = rtrim(title, '!') WHERE _pk = 1")
+        try connection.execute(
+            "DELETE FROM tb_log; DELETE FROM tb_clientstage WHERE stage = 'checked'; UPDATE Book SET title = rtrim(title, '!') WHERE _pk = 1"
+        )
         #expect(try connection.scalar("PRAGMA integrity_check") == .text("ok"))
         return state
     }
 
     private static let expectedState = [
         "user_version=42", "application_id=1380272460", "page_size=8192", "auto_vacuum=2", "encoding=UTF-16le",
-        "index app_person_score", "index tb_clientstage_stage", "table Book", "table Note", "table Person", "table tb_clientstage",
+        "index app_person_score", "index tb_clientstage_stage", "table Book", "table Note", "table Person",
+        "table tb_clientstage",
         "table tb_log", "trigger app_book_audit", "trigger tb_clientstage_log", "view app_people",
         "stage 1 onboarded", "stage 2 synced", "log stage checked", "log book Notes!",
     ]
 
-    private func expectCarried(_ path: String, names: [String], journal: String = "delete", sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    private func expectCarried(
+        _ path: String, names: [String], journal: String = "delete",
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         var expected = Self.expectedState
         expected.insert("journal_mode=\(journal)", at: 5)
         let views = zip(names, [10, 20]).map { "view \($0) \($1)" }
@@ -155,9 +180,13 @@ struct AppSchemaCarryTests {
         let path = try store(bundle, in: folder)
         let untouched = try pages(of: ["Book", "Note", "tb_clientstage"], in: path)
         #expect(untouched.count >= 3)
-        _ = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 2")).migrate(storeAt: path)
+        _ = try await Migrator(
+            bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 2")
+        ).migrate(storeAt: path)
         #expect(try pages(of: ["Book", "Note", "tb_clientstage"], in: path) == untouched)
-        _ = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 3")).migrate(storeAt: path)
+        _ = try await Migrator(
+            bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings, targetVersion: "App 3")
+        ).migrate(storeAt: path)
         #expect(try pages(of: ["Book", "Note", "tb_clientstage"], in: path) == untouched)
     }
 
@@ -166,7 +195,8 @@ struct AppSchemaCarryTests {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let size = try #require(try connection.scalar("PRAGMA page_size")?.integerValue)
         let numbers = try connection.rows(
-            "SELECT pageno FROM dbstat WHERE name IN (\(tables.map(quoteLiteral).joined(separator: ", ")))").compactMap { $0[0].integerValue }
+            "SELECT pageno FROM dbstat WHERE name IN (\(tables.map(quoteLiteral).joined(separator: ", ")))"
+        ).compactMap { $0[0].integerValue }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var result: [Int64: Data] = [:]
         for number in numbers { result[number] = bytes.subdata(in: Int((number - 1) * size)..<Int(number * size)) }
@@ -180,16 +210,24 @@ struct AppSchemaCarryTests {
         let (bundle, mappings) = try bundle(in: folder)
         let path = try store(bundle, in: folder)
         try SQLiteConnection(path: path, mode: .readWrite).execute(
-            "CREATE TRIGGER app_email_lower AFTER UPDATE ON Person BEGIN UPDATE Person SET email = lower(NEW.email) WHERE _pk = NEW._pk; END")
+            "CREATE TRIGGER app_email_lower AFTER UPDATE ON Person BEGIN UPDATE Person SET email = lower(NEW.email) WHERE _pk = NEW._pk; END"
+        )
         let before = try fileBytes(path)
         let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings))
         for attempt in 0..<2 {
             do {
-                if attempt == 0 { _ = try migrator.plan(storeAt: path) } else { _ = try await migrator.migrate(storeAt: path) }
+                if attempt == 0 {
+                    _ = try migrator.plan(storeAt: path)
+                } else {
+                    _ = try await migrator.migrate(storeAt: path)
+                }
                 Issue.record("the trigger on a dropped column was not noticed")
             } catch {
                 #expect(error.code == .migrationNotPlannable)
-                #expect(error.message.contains("the app's trigger app_email_lower (on Person) does not fit the schema App 3 → App 4 leaves (no such column: NEW.email)"), "\(error.message)")
+                #expect(
+                    error.message.contains(
+                        "the app's trigger app_email_lower (on Person) does not fit the schema App 3 → App 4 leaves (no such column: NEW.email)"
+                    ), "\(error.message)")
             }
         }
         #expect(try fileBytes(path) == before)

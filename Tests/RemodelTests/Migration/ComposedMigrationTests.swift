@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Consecutive steps composed into one pass give exactly what writing every version in turn
@@ -28,7 +29,9 @@ import Testing
 
     private func itemsStore(counts: [Int], keptInV3: Bool = false) throws -> MigrationCase {
         let folder = try TemporaryFolder()
-        let rows = counts.enumerated().map { #"{"_pk": \#($0.offset + 1), "name": "item \#($0.offset)", "count": \#($0.element)}"# }
+        let rows = counts.enumerated().map {
+            #"{"_pk": \#($0.offset + 1), "name": "item \#($0.offset)", "count": \#($0.element)}"#
+        }
         let seed = folder.file("seed.json")
         try #"{"Item": [\#(rows.joined(separator: ", "))]}"#.write(toFile: seed, atomically: true, encoding: .utf8)
         return try MigrationCase(bundle: try Self.boundedInTheMiddle(keptInV3: keptInV3), seed: seed)
@@ -44,10 +47,13 @@ import Testing
     /// Swift code sees a store of its own step's version: a step a policy runs in is a pass by itself, the
     /// steps around it run together; with hooks every step is.
     @Test func swiftCodeSplitsThePlanWhereItStands() throws {
-        let item = #"<entity name="Item" representedClassName="Item"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
-        let note = #"<entity name="Note" representedClassName="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+        let item =
+            #"<entity name="Item" representedClassName="Item"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+        let note =
+            #"<entity name="Note" representedClassName="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
         let bundle = makeBundle(
-            "Notes", try makeVersion("Notes", item), try makeVersion("Notes 2", item), try makeVersion("Notes 3", item + note),
+            "Notes", try makeVersion("Notes", item), try makeVersion("Notes 2", item),
+            try makeVersion("Notes 3", item + note),
             try makeVersion("Notes 4", item), try makeVersion("Notes 5", item))
         let steps = try MigrationPlanner.plan(bundle: bundle, from: "Notes").steps
         var options = MigrationOptions()
@@ -70,7 +76,8 @@ import Testing
             } throws: { error in
                 guard let error = error as? RemodelError else { return false }
                 return error.code == .validationFailed && error.primaryKey == 2 && error.property == "count"
-                    && error.message.contains("from Items to Items 2") && error.message.contains("more than the maximum 10")
+                    && error.message.contains("from Items to Items 2")
+                    && error.message.contains("more than the maximum 10")
             }
             #expect(try migration.snapshot() == before, "composed: \(options.composesSteps)")
         }
@@ -84,7 +91,8 @@ import Testing
             try await migration.migrate()
         } throws: { error in
             guard let error = error as? RemodelError else { return false }
-            return error.code == .validationFailed && error.primaryKey == 2 && error.message.contains("more than the maximum 10")
+            return error.code == .validationFailed && error.primaryKey == 2
+                && error.message.contains("more than the maximum 10")
         }
         #expect(try migration.snapshot() == before)
     }
@@ -94,7 +102,9 @@ import Testing
         let report = try await migration.migrate()
         #expect(report.steps == 2)
         #expect(try migration.versionName() == "Items 3")
-        let history = try Store.open(at: migration.store, bundle: migration.bundle).metadata().history.map { "\($0.from ?? "-") → \($0.to)" }
+        let history = try Store.open(at: migration.store, bundle: migration.bundle).metadata().history.map {
+            "\($0.from ?? "-") → \($0.to)"
+        }
         #expect(history == ["- → Items", "Items → Items 2", "Items 2 → Items 3"])
         #expect(try migration.export().contains(#""count": 10"#))
     }
@@ -102,8 +112,10 @@ import Testing
     /// The benchmark's model, v1 → v4 in three steps (a computed value, a rename with widening, dropped and
     /// added attributes, to-one and many-to-many links): composed, the export is byte for byte the step-by-step one.
     @Test func benchmarkModelComposedEqualsStepByStep() async throws {
-        let bundle = try ModelBundle(contentsOf: MigrationFixtures.packageRoot + "/Benchmarks/Models/BenchLibrary.xcdatamodeld")
-        var options = MigrationOptions(mappingsDirectory: MigrationFixtures.packageRoot + "/Benchmarks/Mappings", batchSize: 7)
+        let bundle = try ModelBundle(
+            contentsOf: MigrationFixtures.packageRoot + "/Benchmarks/Models/BenchLibrary.xcdatamodeld")
+        var options = MigrationOptions(
+            mappingsDirectory: MigrationFixtures.packageRoot + "/Benchmarks/Mappings", batchSize: 7)
         let composed = try await exportAfterMigrating(bundle: bundle, options: options)
         options.composesSteps = false
         let written = try await exportAfterMigrating(bundle: bundle, options: options)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Every inferable consecutive version pair of the real Xcode models in the shared corpus,
@@ -33,14 +34,19 @@ struct CorpusMigrationTests {
         // without a mapping that says what becomes of them).
         // manicmaniac's model 2 adds three attributes defaulting to 0 and a uniqueness constraint over them:
         // every existing object gets the same values, so phase 3 must refuse, naming the duplicates.
-        #expect(refused == ["DashSync DashSync 6 → DashSync 7: DSInstantSendLockEntity required", "model model → model 2: UserInfo unique"])
+        #expect(
+            refused == [
+                "DashSync DashSync 6 → DashSync 7: DSInstantSendLockEntity required",
+                "model model → model 2: UserInfo unique",
+            ])
     }
 
     /// Migrates generated data one step; returns "model step: entity rule" when phase 3 refused it (store left unchanged).
     private func migrate(
         bundle: ModelBundle, from source: ModelVersion, to destination: ModelVersion, mapping: MappingModel
     ) async throws -> String? {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-corpus-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remodel-corpus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
@@ -54,8 +60,10 @@ struct CorpusMigrationTests {
         let context = "\(bundle.name) \(source.name) → \(destination.name)"
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            _ = try await Migrator(bundle: bundle, options: MigrationOptions(targetVersion: destination.name, batchSize: 4)).migrate(storeAt: path)
-        } catch where error.code == .validationFailed {
+            _ = try await Migrator(
+                bundle: bundle, options: MigrationOptions(targetVersion: destination.name, batchSize: 4)
+            ).migrate(storeAt: path)
+        } catch  where error.code == .validationFailed {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original, "\(context)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["store.sqlite"], "\(context)")
             let rule = error.message.components(separatedBy: "[").last?.dropLast() ?? ""
@@ -80,8 +88,10 @@ struct CorpusMigrationTests {
         var result: [String: Int64] = [:]
         for entity in version.entities where !entity.isAbstract {
             guard let table = layout.table(forEntity: entity.name) else { continue }
-            result[entity.name] = try connection.scalar(
-                "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \"_entity\" = ?", [.text(entity.name)])?.integerValue ?? -1
+            result[entity.name] =
+                try connection.scalar(
+                    "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \"_entity\" = ?", [.text(entity.name)])?
+                .integerValue ?? -1
         }
         return result
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Phase 3's dangling-reference checks on a damaged Links 2 store, with the indexes the checks are
@@ -10,7 +11,8 @@ import Testing
         let path = folder.file("store.sqlite")
         let bundle = try MigrationFixtures.bundle("Links")
         let version = try #require(bundle.version(named: "Links 2"))
-        _ = try Store.create(at: path, bundle: bundle, version: version.name, seed: MigrationFixtures.path("Links", "seed.json"))
+        _ = try Store.create(
+            at: path, bundle: bundle, version: version.name, seed: MigrationFixtures.path("Links", "seed.json"))
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         let layout = StoreLayout(version: version)
         if !indexes {
@@ -26,18 +28,23 @@ import Testing
     /// To-one links to a missing key (99) and to a key of another table (20 is a Playlist).
     @Test(arguments: [true, false]) func toOneLinkToNoObject(indexes: Bool) throws {
         let found = try failures(
-            indexes: indexes, damage: #"UPDATE "Song" SET "album" = 99 WHERE "_pk" = 1; UPDATE "Person" SET "mentor" = 20 WHERE "_pk" = 34"#)
-        #expect(found == [
-            #"Person _pk 34 "mentor": points to _pk 20, which is not a Person [dangling]"#,
-            #"Song _pk 1 "album": points to _pk 99, which is not a Album [dangling]"#,
-        ])
+            indexes: indexes,
+            damage:
+                #"UPDATE "Song" SET "album" = 99 WHERE "_pk" = 1; UPDATE "Person" SET "mentor" = 20 WHERE "_pk" = 34"#)
+        #expect(
+            found == [
+                #"Person _pk 34 "mentor": points to _pk 20, which is not a Person [dangling]"#,
+                #"Song _pk 1 "album": points to _pk 99, which is not a Album [dangling]"#,
+            ])
     }
 
     /// A to-one link into a gap between keys (Song 3 removed, 1…7 otherwise there) is found too.
     @Test(arguments: [true, false]) func toOneLinkIntoAGap(indexes: Bool) throws {
         let found = try failures(
             indexes: indexes,
-            damage: #"DELETE FROM "Song" WHERE "_pk" = 3; DELETE FROM "_Playlist_songs" WHERE "destination" = 3; DELETE FROM "_Person_favorites" WHERE "destination" = 3; UPDATE "Person" SET "mentor" = 3 WHERE "_pk" = 34"#)
+            damage:
+                #"DELETE FROM "Song" WHERE "_pk" = 3; DELETE FROM "_Playlist_songs" WHERE "destination" = 3; DELETE FROM "_Person_favorites" WHERE "destination" = 3; UPDATE "Person" SET "mentor" = 3 WHERE "_pk" = 34"#
+        )
         #expect(found == [#"Person _pk 34 "mentor": points to _pk 3, which is not a Person [dangling]"#])
     }
 
@@ -50,12 +57,13 @@ import Testing
                 INSERT INTO "_Course_students" ("source", "destination") VALUES (40, 99), (98, 30);
                 INSERT INTO "_Person_favorites" ("source", "destination") VALUES (30, 97), (96, 1)
                 """)
-        #expect(found == [
-            #"Course _pk 40 "students": points to _pk 99, which is not a Person [dangling]"#,
-            #"Person _pk 30 "courses": points to _pk 98, which is not a Course [dangling]"#,
-            #"Person _pk 30 "favorites": points to _pk 97, which is not a Song [dangling]"#,
-            "Song _pk 1: is linked from _pk 96 in _Person_favorites, which is not a Person [dangling]",
-        ])
+        #expect(
+            found == [
+                #"Course _pk 40 "students": points to _pk 99, which is not a Person [dangling]"#,
+                #"Person _pk 30 "courses": points to _pk 98, which is not a Course [dangling]"#,
+                #"Person _pk 30 "favorites": points to _pk 97, which is not a Song [dangling]"#,
+                "Song _pk 1: is linked from _pk 96 in _Person_favorites, which is not a Person [dangling]",
+            ])
     }
 
     /// An undamaged store has no dangling reference.

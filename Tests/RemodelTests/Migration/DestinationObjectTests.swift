@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// The dictionary-style API of ``DestinationObject`` over its ordered storage.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The plan, the report and `diff` say what a migration drops on purpose, with how many stored values
@@ -12,7 +13,8 @@ struct DroppedDataTests {
 
     @Test func thePlanAndTheReportNameEveryDroppedPropertyWithItsValues() async throws {
         let migration = try library()
-        let emails = try SQLiteConnection(path: migration.store, mode: .readOnly).scalar(#"SELECT count("email") FROM "Person""#)
+        let emails = try SQLiteConnection(path: migration.store, mode: .readOnly).scalar(
+            #"SELECT count("email") FROM "Person""#)
         #expect(emails == .integer(2))
         let options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         let plan = try Migrator(bundle: migration.bundle, options: options).plan(storeAt: migration.store)
@@ -25,10 +27,13 @@ struct DroppedDataTests {
     @Test func migrateSaysWhatItDropped() throws {
         let migration = try library()
         let result = try RemodelProcess.run([
-            "migrate", migration.store, "--model", "Models/Library.xcdatamodeld", "--mappings", "Mappings", "--progress", "none",
+            "migrate", migration.store, "--model", "Models/Library.xcdatamodeld", "--mappings", "Mappings",
+            "--progress", "none",
         ])
         #expect(result.status == 0, "\(result)")
-        #expect(result.output.contains("\n  As the mapping says, Library → Library 2 drops Person.email (2 values)\n"), "\(result.output)")
+        #expect(
+            result.output.contains("\n  As the mapping says, Library → Library 2 drops Person.email (2 values)\n"),
+            "\(result.output)")
     }
 
     @Test func aRemovedEntityIsCountedInObjectsAndALaterStepWhenItRuns() async throws {
@@ -36,25 +41,43 @@ struct DroppedDataTests {
         let path = try BundleWriting.write(
             "Notes", in: folder.path,
             versions: [
-                ("Notes", #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#),
-                ("Notes 2", #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#),
-                ("Notes 3", #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#),
+                (
+                    "Notes",
+                    #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+                ),
+                (
+                    "Notes 2",
+                    #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+                ),
+                (
+                    "Notes 3",
+                    #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#
+                ),
             ])
         let bundle = try ModelBundle(contentsOf: path)
         let store = folder.file("notes.sqlite")
-        let seed = try folder.write(#"{"Note": [{"text": "a"}, {"text": "b"}, {}], "Tag": [{"name": "x"}, {"name": "y"}, {"name": "z"}]}"#, to: "seed.json")
+        let seed = try folder.write(
+            #"{"Note": [{"text": "a"}, {"text": "b"}, {}], "Tag": [{"name": "x"}, {"name": "y"}, {"name": "z"}]}"#,
+            to: "seed.json")
         _ = try Store.create(at: store, bundle: bundle, version: "Notes", seed: seed)
         let plan = try Migrator(bundle: bundle).plan(storeAt: store)
-        #expect(plan.losses.map(\.description) == [
-            "Notes → Notes 2 drops Tag objects (3 objects)", "Notes 2 → Notes 3 drops Note.text (counted when the step runs)",
-        ])
+        #expect(
+            plan.losses.map(\.description) == [
+                "Notes → Notes 2 drops Tag objects (3 objects)",
+                "Notes 2 → Notes 3 drops Note.text (counted when the step runs)",
+            ])
         let report = try await Migrator(bundle: bundle).migrate(storeAt: store)
-        #expect(report.losses.map(\.description) == ["Notes → Notes 2 drops Tag objects (3 objects)", "Notes 2 → Notes 3 drops Note.text (2 values)"])
+        #expect(
+            report.losses.map(\.description) == [
+                "Notes → Notes 2 drops Tag objects (3 objects)", "Notes 2 → Notes 3 drops Note.text (2 values)",
+            ])
     }
 
     @Test func diffAcrossSeveralVersionsNamesWhatAStepInBetweenDrops() throws {
         let diff = try ModelDiff(bundle: try MigrationFixtures.library(), from: "Library", to: "Library 3")
-        #expect(diff.lints.map(\.description).contains(
-            "warning: Person.email is dropped by the step Library → Library 2 and arrives empty in Library 3: a migration walks every version in between [data-dropped]"))
+        #expect(
+            diff.lints.map(\.description).contains(
+                "warning: Person.email is dropped by the step Library → Library 2 and arrives empty in Library 3: a migration walks every version in between [data-dropped]"
+            ))
     }
 }

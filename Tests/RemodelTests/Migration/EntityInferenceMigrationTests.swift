@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Inferred entity and relationship changes, store to store.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `MigrationOptions.integrityCheck`: what `.quick` (the default) and `.full` each find in a step's store.
@@ -24,7 +25,8 @@ import Testing
         guard database.step.destination.name == "Library 3" else { return }
         try database.connection.execute(#"CREATE INDEX "_broken" ON "Book" ("title")"#)
         try rewriteSchema(
-            database.connection, #"UPDATE main.sqlite_master SET sql = 'CREATE INDEX "_broken" ON "Book" ("_pk")' WHERE name = '_broken'"#)
+            database.connection,
+            #"UPDATE main.sqlite_master SET sql = 'CREATE INDEX "_broken" ON "Book" ("_pk")' WHERE name = '_broken'"#)
     }
 
     /// The full check compares every index with its table, names the index, and leaves the store as it was.
@@ -60,7 +62,9 @@ import Testing
         options.integrityCheck = check
         options.hooks.afterStep = { database in
             let connection = database.connection
-            guard case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'") else { return }
+            guard
+                case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'")
+            else { return }
             let loose = table.replacingOccurrences(of: "TEXT NOT NULL", with: "TEXT")
             try Self.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(loose)' WHERE name = 'Book'")
             try connection.execute(#"INSERT INTO "Book" ("_pk", "_entity", "title") VALUES (99, NULL, 'no entity')"#)
@@ -78,7 +82,8 @@ import Testing
         var options = MigrationOptions()
         options.integrityCheck = .full
         options.hooks.afterStep = { database in
-            try database.connection.execute(#"UPDATE "Thing" SET "decimal" = x'01', "uuid" = x'02', "double" = 'x', "float" = 'x', "text" = x'03'"#)
+            try database.connection.execute(
+                #"UPDATE "Thing" SET "decimal" = x'01', "uuid" = x'02', "double" = 'x', "float" = 'x', "text" = x'03'"#)
         }
         let error = try await #require(throws: RemodelError.self) { try await migration.migrate(options) }
         #expect(error.message.split(separator: "\n").count == 1 + MigrationValidator.offendersInAll)
@@ -93,15 +98,19 @@ import Testing
     /// A Book row without `_entity` (NOT NULL), written behind SQLite's back into the store to migrate; Book
     /// is carried by both steps, so no pass reads it.
     static func damagedLibrary() throws -> MigrationCase {
-        let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+        let migration = try MigrationCase(
+            bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
         let connection = try SQLiteConnection(path: migration.store, mode: .readWrite)
-        guard case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'") else {
+        guard case .text(let table)? = try connection.scalar("SELECT sql FROM main.sqlite_master WHERE name = 'Book'")
+        else {
             throw RemodelError(.io, "no Book table")
         }
         let loose = table.replacingOccurrences(of: "TEXT NOT NULL", with: "TEXT")
-        try IntegrityCheckMigrationTests.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(loose)' WHERE name = 'Book'")
+        try IntegrityCheckMigrationTests.rewriteSchema(
+            connection, "UPDATE main.sqlite_master SET sql = '\(loose)' WHERE name = 'Book'")
         try connection.execute(#"INSERT INTO "Book" ("_pk", "_entity", "title") VALUES (99, NULL, 'no entity')"#)
-        try IntegrityCheckMigrationTests.rewriteSchema(connection, "UPDATE main.sqlite_master SET sql = '\(table)' WHERE name = 'Book'")
+        try IntegrityCheckMigrationTests.rewriteSchema(
+            connection, "UPDATE main.sqlite_master SET sql = '\(table)' WHERE name = 'Book'")
         return migration
     }
 
@@ -121,12 +130,14 @@ import Testing
 
     /// Each pass's store is then checked in the tables it wrote: the pragmas name them.
     @Test func aPassChecksTheTablesItWrote() {
-        #expect(MigrationOptions.IntegrityCheck.quick.pragmas(writtenTables: ["Person"], wholeFile: false) == [
-            "PRAGMA main.quick_check('sqlite_schema')", "PRAGMA main.quick_check('Person')",
-        ])
-        #expect(MigrationOptions.IntegrityCheck.full.pragmas(writtenTables: ["Person"], wholeFile: false) == [
-            "PRAGMA main.integrity_check('sqlite_schema')", "PRAGMA main.integrity_check('Person')",
-        ])
+        #expect(
+            MigrationOptions.IntegrityCheck.quick.pragmas(writtenTables: ["Person"], wholeFile: false) == [
+                "PRAGMA main.quick_check('sqlite_schema')", "PRAGMA main.quick_check('Person')",
+            ])
+        #expect(
+            MigrationOptions.IntegrityCheck.full.pragmas(writtenTables: ["Person"], wholeFile: false) == [
+                "PRAGMA main.integrity_check('sqlite_schema')", "PRAGMA main.integrity_check('Person')",
+            ])
         var options = MigrationOptions()
         #expect(options.originalFileCheck == nil, "the default, the written scope, reads no carried page")
         options.integrityCheck = .quick
@@ -160,14 +171,19 @@ import Testing
         let step = MigrationStep(
             source: try bundle.loadVersion(named: "Library 2"), destination: try bundle.loadVersion(named: "Library 3"),
             mapping: MappingInference.infer(
-                from: try bundle.loadVersion(named: "Library 2"), to: try bundle.loadVersion(named: "Library 3"), modelName: "Library"))
+                from: try bundle.loadVersion(named: "Library 2"), to: try bundle.loadVersion(named: "Library 3"),
+                modelName: "Library"))
         let changes = StorageChanges(step: step, policies: [])
         // Person gains an empty column and Book is carried as it is (the schema alone changes: neither is read);
         // Tag and the join table are new.
-        #expect(changes.writtenTables(of: StoreLayout(version: step.destination)) == ["Tag", "_Book_tags", "_RemodelMetadata"])
-        #expect(MigrationOptions.IntegrityCheck.writtenTables.pragmas(writtenTables: ["Person"]) == [
-            "PRAGMA main.quick_check('sqlite_schema')", "PRAGMA main.quick_check('Person')",
-        ])
+        #expect(
+            changes.writtenTables(of: StoreLayout(version: step.destination)) == [
+                "Tag", "_Book_tags", "_RemodelMetadata",
+            ])
+        #expect(
+            MigrationOptions.IntegrityCheck.writtenTables.pragmas(writtenTables: ["Person"]) == [
+                "PRAGMA main.quick_check('sqlite_schema')", "PRAGMA main.quick_check('Person')",
+            ])
         let migration = try MigrationCase(bundle: bundle, seed: MigrationFixtures.path("Library", "seed.json"))
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         options.integrityCheck = .writtenTables

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Two source entities in their own tables, with colliding `_pk`s, merged into one destination
@@ -11,7 +12,9 @@ import Testing
     @Test func theStepRemapsThePetTable() throws {
         let bundle = try MigrationFixtures.bundle("Merge")
         let mapping = MappingInference.infer(from: bundle.versions[0], to: bundle.versions[1], modelName: "Merge")
-        let plan = KeyPlan(mapping: mapping, source: StoreLayout(version: bundle.versions[0]), destination: StoreLayout(version: bundle.versions[1]))
+        let plan = KeyPlan(
+            mapping: mapping, source: StoreLayout(version: bundle.versions[0]),
+            destination: StoreLayout(version: bundle.versions[1]))
         #expect(plan.mode(ofDestinationTable: "Pet") == .remapped)
         #expect(plan.mode(ofDestinationTable: "Person") == .preserved(sourceTable: "Person"))
     }
@@ -24,7 +27,8 @@ import Testing
     /// it drops disappear (ordered to-many renumbered, many-to-many rows left out).
     @Test func filteredRemappedObjectsLeaveNoLinks() async throws {
         let migration = try MigrationCase(fixture: "Merge")
-        try await migration.migrate(MigrationOptions(mappingsDirectory: MigrationFixtures.path("Merge", "FilterMappings"), batchSize: 1))
+        try await migration.migrate(
+            MigrationOptions(mappingsDirectory: MigrationFixtures.path("Merge", "FilterMappings"), batchSize: 1))
         expectSameText(try migration.export(), try MigrationFixtures.text("Merge", "expected-filtered.json"))
     }
 }

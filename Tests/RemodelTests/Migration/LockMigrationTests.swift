@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// No write can reach the store while it is migrated, nor land in the replaced file afterwards.
@@ -104,7 +105,8 @@ import Testing
         #expect(try migration.folder.contents() == ["store.sqlite"])
         let connection = try SQLiteConnection(path: migration.store, mode: .readOnly)
         #expect(try connection.scalar("PRAGMA journal_mode") == .text("wal"))
-        let expected = try MigrationFixtures.text("Library", "expected-3.json").replacingOccurrences(of: "\"Orphan\"", with: "\"Walled\"")
+        let expected = try MigrationFixtures.text("Library", "expected-3.json").replacingOccurrences(
+            of: "\"Orphan\"", with: "\"Walled\"")
         expectSameText(try migration.export(), expected)
     }
 }

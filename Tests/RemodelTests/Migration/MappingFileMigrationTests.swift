@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Mapping files with value expressions and filters.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Several entity mappings of a mapping file into one destination entity are all carried (the issue
@@ -7,15 +8,21 @@ import Testing
 /// complementary filters. Two mappings that really conflict are reported with both places.
 struct MergingMappingsTests {
     private static let pets = [
-        ("Pets", """
+        (
+            "Pets",
+            """
             <entity name="Person"><attribute name="name" attributeType="String"/><relationship name="cats" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Cat" inverseName="owner" inverseEntity="Cat"/><relationship name="dogs" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Dog" inverseName="owner" inverseEntity="Dog"/></entity>
             <entity name="Cat"><attribute name="name" attributeType="String"/><relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="cats" inverseEntity="Person"/></entity>
             <entity name="Dog"><attribute name="name" attributeType="String"/><relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="dogs" inverseEntity="Person"/></entity>
-            """),
-        ("Pets 2", """
+            """
+        ),
+        (
+            "Pets 2",
+            """
             <entity name="Person"><attribute name="name" attributeType="String"/><relationship name="pets" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/></entity>
             <entity name="Pet"><attribute name="name" attributeType="String"/><attribute name="species" attributeType="String"/><relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/></entity>
-            """),
+            """
+        ),
     ]
 
     private static let petsMapping = """
@@ -33,7 +40,8 @@ struct MergingMappingsTests {
 
     private func petNames(_ export: String) throws -> [String] {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(export.utf8)) as? [String: [[String: Any]]])
-        let people = Dictionary(uniqueKeysWithValues: (json["Person"] ?? []).map { ($0["_pk"] as? Int ?? 0, $0["name"] as? String ?? "") })
+        let people = Dictionary(
+            uniqueKeysWithValues: (json["Person"] ?? []).map { ($0["_pk"] as? Int ?? 0, $0["name"] as? String ?? "") })
         return (json["Pet"] ?? []).map { pet in
             "\(pet["species"] ?? "?") \(pet["name"] ?? "?") of \((pet["owner"] as? Int).flatMap { people[$0] } ?? "nobody")"
         }.sorted()
@@ -88,18 +96,26 @@ struct MergingMappingsTests {
             """)
         let options = MigrationOptions(mappingsDirectory: folder.file("Mappings"))
         _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
-        let rows = try SQLiteConnection(path: store, mode: .readOnly).rows(#"SELECT "name", "note" FROM "Pet" ORDER BY "name""#)
-        #expect(rows == [
-            [.text("Kit"), .text("cat Kit")], [.text("Max"), .text("dog Max")], [.text("Rex"), .text("dog Rex")],
-            [.text("Tom"), .text("cat Tom")],
-        ])
+        let rows = try SQLiteConnection(path: store, mode: .readOnly).rows(
+            #"SELECT "name", "note" FROM "Pet" ORDER BY "name""#)
+        #expect(
+            rows == [
+                [.text("Kit"), .text("cat Kit")], [.text("Max"), .text("dog Max")], [.text("Rex"), .text("dog Rex")],
+                [.text("Tom"), .text("cat Tom")],
+            ])
     }
 
     @Test func oneEntityMappedTwiceUnderComplementaryFiltersKeepsEveryObject() async throws {
         let folder = try TemporaryFolder()
         let versions = [
-            ("Tasks", #"<entity name="Project"><attribute name="title" attributeType="String"/><relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="project" inverseEntity="Task"/></entity><entity name="Task"><attribute name="title" attributeType="String"/><attribute name="done" attributeType="Boolean"/><relationship name="project" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Project" inverseName="tasks" inverseEntity="Project"/></entity>"#),
-            ("Tasks 2", #"<entity name="Project"><attribute name="title" attributeType="String"/><relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="project" inverseEntity="Task"/></entity><entity name="Task"><attribute name="title" attributeType="String"/><attribute name="state" attributeType="String"/><relationship name="project" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Project" inverseName="tasks" inverseEntity="Project"/></entity>"#),
+            (
+                "Tasks",
+                #"<entity name="Project"><attribute name="title" attributeType="String"/><relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="project" inverseEntity="Task"/></entity><entity name="Task"><attribute name="title" attributeType="String"/><attribute name="done" attributeType="Boolean"/><relationship name="project" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Project" inverseName="tasks" inverseEntity="Project"/></entity>"#
+            ),
+            (
+                "Tasks 2",
+                #"<entity name="Project"><attribute name="title" attributeType="String"/><relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="project" inverseEntity="Task"/></entity><entity name="Task"><attribute name="title" attributeType="String"/><attribute name="state" attributeType="String"/><relationship name="project" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Project" inverseName="tasks" inverseEntity="Project"/></entity>"#
+            ),
         ]
         let bundle = try ModelBundle(contentsOf: try BundleWriting.write("Tasks", in: folder.path, versions: versions))
         try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
@@ -118,11 +134,16 @@ struct MergingMappingsTests {
             """, to: "seed.json")
         let store = folder.file("store.sqlite")
         _ = try Store.create(at: store, bundle: bundle, version: "Tasks", seed: seed)
-        _ = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: folder.file("Mappings"))).migrate(storeAt: store)
+        _ = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: folder.file("Mappings")))
+            .migrate(storeAt: store)
         let output = folder.file("export.json")
         try Store.open(at: store, bundle: bundle).exportJSON(to: output)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try String(contentsOfFile: output, encoding: .utf8).utf8)) as? [String: [[String: Any]]])
-        let tasks = (json["Task"] ?? []).map { "\($0["title"] ?? "") \($0["state"] ?? "") \($0["project"] as? Int ?? 0)" }.sorted()
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try String(contentsOfFile: output, encoding: .utf8).utf8))
+                as? [String: [[String: Any]]])
+        let tasks = (json["Task"] ?? []).map {
+            "\($0["title"] ?? "") \($0["state"] ?? "") \($0["project"] as? Int ?? 0)"
+        }.sorted()
         #expect(tasks == ["a archived 1", "b open 1", "c archived 0"])
         #expect((json["Project"]?.first?["tasks"] as? [Int])?.count == 2)
     }
@@ -141,9 +162,10 @@ struct MergingMappingsTests {
             </mapping>
             """, to: "Mappings/conflict.xml")
         let report = try ProjectValidation.validate(paths: [folder.file("Pets.xcdatamodeld"), folder.file("Mappings")])
-        #expect(report.diagnostics.map(\.description) == [
-            "\(file):4:5: error: Cat → Pet is mapped twice with no filter, so every object would arrive twice; give each a filter that tells them apart, or remove one (the other entity mapping is at line 2, column 5) [mapping-conflict]",
-            "\(file):5:5: error: Dog is removed here but mapped to Pet (the other entity mapping is at line 3, column 5) [mapping-conflict]",
-        ])
+        #expect(
+            report.diagnostics.map(\.description) == [
+                "\(file):4:5: error: Cat → Pet is mapped twice with no filter, so every object would arrive twice; give each a filter that tells them apart, or remove one (the other entity mapping is at line 2, column 5) [mapping-conflict]",
+                "\(file):5:5: error: Dog is removed here but mapped to Pet (the other entity mapping is at line 3, column 5) [mapping-conflict]",
+            ])
     }
 }

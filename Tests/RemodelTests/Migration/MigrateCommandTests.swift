@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `remodel migrate` end to end through the built binary.
@@ -16,11 +17,14 @@ import Testing
         let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--dry-run"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("Library: migrate from Library to Library 3 in 2 steps\n"))
-        #expect(result.output.contains("Step 1: Library → Library 2 (mapping file Mappings/Library to Library 2.xml)\n"))
+        #expect(
+            result.output.contains("Step 1: Library → Library 2 (mapping file Mappings/Library to Library 2.xml)\n"))
         #expect(result.output.contains("Step 2: Library 2 → Library 3 (inferred)\n"))
         #expect(result.output.contains("fullName = trim($source.firstName + ' ' + $source.lastName)"))
         #expect(result.output.hasSuffix("Runs as 1 pass over the store (steps 1–2 in one).\n"))
-        let stepByStep = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--dry-run", "--step-by-step"])
+        let stepByStep = try RemodelProcess.run([
+            "migrate", migration.store, "--model", Self.model, "--dry-run", "--step-by-step",
+        ])
         #expect(stepByStep.output.hasSuffix("Runs as 2 passes over the store.\n"))
         #expect(try migration.snapshot() == before)
     }
@@ -29,13 +33,16 @@ import Testing
         let migration = try library()
         let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--progress", "json"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.hasPrefix("Migrated \(migration.store) from Library to Library 3 in 2 steps: 3 objects written"))
+        #expect(
+            result.output.hasPrefix(
+                "Migrated \(migration.store) from Library to Library 3 in 2 steps: 3 objects written"))
         let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.last == "", "every line ends with a newline")
         var fractions: [Double] = []
         var phases: [String] = []
         for line in lines.dropLast() {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             for key in ["phase", "step", "steps", "entity", "completed", "total", "fraction"] {
                 #expect(object[key] != nil, "\(key) missing in \(line)")
             }
@@ -57,7 +64,9 @@ import Testing
     @Test(arguments: ["quick", "full", "written"]) func integrityCheckChoices(check: String) throws {
         let migration = try OriginalFileCheckTests.damagedLibrary()
         let before = try migration.snapshot()
-        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--integrity-check", check])
+        let result = try RemodelProcess.run([
+            "migrate", migration.store, "--model", Self.model, "--integrity-check", check,
+        ])
         if check == "written" {
             #expect(result.status == 0, "\(result.error)")
         } else {
@@ -70,9 +79,13 @@ import Testing
     @Test func unknownIntegrityCheckIsAUsageError() throws {
         let migration = try library()
         let before = try migration.snapshot()
-        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--integrity-check", "some"])
+        let result = try RemodelProcess.run([
+            "migrate", migration.store, "--model", Self.model, "--integrity-check", "some",
+        ])
         #expect(result.status == 64, "\(result.error)")
-        #expect(result.error.contains("quick") && result.error.contains("written"), "the error lists the values: \(result.error)")
+        #expect(
+            result.error.contains("quick") && result.error.contains("written"),
+            "the error lists the values: \(result.error)")
         #expect(try migration.snapshot() == before)
     }
 
@@ -81,16 +94,23 @@ import Testing
         let before = try migration.snapshot()
         let bundle = MigrationFixtures.path("RequiredNil", "Refuse.xcdatamodeld")
         let result = try RemodelProcess.run(
-            ["migrate", migration.store, "--model", bundle, "--mappings", MigrationFixtures.path("RequiredNil", "Mappings"), "--progress", "none"])
+            [
+                "migrate", migration.store, "--model", bundle, "--mappings",
+                MigrationFixtures.path("RequiredNil", "Mappings"), "--progress", "none",
+            ])
         #expect(result.status != 0)
         #expect(result.output == "")
         // One sentence naming the store, then one line per offending object.
         let lines = result.error.split(separator: "\n").map(String.init)
-        #expect(lines.first == "error: \(migration.store): the data migrated from Refuse to Refuse 2 breaks the model's rules, so the store was left as it was:")
-        #expect(lines.dropFirst() == [
-            #"  - Item _pk 2 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
-            #"  - Item _pk 3 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
-        ])
+        #expect(
+            lines.first
+                == "error: \(migration.store): the data migrated from Refuse to Refuse 2 breaks the model's rules, so the store was left as it was:"
+        )
+        #expect(
+            lines.dropFirst() == [
+                #"  - Item _pk 2 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
+                #"  - Item _pk 3 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
+            ])
         #expect(try migration.snapshot() == before)
     }
 
@@ -112,7 +132,10 @@ import Testing
         let store = folder.file("store.sqlite")
         let result = try RemodelProcess.run(["migrate", store, "--model", Self.model])
         #expect(result.status == 1)
-        #expect(result.error == "error: there is no store at \(store), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)\n")
+        #expect(
+            result.error
+                == "error: there is no store at \(store), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)\n"
+        )
         #expect(try folder.contents().isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `Migrator.migrate` runs its work on a thread of its own: the awaiting task holds no thread of Swift's
@@ -13,7 +14,8 @@ struct MigrationThreadTests {
     @Test func moreMigrationsThanCoresRunAtOnce() async throws {
         let count = ProcessInfo.processInfo.activeProcessorCount + 1
         let cases = try (0..<count).map { _ in
-            try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+            try MigrationCase(
+                bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
         }
         let barrier = Barrier(parties: count)
         let met = Collector<Bool>()
@@ -35,7 +37,8 @@ struct MigrationThreadTests {
             return reports
         }
         #expect(reports.count == count && reports.allSatisfy { $0.targetVersion == "Library 3" })
-        #expect(met.values == Array(repeating: true, count: count), "every migration was in phase 1 while the others were")
+        #expect(
+            met.values == Array(repeating: true, count: count), "every migration was in phase 1 while the others were")
     }
 }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Migrations across several versions of the sample `Library` bundle.
@@ -20,15 +21,20 @@ import Testing
     @Test func mappingFileForOneStepThenInference() async throws {
         let migration = try library()
         let plan = try Migrator(bundle: migration.bundle, options: Self.options).plan(storeAt: migration.store)
-        #expect(plan.steps.map { "\($0.source.name) → \($0.destination.name)" } == ["Library → Library 2", "Library 2 → Library 3"])
+        #expect(
+            plan.steps.map { "\($0.source.name) → \($0.destination.name)" } == [
+                "Library → Library 2", "Library 2 → Library 3",
+            ])
         #expect(plan.steps.map(\.isInferred) == [false, true])
         let report = try await migration.migrate(Self.options)
         #expect(report.steps == 2)
         #expect(report.objects == 3, "the objects written: Person's, rebuilt; Book is carried")
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
-        #expect(try history(migration) == [
-            "- → Library: created", "Library → Library 2: Mappings/Library to Library 2.xml", "Library 2 → Library 3: inferred",
-        ])
+        #expect(
+            try history(migration) == [
+                "- → Library: created", "Library → Library 2: Mappings/Library to Library 2.xml",
+                "Library 2 → Library 3: inferred",
+            ])
         #expect(try migration.folder.contents() == ["store.sqlite"])
     }
 
@@ -67,6 +73,8 @@ import Testing
         let report = try await migration.migrate(options)
         #expect(report.steps == 1)
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-span.json"))
-        #expect(try history(migration).last == "Library → Library 3: Tests/RemodelTests/Fixtures/Migration/Library/Span/span.xml")
+        #expect(
+            try history(migration).last
+                == "Library → Library 3: Tests/RemodelTests/Fixtures/Migration/Library/Span/span.xml")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 @Suite struct NameIndexTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// An ordered many-to-many keeps the order of both sides through every kind of step (the issue
@@ -45,7 +46,8 @@ struct OrderedManyToManyTests {
             """, to: "seed.json")
         let store = folder.file("store.sqlite")
         _ = try Store.create(at: store, bundle: bundle, version: "Music", seed: seed)
-        let expectedSongs: [Int: [Int]] = songsOrdered ? [1: [11, 10], 2: [10, 12, 11]] : [1: [10, 11], 2: [10, 11, 12]]
+        let expectedSongs: [Int: [Int]] =
+            songsOrdered ? [1: [11, 10], 2: [10, 12, 11]] : [1: [10, 11], 2: [10, 11, 12]]
         let expectedPlaylists: [Int: [Int]] = [10: [2, 1], 11: [1, 2], 12: [2]]
         var options = MigrationOptions(targetVersion: "Music 2", batchSize: 2)
         options.composesSteps = composed
@@ -60,7 +62,9 @@ struct OrderedManyToManyTests {
             #expect(try links(export, "Playlist", "songs") == expectedSongs, "\(target)")
         }
         // Renaming Song to Aria moved the join table's ownership to the other side: the rename step is real.
-        let layouts = try ["Music", "Music 3"].map { StoreLayout(version: try bundle.loadVersion(named: $0)).joinTables[0] }
+        let layouts = try ["Music", "Music 3"].map {
+            StoreLayout(version: try bundle.loadVersion(named: $0)).joinTables[0]
+        }
         #expect(layouts.map(\.sourceEntity) == ["Playlist", "Aria"])
     }
 }

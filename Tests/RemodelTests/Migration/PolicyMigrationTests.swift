@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `EntityPolicy` through whole migrations, checked row by row in the migrated store.
@@ -28,7 +29,8 @@ import Testing
         let bundle = makeBundle("Items", try makeVersion("Items", source), try makeVersion("Items 2", destination))
         let migration = try MigrationCase(bundle: bundle, seed: nil)
         let connection = try SQLiteConnection(path: migration.store, mode: .readWrite)
-        let insert = try connection.prepare("INSERT INTO Item (_pk, _entity, name, count, ratio, data) VALUES (?, 'Item', ?, ?, ?, ?)")
+        let insert = try connection.prepare(
+            "INSERT INTO Item (_pk, _entity, name, count, ratio, data) VALUES (?, 'Item', ?, ?, ?, ?)")
         for row in rows {
             try insert.bind(row)
             try insert.step()
@@ -50,7 +52,10 @@ import Testing
             [.integer(3), .text(""), .integer(0), .real(-0.25), .blob(Data())],
             [.integer(10), .text("a\u{0}b"), .integer(.max), .real(1e300), .null],
             [.integer(11), .null, .null, .null, .null],
-            [.integer(40), .text("Ünïcødé ✓, and longer than fifteen bytes"), .integer(.min), .real(3), .blob(Data(repeating: 7, count: 1000))],
+            [
+                .integer(40), .text("Ünïcødé ✓, and longer than fifteen bytes"), .integer(.min), .real(3),
+                .blob(Data(repeating: 7, count: 1000)),
+            ],
         ]
         let migration = try Self.migration(rows)
         let kept = Collector<SourceObject>()
@@ -58,17 +63,24 @@ import Testing
         options.policies = [
             EntityPolicy(destination: "Item") { item in
                 kept.append(item)
-                return [DestinationObject(["label": item["name"], "count": item["count"], "ratio": item["ratio"], "data": item["data"]])]
+                return [
+                    DestinationObject([
+                        "label": item["name"], "count": item["count"], "ratio": item["ratio"], "data": item["data"],
+                    ])
+                ]
             }
         ]
         try await migration.migrate(options)
 
-        #expect(try Self.items(in: migration) == rows.map { row in
-            [row[0], .text("Item")] + row[1...] + [.integer(7), .text("none")]
-        })
-        #expect(kept.values.map { item in
-            [.integer(item.primaryKey)] + ["name", "count", "ratio", "data"].map { item[$0] }
-        } == rows)
+        #expect(
+            try Self.items(in: migration)
+                == rows.map { row in
+                    [row[0], .text("Item")] + row[1...] + [.integer(7), .text("none")]
+                })
+        #expect(
+            kept.values.map { item in
+                [.integer(item.primaryKey)] + ["name", "count", "ratio", "data"].map { item[$0] }
+            } == rows)
         #expect(kept.values.allSatisfy { $0.entity == "Item" && $0["label"] == .null && $0["_pk"] == .null })
     }
 
@@ -79,13 +91,18 @@ import Testing
     @Test(arguments: [2, 5, 1_000])
     func leftOutAttributesTakeTheirDefaultsObjectByObject(batchSize: Int) async throws {
         let keys = 1...150
-        let migration = try Self.migration(keys.map { [.integer(Int64($0)), .text("n\($0)"), .integer(Int64($0)), .null, .null] })
+        let migration = try Self.migration(
+            keys.map { [.integer(Int64($0)), .text("n\($0)"), .integer(Int64($0)), .null, .null] })
         var options = MigrationOptions(batchSize: batchSize)
         options.policies = [
             EntityPolicy(destination: "Item") { item in
                 switch item.primaryKey % 3 {
                 case 1:
-                    return [DestinationObject(["status": .integer(1), "note": .text("set"), "label": item["name"], "count": item["count"]])]
+                    return [
+                        DestinationObject([
+                            "status": .integer(1), "note": .text("set"), "label": item["name"], "count": item["count"],
+                        ])
+                    ]
                 case 2:
                     var object = DestinationObject()
                     object["count"] = item["count"]
@@ -100,14 +117,25 @@ import Testing
         ]
         try await migration.migrate(options)
 
-        #expect(try Self.items(in: migration) == keys.map { (key: Int) -> [SQLiteValue] in
-            let label = SQLiteValue.text("n\(key)")
-            switch key % 3 {
-            case 1: return [.integer(Int64(key)), .text("Item"), label, .integer(Int64(key)), .null, .null, .integer(1), .text("set")]
-            case 2: return [.integer(Int64(key)), .text("Item"), label, .integer(Int64(key)), .null, .null, .integer(7), .text("none")]
-            default: return [.integer(Int64(key)), .text("Item"), label, .null, .null, .null, .integer(7), .null]
-            }
-        })
+        #expect(
+            try Self.items(in: migration)
+                == keys.map { (key: Int) -> [SQLiteValue] in
+                    let label = SQLiteValue.text("n\(key)")
+                    switch key % 3 {
+                    case 1:
+                        return [
+                            .integer(Int64(key)), .text("Item"), label, .integer(Int64(key)), .null, .null, .integer(1),
+                            .text("set"),
+                        ]
+                    case 2:
+                        return [
+                            .integer(Int64(key)), .text("Item"), label, .integer(Int64(key)), .null, .null, .integer(7),
+                            .text("none"),
+                        ]
+                    default:
+                        return [.integer(Int64(key)), .text("Item"), label, .null, .null, .null, .integer(7), .null]
+                    }
+                })
     }
 
     /// Several objects from one source object and none from another, where keys are remapped (Cat and Dog
@@ -121,13 +149,19 @@ import Testing
                 guard case .text(let name) = dog["name"] else { return [] }
                 switch name {
                 case "Max": return []
-                case "Rex": return [DestinationObject(["name": .text("Rex")]), DestinationObject(["name": .text("Rex Jr"), "good": .integer(0)])]
+                case "Rex":
+                    return [
+                        DestinationObject(["name": .text("Rex")]),
+                        DestinationObject(["name": .text("Rex Jr"), "good": .integer(0)]),
+                    ]
                 default: return [DestinationObject(["name": .text(name.uppercased()), "good": dog["good"]])]
                 }
             }
         ]
         try await migration.migrate(options)
-        expectSameText(try migration.export(), """
+        expectSameText(
+            try migration.export(),
+            """
             {
               "Cat": [
                 {"_pk": 1, "name": "Tom", "owner": 100, "rivals": [5]},
@@ -150,12 +184,17 @@ import Testing
     /// objects per source object: every row arrives once, the extra objects numbered after every source key.
     @Test func manyObjectsInUnevenBatches() async throws {
         let count = 700
-        let migration = try Self.migration((1...count).map { [.integer(Int64($0)), .text("item \($0)"), .integer(Int64($0)), .real(Double($0) / 4), .null] })
+        let migration = try Self.migration(
+            (1...count).map {
+                [.integer(Int64($0)), .text("item \($0)"), .integer(Int64($0)), .real(Double($0) / 4), .null]
+            })
         var options = MigrationOptions(batchSize: 300)
         options.policies = [
             EntityPolicy(destination: "Item") { item in
                 guard case .integer(let number) = item["count"] else { return [] }
-                let object = DestinationObject(["label": item["name"], "count": .integer(number), "ratio": item["ratio"]])
+                let object = DestinationObject([
+                    "label": item["name"], "count": .integer(number), "ratio": item["ratio"],
+                ])
                 switch number % 7 {
                 case 0: return []
                 case 1: return [object, DestinationObject(["label": .text("extra \(number)")])]
@@ -168,9 +207,15 @@ import Testing
         var expected: [[SQLiteValue]] = []
         var extras: [[SQLiteValue]] = []
         for number in 1...Int64(count) where number % 7 != 0 {
-            expected.append([.integer(number), .text("Item"), .text("item \(number)"), .integer(number), .real(Double(number) / 4), .null, .integer(7), .text("none")])
+            expected.append([
+                .integer(number), .text("Item"), .text("item \(number)"), .integer(number), .real(Double(number) / 4),
+                .null, .integer(7), .text("none"),
+            ])
             if number % 7 == 1 {
-                extras.append([.integer(Int64(count) + Int64(extras.count) + 1), .text("Item"), .text("extra \(number)"), .null, .null, .null, .integer(7), .text("none")])
+                extras.append([
+                    .integer(Int64(count) + Int64(extras.count) + 1), .text("Item"), .text("extra \(number)"), .null,
+                    .null, .null, .integer(7), .text("none"),
+                ])
             }
         }
         #expect(try Self.items(in: migration) == expected + extras)
@@ -228,42 +273,54 @@ import Testing
     /// The policy's reading thread opens the source store by its path: characters that mean something
     /// in a URI (`%`, `?`, `#`, a space) must not get in the way.
     @Test func aStoreWhosePathNeedsEscaping() async throws {
-        let bundle = makeBundle("Items", try makeVersion("Items", Self.source), try makeVersion("Items 2", Self.destination))
+        let bundle = makeBundle(
+            "Items", try makeVersion("Items", Self.source), try makeVersion("Items 2", Self.destination))
         let folder = try TemporaryFolder()
         let inner = folder.file("odd %41 ? # name")
         try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
         let store = inner + "/store.sqlite"
         _ = try Store.create(at: store, bundle: bundle, version: "Items", seed: nil)
-        try SQLiteConnection(path: store, mode: .readWrite).run("INSERT INTO Item (_pk, _entity, name) VALUES (1, 'Item', 'x')")
+        try SQLiteConnection(path: store, mode: .readWrite).run(
+            "INSERT INTO Item (_pk, _entity, name) VALUES (1, 'Item', 'x')")
         var options = MigrationOptions()
         options.policies = [EntityPolicy(destination: "Item") { item in [DestinationObject(["label": item["name"]])] }]
         _ = try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
-        #expect(try SQLiteConnection(path: store, mode: .readOnly).rows("SELECT _pk, label FROM Item") == [[.integer(1), .text("x")]])
+        #expect(
+            try SQLiteConnection(path: store, mode: .readOnly).rows("SELECT _pk, label FROM Item") == [
+                [.integer(1), .text("x")]
+            ])
     }
 
     /// The example in `EntityPolicy`'s documentation, as written there: one name split in two.
     @Test func theDocumentedSplitExample() async throws {
         let bundle = makeBundle(
             "People",
-            try makeVersion("People", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#),
+            try makeVersion(
+                "People",
+                #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#),
             try makeVersion(
                 "People 2",
                 #"<entity name="Person"><attribute name="firstName" optional="YES" attributeType="String"/><attribute name="lastName" optional="YES" attributeType="String"/></entity>"#
             ))
         let migration = try MigrationCase(bundle: bundle, seed: nil)
         try SQLiteConnection(path: migration.store, mode: .readWrite).execute(
-            "INSERT INTO Person (_pk, _entity, name) VALUES (1, 'Person', 'Ada Lovelace'), (2, 'Person', 'Plato'), (3, 'Person', NULL)")
+            "INSERT INTO Person (_pk, _entity, name) VALUES (1, 'Person', 'Ada Lovelace'), (2, 'Person', 'Plato'), (3, 'Person', NULL)"
+        )
         let split = EntityPolicy(destination: "Person") { source in
             guard case .text(let full) = source["name"] else { return [] }
             let parts = full.split(separator: " ", maxSplits: 1).map(String.init)
-            return [DestinationObject(["firstName": .text(parts[0]), "lastName": .text(parts.count > 1 ? parts[1] : "")])]
+            return [
+                DestinationObject(["firstName": .text(parts[0]), "lastName": .text(parts.count > 1 ? parts[1] : "")])
+            ]
         }
         var options = MigrationOptions()
         options.policies = [split]
         try await migration.migrate(options)
-        #expect(try SQLiteConnection(path: migration.store, mode: .readOnly).rows("SELECT _pk, firstName, lastName FROM Person ORDER BY _pk") == [
-            [.integer(1), .text("Ada"), .text("Lovelace")], [.integer(2), .text("Plato"), .text("")],
-        ])
+        #expect(
+            try SQLiteConnection(path: migration.store, mode: .readOnly).rows(
+                "SELECT _pk, firstName, lastName FROM Person ORDER BY _pk") == [
+                    [.integer(1), .text("Ada"), .text("Lovelace")], [.integer(2), .text("Plato"), .text("")],
+                ])
     }
 
     /// Objects a policy makes keep their own to-one links, also where another entity of their table is copied
@@ -276,7 +333,8 @@ import Testing
             <entity name="MerkleBlock" parentEntity="Block"/>
             <entity name="PlainBlock" parentEntity="Block"/>
             """
-        let changed = model.replacingOccurrences(of: #"<entity name="Chain">"#, with: #"<entity name="Chain" versionHashModifier="2">"#)
+        let changed = model.replacingOccurrences(
+            of: #"<entity name="Chain">"#, with: #"<entity name="Chain" versionHashModifier="2">"#)
         let bundle = makeBundle("Blocks", try makeVersion("Blocks", model), try makeVersion("Blocks 2", changed))
         let folder = try TemporaryFolder()
         let seed = try folder.write(
@@ -287,12 +345,16 @@ import Testing
             """, to: "seed.json")
         let migration = try MigrationCase(bundle: bundle, seed: seed)
         var options = MigrationOptions()
-        options.policies = [EntityPolicy(destination: "MerkleBlock") { block in [DestinationObject(["height": block["height"]])] }]
+        options.policies = [
+            EntityPolicy(destination: "MerkleBlock") { block in [DestinationObject(["height": block["height"]])] }
+        ]
         try await migration.migrate(options)
-        let rows = try SQLiteConnection(path: migration.store, mode: .readOnly).rows(#"SELECT "_pk", "_entity", "chain" FROM "Block" ORDER BY "_pk""#)
-        #expect(rows == [
-            [.integer(1), .text("MerkleBlock"), .integer(1)], [.integer(2), .text("MerkleBlock"), .integer(2)],
-            [.integer(3), .text("PlainBlock"), .integer(2)],
-        ])
+        let rows = try SQLiteConnection(path: migration.store, mode: .readOnly).rows(
+            #"SELECT "_pk", "_entity", "chain" FROM "Block" ORDER BY "_pk""#)
+        #expect(
+            rows == [
+                [.integer(1), .text("MerkleBlock"), .integer(1)], [.integer(2), .text("MerkleBlock"), .integer(2)],
+                [.integer(3), .text("PlainBlock"), .integer(2)],
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Progress reported during a migration: through the callback, the `AsyncSequence` and
@@ -20,7 +21,10 @@ import Testing
     private static let order: [MigrationProgress.Phase] = [.instances, .relationships, .validation, .replace]
 
     /// Checks the rules every sequence of progress values follows.
-    private func checkSequence(_ events: [MigrationProgress], steps: Int, entities: Set<String>, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    private func checkSequence(
+        _ events: [MigrationProgress], steps: Int, entities: Set<String>,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         guard let first = events.first, let last = events.last else {
             Issue.record("no progress at all", sourceLocation: sourceLocation)
             return
@@ -29,15 +33,22 @@ import Testing
         #expect(last.phase == .finished, sourceLocation: sourceLocation)
         #expect(last.fraction == 1.0, sourceLocation: sourceLocation)
         #expect(last.step == steps && last.steps == steps, sourceLocation: sourceLocation)
-        #expect(events.dropLast().allSatisfy { $0.fraction < 1 }, "only the last value is 1", sourceLocation: sourceLocation)
+        #expect(
+            events.dropLast().allSatisfy { $0.fraction < 1 }, "only the last value is 1", sourceLocation: sourceLocation
+        )
         for (previous, next) in zip(events, events.dropFirst()) {
             #expect(next.fraction >= previous.fraction, "\(previous) then \(next)", sourceLocation: sourceLocation)
             #expect(next.step >= previous.step, sourceLocation: sourceLocation)
-            #expect((next.planStep ?? .max) >= (previous.planStep ?? 0) || next.step > previous.step, sourceLocation: sourceLocation)
-            if next.step == previous.step, next.planStep == previous.planStep, let a = Self.order.firstIndex(of: previous.phase),
+            #expect(
+                (next.planStep ?? .max) >= (previous.planStep ?? 0) || next.step > previous.step,
+                sourceLocation: sourceLocation)
+            if next.step == previous.step, next.planStep == previous.planStep,
+                let a = Self.order.firstIndex(of: previous.phase),
                 let b = Self.order.firstIndex(of: next.phase)
             {
-                #expect(b >= a, "phases never go backwards within a step: \(previous.phase) then \(next.phase)", sourceLocation: sourceLocation)
+                #expect(
+                    b >= a, "phases never go backwards within a step: \(previous.phase) then \(next.phase)",
+                    sourceLocation: sourceLocation)
             }
         }
         for event in events where event.phase != .planning {
@@ -52,7 +63,9 @@ import Testing
         for step in 1...steps {
             let phases = Set(events.filter { $0.step == step && $0.phase != .finished }.map(\.phase))
             // Every step has the three phases; only the last one replaces the store.
-            let expected: Set<MigrationProgress.Phase> = step == steps ? [.instances, .relationships, .validation, .replace] : [.instances, .relationships, .validation]
+            let expected: Set<MigrationProgress.Phase> =
+                step == steps
+                ? [.instances, .relationships, .validation, .replace] : [.instances, .relationships, .validation]
             #expect(phases == expected, "step \(step) reports its phases", sourceLocation: sourceLocation)
         }
     }
@@ -80,7 +93,9 @@ import Testing
     /// Circle and Square, 4 objects: counting the whole table for each would give 4 + 4; Media is carried).
     @Test func instancesTotalIsTheNumberOfSourceObjects() async throws {
         let inheritance = try MigrationCase(fixture: "Inheritance")
-        for (migration, mappings, objects) in [(try library(), MigrationFixtures.libraryMappings, 3), (inheritance, nil, 4)] {
+        for (migration, mappings, objects) in [
+            (try library(), MigrationFixtures.libraryMappings, 3), (inheritance, nil, 4),
+        ] {
             let events = Collector<MigrationProgress>()
             try await migration.migrate(MigrationOptions(mappingsDirectory: mappings)) { events.append($0) }
             let totals = Set(events.values.filter { $0.phase == .instances && $0.planStep == 1 }.map(\.total))
@@ -99,7 +114,9 @@ import Testing
         let planning = values.filter { $0.phase == .planning }.map { "\($0.completed)/\($0.total)" }
         #expect(planning == ["0/1", "1/1"])
         var totals: [String: Set<Int>] = [:]
-        for value in values { totals["\(value.step) \(value.planStep ?? 0) \(value.phase)", default: []].insert(value.total) }
+        for value in values {
+            totals["\(value.step) \(value.planStep ?? 0) \(value.phase)", default: []].insert(value.total)
+        }
         #expect(totals.values.allSatisfy { $0.count == 1 }, "\(totals)")
         let checked = try #require(values.last { $0.phase == .validation })
         #expect(checked.total >= 6 && checked.completed == checked.total, "\(checked)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Shapes of shipped models that Xcode accepts, migrated across versions that change something unrelated:
@@ -13,7 +14,8 @@ struct RealModelShapesTests {
             #"<entity name="Blog"><attribute name="title" optional="YES" attributeType="String"/><attribute name="note" optional="YES" attributeType="String"/><attribute name="rank" optional="YES" attributeType="Integer 32"/></entity>"#,
         ]
         let path = try BundleWriting.write(
-            "Shape", in: folder.path, versions: [("Shape", model + blogs[0]), ("Shape 2", model + blogs[1]), ("Shape 3", model + blogs[2])])
+            "Shape", in: folder.path,
+            versions: [("Shape", model + blogs[0]), ("Shape 2", model + blogs[1]), ("Shape 3", model + blogs[2])])
         let result = ModelReader.read(path: path)
         let errors = result.diagnostics.filter { $0.severity == .error }.map(\.description)
         #expect(errors.isEmpty, "Xcode accepts this model: \(errors)")
@@ -22,7 +24,9 @@ struct RealModelShapesTests {
 
     /// Creates the store at the first version from `seed`, migrates it to the last (composed, then step by step
     /// on a second copy) and checks that each export equals the one before the migration.
-    private func expectEverythingArrives(model: String, seed: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
+    private func expectEverythingArrives(
+        model: String, seed: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws {
         let folder = try TemporaryFolder()
         let bundle = try bundle(model, in: folder)
         let seedPath = try folder.write(seed, to: "seed.json")
@@ -37,8 +41,12 @@ struct RealModelShapesTests {
             #expect(report.steps == 2, sourceLocation: sourceLocation)
             let after = folder.file("after.json")
             try Store.open(at: store, bundle: bundle).exportJSON(to: after)
-            expectSameText(try String(contentsOfFile: after, encoding: .utf8), try String(contentsOfFile: before, encoding: .utf8), sourceLocation: sourceLocation)
-            #expect(try String(contentsOfFile: before, encoding: .utf8).contains("\"post\": 1"), sourceLocation: sourceLocation)
+            expectSameText(
+                try String(contentsOfFile: after, encoding: .utf8), try String(contentsOfFile: before, encoding: .utf8),
+                sourceLocation: sourceLocation)
+            #expect(
+                try String(contentsOfFile: before, encoding: .utf8).contains("\"post\": 1"),
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -79,10 +87,12 @@ struct RealModelShapesTests {
         let folder = try TemporaryFolder()
         let layout = StoreLayout(version: try bundle(model, in: folder).currentVersion)
         let group = try #require(layout.table(forEntity: "Group"))
-        #expect(group.columns.map(\.name) == [
-            "_pk", "_entity", "name", "rawGroupUid", "iconUrlString", "rawGroupUID_OwnedGroup", "iconURLString_OwnedGroup",
-            "Post", "post_ContactGroup",
-        ])
+        #expect(
+            group.columns.map(\.name) == [
+                "_pk", "_entity", "name", "rawGroupUid", "iconUrlString", "rawGroupUID_OwnedGroup",
+                "iconURLString_OwnedGroup",
+                "Post", "post_ContactGroup",
+            ])
     }
 
     /// WordPress-iOS 101–108: `Comment.sites`'s inverse is `ReaderSiteTopic.cards`, whose own inverse is
@@ -101,7 +111,8 @@ struct RealModelShapesTests {
         try await expectEverythingArrives(model: model, seed: seed)
         let folder = try TemporaryFolder()
         let path = try BundleWriting.write("Shape", in: folder.path, versions: [("Shape", model)])
-        let found = ModelReader.read(path: path).diagnostics + ModelValidator.validate(try ModelBundle(contentsOf: path))
+        let found =
+            ModelReader.read(path: path).diagnostics + ModelValidator.validate(try ModelBundle(contentsOf: path))
         let mismatches = found.filter { $0.rule == "inverse-mismatch" }
         #expect(mismatches.count == 1)
         #expect(mismatches.allSatisfy { $0.severity == .warning })

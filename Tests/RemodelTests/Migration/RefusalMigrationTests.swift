@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Migrations that must be refused leave the store byte-identical with nothing added beside it, and
@@ -19,7 +20,9 @@ import Testing
             caught = error
         }
         let after = try migration.snapshot()
-        #expect(after == before, "the store and its folder are unchanged (before: \(before); after: \(after))", sourceLocation: sourceLocation)
+        #expect(
+            after == before, "the store and its folder are unchanged (before: \(before); after: \(after))",
+            sourceLocation: sourceLocation)
         return try #require(caught, "the migration must fail", sourceLocation: sourceLocation)
     }
 
@@ -36,7 +39,8 @@ import Testing
 
     @Test func requiredValueMissingFailsValidation() async throws {
         let migration = try MigrationCase(fixture: "RequiredNil")
-        let error = try await refusal(migration, MigrationOptions(mappingsDirectory: MigrationFixtures.mappings("RequiredNil")))
+        let error = try await refusal(
+            migration, MigrationOptions(mappingsDirectory: MigrationFixtures.mappings("RequiredNil")))
         #expect(error.code == .validationFailed)
         #expect(error.entity == "Item")
         #expect(error.primaryKey == 2)
@@ -72,12 +76,13 @@ import Testing
         let error = try await refusal(migration)
         let lines = error.message.split(separator: "\n").dropFirst().map { String($0.dropFirst(4)) }
         let constraint = "the uniqueness constraint on (name) does not allow it [unique]"
-        #expect(lines == [
-            #"Item _pk 3 "name": has the same (name) as _pk 1; "# + constraint,
-            #"Item _pk 6 "name": has the same (name) as _pk 1; "# + constraint,
-            #"Item _pk 7 "name": has the same (name) as _pk 1; "# + constraint,
-            #"Item _pk 5 "name": has the same (name) as _pk 2; "# + constraint,
-        ])
+        #expect(
+            lines == [
+                #"Item _pk 3 "name": has the same (name) as _pk 1; "# + constraint,
+                #"Item _pk 6 "name": has the same (name) as _pk 1; "# + constraint,
+                #"Item _pk 7 "name": has the same (name) as _pk 1; "# + constraint,
+                #"Item _pk 5 "name": has the same (name) as _pk 2; "# + constraint,
+            ])
     }
 
     @Test func storeNewerThanTheBundle() async throws {
@@ -100,7 +105,8 @@ import Testing
     @Test func garbageFile() async throws {
         let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: nil)
         try FileManager.default.removeItem(atPath: migration.store)
-        try Data([0x00, 0x53, 0x51, 0x4C, 0xFF] + Array("not a database, just bytes".utf8)).write(to: URL(fileURLWithPath: migration.store))
+        try Data([0x00, 0x53, 0x51, 0x4C, 0xFF] + Array("not a database, just bytes".utf8)).write(
+            to: URL(fileURLWithPath: migration.store))
         let error = try await refusal(migration)
         #expect(error.code == .notAStore)
         #expect(error.path == migration.store || error.message.contains(migration.store))
@@ -109,13 +115,18 @@ import Testing
     /// Step 1 (Library → Library 2) is built, then step 2 fails a custom validation: the step file is
     /// removed and the original is untouched.
     @Test func failureInTheSecondStepLeavesTheOriginal() async throws {
-        let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
+        let migration = try MigrationCase(
+            bundle: try MigrationFixtures.library(), seed: MigrationFixtures.path("Library", "seed.json"))
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         options.validations = [
             { store in
                 // Only the Library 3 store has a Tag table.
-                guard try store.scalar("SELECT count(*) FROM main.sqlite_master WHERE name = 'Tag'") == .integer(1) else { return [] }
-                return [ValidationFailure(entity: "Tag", primaryKey: nil, property: nil, rule: "custom", message: "no tags allowed")]
+                guard try store.scalar("SELECT count(*) FROM main.sqlite_master WHERE name = 'Tag'") == .integer(1)
+                else { return [] }
+                return [
+                    ValidationFailure(
+                        entity: "Tag", primaryKey: nil, property: nil, rule: "custom", message: "no tags allowed")
+                ]
             }
         ]
         let error = try await refusal(migration, options)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Every kind of relationship storage carried through a step whose mapping filters objects out.
@@ -10,8 +11,10 @@ import Testing
         let migration = try await MigrationCase.checkFixture("Links")
         // Positions are dense 0, 1, 2 … in the store itself, not only in export order.
         let connection = try SQLiteConnection(path: migration.store, mode: .readOnly)
-        let songPositions = try connection.rows(#"SELECT "_pk", "_album_order" FROM "Song" WHERE "album" = 10 ORDER BY "_album_order""#)
-        #expect(songPositions == [[.integer(4), .integer(0)], [.integer(1), .integer(1)], [.integer(2), .integer(2)]])
+        let songPositions = try connection.rows(
+            #"SELECT "_pk", "_album_order" FROM "Song" WHERE "album" = 10 ORDER BY "_album_order""#)
+        #expect(
+            songPositions == [[.integer(4), .integer(0)], [.integer(1), .integer(1)], [.integer(2), .integer(2)]])
     }
 
     /// With a batch of one source key, the result is the same.
@@ -28,7 +31,8 @@ import Testing
     /// refuses it, naming it.
     @Test func aDamagedLinkIsCarriedAndRefusedWhenEverythingIsChecked() async throws {
         let migration = try MigrationCase(fixture: "Inheritance")
-        try SQLiteConnection(path: migration.store, mode: .readWrite).execute(#"UPDATE "Song" SET "cover" = 1 WHERE "_pk" = 7"#)
+        try SQLiteConnection(path: migration.store, mode: .readWrite).execute(
+            #"UPDATE "Song" SET "cover" = 1 WHERE "_pk" = 7"#)
         let before = try migration.snapshot()
         var options = MigrationOptions()
         options.checksEverything = true
@@ -37,8 +41,9 @@ import Testing
         #expect(try migration.snapshot() == before)
         try await migration.migrate()
         let connection = try SQLiteConnection(path: migration.store, mode: .readOnly)
-        #expect(try connection.rows(#"SELECT "_pk", "cover" FROM "Media" ORDER BY "_pk""#) == [
-            [.integer(7), .integer(1)], [.integer(8), .integer(2)], [.integer(9), .null],
-        ])
+        #expect(
+            try connection.rows(#"SELECT "_pk", "cover" FROM "Media" ORDER BY "_pk""#) == [
+                [.integer(7), .integer(1)], [.integer(8), .integer(2)], [.integer(9), .null],
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// An entity split in two links each new object to the one made from the same source object (issue 21,
@@ -8,7 +9,10 @@ import Testing
 /// $source)` in an Xcode mapping model).
 struct SplitEntityLinkTests {
     private static let versions = [
-        ("Blog", #"<entity name="Blog"><attribute name="title" attributeType="String"/><attribute name="theme" optional="YES" attributeType="String"/></entity>"#),
+        (
+            "Blog",
+            #"<entity name="Blog"><attribute name="title" attributeType="String"/><attribute name="theme" optional="YES" attributeType="String"/></entity>"#
+        ),
         (
             "Blog 2",
             #"<entity name="Blog"><attribute name="title" attributeType="String"/><relationship name="settings" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="BlogSettings" inverseName="blog" inverseEntity="BlogSettings"/></entity>"#
@@ -26,7 +30,8 @@ struct SplitEntityLinkTests {
           </entity>
         </mapping>
         """
-    private static let seed = #"{"Blog": [{"_pk": 3, "title": "Notes", "theme": "dark"}, {"_pk": 8, "title": "Diary", "theme": null}]}"#
+    private static let seed =
+        #"{"Blog": [{"_pk": 3, "title": "Notes", "theme": "dark"}, {"_pk": 8, "title": "Diary", "theme": null}]}"#
 
     private static let migrated = """
         {
@@ -45,7 +50,8 @@ struct SplitEntityLinkTests {
     /// The Blog bundle and an empty Mappings folder beside it, and a store at Blog with the seed.
     private func project() throws -> (MigrationCase, models: TemporaryFolder) {
         let models = try TemporaryFolder()
-        let bundle = try ModelBundle(contentsOf: try BundleWriting.write("Blog", in: models.path, versions: Self.versions))
+        let bundle = try ModelBundle(
+            contentsOf: try BundleWriting.write("Blog", in: models.path, versions: Self.versions))
         try FileManager.default.createDirectory(atPath: models.file("Mappings"), withIntermediateDirectories: true)
         return (try MigrationCase(bundle: bundle, seed: try models.write(Self.seed, to: "seed.json")), models)
     }
@@ -54,7 +60,10 @@ struct SplitEntityLinkTests {
         let (store, models) = try project()
         typealias E = XcodeExpression
         func link(_ mapping: String) -> E {
-            E(.function(operand: E(.variable("manager")), selector: RelationshipTranslation.byEntityMapping, arguments: [E(.constant(.string(mapping))), E(.variable("source"))]))
+            E(
+                .function(
+                    operand: E(.variable("manager")), selector: RelationshipTranslation.byEntityMapping,
+                    arguments: [E(.constant(.string(mapping))), E(.variable("source"))]))
         }
         let fixture = XcodeMappingFixture(
             sourcePath: "/Users/someone/Blog/Blog.xcdatamodeld/Blog.xcdatamodel",
@@ -63,9 +72,11 @@ struct SplitEntityLinkTests {
             destinationSnapshot: ModelSnapshot(version: try store.bundle.loadVersion(named: "Blog 2")),
             entities: [
                 XcodeMappingFixture.EntityMapping(
-                    source: "Blog", destination: "Blog", attributes: [.init("title")], relationships: [.init("settings", link("BlogToBlogSettings"))]),
+                    source: "Blog", destination: "Blog", attributes: [.init("title")],
+                    relationships: [.init("settings", link("BlogToBlogSettings"))]),
                 XcodeMappingFixture.EntityMapping(
-                    source: "Blog", destination: "BlogSettings", attributes: [.init("theme", E(.keyPath(E(.variable("source")), "theme")))],
+                    source: "Blog", destination: "BlogSettings",
+                    attributes: [.init("theme", E(.keyPath(E(.variable("source")), "theme")))],
                     relationships: [.init("blog", link("BlogToBlog"))]),
             ])
         _ = try fixture.write(in: models.file("Mappings"), name: "BlogToBlog2")
@@ -98,7 +109,8 @@ struct SplitEntityLinkTests {
         } catch let error as RemodelError {
             #expect(
                 error.description.contains(
-                    "split.xml:3:5: Blog.settings is rebuilt from $source, the object made from the same Blog object, but no entity mapping makes a BlogSettings from Blog; map Blog to BlogSettings as well (an entity split in two), or rebuild it from a relationship of Blog"),
+                    "split.xml:3:5: Blog.settings is rebuilt from $source, the object made from the same Blog object, but no entity mapping makes a BlogSettings from Blog; map Blog to BlogSettings as well (an entity split in two), or rebuild it from a relationship of Blog"
+                ),
                 "\(error.description)")
         }
         #expect(try store.snapshot() == before)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// No refusal a user sees is SQLite's raw words on the temporary `.remodel-migrating` file (issue 21,
@@ -8,16 +9,29 @@ import Testing
 /// required with the default "anon" (filled into every nil) and Person.age a String (Person rebuilt).
 struct StepFailureMessageTests {
     private static let versions = [
-        ("App", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#),
-        ("App 2", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" attributeType="String" defaultValueString="anon"/><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#),
-        ("App 3", #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" attributeType="String" defaultValueString="anon"/><attribute name="age" optional="YES" attributeType="String"/></entity>"#),
+        (
+            "App",
+            #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#
+        ),
+        (
+            "App 2",
+            #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" attributeType="String" defaultValueString="anon"/><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#
+        ),
+        (
+            "App 3",
+            #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" attributeType="String" defaultValueString="anon"/><attribute name="age" optional="YES" attributeType="String"/></entity>"#
+        ),
     ]
-    private static let seed = #"{"Person": [{"_pk": 1, "name": "Ada", "age": 36}, {"_pk": 2, "name": "Grace", "age": 85}]}"#
+    private static let seed =
+        #"{"Person": [{"_pk": 1, "name": "Ada", "age": 36}, {"_pk": 2, "name": "Grace", "age": 85}]}"#
 
     private func store(at version: String, changedBy sql: String) throws -> (MigrationCase, models: TemporaryFolder) {
         let models = try TemporaryFolder()
-        let bundle = try ModelBundle(contentsOf: try BundleWriting.write("App", in: models.path, versions: Self.versions))
-        let store = try MigrationCase(bundle: bundle, version: version, seed: version == "App" ? try models.write(Self.seed, to: "seed.json") : nil)
+        let bundle = try ModelBundle(
+            contentsOf: try BundleWriting.write("App", in: models.path, versions: Self.versions))
+        let store = try MigrationCase(
+            bundle: bundle, version: version,
+            seed: version == "App" ? try models.write(Self.seed, to: "seed.json") : nil)
         try SQLiteConnection(path: store.store).execute(sql)
         return (store, models)
     }
@@ -40,7 +54,8 @@ struct StepFailureMessageTests {
         let (store, models) = try store(at: "App", changedBy: "CREATE UNIQUE INDEX app_nick_unique ON Person (nick)")
         try await expectRefused(
             store, to: "App 2",
-            "\(store.store): the app's unique index app_nick_unique on Person (nick) does not allow the values App → App 2 gives attribute Person.nick: several objects get the same value (a default filled in, or a mapping's value), so SQLite refused them (UNIQUE constraint failed: Person.nick) and the store was left as it was. Give those objects values that differ (in a mapping file), or drop the index before migrating and create it again after")
+            "\(store.store): the app's unique index app_nick_unique on Person (nick) does not allow the values App → App 2 gives attribute Person.nick: several objects get the same value (a default filled in, or a mapping's value), so SQLite refused them (UNIQUE constraint failed: Person.nick) and the store was left as it was. Give those objects values that differ (in a mapping file), or drop the index before migrating and create it again after"
+        )
         _ = models
     }
 
@@ -53,7 +68,8 @@ struct StepFailureMessageTests {
                 """)
         try await expectRefused(
             store, to: "App 3",
-            "\(store.store): the app's CHECK constraint (typeof(age) = 'integer') on table Person does not allow what App 2 → App 3 writes there, so SQLite refused it and the store was left as it was. Change or drop the constraint before migrating (it may name a column whose type or values the new version changes) and add it again after")
+            "\(store.store): the app's CHECK constraint (typeof(age) = 'integer') on table Person does not allow what App 2 → App 3 writes there, so SQLite refused it and the store was left as it was. Change or drop the constraint before migrating (it may name a column whose type or values the new version changes) and add it again after"
+        )
         _ = models
     }
 }

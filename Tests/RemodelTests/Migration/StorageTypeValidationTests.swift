@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Phase 3's storage-type checks: a value of the wrong storage class in any column (written by a
@@ -25,23 +26,24 @@ import Testing
                 UPDATE "Thing" SET "int64" = -9223372036854775808.0, "date" = x'', "text" = x'' WHERE "_pk" = 2;
                 UPDATE "Thing" SET "int64" = 9300000000000000000.0, "int32" = -0.5, "int16" = 2.0 WHERE "_pk" = 3
                 """)
-        #expect(found == [
-            #"Thing _pk 1 "decimal": the value is not text (found X'01') [type]"#,
-            #"Thing _pk 1 "date": the value is not a number (found 'soon') [type]"#,
-            #"Thing _pk 2 "date": the value is not a number (found X'') [type]"#,
-            #"Thing _pk 1 "uuid": the value is not text (found X'02') [type]"#,
-            #"Thing _pk 1 "flag": the value is not a Boolean (0 or 1) (found 2) [type]"#,
-            #"Thing _pk 1 "int16": the value is not an Integer 16 (found 40000) [type]"#,
-            #"Thing _pk 1 "int32": the value is not an Integer 32 (found 2.5) [type]"#,
-            #"Thing _pk 3 "int32": the value is not an Integer 32 (found -0.5) [type]"#,
-            #"Thing _pk 1 "int64": the value is not an Integer 64 (found 'many') [type]"#,
-            #"Thing _pk 2 "int64": the value is not an Integer 64 (found -9.223372036854776e+18) [type]"#,
-            #"Thing _pk 3 "int64": the value is not an Integer 64 (found 9.3e+18) [type]"#,
-            #"Thing _pk 1 "double": the value is not a number (found X'03') [type]"#,
-            #"Thing _pk 1 "float": the value is not a number (found '') [type]"#,
-            #"Thing _pk 1 "text": the value is not text (found X'04') [type]"#,
-            #"Thing _pk 2 "text": the value is not text (found X'') [type]"#,
-        ])
+        #expect(
+            found == [
+                #"Thing _pk 1 "decimal": the value is not text (found X'01') [type]"#,
+                #"Thing _pk 1 "date": the value is not a number (found 'soon') [type]"#,
+                #"Thing _pk 2 "date": the value is not a number (found X'') [type]"#,
+                #"Thing _pk 1 "uuid": the value is not text (found X'02') [type]"#,
+                #"Thing _pk 1 "flag": the value is not a Boolean (0 or 1) (found 2) [type]"#,
+                #"Thing _pk 1 "int16": the value is not an Integer 16 (found 40000) [type]"#,
+                #"Thing _pk 1 "int32": the value is not an Integer 32 (found 2.5) [type]"#,
+                #"Thing _pk 3 "int32": the value is not an Integer 32 (found -0.5) [type]"#,
+                #"Thing _pk 1 "int64": the value is not an Integer 64 (found 'many') [type]"#,
+                #"Thing _pk 2 "int64": the value is not an Integer 64 (found -9.223372036854776e+18) [type]"#,
+                #"Thing _pk 3 "int64": the value is not an Integer 64 (found 9.3e+18) [type]"#,
+                #"Thing _pk 1 "double": the value is not a number (found X'03') [type]"#,
+                #"Thing _pk 1 "float": the value is not a number (found '') [type]"#,
+                #"Thing _pk 1 "text": the value is not text (found X'04') [type]"#,
+                #"Thing _pk 2 "text": the value is not text (found X'') [type]"#,
+            ])
     }
 
     /// One wrong integer alone: the scan that first asks whether any row fails compares instead of
@@ -54,7 +56,9 @@ import Testing
     ])
     func oneWrongIntegerIsFound(value: String, shown: String) async throws {
         let found = try await failures(
-            after: #"UPDATE "Thing" SET "int64" = 0 WHERE "int64" = -9223372036854775808; UPDATE "Thing" SET "int64" = \#(value) WHERE "_pk" = 4"#)
+            after:
+                #"UPDATE "Thing" SET "int64" = 0 WHERE "int64" = -9223372036854775808; UPDATE "Thing" SET "int64" = \#(value) WHERE "_pk" = 4"#
+        )
         #expect(found == [#"Thing _pk 4 "int64": the value is not an Integer 64 (found \#(shown)) [type]"#])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Cancelling the task that runs a migration stops it and leaves the store exactly as it was.
@@ -8,7 +9,8 @@ struct TaskCancellationTests {
         let migration = try MigrationCase(bundle: try MigrationFixtures.library(), seed: nil)
         let connection = try SQLiteConnection(path: migration.store, mode: .readWrite)
         try connection.run(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) INSERT INTO Person (_pk, _entity, firstName, lastName) SELECT i, 'Person', 'A', 'B' FROM n")
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) INSERT INTO Person (_pk, _entity, firstName, lastName) SELECT i, 'Person', 'A', 'B' FROM n"
+        )
         let before = try migration.snapshot()
         let events = Collector<MigrationProgress>()
         let options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings, batchSize: 1)
@@ -30,7 +32,9 @@ struct TaskCancellationTests {
         case .failure(let error): #expect((error as? RemodelError)?.code == .cancelled)
         }
         #expect(events.values.allSatisfy { $0.phase == .planning || $0.phase == .instances })
-        #expect(events.values.last.map { $0.phase == .instances && $0.completed > 0 } == true, "nothing is reported after the cancellation")
+        #expect(
+            events.values.last.map { $0.phase == .instances && $0.completed > 0 } == true,
+            "nothing is reported after the cancellation")
         #expect(try migration.snapshot() == before)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// A step builds its new unique indexes before phase 3: one SQLite builds proves its constraint, and one that
@@ -22,7 +23,8 @@ import Testing
         return connection
     }
 
-    private let index = StoreLayout.Index(name: "_Item_unique_1", table: "Item", keys: [.init(column: "name")], isUnique: true)
+    private let index = StoreLayout.Index(
+        name: "_Item_unique_1", table: "Item", keys: [.init(column: "name")], isUnique: true)
 
     @Test func anIndexBuiltProvesItsConstraint() throws {
         let folder = try TemporaryFolder()
@@ -31,8 +33,11 @@ import Testing
         let proven = try UniqueIndexBuild(connection: connection).run([index]) { tables.append($0) }
         #expect(proven == [index])
         #expect(tables == ["Item"], "progress hears of every index")
-        #expect(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = '_Item_unique_1'") == .integer(1))
-        #expect(try connection.scalar("PRAGMA main.journal_mode") == .text("off"), "the step's store goes back to no journal")
+        #expect(
+            try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = '_Item_unique_1'") == .integer(1))
+        #expect(
+            try connection.scalar("PRAGMA main.journal_mode") == .text("off"),
+            "the step's store goes back to no journal")
     }
 
     @Test func anIndexThatMeetsDuplicatesLeavesNothingBehind() throws {
@@ -46,7 +51,10 @@ import Testing
         #expect(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index'") == .integer(0))
         #expect(try connection.scalar("PRAGMA integrity_check") == .text("ok"))
         #expect(try connection.scalar("SELECT count(*) FROM Item") == .integer(Int64(names.count)))
-        #expect(try connection.rows("SELECT _pk FROM Item WHERE name = 'item 7' ORDER BY _pk") == [[.integer(7)], [.integer(501)]])
+        #expect(
+            try connection.rows("SELECT _pk FROM Item WHERE name = 'item 7' ORDER BY _pk") == [
+                [.integer(7)], [.integer(501)],
+            ])
     }
 
     /// Phase 3 skips the search for duplicates of a constraint an index the step built proves, and only then:
@@ -59,21 +67,27 @@ import Testing
         _ = try Store.create(at: path, bundle: bundle, version: "Refuse 2")
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         try connection.execute(
-            #"DROP INDEX "_Item_unique_1"; INSERT INTO "Item" ("_pk", "_entity", "name") VALUES (1, 'Item', 'a'), (2, 'Item', 'a')"#)
+            #"DROP INDEX "_Item_unique_1"; INSERT INTO "Item" ("_pk", "_entity", "name") VALUES (1, 'Item', 'a'), (2, 'Item', 'a')"#
+        )
         let layout = StoreLayout(version: version)
         let unique = try #require(layout.indexes.first { $0.isUnique })
         let item = try #require(version.entity(named: "Item"))
         let searching = MigrationValidator(connection: connection, version: version, layout: layout) { _, _, _ in }
         #expect(try searching.uniquenessFailures(of: item).map(\.primaryKey) == [2], "searched without a proof")
-        let proven = MigrationValidator(connection: connection, version: version, layout: layout, provenUnique: [unique]) { _, _, _ in }
+        let proven = MigrationValidator(
+            connection: connection, version: version, layout: layout, provenUnique: [unique]
+        ) { _, _, _ in }
         #expect(try proven.uniquenessFailures(of: item).isEmpty, "an index built proves the constraint")
     }
 
     @Test func whichConstraintsAnIndexProves() {
         let partial = StoreLayout.Index(
-            name: "_Dog_unique_1", table: "Animal", keys: [.init(column: "name")], isUnique: true, entities: ["Dog", "Puppy"])
+            name: "_Dog_unique_1", table: "Animal", keys: [.init(column: "name")], isUnique: true,
+            entities: ["Dog", "Puppy"])
         #expect(index.proves(columns: ["name"], of: ["Item"], in: "Item"))
-        #expect(index.proves(columns: ["name", "code"], of: ["Item"], in: "Item"), "unique on fewer columns is unique on more")
+        #expect(
+            index.proves(columns: ["name", "code"], of: ["Item"], in: "Item"),
+            "unique on fewer columns is unique on more")
         #expect(!index.proves(columns: ["code"], of: ["Item"], in: "Item"))
         #expect(!index.proves(columns: ["name"], of: ["Item"], in: "Other"))
         #expect(partial.proves(columns: ["name"], of: ["Puppy"], in: "Animal"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Every value type arrives unchanged: Decimal digits, Date milliseconds, UUID, Binary (empty, 0x00),

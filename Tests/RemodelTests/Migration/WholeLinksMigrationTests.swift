@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 /// Links fixture migrated without its mapping file: every object arrives with its key, so the step
@@ -30,7 +31,9 @@ import Testing
         let before = try migration.snapshot()
         var options = MigrationOptions()
         options.checksEverything = true
-        let error = try await #require(throws: RemodelError.self, sourceLocation: sourceLocation) { try await migration.migrate(options) }
+        let error = try await #require(throws: RemodelError.self, sourceLocation: sourceLocation) {
+            try await migration.migrate(options)
+        }
         #expect(error.code == .validationFailed, sourceLocation: sourceLocation)
         #expect(try migration.snapshot() == before, sourceLocation: sourceLocation)
         return error.message.split(separator: "\n").dropFirst().map { String($0.dropFirst(4)) }
@@ -39,11 +42,14 @@ import Testing
     @Test func joinRowsToNoObjectAreReported() async throws {
         let lines = try await refusal(
             #"INSERT INTO "_Course_students" ("source", "destination") VALUES (40, 99), (98, 30)"#,
-            kept: #"SELECT count(*) = 2 FROM "_Course_students" WHERE ("source" = 40 AND "destination" = 99) OR ("source" = 98 AND "destination" = 30)"#)
-        #expect(lines == [
-            #"Course _pk 40 "students": points to _pk 99, which is not a Person [dangling]"#,
-            #"Person _pk 30 "courses": points to _pk 98, which is not a Course [dangling]"#,
-        ])
+            kept:
+                #"SELECT count(*) = 2 FROM "_Course_students" WHERE ("source" = 40 AND "destination" = 99) OR ("source" = 98 AND "destination" = 30)"#
+        )
+        #expect(
+            lines == [
+                #"Course _pk 40 "students": points to _pk 99, which is not a Person [dangling]"#,
+                #"Person _pk 30 "courses": points to _pk 98, which is not a Course [dangling]"#,
+            ])
     }
 
     @Test func orderedJoinRowToNoObjectIsReported() async throws {
@@ -55,7 +61,8 @@ import Testing
 
     @Test func toOneLinkToNoObjectIsReported() async throws {
         let lines = try await refusal(
-            #"UPDATE "Song" SET "album" = 99 WHERE "_pk" = 1"#, kept: #"SELECT count(*) FROM "Song" WHERE "_pk" = 1 AND "album" = 99"#)
+            #"UPDATE "Song" SET "album" = 99 WHERE "_pk" = 1"#,
+            kept: #"SELECT count(*) FROM "Song" WHERE "_pk" = 1 AND "album" = 99"#)
         #expect(lines == [#"Song _pk 1 "album": points to _pk 99, which is not a Album [dangling]"#])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The SHA-256 behind version hashes, against the test vectors published with FIPS 180-4
@@ -38,7 +39,8 @@ struct SHA256Tests {
 
     /// Version hashes written into existing stores before the hash was computed here: they must not move.
     @Test func versionHashesOfTheSampleModelAreUnchanged() throws {
-        let bundle = try ModelBundle(contentsOf: ValidationSupport.packageRoot.appendingPathComponent("Models/Library.xcdatamodeld").path)
+        let bundle = try ModelBundle(
+            contentsOf: ValidationSupport.packageRoot.appendingPathComponent("Models/Library.xcdatamodeld").path)
         let version = try #require(bundle.version(named: "Library"))
         #expect(version.entityHashes["Book"] == "8c0b2bfe7a4ca00e0d9bf44849e40ba2252eb94c5c02e83fd242068b0b6d2f5f")
         #expect(version.entityHashes["Person"] == "fb59ee9f725b3fdceb1423b3f6408b61a827f19202c3507efc9fec2037856899")

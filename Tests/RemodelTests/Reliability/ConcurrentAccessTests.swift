@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Other processes using the store while `remodel migrate` runs: writers never lose an
@@ -141,7 +142,9 @@ import Testing
         let happened =
             "the migration: \(outcome); the store is at \(version ?? "no version"); \(acknowledged.count) of \(attempt) inserts acknowledged, refused by SQLite code: \(refused)"
         let cleanRefusals = ["another process is writing to the store", "another connection has it open"]
-        let refusedCleanly = (outcome.status == 1 || outcome.status == 75) && cleanRefusals.contains { outcome.error.contains($0) } && version == "Library"
+        let refusedCleanly =
+            (outcome.status == 1 || outcome.status == 75) && cleanRefusals.contains { outcome.error.contains($0) }
+            && version == "Library"
         #expect(outcome.status == 0 || refusedCleanly, "\(happened)")
         #expect(versionsSeen.isSubset(of: ["Library", "Library 3"]), "\(versionsSeen); \(happened)")
         #expect(try Reliability.integrity(store) == "ok")
@@ -176,7 +179,8 @@ import Testing
         let before = try reader.rows("SELECT \"_pk\", \"firstName\", \"lastName\" FROM \"Person\" ORDER BY \"_pk\"")
         let outcome = try Reliability.migrate(store)
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(try reader.rows("SELECT \"_pk\", \"firstName\", \"lastName\" FROM \"Person\" ORDER BY \"_pk\"") == before)
+        #expect(
+            try reader.rows("SELECT \"_pk\", \"firstName\", \"lastName\" FROM \"Person\" ORDER BY \"_pk\"") == before)
         try reader.execute("COMMIT")
         #expect(try Reliability.version(store) == "Library 3")
     }
@@ -196,7 +200,9 @@ import Testing
         let outcome = try Reliability.migrate(store)
         try reader.execute("COMMIT")
         if outcome.status != 0 {
-            #expect(outcome.error.contains("close the other connections and migrate again") || outcome.error.contains("another process"), "\(outcome)")
+            #expect(
+                outcome.error.contains("close the other connections and migrate again")
+                    || outcome.error.contains("another process"), "\(outcome)")
             #expect(try Reliability.version(store) == "Library")
         } else {
             #expect(try Reliability.version(store) == "Library 3")
@@ -215,7 +221,9 @@ import Testing
         let outcome = try Reliability.migrate(store)
         #expect(outcome.status == 0, "\(outcome)")
         let error = #expect(throws: RemodelError.self) {
-            try stale.run("INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (999, 'Person', 'Lost', 'Write')")
+            try stale.run(
+                "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (999, 'Person', 'Lost', 'Write')"
+            )
         }
         #expect(error?.sqliteCode == 1032, "\(String(describing: error))")
         #expect(try Reliability.version(store) == "Library 3")
@@ -235,13 +243,19 @@ import Testing
         _ = try other.scalar("PRAGMA journal_mode = WAL")
         #expect(try other.scalar("SELECT count(*) FROM \"Person\"") == .integer(20))
         let outcome = try Reliability.migrate(store)
-        #expect(outcome.status == 75, "refused for now, transiently (EX_TEMPFAIL): once the connection closes a retry works: \(outcome)")
+        #expect(
+            outcome.status == 75,
+            "refused for now, transiently (EX_TEMPFAIL): once the connection closes a retry works: \(outcome)")
         #expect(outcome.error.contains("another connection has it open"), "\(outcome)")
         #expect(outcome.error.split(separator: "\n").count == 1, "\(outcome)")
-        try other.run("INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (999, 'Person', 'Kept', 'Write')")
+        try other.run(
+            "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (999, 'Person', 'Kept', 'Write')"
+        )
         #expect(try Reliability.version(store) == "Library")
         #expect(try other.scalar("PRAGMA journal_mode") == .text("wal"))
-        #expect(try SQLiteConnection(path: store, mode: .readOnly).scalar("SELECT count(*) FROM \"Person\"") == .integer(21))
+        #expect(
+            try SQLiteConnection(path: store, mode: .readOnly).scalar("SELECT count(*) FROM \"Person\"") == .integer(21)
+        )
         #expect(try folder.contents().filter { $0.contains(".remodel-") }.isEmpty)
     }
 }

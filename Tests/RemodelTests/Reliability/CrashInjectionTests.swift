@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Kills `remodel migrate` (SIGKILL, through `REMODEL_FAULT_POINT`) at every named fault
@@ -29,7 +30,9 @@ struct CrashInjectionTests {
         switch point {
         case .afterBatch: hits = [1, 2, batchesPerStep]
         // Every point of a step is reached twice step by step: the second time in the schema-only step.
-        case .afterCopy, .afterSchema, .afterInstances, .afterRelationships, .afterValidation, .afterMetadata, .afterStep: hits = [1, 2]
+        case .afterCopy, .afterSchema, .afterInstances, .afterRelationships, .afterValidation, .afterMetadata,
+            .afterStep:
+            hits = [1, 2]
         case .duringSidecarCleanup: hits = [1, 3]
         case .planned, .beforeRename, .afterRename: hits = [1]
         case .leftWAL, .afterSetAside: hits = []
@@ -54,8 +57,10 @@ struct CrashInjectionTests {
     /// just before the replace; then the sidecars it no longer uses are removed and the file replaced.
     static let walFaults: [Fault] = [
         Fault(point: FaultPoint.planned.rawValue, hit: 1), Fault(point: FaultPoint.afterStep.rawValue, hit: 2),
-        Fault(point: FaultPoint.leftWAL.rawValue, hit: 1), Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 1),
-        Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 3), Fault(point: FaultPoint.beforeRename.rawValue, hit: 1),
+        Fault(point: FaultPoint.leftWAL.rawValue, hit: 1),
+        Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 1),
+        Fault(point: FaultPoint.duringSidecarCleanup.rawValue, hit: 3),
+        Fault(point: FaultPoint.beforeRename.rawValue, hit: 1),
         Fault(point: FaultPoint.afterRename.rawValue, hit: 1),
     ]
 
@@ -66,7 +71,9 @@ struct CrashInjectionTests {
 
     /// A store a program left with a hot journal: killed once SQLite rolled it back under the lock,
     /// and around the rename.
-    static let hotJournalFaults: [Fault] = [FaultPoint.planned, .beforeRename, .afterRename].map { Fault(point: $0.rawValue, hit: 1) }
+    static let hotJournalFaults: [Fault] = [FaultPoint.planned, .beforeRename, .afterRename].map {
+        Fault(point: $0.rawValue, hit: 1)
+    }
 
     /// The old store's export and the export after a clean migration, made once.
     static let expected = Result { try StoreStates.libraryExports(people: people) }
@@ -83,7 +90,9 @@ struct CrashInjectionTests {
         try check(fault, wal: true, stepByStep: true)
     }
 
-    @Test(arguments: hotJournalFaults) func killedMigrationOfStoreWithHotJournalLeavesOldOrNewStoreAndResumes(fault: Fault) throws {
+    @Test(arguments: hotJournalFaults) func killedMigrationOfStoreWithHotJournalLeavesOldOrNewStoreAndResumes(
+        fault: Fault
+    ) throws {
         try check(fault, wal: false, stepByStep: false, hotJournal: true)
     }
 
@@ -119,11 +128,15 @@ struct CrashInjectionTests {
         default: Issue.record("after the kill the store is at \(version ?? "no version")")
         }
         let isReplaced = version == "Library 3"
-        #expect(isReplaced == (fault.point == FaultPoint.afterRename.rawValue), "killed at \(fault.testDescription), the store is at \(version ?? "?")")
+        #expect(
+            isReplaced == (fault.point == FaultPoint.afterRename.rawValue),
+            "killed at \(fault.testDescription), the store is at \(version ?? "?")")
         if wal && !isReplaced {
             // Untouched (still in WAL mode) until it left WAL mode just before the replace.
             let mode = try SQLiteConnection(path: store, mode: .readOnly).journalMode()
-            #expect(mode == (Self.afterLeavingWAL.contains(fault.point) ? "delete" : "wal"), "killed at \(fault.testDescription)")
+            #expect(
+                mode == (Self.afterLeavingWAL.contains(fault.point) ? "delete" : "wal"),
+                "killed at \(fault.testDescription)")
         }
 
         // The next run finishes (or has nothing to do) and cleans up.
@@ -134,7 +147,9 @@ struct CrashInjectionTests {
         #expect(try Reliability.integrity(store) == "ok")
         let left = try folder.contents().filter { $0 != "library.sqlite" }
         if wal {
-            #expect(left.allSatisfy { $0 == "library.sqlite-wal" || $0 == "library.sqlite-shm" }, "left beside the store: \(left)")
+            #expect(
+                left.allSatisfy { $0 == "library.sqlite-wal" || $0 == "library.sqlite-shm" },
+                "left beside the store: \(left)")
         } else {
             #expect(left.isEmpty, "left beside the store: \(left)")
         }

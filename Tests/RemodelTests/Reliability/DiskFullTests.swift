@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The temporary store runs out of space (the internal `MigrationOptions.maximumPageCount`
@@ -28,7 +29,9 @@ struct DiskFullTests {
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
         try Reliability.makeStore(at: store, people: 300)
-        let migrator = Migrator(bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath, batchSize: 100))
+        let migrator = Migrator(
+            bundle: Reliability.library,
+            options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath, batchSize: 100))
         let report = try await migrator.migrate(storeAt: store)
         #expect(report.targetVersion == "Library 3")
         #expect(try folder.contents() == ["library.sqlite"])
@@ -43,15 +46,22 @@ struct DiskFullTests {
         let before = try fileBytes(store)
         var options = MigrationOptions(mappingsDirectory: Reliability.mappingsPath)
         options.availableBytes = Int64(before.count / 2)
-        let error = await #expect(throws: RemodelError.self) { _ = try await Migrator(bundle: Reliability.library, options: options).migrate(storeAt: store) }
+        let error = await #expect(throws: RemodelError.self) {
+            _ = try await Migrator(bundle: Reliability.library, options: options).migrate(storeAt: store)
+        }
         // One pass (the steps are composed): the store's size and a tenth.
         let needed = "\(before.count + before.count / 10) bytes"
         let free = "\(before.count / 2) bytes"
-        #expect(error?.message == "the migration needs about \(needed) beside the store (a copy per pass), but its disk has \(free) free: free some space and migrate again; nothing was changed")
+        #expect(
+            error?.message
+                == "the migration needs about \(needed) beside the store (a copy per pass), but its disk has \(free) free: free some space and migrate again; nothing was changed"
+        )
         #expect((error?.cause as? POSIXError)?.code == .ENOSPC)
         #expect(try fileBytes(store) == before)
         #expect(try folder.contents() == ["library.sqlite"])
         options.availableBytes = Int64(before.count * 2)
-        #expect(try await Migrator(bundle: Reliability.library, options: options).migrate(storeAt: store).targetVersion == "Library 3")
+        #expect(
+            try await Migrator(bundle: Reliability.library, options: options).migrate(storeAt: store).targetVersion
+                == "Library 3")
     }
 }

@@ -3,6 +3,7 @@
 // `Tests/RemodelTests/Fixtures/Reliability/Fuzz` through them).
 // `Fuzz/Sources/FuzzSupport/FuzzChecks.swift` is a symbolic link to this file.
 import Foundation
+
 @testable import Remodel
 
 /// What the fuzz targets do with one input. Each function must never crash, hang
@@ -84,12 +85,13 @@ public enum FuzzChecks {
         let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 1_700_000_000))
         _ = try? ExpressionInterpreter(environment: environment).evaluate(checked, row: FuzzRow())
         let connection = store(version)
-        let context = SourceSQLContext(layout: StoreLayout(version: version), entity: person, tables: TableReferences(schema: "main"), alias: "s")
+        let context = SourceSQLContext(
+            layout: StoreLayout(version: version), entity: person, tables: TableReferences(schema: "main"), alias: "s")
         let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
         let sql = "SELECT \(compiled.sql) FROM main.\"Person\" AS s"
         do {
             _ = try connection.prepare(sql)
-        } catch where error.message.contains("parser stack overflow") {
+        } catch  where error.message.contains("parser stack overflow") {
             return  // Known issue: SQLite's parser is shallower than the expression depth limit (docs/RELIABILITY.md).
         } catch {
             fatalError("a checked expression gave SQL that SQLite refuses: \(sql)\n\(error)")

@@ -17,13 +17,15 @@ struct FuzzRegressionTests {
 
     static var inputs: [Input] {
         ["model", "mapping", "expression"].flatMap { target in
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
+            let files =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
             return files.filter { !$0.hasPrefix(".") }.sorted().map { Input(target: target, file: $0) }
         }
     }
 
     @Test(arguments: inputs) func reproducerNoLongerCrashes(input: Input) throws {
-        let bytes = Array(try Data(contentsOf: Self.folder.appendingPathComponent(input.target).appendingPathComponent(input.file)))
+        let bytes = Array(
+            try Data(contentsOf: Self.folder.appendingPathComponent(input.target).appendingPathComponent(input.file)))
         switch input.target {
         case "model": FuzzChecks.model(bytes)
         case "mapping": FuzzChecks.mapping(bytes)
@@ -35,9 +37,14 @@ struct FuzzRegressionTests {
     @Test func checksAcceptTheSamples() throws {
         let root = ValidationSupport.packageRoot
         for version in ["Library", "Library 2", "Library 3"] {
-            FuzzChecks.model(Array(try Data(contentsOf: root.appendingPathComponent("Models/Library.xcdatamodeld/\(version).xcdatamodel/contents"))))
+            FuzzChecks.model(
+                Array(
+                    try Data(
+                        contentsOf: root.appendingPathComponent(
+                            "Models/Library.xcdatamodeld/\(version).xcdatamodel/contents"))))
         }
-        FuzzChecks.mapping(Array(try Data(contentsOf: root.appendingPathComponent("Mappings/Library to Library 2.xml"))))
+        FuzzChecks.mapping(
+            Array(try Data(contentsOf: root.appendingPathComponent("Mappings/Library to Library 2.xml"))))
         FuzzChecks.expression(Array("trim($source.firstName + ' ' + $source.lastName)".utf8))
         FuzzChecks.expression(Array("$source.books.@count > 0 ? 'x\\'; DROP TABLE \"Book\"; --' : nil".utf8))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Expressions written to hurt: SQL in string literals, deep nesting, long text, and
@@ -24,7 +25,8 @@ struct HostileExpressionTests {
 
     private struct Row: ExpressionRow {
         func value(of attribute: String, through relationships: [String]) -> SQLiteValue {
-            ["firstName": .text("Ada"), "lastName": .text("Lovelace"), "yearsSinceBirth": .integer(36)][attribute] ?? .null
+            ["firstName": .text("Ada"), "lastName": .text("Lovelace"), "yearsSinceBirth": .integer(36)][attribute]
+                ?? .null
         }
         func count(of relationship: String, through relationships: [String]) -> SQLiteValue { .integer(1) }
     }
@@ -34,7 +36,9 @@ struct HostileExpressionTests {
         let checked = try ExpressionTypeChecker(model: Self.version, entity: Self.person).check(text)
         let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 0))
         let interpreted = try ExpressionInterpreter(environment: environment).evaluate(checked, row: Row())
-        let context = SourceSQLContext(layout: StoreLayout(version: Self.version), entity: Self.person, tables: TableReferences(schema: "main"), alias: "s")
+        let context = SourceSQLContext(
+            layout: StoreLayout(version: Self.version), entity: Self.person, tables: TableReferences(schema: "main"),
+            alias: "s")
         let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
         let sql = try connection.scalar("SELECT \(compiled.sql) FROM main.\"Person\" AS s", compiled.parameters)
         #expect(sql == interpreted, "`\(text)`: SQL gives \(String(describing: sql)), the interpreter \(interpreted)")
@@ -63,19 +67,27 @@ struct HostileExpressionTests {
     }
 
     @Test(arguments: [
-        Deep(name: "10 000 parentheses", text: String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)),
+        Deep(
+            name: "10 000 parentheses",
+            text: String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)),
         Deep(name: "100 000 nots", text: String(repeating: "!", count: 100_000) + "true"),
         Deep(name: "100 000 minus signs", text: String(repeating: "-", count: 100_000) + "1"),
         Deep(name: "100 000 additions", text: "1" + String(repeating: " + 1", count: 100_000)),
         Deep(name: "50 000 ??", text: "$source.yearsSinceBirth" + String(repeating: " ?? 1", count: 50_000)),
-        Deep(name: "20 000 nested conditionals", text: String(repeating: "true ? ", count: 20_000) + "1" + String(repeating: " : 2", count: 20_000)),
-        Deep(name: "5 000 nested calls", text: String(repeating: "lowercase(", count: 5_000) + "'a'" + String(repeating: ")", count: 5_000)),
+        Deep(
+            name: "20 000 nested conditionals",
+            text: String(repeating: "true ? ", count: 20_000) + "1" + String(repeating: " : 2", count: 20_000)),
+        Deep(
+            name: "5 000 nested calls",
+            text: String(repeating: "lowercase(", count: 5_000) + "'a'" + String(repeating: ")", count: 5_000)),
     ])
     func deepExpressionsAreAnErrorNotACrash(deep: Deep) throws {
         let error = #expect(throws: ExpressionDiagnostic.self) {
             _ = try ExpressionTypeChecker(model: Self.version, entity: Self.person).check(deep.text)
         }
-        #expect(error?.message.contains("deep") == true || error?.message.contains("nest") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("deep") == true || error?.message.contains("nest") == true,
+            "\(error?.message ?? "")")
     }
 
     /// Below the limit, the same constructs are fine (`??` chains used to overflow the stack at any length).
@@ -84,7 +96,10 @@ struct HostileExpressionTests {
         _ = try checker.check("$source.email" + String(repeating: " ?? $source.email", count: 150) + " ?? 'none'")
         _ = try checker.check("1" + String(repeating: " + 1", count: 150))
         let connection = try Self.store()
-        #expect(try evaluate("$source.email" + String(repeating: " ?? $source.email", count: 12) + " ?? 'none'", on: connection) == .text("none"))
+        #expect(
+            try evaluate(
+                "$source.email" + String(repeating: " ?? $source.email", count: 12) + " ?? 'none'", on: connection)
+                == .text("none"))
         #expect(try evaluate("1" + String(repeating: " + 1", count: 12), on: connection) == .integer(13))
     }
 
@@ -97,7 +112,10 @@ struct HostileExpressionTests {
     /// the mapping is loaded or validated (see `ProjectValidationTests`), before any store is touched.
     @Test func nestingThatSQLiteCannotParse() throws {
         let connection = try Self.store()
-        for text in ["$source.email" + String(repeating: " ?? $source.email", count: 30) + " ?? 'none'", "1" + String(repeating: " + 1", count: 40)] {
+        for text in [
+            "$source.email" + String(repeating: " ?? $source.email", count: 30) + " ?? 'none'",
+            "1" + String(repeating: " + 1", count: 40),
+        ] {
             let error = #expect(throws: RemodelError.self) { _ = try evaluate(text, on: connection) }
             #expect(error?.message.contains("parser stack overflow") == true)
         }
@@ -106,7 +124,8 @@ struct HostileExpressionTests {
     @Test func veryLongStringsAreValues() throws {
         let connection = try Self.store()
         let long = String(repeating: "a'\"; ", count: 200_000)
-        let literal = "'" + long.replacingOccurrences(of: "'", with: "\\'").replacingOccurrences(of: "\"", with: "\\\"") + "'"
+        let literal =
+            "'" + long.replacingOccurrences(of: "'", with: "\\'").replacingOccurrences(of: "\"", with: "\\\"") + "'"
         #expect(try evaluate("length(\(literal))", on: connection) == .integer(Int64(long.unicodeScalars.count)))
         #expect(try evaluate(literal + " + $source.firstName", on: connection) == .text(long + "Ada"))
     }
@@ -114,9 +133,12 @@ struct HostileExpressionTests {
     @Test(arguments: [
         ("1 / 0", SQLiteValue.null), ("1 % 0", .null), ("1.0 / 0.0", .null), ("0.0 / 0.0", .null), ("1.5 % 0.0", .null),
         ("9223372036854775807 + 1", .null), ("-9223372036854775807 - 2", .null), ("9223372036854775807 * 2", .null),
-        ("-9223372036854775808 / -1", .null), ("-9223372036854775808 % -1", .integer(0)), ("-(-9223372036854775808)", .null),
-        ("int('99999999999999999999')", .null), ("int(1e300)", .null), ("length(substring('abc', 9223372036854775807, 9223372036854775807))", .integer(0)),
-        ("substring('abc', -9223372036854775808, 2)", .text("ab")), ("$source.yearsSinceBirth / ($source.yearsSinceBirth - 36)", .null),
+        ("-9223372036854775808 / -1", .null), ("-9223372036854775808 % -1", .integer(0)),
+        ("-(-9223372036854775808)", .null),
+        ("int('99999999999999999999')", .null), ("int(1e300)", .null),
+        ("length(substring('abc', 9223372036854775807, 9223372036854775807))", .integer(0)),
+        ("substring('abc', -9223372036854775808, 2)", .text("ab")),
+        ("$source.yearsSinceBirth / ($source.yearsSinceBirth - 36)", .null),
     ])
     func arithmeticEdgesHaveDefinedValues(expression: String, expected: SQLiteValue) throws {
         #expect(try evaluate(expression, on: try Self.store()) == expected)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Model and mapping files written to hurt: external entities, entity expansion, huge
@@ -48,7 +49,9 @@ struct HostileModelTests {
         "<!DOCTYPE model [ <!ELEMENT model ANY> <!ENTITY\n secret SYSTEM 'file:///etc/hostname'>]>",
     ])
     func entityDeclarationsAreRefused(doctype: String) throws {
-        let error = #expect(throws: XMLDocumentReader.Failure.self) { try parse(Self.head + doctype + "\n" + Self.body) }
+        let error = #expect(throws: XMLDocumentReader.Failure.self) {
+            try parse(Self.head + doctype + "\n" + Self.body)
+        }
         #expect(error?.message.contains("entities") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("root:") == false)
     }
@@ -100,11 +103,17 @@ struct HostileModelTests {
     /// (standard error); the reader collects it and reports it as the cause, and prints nothing.
     @Test func wrongEncodingIsTheReportedCauseAndNothingIsPrinted() throws {
         let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.file("Bad.xcdatamodel"), withIntermediateDirectories: true)
-        let bytes = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<model>\n<entity name=\"A".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+        try FileManager.default.createDirectory(
+            atPath: folder.file("Bad.xcdatamodel"), withIntermediateDirectories: true)
+        let bytes =
+            Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<model>\n<entity name=\"A".utf8) + [
+                0xFF, 0xFF, 0xFF, 0xFF,
+            ]
             + Array("\"/>\n</model>\n".utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: folder.file("Bad.xcdatamodel/contents")))
-        let error = #expect(throws: XMLDocumentReader.Failure.self) { _ = try XMLDocumentReader.parse(bytes, file: "Bad") }
+        let error = #expect(throws: XMLDocumentReader.Failure.self) {
+            _ = try XMLDocumentReader.parse(bytes, file: "Bad")
+        }
         #expect(error?.message.contains("input conversion failed") == true, "\(error?.message ?? "")")
         let outcome = try Reliability.remodel(["validate", folder.file("Bad.xcdatamodel")])
         #expect(outcome.status == 1)
@@ -114,7 +123,8 @@ struct HostileModelTests {
 
     /// Reads and validates a generated model of `count` entities in a ring of relationships; returns the seconds taken.
     private func readAndValidate(entities count: Int) throws -> Double {
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model type=\"com.apple.IDECoreDataModeler.DataModel\" documentVersion=\"1.0\">\n"
+        var text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model type=\"com.apple.IDECoreDataModeler.DataModel\" documentVersion=\"1.0\">\n"
         text.reserveCapacity(count * 700)
         for index in 0..<count {
             let next = (index + 1) % count
@@ -132,9 +142,12 @@ struct HostileModelTests {
         text += "</model>\n"
         let started = Date()
         let root = try parse(text)
-        let (version, readingDiagnostics) = ModelFileReader.version(from: root, path: "Huge.xcdatamodel/contents", versionName: "Huge")
+        let (version, readingDiagnostics) = ModelFileReader.version(
+            from: root, path: "Huge.xcdatamodel/contents", versionName: "Huge")
         let model = try #require(version)
-        let diagnostics = readingDiagnostics + ModelValidator.validate(ModelBundle(name: "Huge", path: "Huge.xcdatamodel", versions: [model]))
+        let diagnostics =
+            readingDiagnostics
+            + ModelValidator.validate(ModelBundle(name: "Huge", path: "Huge.xcdatamodel", versions: [model]))
         #expect(model.entities.count == count)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics.prefix(3))")
         return Date().timeIntervalSince(started)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Files that are not a migratable store, given to `remodel migrate` and `remodel status`:
@@ -20,7 +21,8 @@ struct HostileStoreTests {
     static let cases: [Case] = [
         Case(name: "garbage bytes") { folder in
             let path = folder + "/library.sqlite"
-            try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: path))
+            try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(
+                to: URL(fileURLWithPath: path))
             return path
         },
         Case(name: "empty file") { folder in
@@ -30,7 +32,8 @@ struct HostileStoreTests {
         },
         Case(name: "SQLite header then garbage") { folder in
             let path = folder + "/library.sqlite"
-            try Data(Array("SQLite format 3\u{0}".utf8) + [UInt8](repeating: 0xA5, count: 4096 - 16)).write(to: URL(fileURLWithPath: path))
+            try Data(Array("SQLite format 3\u{0}".utf8) + [UInt8](repeating: 0xA5, count: 4096 - 16)).write(
+                to: URL(fileURLWithPath: path))
             return path
         },
         Case(name: "truncated store, half a page") { folder in
@@ -48,7 +51,8 @@ struct HostileStoreTests {
         Case(name: "another program's SQLite database") { folder in
             let path = folder + "/library.sqlite"
             let connection = try SQLiteConnection(path: path, mode: .create)
-            try connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hello')")
+            try connection.execute(
+                "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hello')")
             return path
         },
         Case(name: "metadata edited to nonsense") { folder in
@@ -69,7 +73,9 @@ struct HostileStoreTests {
             let path = folder + "/library.sqlite"
             try Reliability.makeStore(at: path, people: 20)
             let connection = try SQLiteConnection(path: path, mode: .readWrite)
-            try connection.execute("DROP TABLE \"_RemodelMetadata\"; CREATE TABLE \"_RemodelMetadata\" (x BLOB); INSERT INTO \"_RemodelMetadata\" VALUES (x'00ff')")
+            try connection.execute(
+                "DROP TABLE \"_RemodelMetadata\"; CREATE TABLE \"_RemodelMetadata\" (x BLOB); INSERT INTO \"_RemodelMetadata\" VALUES (x'00ff')"
+            )
             return path
         },
         Case(name: "read-only store file", statusSucceeds: true, unprivileged: true) { folder in
@@ -121,7 +127,10 @@ struct HostileStoreTests {
         while let entry = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: folder + "/" + entry, isDirectory: &isFolder)
-            result[entry] = isFolder.boolValue ? Data("<folder>".utf8) : FileManager.default.contents(atPath: folder + "/" + entry) ?? Data("<unreadable>".utf8)
+            result[entry] =
+                isFolder.boolValue
+                ? Data("<folder>".utf8)
+                : FileManager.default.contents(atPath: folder + "/" + entry) ?? Data("<unreadable>".utf8)
         }
         return result
     }
@@ -152,7 +161,8 @@ struct HostileStoreTests {
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
         try Reliability.makeStore(at: store, people: 20)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600, .ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: store)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o600, .ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: store)
         let outcome = try Reliability.migrate(store)
         #expect(outcome.status == 0, "\(outcome)")
         let attributes = try FileManager.default.attributesOfItem(atPath: store)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// A program that stopped in the middle of a write leaves part of its transaction in the store and a
@@ -26,7 +27,8 @@ import Testing
     private func rollbackCopies(of name: String) throws -> [String] {
         let temporary = NSTemporaryDirectory()
         return try FileManager.default.contentsOfDirectory(atPath: temporary).filter { folder in
-            folder.hasPrefix("remodel-rollback-") && FileManager.default.fileExists(atPath: temporary + "/" + folder + "/" + name)
+            folder.hasPrefix("remodel-rollback-")
+                && FileManager.default.fileExists(atPath: temporary + "/" + folder + "/" + name)
         }
     }
 
@@ -52,7 +54,9 @@ import Testing
         #expect(plan.status == 0, "\(plan)")
         #expect(plan.output.contains("Step 1: Library → Library 2"), "\(plan)")
         let output = try TemporaryFolder()
-        let export = try Reliability.remodel(["export", store, "--model", Reliability.modelPath, "--output", output.file("export.json")])
+        let export = try Reliability.remodel([
+            "export", store, "--model", Reliability.modelPath, "--output", output.file("export.json"),
+        ])
         #expect(export.status == 0, "\(export)")
         #expect(try String(contentsOfFile: output.file("export.json"), encoding: .utf8) == expected.old)
         #expect(try FolderSnapshot(folder.path) == before)
@@ -77,7 +81,9 @@ import Testing
         let store = try crashedStore(folder)
         let outcome = try Reliability.migrate(store)
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(outcome.output.contains("left an unfinished transaction in its journal: SQLite rolled it back first"), "\(outcome)")
+        #expect(
+            outcome.output.contains("left an unfinished transaction in its journal: SQLite rolled it back first"),
+            "\(outcome)")
         #expect(try Reliability.export(store) == expected.new)
         #expect(try folder.contents() == ["library.sqlite"])
     }
@@ -85,7 +91,8 @@ import Testing
     @Test func migratorReportsTheRollback() async throws {
         let folder = try TemporaryFolder()
         let store = try crashedStore(folder)
-        let migrator = Migrator(bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
+        let migrator = Migrator(
+            bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
         let report = try await migrator.migrate(storeAt: store)
         #expect(report.rolledBackUnfinishedTransaction)
         #expect(report.steps == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 #if canImport(Glibc)
@@ -38,7 +39,10 @@ enum Reliability {
         /// Starts `executable arguments…`; `input` is its standard input (none by default), `directory` its
         /// working folder (this process's by default). Variables that steer `remodel` (fault points, a job
         /// runner's shard, the terminal's width) are not inherited, only given.
-        init(_ executable: URL, _ arguments: [String], environment: [String: String], input: String? = nil, directory: String? = nil) throws {
+        init(
+            _ executable: URL, _ arguments: [String], environment: [String: String], input: String? = nil,
+            directory: String? = nil
+        ) throws {
             process.executableURL = executable
             process.arguments = arguments
             var inherited = ProcessInfo.processInfo.environment
@@ -78,24 +82,30 @@ enum Reliability {
 
     /// Starts `remodel ARGUMENTS` with extra environment variables; `unprivileged` runs it as
     /// `nobody` when the tests run as root (so that file permissions apply to it).
-    static func start(_ arguments: [String], environment: [String: String] = [:], unprivileged: Bool = false) throws -> Child {
+    static func start(_ arguments: [String], environment: [String: String] = [:], unprivileged: Bool = false) throws
+        -> Child
+    {
         let executable: URL = try #require(executable, "build the remodel product first (swift build)")
         if unprivileged && geteuid() == 0 {
             return try Child(
                 URL(fileURLWithPath: "/usr/bin/setpriv"),
-                ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments, environment: environment)
+                ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments,
+                environment: environment)
         }
         return try Child(executable, arguments, environment: environment)
     }
 
     /// Runs `remodel ARGUMENTS` and waits for it to end.
-    static func remodel(_ arguments: [String], environment: [String: String] = [:], unprivileged: Bool = false) throws -> Outcome {
+    static func remodel(_ arguments: [String], environment: [String: String] = [:], unprivileged: Bool = false) throws
+        -> Outcome
+    {
         try start(arguments, environment: environment, unprivileged: unprivileged).wait()
     }
 
     /// `remodel migrate STORE --model Models/Library.xcdatamodeld --mappings Mappings --progress none`.
     static func migrate(
-        _ store: String, environment: [String: String] = [:], unprivileged: Bool = false, stepByStep: Bool = false, batchSize: Int? = nil
+        _ store: String, environment: [String: String] = [:], unprivileged: Bool = false, stepByStep: Bool = false,
+        batchSize: Int? = nil
     ) throws -> Outcome {
         let options = (stepByStep ? ["--step-by-step"] : []) + (batchSize.map { ["--batch-size", String($0)] } ?? [])
         return try remodel(migrateArguments(store) + options, environment: environment, unprivileged: unprivileged)
@@ -132,7 +142,8 @@ enum Reliability {
                 )
             }
         }
-        return "{\"Person\": [\n" + persons.joined(separator: ",\n") + "\n], \"Book\": [\n" + books.joined(separator: ",\n") + "\n]}\n"
+        return "{\"Person\": [\n" + persons.joined(separator: ",\n") + "\n], \"Book\": [\n"
+            + books.joined(separator: ",\n") + "\n]}\n"
     }
 
     /// Creates a store at version "Library" filled with `seedJSON(people:)`.
@@ -168,4 +179,3 @@ enum Reliability {
         }
     }
 }
-

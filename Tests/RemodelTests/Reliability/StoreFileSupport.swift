@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Stores in the states programs leave them in: a write stopped halfway (a hot journal), WAL mode.
@@ -16,7 +17,8 @@ enum StoreStates {
         let writer = try SQLiteConnection(path: scratch, mode: .readWrite)
         try writer.execute("PRAGMA cache_size = 2")
         try writer.execute("BEGIN")
-        try writer.execute("UPDATE \"Person\" SET \"\(column)\" = \"\(column)\" || '\(String(repeating: "unfinished ", count: 20))'")
+        try writer.execute(
+            "UPDATE \"Person\" SET \"\(column)\" = \"\(column)\" || '\(String(repeating: "unfinished ", count: 20))'")
         let store = URL(fileURLWithPath: store)
         let journal = URL(fileURLWithPath: store.path + "-journal")
         try fileBytes(scratch).write(to: store)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// A store path that is a symbolic link — to a file in another folder, relative, or a chain of links —
@@ -32,8 +33,12 @@ import Testing
         }
 
         func expectLinksKept(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store) == "../links/middle.sqlite", sourceLocation: sourceLocation)
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: middle) == target, sourceLocation: sourceLocation)
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: store) == "../links/middle.sqlite",
+                sourceLocation: sourceLocation)
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: middle) == target,
+                sourceLocation: sourceLocation)
             #expect(try contents("app") == ["store.sqlite"], sourceLocation: sourceLocation)
             #expect(try contents("links") == ["middle.sqlite"], sourceLocation: sourceLocation)
         }
@@ -49,7 +54,10 @@ import Testing
         #expect(outcome.status == 0, "\(outcome)")
         try layout.expectLinksKept()
         // The backup's record (for `remodel rollback`) is beside it, where the links lead.
-        #expect(try layout.contents("data") == ["real.sqlite", "real.sqlite.remodel-backup", "real.sqlite.remodel-backup.json"])
+        #expect(
+            try layout.contents("data") == [
+                "real.sqlite", "real.sqlite.remodel-backup", "real.sqlite.remodel-backup.json",
+            ])
         #expect(outcome.output.contains("kept as \(layout.target).remodel-backup"), "\(outcome)")
         #expect(try Reliability.export(layout.target) == expected.new)
         #expect(try Reliability.export(layout.store) == expected.new)
@@ -63,7 +71,8 @@ import Testing
         let layout = try Layout()
         try Reliability.makeStore(at: layout.target, people: Self.people)
         let (store, outcome) = try await Store.launch(
-            at: layout.store, bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
+            at: layout.store, bundle: Reliability.library,
+            options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
         guard case .migrated = outcome else {
             Issue.record("expected a migration, got \(outcome)")
             return

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// A store in WAL mode is inspected, planned, exported and opened at launch without a byte changing
@@ -28,7 +29,9 @@ import Testing
         #expect(plan.status == 0, "\(plan)")
         #expect(try FolderSnapshot(folder.path) == before, "--dry-run")
         let output = try TemporaryFolder()
-        let export = try Reliability.remodel(["export", store, "--model", Reliability.modelPath, "--output", output.file("export.json")])
+        let export = try Reliability.remodel([
+            "export", store, "--model", Reliability.modelPath, "--output", output.file("export.json"),
+        ])
         #expect(export.status == 0, "\(export)")
         #expect(try FolderSnapshot(folder.path) == before, "export")
         #expect(try String(contentsOfFile: output.file("export.json"), encoding: .utf8).contains("\"Person\""))
@@ -44,7 +47,8 @@ import Testing
         let inspection = try StoreInspector.inspect(path: store, bundle: Reliability.library)
         #expect(inspection.state == .current(version: "Library 3"))
         #expect(try FolderSnapshot(folder.path) == before, "inspection")
-        let migrator = Migrator(bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
+        let migrator = Migrator(
+            bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
         #expect(try await migrator.migrate(storeAt: store).steps == 0)
         #expect(try FolderSnapshot(folder.path) == before, "a migration with nothing to do")
         do {
@@ -81,7 +85,14 @@ import Testing
         Refusal(testDescription: "a custom validation fails", code: .validationFailed) { _ in
             MigrationOptions(
                 mappingsDirectory: Reliability.mappingsPath,
-                validations: [{ _ in [ValidationFailure(entity: "Person", primaryKey: 1, property: nil, rule: "custom", message: "no")] }])
+                validations: [
+                    { _ in
+                        [
+                            ValidationFailure(
+                                entity: "Person", primaryKey: 1, property: nil, rule: "custom", message: "no")
+                        ]
+                    }
+                ])
         },
     ]
 
@@ -110,7 +121,8 @@ import Testing
         let store = try walStore(folder)
         let written = Collector<Int32>()
         let started = Collector<Bool>()
-        let migrator = Migrator(bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
+        let migrator = Migrator(
+            bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath))
         let report = try await migrator.migrate(storeAt: store) { progress in
             guard progress.phase == .validation, started.values.isEmpty else { return }
             started.append(true)
@@ -120,7 +132,8 @@ import Testing
                     let writer = try SQLiteConnection(path: store, mode: .readWrite)
                     writer.setBusyTimeout(milliseconds: 20_000)
                     try writer.run(
-                        "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (5000, 'Person', 'Late', 'Writer')")
+                        "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"firstName\", \"lastName\") VALUES (5000, 'Person', 'Late', 'Writer')"
+                    )
                     written.append(0)
                 } catch {
                     written.append(error.sqliteCode ?? -1)

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct SQLiteConnectionTests {
     @Test func bindsAndReadsEveryStorageClass() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         try connection.execute("CREATE TABLE t (a, b, c, d, e)")
-        let values: [SQLiteValue] = [.null, .integer(Int64.min), .real(-0.5), .text("é\"'; DROP"), .blob(Data([0, 1, 255]))]
+        let values: [SQLiteValue] = [
+            .null, .integer(Int64.min), .real(-0.5), .text("é\"'; DROP"), .blob(Data([0, 1, 255])),
+        ]
         try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
         #expect(try connection.rows("SELECT * FROM t") == [values])
     }
@@ -23,15 +26,19 @@ struct SQLiteConnectionTests {
             try insert.step()
             insert.reset()
         }
-        #expect(try connection.rows("SELECT x, typeof(x), length(CAST(x AS BLOB)) FROM t ORDER BY rowid") == texts.map {
-            [.text($0), .text("text"), .integer(Int64($0.utf8.count))]
-        })
+        #expect(
+            try connection.rows("SELECT x, typeof(x), length(CAST(x AS BLOB)) FROM t ORDER BY rowid")
+                == texts.map {
+                    [.text($0), .text("text"), .integer(Int64($0.utf8.count))]
+                })
     }
 
     @Test func errorsCarryTheSQL() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         let error = #expect(throws: RemodelError.self) { try connection.execute("SELECT * FROM missing") }
-        #expect(error?.description == ":memory:: SQLite error 1: no such table: missing - while executing `SELECT * FROM missing`")
+        #expect(
+            error?.description
+                == ":memory:: SQLite error 1: no such table: missing - while executing `SELECT * FROM missing`")
     }
 
     @Test func swiftFunctionsAreCallableFromSQL() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct SQLitePragmaTests {
@@ -16,7 +17,8 @@ struct SQLitePragmaTests {
 
     @Test func streamsRowsWithTypedAccessors() throws {
         let connection = try SQLiteConnection(path: ":memory:")
-        try connection.execute("CREATE TABLE t (i, r, s, b); INSERT INTO t VALUES (1, 2.5, 'é', x'0102'), (NULL, NULL, NULL, NULL)")
+        try connection.execute(
+            "CREATE TABLE t (i, r, s, b); INSERT INTO t VALUES (1, 2.5, 'é', x'0102'), (NULL, NULL, NULL, NULL)")
         let statement = try connection.prepare("SELECT i, r, s, b FROM t ORDER BY rowid")
         var seen: [String] = []
         try statement.forEachRow { row throws(RemodelError) in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Generated data for every version of every real Xcode model in the shared corpus imports cleanly
@@ -16,7 +17,9 @@ struct CorpusSeedTests {
             for version in bundle.versions {
                 let trip = try SeedSupport.roundTrip(bundle, version: version.name, objects: 4, seedNumber: 11)
                 expectSameText(trip.exported, trip.generated)
-                #expect(trip.plan.objectCount > 0 || version.entities.allSatisfy(\.isAbstract), "\(bundle.name) \(version.name)")
+                #expect(
+                    trip.plan.objectCount > 0 || version.entities.allSatisfy(\.isAbstract),
+                    "\(bundle.name) \(version.name)")
                 problems += trip.plan.problems.map { "\(bundle.name) \(version.name): \($0)" }
                 versions += 1
             }

@@ -9,11 +9,16 @@ struct SeedCommandTests {
     @Test func seedWritesDataThatImports() throws {
         let folder = try TemporaryFolder()
         let seed = folder.file("seed.json")
-        let written = try RemodelProcess.run(["seed", model, "--version", "Library 2", "--objects", "12", "--seed-number", "3", "--output", seed])
+        let written = try RemodelProcess.run([
+            "seed", model, "--version", "Library 2", "--objects", "12", "--seed-number", "3", "--output", seed,
+        ])
         #expect(written.status == 0)
-        #expect(written.output == "Wrote 24 objects of 2 entities at version \"Library 2\" to \(seed) (seed number 3).\n")
+        #expect(
+            written.output == "Wrote 24 objects of 2 entities at version \"Library 2\" to \(seed) (seed number 3).\n")
         #expect(written.error == "")
-        let printed = try RemodelProcess.run(["seed", model, "--version", "Library 2", "--objects", "12", "--seed-number", "3"])
+        let printed = try RemodelProcess.run([
+            "seed", model, "--version", "Library 2", "--objects", "12", "--seed-number", "3",
+        ])
         #expect(printed.status == 0)
         #expect(printed.output == (try String(contentsOfFile: seed, encoding: .utf8)))
 
@@ -49,6 +54,8 @@ struct SeedCommandTests {
     @Test func anUnknownVersionFails() throws {
         let result = try RemodelProcess.run(["seed", model, "--version", "Library 9"])
         #expect(result.status == 1)
-        #expect(result.error.contains("has no version \"Library 9\"; its versions are \"Library\", \"Library 2\", \"Library 3\""))
+        #expect(
+            result.error.contains(
+                "has no version \"Library 9\"; its versions are \"Library\", \"Library 2\", \"Library 3\""))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `SeedGenerator`: deterministic, valid data that imports and exports back to the same bytes.
@@ -21,10 +22,12 @@ struct SeedGeneratorTests {
     @Test func everyTypeAndRelationshipKindImportsAndExportsUnchanged() throws {
         let bundle = try ModelBundle(contentsOf: Self.everything)
         for seedNumber: UInt64 in [1, 2, 3] {
-            let trip = try SeedSupport.roundTrip(bundle, version: bundle.currentVersion.name, objects: 25, seedNumber: seedNumber)
+            let trip = try SeedSupport.roundTrip(
+                bundle, version: bundle.currentVersion.name, objects: 25, seedNumber: seedNumber)
             expectSameText(trip.exported, trip.generated)
             #expect(trip.plan.problems.isEmpty)
-            #expect(trip.plan.counts == ["Sample": 25, "Book": 25, "Gadget": 25, "Chapter": 25, "Person": 25, "Tag": 25])
+            #expect(
+                trip.plan.counts == ["Sample": 25, "Book": 25, "Gadget": 25, "Chapter": 25, "Person": 25, "Tag": 25])
         }
     }
 
@@ -50,7 +53,10 @@ struct SeedGeneratorTests {
         #expect(people.contains { $0["age"] is NSNull }, "an optional attribute is sometimes empty")
         let names = people.compactMap { $0["name"] as? String }
         #expect(names.count == 200, "a required attribute always has a value")
-        #expect(names.allSatisfy { $0.unicodeScalars.count >= 1 && $0.unicodeScalars.count <= 40 && $0.first?.isUppercase == true })
+        #expect(
+            names.allSatisfy {
+                $0.unicodeScalars.count >= 1 && $0.unicodeScalars.count <= 40 && $0.first?.isUppercase == true
+            })
         let tags = try SeedSupport.objects(json, "Tag").compactMap { $0["name"] as? String }
         #expect(Set(tags).count == tags.count, "Tag.name is unique")
     }
@@ -67,7 +73,8 @@ struct SeedGeneratorTests {
         var sawUnsorted = false
         for book in books {
             let list = book["chapters"] as? [Int] ?? []
-            #expect(list.allSatisfy { bookOfChapter[$0] == book["_pk"] as? Int }, "each listed chapter names the book back")
+            #expect(
+                list.allSatisfy { bookOfChapter[$0] == book["_pk"] as? Int }, "each listed chapter names the book back")
             if list != list.sorted() { sawUnsorted = true }
         }
         #expect(sawUnsorted, "an ordered relationship lists its objects in an order of its own")

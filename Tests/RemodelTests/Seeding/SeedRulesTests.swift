@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The model's rules the generator meets, and the ones it cannot, named with entity and property.
@@ -20,7 +21,10 @@ struct SeedRulesTests {
         expectSameText(trip.exported, trip.generated)
         let codes = try SeedSupport.objects(trip.generated, "Code")
         #expect(codes.count == 30)
-        #expect(codes.allSatisfy { ($0["plate"] as? String)?.range(of: "^[A-Z]{2}-[0-9]{3}$", options: .regularExpression) != nil })
+        #expect(
+            codes.allSatisfy {
+                ($0["plate"] as? String)?.range(of: "^[A-Z]{2}-[0-9]{3}$", options: .regularExpression) != nil
+            })
         #expect(codes.allSatisfy { $0["look"] is NSNull })
         #expect(trip.plan.counts["Strict"] == 0)
         let problems = trip.plan.problems.map(\.description)
@@ -90,7 +94,8 @@ struct SeedRulesTests {
         let teams = try SeedSupport.objects(trip.generated, "Team")
         #expect(teams.allSatisfy { (2...4).contains(($0["members"] as? [Int])?.count ?? 0) })
         #expect(teams.allSatisfy { (($0["rivals"] as? [Int])?.count ?? 0) <= 3 })
-        #expect(Set(teams.compactMap { $0["captain"] as? Int }).count == teams.count, "a player captains one team at most")
+        #expect(
+            Set(teams.compactMap { $0["captain"] as? Int }).count == teams.count, "a player captains one team at most")
         let players = try SeedSupport.objects(trip.generated, "Player")
         #expect(players.count >= 60, "players were added so that every team gets two: \(players.count)")
         #expect(players.allSatisfy { $0["mentor"] as? Int != $0["_pk"] as? Int })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Generates data for a version, creates a store from it, and exports the store again.
@@ -11,14 +12,17 @@ enum SeedSupport {
     }
 
     /// Writes the seed, creates a store at `version` from it (which runs every import check), exports it.
-    static func roundTrip(_ bundle: ModelBundle, version: String, objects: Int, seedNumber: UInt64 = 1) throws -> RoundTrip {
+    static func roundTrip(_ bundle: ModelBundle, version: String, objects: Int, seedNumber: UInt64 = 1) throws
+        -> RoundTrip
+    {
         let folder = try TemporaryFolder()
         let seed = folder.file("seed.json")
         let generator = try SeedGenerator(bundle: bundle, version: version)
         let plan = try generator.write(objects: objects, seedNumber: seedNumber, to: seed)
         let store = try Store.create(at: folder.file("store.sqlite"), bundle: bundle, version: version, seed: seed)
         return RoundTrip(
-            generated: try String(contentsOfFile: seed, encoding: .utf8), exported: try store.exportJSONString(), plan: plan)
+            generated: try String(contentsOfFile: seed, encoding: .utf8), exported: try store.exportJSONString(),
+            plan: plan)
     }
 
     /// The objects of an entity in a generated file, as Foundation reads them.

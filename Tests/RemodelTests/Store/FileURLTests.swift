@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The API takes file URLs wherever it takes paths, as Foundation code holds them.
@@ -17,13 +18,15 @@ struct FileURLTests {
 
         _ = try Store.create(at: store, bundle: bundle, version: "Library", seed: seed)
         #expect(try StoreInspector.inspect(url: store, bundle: bundle).migrationSteps == 2)
-        let migrator = Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: package.appendingPathComponent("Mappings")))
+        let migrator = Migrator(
+            bundle: bundle, options: MigrationOptions(mappingsDirectory: package.appendingPathComponent("Mappings")))
         #expect(try migrator.plan(storeAt: store).steps.count == 2)
         let report = try await migrator.migrate(storeAt: store)
         #expect(report.path == root.path + "/Library.sqlite" && report.targetVersion == "Library 3")
         let exported = root.appendingPathComponent("export.json")
         try Store.open(at: store, bundle: bundle).exportJSON(to: exported)
-        expectSameText(try String(contentsOf: exported, encoding: .utf8), try MigrationFixtures.text("Library", "expected-3.json"))
+        expectSameText(
+            try String(contentsOf: exported, encoding: .utf8), try MigrationFixtures.text("Library", "expected-3.json"))
         let (_, outcome) = try await Store.launch(at: store, bundle: bundle)
         #expect(outcome == .opened)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Remodel
 
 struct JSONPullParserTests {
@@ -6,7 +7,9 @@ struct JSONPullParserTests {
         var parser = JSONPullParser(bytes: Array(#"{"a": [1, -2.5e3, true, null], "b": "x\"\u00e9\ud83d\ude00"}"#.utf8))
         #expect(
             try parser.readValue()
-                == .object([("a", .array([.number("1"), .number("-2.5e3"), .bool(true), .null])), ("b", .string("x\"é😀"))]))
+                == .object([
+                    ("a", .array([.number("1"), .number("-2.5e3"), .bool(true), .null])), ("b", .string("x\"é😀")),
+                ]))
     }
 
     @Test func rejectsTrailingText() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// DESIGN.md "The schema is checked before use": a store whose schema no longer matches the version it
@@ -27,7 +28,8 @@ struct SchemaDriftTests {
     }
 
     /// Every way in refuses with `code` and `message`, and the folder is byte for byte as it was.
-    private func expectRefusedEverywhere(_ store: MigrationCase, code: RemodelError.Code, message: String) async throws {
+    private func expectRefusedEverywhere(_ store: MigrationCase, code: RemodelError.Code, message: String) async throws
+    {
         let before = try store.snapshot()
         let inspection = try StoreInspector.inspect(path: store.store, bundle: store.bundle)
         #expect(inspection.refusal?.code == code)
@@ -37,8 +39,19 @@ struct SchemaDriftTests {
             ("openOrCreate", { _ = try Store.openOrCreate(at: store.store, bundle: store.bundle) }),
             ("openForReading", { _ = try Store.openForReading(at: store.store, bundle: store.bundle) }),
             ("launch", { _ = try await Store.launch(at: store.store, bundle: store.bundle) }),
-            ("migrate", { try await store.migrate(MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)) }),
-            ("plan", { _ = try Migrator(bundle: store.bundle, options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)).plan(storeAt: store.store) }),
+            (
+                "migrate",
+                { try await store.migrate(MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)) }
+            ),
+            (
+                "plan",
+                {
+                    _ = try Migrator(
+                        bundle: store.bundle,
+                        options: MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
+                    ).plan(storeAt: store.store)
+                }
+            ),
         ]
         for (name, attempt) in attempts {
             do {
@@ -56,31 +69,47 @@ struct SchemaDriftTests {
         let store = try store(at: "Library 3", seed: Self.seed, changedBy: "ALTER TABLE Person DROP COLUMN email")
         try await expectRefusedEverywhere(
             store, code: .schemaDrift,
-            message: "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: table \"Person\" has no column \"email\". It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again.")
+            message:
+                "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: table \"Person\" has no column \"email\". It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+        )
         let inspection = try StoreInspector.inspect(path: store.store, bundle: store.bundle)
-        #expect(inspection.state == .schemaDrift(version: "Library 3", drifts: [SchemaDrift(kind: .missingColumn, table: "Person", column: "email", unexpectedColumns: [])]))
+        #expect(
+            inspection.state
+                == .schemaDrift(
+                    version: "Library 3",
+                    drifts: [SchemaDrift(kind: .missingColumn, table: "Person", column: "email", unexpectedColumns: [])]
+                ))
     }
 
     @Test func aRenamedColumnOfAnOlderStoreIsRefusedBeforeMigratingNamingWhatIsThereInstead() async throws {
-        let store = try store(at: "Library", seed: Self.oldSeed, changedBy: "ALTER TABLE Person RENAME COLUMN yearsSinceBirth TO years")
+        let store = try store(
+            at: "Library", seed: Self.oldSeed, changedBy: "ALTER TABLE Person RENAME COLUMN yearsSinceBirth TO years")
         try await expectRefusedEverywhere(
             store, code: .schemaDrift,
-            message: "The store at \(store.store) records version \"Library\" of model \"Library\", but its schema no longer matches that version: table \"Person\" has no column \"yearsSinceBirth\" (its columns the model does not have: \"years\"). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again.")
+            message:
+                "The store at \(store.store) records version \"Library\" of model \"Library\", but its schema no longer matches that version: table \"Person\" has no column \"yearsSinceBirth\" (its columns the model does not have: \"years\"). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+        )
     }
 
     @Test func aMissingTableAndJoinTableAreEachNamed() async throws {
-        let store = try store(at: "Library 3", seed: Self.seed, changedBy: "DROP TABLE Tag; ALTER TABLE _Book_tags RENAME TO book_tags")
+        let store = try store(
+            at: "Library 3", seed: Self.seed, changedBy: "DROP TABLE Tag; ALTER TABLE _Book_tags RENAME TO book_tags")
         try await expectRefusedEverywhere(
             store, code: .schemaDrift,
-            message: "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: table \"Tag\" is missing; join table \"_Book_tags\" is missing. It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again.")
+            message:
+                "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: table \"Tag\" is missing; join table \"_Book_tags\" is missing. It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+        )
     }
 
     @Test func aModelTableReplacedByAViewIsRefused() async throws {
         let store = try store(
-            at: "Library 3", seed: Self.seed, changedBy: "ALTER TABLE Tag RENAME TO tag_rows; CREATE VIEW Tag AS SELECT * FROM tag_rows")
+            at: "Library 3", seed: Self.seed,
+            changedBy: "ALTER TABLE Tag RENAME TO tag_rows; CREATE VIEW Tag AS SELECT * FROM tag_rows")
         try await expectRefusedEverywhere(
             store, code: .schemaDrift,
-            message: "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: \"Tag\" is a view, not a table. It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again.")
+            message:
+                "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: \"Tag\" is a view, not a table. It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+        )
     }
 
     @Test func theAppsOwnAdditionsAndAColumnRenamedOnlyInCaseAreNotDrift() async throws {
@@ -98,18 +127,25 @@ struct SchemaDriftTests {
 
     @Test func aMissingModelIndexIsNotDriftAndTheStoreStillOpensAndMigrates() async throws {
         let store = try store(at: "Library", seed: Self.oldSeed, changedBy: "")
-        let indexes = try SQLiteConnection(path: store.store).rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '\\_%' ESCAPE '\\'")
-        for case .text(let name) in indexes.map({ $0[0] }) { try SQLiteConnection(path: store.store).execute("DROP INDEX \(quoteIdentifier(name))") }
-        #expect(try StoreInspector.inspect(path: store.store, bundle: store.bundle).state == .older(version: "Library", matchedBy: .name))
+        let indexes = try SQLiteConnection(path: store.store).rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '\\_%' ESCAPE '\\'")
+        for case .text(let name) in indexes.map({ $0[0] }) {
+            try SQLiteConnection(path: store.store).execute("DROP INDEX \(quoteIdentifier(name))")
+        }
+        #expect(
+            try StoreInspector.inspect(path: store.store, bundle: store.bundle).state
+                == .older(version: "Library", matchedBy: .name))
         try await store.migrate(MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings))
         #expect(try store.versionName() == "Library 3")
         // The migration creates every model index again.
         let layout = StoreLayout(version: try store.bundle.loadVersion(named: "Library 3"))
-        let present = try SQLiteConnection(path: store.store, mode: .readOnly).rows("SELECT name FROM sqlite_master WHERE type = 'index'")
-            .compactMap { row -> String? in
-                if case .text(let name) = row[0] { return name }
-                return nil
-            }
+        let present = try SQLiteConnection(path: store.store, mode: .readOnly).rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index'"
+        )
+        .compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name }
+            return nil
+        }
         #expect(Set(layout.indexes.map(\.name)).isSubset(of: Set(present)))
     }
 
@@ -118,7 +154,8 @@ struct SchemaDriftTests {
         let model = MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld"
         let json = try store.folder.write(#"{"Tag": [{"name": "history"}]}"#, to: "more.json")
         let before = try store.snapshot()
-        let message = "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: table \"Person\" has no column \"age\". It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+        let message =
+            "The store at \(store.store) records version \"Library 3\" of model \"Library\", but its schema no longer matches that version: table \"Person\" has no column \"age\". It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
         let status = try RemodelProcess.run(["status", store.store, "--model", model])
         #expect(status.status == 1)
         #expect(status.output == "")
@@ -133,11 +170,17 @@ struct SchemaDriftTests {
 
     @Test func aStoreInANewerFormatIsRefusedUntouchedAtEveryVersion() async throws {
         for (version, seed) in [("Library 3", Self.seed), ("Library", Self.oldSeed)] {
-            let store = try store(at: version, seed: seed, changedBy: "UPDATE _RemodelMetadata SET value = '2' WHERE key = 'formatVersion'")
+            let store = try store(
+                at: version, seed: seed,
+                changedBy: "UPDATE _RemodelMetadata SET value = '2' WHERE key = 'formatVersion'")
             try await expectRefusedEverywhere(
                 store, code: .newerStore,
-                message: "The store at \(store.store) is in store format 2, newer than the format 1 this build of Remodel reads: it was written by a newer version of the app, so it was left untouched; open it with that version of the app.")
-            #expect(try StoreInspector.inspect(path: store.store, bundle: store.bundle).state == .newerFormat(formatVersion: 2))
+                message:
+                    "The store at \(store.store) is in store format 2, newer than the format 1 this build of Remodel reads: it was written by a newer version of the app, so it was left untouched; open it with that version of the app."
+            )
+            #expect(
+                try StoreInspector.inspect(path: store.store, bundle: store.bundle).state
+                    == .newerFormat(formatVersion: 2))
         }
     }
 }

@@ -9,7 +9,8 @@ struct StoreCommandTests {
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
         let people = folder.file("people.json")
-        try #"{"Person": [{"_pk": 1, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": 36, "email": null, "books": []}]}"#
+        try
+            #"{"Person": [{"_pk": 1, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": 36, "email": null, "books": []}]}"#
             .write(toFile: people, atomically: true, encoding: .utf8)
 
         let created = try RemodelProcess.run(["create", store, "--model", model, "--version", "Library"])
@@ -20,19 +21,25 @@ struct StoreCommandTests {
 
         let exported = try RemodelProcess.run(["export", store, "--model", model])
         #expect(exported.status == 0)
-        #expect(exported.output == """
-            {
-              "Book": [],
-              "Person": [
-                {"_pk": 1, "email": null, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": 36, "books": []}
-              ]
-            }
+        #expect(
+            exported.output == """
+                {
+                  "Book": [],
+                  "Person": [
+                    {"_pk": 1, "email": null, "firstName": "Ada", "lastName": "Lovelace", "yearsSinceBirth": 36, "books": []}
+                  ]
+                }
 
-            """)
+                """)
 
-        let status = try RemodelProcess.run(["status", store, "--model", model, "--mappings", MigrationFixtures.libraryMappings])
+        let status = try RemodelProcess.run([
+            "status", store, "--model", model, "--mappings", MigrationFixtures.libraryMappings,
+        ])
         #expect(status.status == 0)
-        #expect(status.output.hasPrefix("The store at \(store) is at version \"Library\" (recognised by its version name and hashes), older than the current \"Library 3\""))
+        #expect(
+            status.output.hasPrefix(
+                "The store at \(store) is at version \"Library\" (recognised by its version name and hashes), older than the current \"Library 3\""
+            ))
         #expect(status.output.contains("Step 1: Library → Library 2 (mapping file"))
         #expect(status.output.contains("Step 2: Library 2 → Library 3 (inferred)"))
     }

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct StoreImportErrorTests {
     /// Creating with a bad seed fails with `message` and leaves no file; importing it into an existing
     /// store fails the same way and leaves the store's bytes unchanged.
-    private func expectFailure(_ json: String, _ message: String, entity: String?, primaryKey: Int64?, property: String?) throws {
+    private func expectFailure(
+        _ json: String, _ message: String, entity: String?, primaryKey: Int64?, property: String?
+    ) throws {
         let folder = try TemporaryFolder()
         let seed = try folder.write(json, to: "seed.json")
         let bundle = try StoreFixtures.everything()
@@ -32,7 +35,8 @@ struct StoreImportErrorTests {
     @Test func wrongType() throws {
         try expectFailure(
             #"{"Person": [{"_pk": 30, "name": "Ada", "age": "old"}]}"#,
-            #"Person _pk 30 attribute "age": expected an integer, found "old""#, entity: "Person", primaryKey: 30, property: "age")
+            #"Person _pk 30 attribute "age": expected an integer, found "old""#, entity: "Person", primaryKey: 30,
+            property: "age")
     }
 
     @Test func missingRequiredAttribute() throws {
@@ -72,37 +76,43 @@ struct StoreImportErrorTests {
 
     @Test func valueOutOfRange() throws {
         try expectFailure(
-            #"{"Person": [{"_pk": 30, "name": "Ada", "age": 151}]}"#, #"Person _pk 30 attribute "age": must be at most 150, found 151"#,
+            #"{"Person": [{"_pk": 30, "name": "Ada", "age": 151}]}"#,
+            #"Person _pk 30 attribute "age": must be at most 150, found 151"#,
             entity: "Person", primaryKey: 30, property: "age")
     }
 
     @Test func integerTooLargeForItsType() throws {
         try expectFailure(
-            #"{"Sample": [{"_pk": 30, "i16": 40000}]}"#, #"Sample _pk 30 attribute "i16": expected an integer that fits Integer 16, found 40000"#,
+            #"{"Sample": [{"_pk": 30, "i16": 40000}]}"#,
+            #"Sample _pk 30 attribute "i16": expected an integer that fits Integer 16, found 40000"#,
             entity: "Sample", primaryKey: 30, property: "i16")
     }
 
     @Test func regularExpression() throws {
         try expectFailure(
             #"{"Person": [{"_pk": 30, "name": "ada"}]}"#,
-            #"Person _pk 30 attribute "name": does not match the regular expression [A-Z].*, found "ada""#, entity: "Person",
+            #"Person _pk 30 attribute "name": does not match the regular expression [A-Z].*, found "ada""#,
+            entity: "Person",
             primaryKey: 30, property: "name")
     }
 
     @Test func unknownKey() throws {
         try expectFailure(
             #"{"Person": [{"_pk": 30, "name": "Ada", "agee": 3}]}"#,
-            #"Person _pk 30: unknown key "agee"; Person has no stored attribute or relationship of that name"#, entity: "Person",
+            #"Person _pk 30: unknown key "agee"; Person has no stored attribute or relationship of that name"#,
+            entity: "Person",
             primaryKey: 30, property: "agee")
     }
 
     @Test func unknownEntity() throws {
-        try expectFailure(#"{"Robot": []}"#, #"unknown entity "Robot" in the model"#, entity: "Robot", primaryKey: nil, property: nil)
+        try expectFailure(
+            #"{"Robot": []}"#, #"unknown entity "Robot" in the model"#, entity: "Robot", primaryKey: nil, property: nil)
     }
 
     @Test func abstractEntity() throws {
         try expectFailure(
-            #"{"Item": []}"#, #"entity "Item" is abstract; list its objects under their concrete entities"#, entity: "Item",
+            #"{"Item": []}"#, #"entity "Item" is abstract; list its objects under their concrete entities"#,
+            entity: "Item",
             primaryKey: nil, property: nil)
     }
 
@@ -115,14 +125,16 @@ struct StoreImportErrorTests {
 
     @Test func badDecimal() throws {
         try expectFailure(
-            #"{"Sample": [{"_pk": 30, "dec": "12,5"}]}"#, #"Sample _pk 30 attribute "dec": expected a decimal number as a string, found "12,5""#,
+            #"{"Sample": [{"_pk": 30, "dec": "12,5"}]}"#,
+            #"Sample _pk 30 attribute "dec": expected a decimal number as a string, found "12,5""#,
             entity: "Sample", primaryKey: 30, property: "dec")
     }
 
     @Test func uniquenessConstraint() throws {
         try expectFailure(
             #"{"Tag": [{"_pk": 30, "name": "same"}, {"_pk": 31, "name": "same"}]}"#,
-            "Tag _pk 30 and _pk 31 have the same name, which must be unique", entity: "Tag", primaryKey: 31, property: "name")
+            "Tag _pk 30 and _pk 31 have the same name, which must be unique", entity: "Tag", primaryKey: 31,
+            property: "name")
     }
 
     @Test func malformedJSONNamesLineAndColumn() throws {
@@ -137,7 +149,8 @@ struct StoreImportErrorTests {
 
     @Test func errorDescriptionNamesTheFileAndLine() throws {
         let folder = try TemporaryFolder()
-        let seed = try folder.write("{\"Person\": [\n  {\"_pk\": 3, \"name\": \"Ada\", \"age\": \"old\"}\n]}", to: "seed.json")
+        let seed = try folder.write(
+            "{\"Person\": [\n  {\"_pk\": 3, \"name\": \"Ada\", \"age\": \"old\"}\n]}", to: "seed.json")
         let error = #expect(throws: RemodelError.self) {
             try Store.create(at: folder.file("new.sqlite"), bundle: try StoreFixtures.everything(), seed: seed)
         }

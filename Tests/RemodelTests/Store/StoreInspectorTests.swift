@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct StoreInspectorTests {
     /// Inspects and checks the file's bytes are unchanged and nothing was left beside it.
-    private func inspectUntouched(_ path: String, _ bundle: ModelBundle, in folder: TemporaryFolder) throws -> StoreInspection {
+    private func inspectUntouched(_ path: String, _ bundle: ModelBundle, in folder: TemporaryFolder) throws
+        -> StoreInspection
+    {
         let before = try folder.contents()
         let bytes = FileManager.default.fileExists(atPath: path) ? try? fileBytes(path) : nil
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle, thorough: true)
@@ -13,7 +16,9 @@ struct StoreInspectorTests {
         return inspection
     }
 
-    private func store(at version: String, in folder: TemporaryFolder, bundle: ModelBundle = StoreFixtures.library()) throws -> String {
+    private func store(at version: String, in folder: TemporaryFolder, bundle: ModelBundle = StoreFixtures.library())
+        throws -> String
+    {
         let path = folder.file("store.sqlite")
         _ = try Store.create(at: path, bundle: bundle, version: version)
         return path
@@ -23,7 +28,10 @@ struct StoreInspectorTests {
         let folder = try TemporaryFolder()
         let inspection = try inspectUntouched(folder.file("none.sqlite"), StoreFixtures.library(), in: folder)
         #expect(inspection.state == .missing)
-        #expect(inspection.message == "There is no store at \(folder.file("none.sqlite")) yet: it will be created at version \"Library 3\".")
+        #expect(
+            inspection.message
+                == "There is no store at \(folder.file("none.sqlite")) yet: it will be created at version \"Library 3\"."
+        )
     }
 
     @Test func currentStore() throws {
@@ -78,8 +86,11 @@ struct StoreInspectorTests {
         }
         let renamed = ModelBundle(name: "Library", versions: versions)
         #expect(try inspectUntouched(path, renamed, in: folder).state == .newer(versionName: "Library 2"))
-        let declared = ModelBundle(name: "Library", versions: versions, formerVersionNames: ["Library 2": "Library Two"])
-        #expect(try inspectUntouched(path, declared, in: folder).state == .older(version: "Library Two", matchedBy: .formerName))
+        let declared = ModelBundle(
+            name: "Library", versions: versions, formerVersionNames: ["Library 2": "Library Two"])
+        #expect(
+            try inspectUntouched(path, declared, in: folder).state
+                == .older(version: "Library Two", matchedBy: .formerName))
     }
 
     @Test func newerStore() throws {
@@ -111,9 +122,11 @@ struct StoreInspectorTests {
 
     @Test func storeOfAnotherModel() throws {
         let folder = try TemporaryFolder()
-        let path = try store(at: "Library", in: folder, bundle: StoreFixtures.library(name: "Shop", versions: ["Library"]) { entities, _ in
-            entities[0].name = "Product"
-        })
+        let path = try store(
+            at: "Library", in: folder,
+            bundle: StoreFixtures.library(name: "Shop", versions: ["Library"]) { entities, _ in
+                entities[0].name = "Product"
+            })
         let inspection = try inspectUntouched(path, StoreFixtures.library(), in: folder)
         #expect(inspection.state == .otherModel(name: "Shop"))
         #expect(inspection.message.contains("belongs to model \"Shop\", not \"Library\""))
@@ -124,18 +137,23 @@ struct StoreInspectorTests {
         let path = folder.file("other.sqlite")
         do {
             let connection = try SQLiteConnection(path: path)
-            try connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')")
+            try connection.execute(
+                "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')")
         }
         let inspection = try inspectUntouched(path, StoreFixtures.library(), in: folder)
         #expect(inspection.state == .notRemodelStore(reason: "it has no _RemodelMetadata table"))
         #expect(
-            inspection.message == "\(path) is an SQLite database but not a Remodel store (it has no _RemodelMetadata table): Remodel leaves it untouched; choose another store path.")
+            inspection.message
+                == "\(path) is an SQLite database but not a Remodel store (it has no _RemodelMetadata table): Remodel leaves it untouched; choose another store path."
+        )
     }
 
     @Test func emptyFile() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("", to: "empty.sqlite")
-        #expect(try inspectUntouched(path, StoreFixtures.library(), in: folder).state == .notSQLite(reason: "the file is empty"))
+        #expect(
+            try inspectUntouched(path, StoreFixtures.library(), in: folder).state
+                == .notSQLite(reason: "the file is empty"))
     }
 
     @Test func garbageFile() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 struct StoreLaunchTests {
@@ -34,7 +35,9 @@ struct StoreLaunchTests {
     @Test func foreignFileIsRefusedAndLeftUntouched() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("not a database", to: "user-3.sqlite")
-        let error = #expect(throws: RemodelError.self) { try Store.openOrCreate(at: path, bundle: StoreFixtures.library()) }
+        let error = #expect(throws: RemodelError.self) {
+            try Store.openOrCreate(at: path, bundle: StoreFixtures.library())
+        }
         #expect(error?.code == .notAStore)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a database")
         #expect(try folder.contents() == ["user-3.sqlite"])
@@ -49,7 +52,8 @@ struct StoreLaunchTests {
         #expect(metadata.entityHashes == store.version.entityHashes)
         #expect(metadata.modelHash == store.version.modelHash)
         try StoreMetadata.appendHistory(
-            StoreMetadata.HistoryEntry(from: "Library 2", to: "Library 3", date: "2026-01-01T00:00:00.000Z", mapping: "inferred"),
+            StoreMetadata.HistoryEntry(
+                from: "Library 2", to: "Library 3", date: "2026-01-01T00:00:00.000Z", mapping: "inferred"),
             to: store.connection)
         #expect(try store.metadata().history.map(\.to) == ["Library 2", "Library 3"])
         #expect(try store.metadata().history.last?.from == "Library 2")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// A fresh folder under the system's temporary folder, removed when the value is released.
@@ -51,10 +52,14 @@ enum StoreFixtures {
         let all: [String: [Entity]] = [
             "Library": [Entity(name: "Book", attributes: [Attribute(name: "title", type: .string)])],
             "Library 2": [
-                Entity(name: "Book", attributes: [Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32)])
+                Entity(
+                    name: "Book",
+                    attributes: [Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32)])
             ],
             "Library 3": [
-                Entity(name: "Book", attributes: [Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32)]),
+                Entity(
+                    name: "Book",
+                    attributes: [Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32)]),
                 Entity(name: "Author", attributes: [Attribute(name: "name", type: .string)]),
             ],
         ]

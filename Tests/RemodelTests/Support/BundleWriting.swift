@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// Writes a `.xcdatamodeld` bundle as Xcode lays it out, for tests that read models from disk.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// Fills a store of any model version with valid objects: values of every
@@ -12,10 +13,12 @@ enum GeneratedStoreData {
             for entity in version.entities where !entity.isAbstract {
                 guard let table = layout.table(forEntity: entity.name) else { continue }
                 let attributes = version.attributes(of: entity).filter(\.isStored)
-                let columns = (["_pk", "_entity"] + attributes.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
+                let columns =
+                    (["_pk", "_entity"] + attributes.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
                     .map(quoteIdentifier).joined(separator: ", ")
                 let insert = try connection.prepare(
-                    "INSERT INTO \(quoteIdentifier(table.name)) (\(columns)) VALUES (\(Array(repeating: "?", count: attributes.count + 2).joined(separator: ", ")))")
+                    "INSERT INTO \(quoteIdentifier(table.name)) (\(columns)) VALUES (\(Array(repeating: "?", count: attributes.count + 2).joined(separator: ", ")))"
+                )
                 for _ in 0..<count {
                     let key = nextKey[table.name, default: 0] + 1
                     nextKey[table.name] = key
@@ -36,7 +39,8 @@ enum GeneratedStoreData {
                         version.entity(named: destination).map { version.declaringEntity(of: inverse, in: $0) }
                     }
                     if let inverse, !inverse.isToMany, let inverseOwner,
-                        Array("\(inverseOwner.name).\(inverse.name)".utf8).lexicographicallyPrecedes(Array("\(declaring).\(name)".utf8))
+                        Array("\(inverseOwner.name).\(inverse.name)".utf8).lexicographicallyPrecedes(
+                            Array("\(declaring).\(name)".utf8))
                     {
                         continue
                     }
@@ -47,7 +51,8 @@ enum GeneratedStoreData {
                     let oneToOne = inverse.map { !$0.isToMany } ?? false
                     // Injective where there are targets enough (a one-to-one then pairs up exactly); a required to-one of
                     // more owners than targets shares targets rather than go empty.
-                    let pick = "t.n = o.n % (SELECT count(*) FROM \(quoteIdentifier(target.name)) WHERE \"_entity\" IN (\(targetList)))"
+                    let pick =
+                        "t.n = o.n % (SELECT count(*) FROM \(quoteIdentifier(target.name)) WHERE \"_entity\" IN (\(targetList)))"
                     let quoted = quoteIdentifier(column.name)
                     try connection.run(
                         """
@@ -57,7 +62,9 @@ enum GeneratedStoreData {
                         JOIN (SELECT "_pk", row_number() OVER (ORDER BY "_pk") - 1 AS n FROM \(quoteIdentifier(target.name)) WHERE "_entity" IN (\(targetList))) AS t
                         ON \(pick)) AS x WHERE \(quoteIdentifier(table.name))."_pk" = x.owner
                         """, owners + targets + targets)
-                    if oneToOne, let inverse, let inverseOwner, let inverseColumn = layout.columnName(of: inverse.name, in: inverseOwner.name) {
+                    if oneToOne, let inverse, let inverseOwner,
+                        let inverseColumn = layout.columnName(of: inverse.name, in: inverseOwner.name)
+                    {
                         try connection.run(
                             "UPDATE \(quoteIdentifier(target.name)) SET \(quoteIdentifier(inverseColumn)) = (SELECT min(o.\"_pk\") FROM \(quoteIdentifier(table.name)) AS o WHERE o.\(quoted) = \(quoteIdentifier(target.name)).\"_pk\" AND o.\"_entity\" IN (\(ownerList))) WHERE \"_entity\" IN (\(layout.kinds(of: inverseOwner.name).map { _ in "?" }.joined(separator: ", ")))",
                             owners + layout.kinds(of: inverseOwner.name).map(SQLiteValue.text))
@@ -66,7 +73,8 @@ enum GeneratedStoreData {
             }
             // Join rows link objects of the relationship's kinds only (a link to another kind would be damage).
             for join in layout.joinTables {
-                guard let source = layout.table(forEntity: join.sourceEntity), let destination = layout.table(forEntity: join.destinationEntity)
+                guard let source = layout.table(forEntity: join.sourceEntity),
+                    let destination = layout.table(forEntity: join.destinationEntity)
                 else { continue }
                 let owners = layout.kinds(of: join.sourceEntity).map(SQLiteValue.text)
                 let targets = layout.kinds(of: join.destinationEntity).map(SQLiteValue.text)

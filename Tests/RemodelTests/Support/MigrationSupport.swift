@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Fixtures of migration tests: `Tests/RemodelTests/Fixtures/Migration/<case>/` holds one
@@ -9,7 +10,8 @@ import Testing
 enum MigrationFixtures {
     /// The repository's root folder.
     static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .path
 
     /// `Tests/RemodelTests/Fixtures/Migration`.
     static let folder = packageRoot + "/Tests/RemodelTests/Fixtures/Migration"
@@ -36,7 +38,9 @@ enum MigrationFixtures {
     }
 
     /// The sample `Models/Library.xcdatamodeld` (3 versions) and its `Mappings` folder.
-    static func library() throws -> ModelBundle { try ModelBundle(contentsOf: packageRoot + "/Models/Library.xcdatamodeld") }
+    static func library() throws -> ModelBundle {
+        try ModelBundle(contentsOf: packageRoot + "/Models/Library.xcdatamodeld")
+    }
     static let libraryMappings = packageRoot + "/Mappings"
 }
 
@@ -56,13 +60,16 @@ final class MigrationCase {
 
     /// A fixture case: its bundle and `seed.json`.
     convenience init(fixture caseName: String, version: String? = nil) throws {
-        try self.init(bundle: try MigrationFixtures.bundle(caseName), version: version, seed: MigrationFixtures.path(caseName, "seed.json"))
+        try self.init(
+            bundle: try MigrationFixtures.bundle(caseName), version: version,
+            seed: MigrationFixtures.path(caseName, "seed.json"))
     }
 
     /// Migrates the store with `options`.
     @discardableResult
     func migrate(
-        _ options: MigrationOptions = MigrationOptions(), progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
+        _ options: MigrationOptions = MigrationOptions(),
+        progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws -> MigrationReport {
         try await Migrator(bundle: bundle, options: options).migrate(storeAt: store, progress: progress)
     }
@@ -96,7 +103,9 @@ struct FolderSnapshot: Equatable, CustomStringConvertible {
         self.files = files
     }
 
-    var description: String { files.keys.sorted().map { "\($0) (\(files[$0]?.count ?? 0) bytes)" }.joined(separator: ", ") }
+    var description: String {
+        files.keys.sorted().map { "\($0) (\(files[$0]?.count ?? 0) bytes)" }.joined(separator: ", ")
+    }
 }
 
 /// Collects values handed over from other threads (progress callbacks).
@@ -126,7 +135,9 @@ func expectSameText(_ actual: String, _ expected: String, sourceLocation: Testin
     while line < min(actualLines.count, expectedLines.count), actualLines[line] == expectedLines[line] { line += 1 }
     let got = line < actualLines.count ? String(actualLines[line]) : "<end>"
     let wanted = line < expectedLines.count ? String(expectedLines[line]) : "<end>"
-    Issue.record("texts differ at line \(line + 1):\n  got:      \(got)\n  expected: \(wanted)\n--- full output ---\n\(actual)", sourceLocation: sourceLocation)
+    Issue.record(
+        "texts differ at line \(line + 1):\n  got:      \(got)\n  expected: \(wanted)\n--- full output ---\n\(actual)",
+        sourceLocation: sourceLocation)
 }
 
 extension MigrationCase {
@@ -141,8 +152,12 @@ extension MigrationCase {
             MigrationOptions(mappingsDirectory: MigrationFixtures.mappings(caseName), batchSize: batchSize))
         #expect(report.targetVersion == migration.bundle.currentVersion.name, sourceLocation: sourceLocation)
         #expect(try migration.versionName() == migration.bundle.currentVersion.name, sourceLocation: sourceLocation)
-        #expect(try migration.folder.contents() == ["store.sqlite"], "nothing is left beside the store", sourceLocation: sourceLocation)
-        expectSameText(try migration.export(), try MigrationFixtures.text(caseName, "expected.json"), sourceLocation: sourceLocation)
+        #expect(
+            try migration.folder.contents() == ["store.sqlite"], "nothing is left beside the store",
+            sourceLocation: sourceLocation)
+        expectSameText(
+            try migration.export(), try MigrationFixtures.text(caseName, "expected.json"),
+            sourceLocation: sourceLocation)
         return migration
     }
 }

@@ -31,6 +31,9 @@ enum RemodelProcess {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errorData.values.isEmpty { Thread.sleep(forTimeInterval: 0.001) }
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData.values[0], as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData.values[0], as: UTF8.self)
+        )
     }
 }

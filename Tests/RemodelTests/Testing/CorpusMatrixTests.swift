@@ -1,7 +1,8 @@
 import Foundation
-@testable import Remodel
 import RemodelTesting
 import Testing
+
+@testable import Remodel
 
 /// The migration test kit over every bundle of the shared corpus: each version's generated data migrated to
 /// the bundle's current version and checked against the plan. The corpus has no Remodel mapping files, so a
@@ -27,7 +28,9 @@ struct CorpusMatrixTests {
     /// refusals the generated data causes (a new uniqueness constraint over defaulted attributes; a to-one that
     /// becomes required while some objects have none). A change in any of them fails the test.
     static let known: [String: [String]] = [
-        "JohnEstropia__CoreStore/MigrationDemo.xcdatamodeld": ["MigrationDemo: needs a mapping", "MigrationDemoV2: needs a mapping"],
+        "JohnEstropia__CoreStore/MigrationDemo.xcdatamodeld": [
+            "MigrationDemo: needs a mapping", "MigrationDemoV2: needs a mapping",
+        ],
         "kiwix__kiwix-apple/Kiwix.xcdatamodeld": ["1.5: needs a mapping", "1.7: needs a mapping"],
         "manicmaniac__core_data_model/model.xcdatamodeld": [
             "model: refused (the data migrated from model to model 2 breaks the model's rules, so the store was left as it was:"
@@ -37,7 +40,9 @@ struct CorpusMatrixTests {
         ],
     ]
 
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"), arguments: bundles)
+    @Test(
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"),
+        arguments: bundles)
     func everyVersionMigratesToTheHead(_ path: String) async throws {
         let bundle = try ModelBundle(contentsOf: path)
         let key = path.split(separator: "/").suffix(2).joined(separator: "/")
@@ -55,7 +60,9 @@ struct CorpusMatrixTests {
                 lines.append("\(result.testCase.version): refused (\(reason.split(separator: "\n").first ?? "")")
             case .failed(let reason):
                 let properties = Set(result.failures.map { "\($0.entity ?? "").\($0.property ?? "")" }).sorted()
-                lines.append("\(result.testCase.version): failed: \(properties.isEmpty ? reason : properties.joined(separator: ", "))")
+                lines.append(
+                    "\(result.testCase.version): failed: \(properties.isEmpty ? reason : properties.joined(separator: ", "))"
+                )
             }
         }
         #expect(lines == Self.known[key] ?? [], "\(key)")

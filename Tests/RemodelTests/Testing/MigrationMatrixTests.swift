@@ -13,7 +13,7 @@ struct MigrationMatrixTests {
     @Test(arguments: MigrationMatrix(model: library, mappings: MigrationFixtures.libraryMappings).cases())
     func migratesToTheCurrentVersion(_ migration: MigrationTestCase) async throws {
         try await migration.run { store in
-            let books = try store.objectCount(of: "Book")   // your own checks on the migrated store
+            let books = try store.objectCount(of: "Book")  // your own checks on the migrated store
             #expect(books > 0)
         }
     }
@@ -31,7 +31,10 @@ struct MigrationMatrixTests {
 
     @Test func theSampleModelsPassWithEveryVersion() async throws {
         let library = await MigrationMatrix(model: Self.library, mappings: MigrationFixtures.libraryMappings).run()
-        #expect(library.map(\.testCase.description) == ["Library → Library 3", "Library 2 → Library 3", "Library 3 → Library 3"])
+        #expect(
+            library.map(\.testCase.description) == [
+                "Library → Library 3", "Library 2 → Library 3", "Library 3 → Library 3",
+            ])
         #expect(library.map(\.summary) == ["ok", "ok", "ok"])
         #expect(library.map(\.objectsBefore) == [40, 40, 60])
         #expect(library.map(\.objectsAfter) == [40, 40, 60])
@@ -66,7 +69,10 @@ struct MigrationMatrixTests {
             try await first.testCase.run()
             Issue.record("the case should throw")
         } catch {
-            #expect("\(error)".hasPrefix("Library → Library 3: expected it migrates; failed (2 differences from the plan)\n  Library → Library 2: Person \"age\""))
+            #expect(
+                "\(error)".hasPrefix(
+                    "Library → Library 3: expected it migrates; failed (2 differences from the plan)\n  Library → Library 2: Person \"age\""
+                ))
         }
         #expect(results.dropFirst().allSatisfy { $0.isExpected }, "the later versions do not take that step")
 
@@ -99,14 +105,18 @@ struct MigrationMatrixTests {
         matrix.options = options
         let failing = try #require(await matrix.run().first)
         #expect(failing.summary == "failed (\(failing.failures.count) differences from the plan)")
-        #expect(failing.failures.allSatisfy { $0.entity == "Person" && $0.property == "age" && $0.message.contains("the plan carries it unchanged") })
+        #expect(
+            failing.failures.allSatisfy {
+                $0.entity == "Person" && $0.property == "age" && $0.message.contains("the plan carries it unchanged")
+            })
     }
 
     @Test func aHookThatChangesCarriedDataFailsNamingTheObject() async throws {
         var options = MigrationOptions(mappingsDirectory: MigrationFixtures.libraryMappings)
         options.hooks.afterStep = { database in
             guard database.step.destination.name == "Library 3" else { return }
-            try database.connection.execute("UPDATE Person SET age = NULL WHERE _pk = 3; UPDATE Book SET author = NULL WHERE _pk = 5")
+            try database.connection.execute(
+                "UPDATE Person SET age = NULL WHERE _pk = 3; UPDATE Book SET author = NULL WHERE _pk = 5")
         }
         let bundle = try ModelBundle(contentsOf: Self.library)
         var matrix = MigrationMatrix(bundle: bundle, options: options, objects: 10, seedNumber: 4)
@@ -114,8 +124,13 @@ struct MigrationMatrixTests {
         let result = try #require(await matrix.run().first)
         #expect(!result.isExpected)
         let failures = result.failures.map(\.description)
-        #expect(failures.contains { $0.hasPrefix("Person _pk 3 \"age\": was ") && $0.hasSuffix(", is NULL; the plan carries it unchanged") }, "\(failures)")
-        #expect(failures.contains { $0.hasPrefix("Book _pk 5 \"author\": linked [") && $0.contains("links []") }, "\(failures)")
+        #expect(
+            failures.contains {
+                $0.hasPrefix("Person _pk 3 \"age\": was ") && $0.hasSuffix(", is NULL; the plan carries it unchanged")
+            }, "\(failures)")
+        #expect(
+            failures.contains { $0.hasPrefix("Book _pk 5 \"author\": linked [") && $0.contains("links []") },
+            "\(failures)")
         #expect(failures.contains { $0.hasPrefix("Person _pk ") && $0.contains("\"books\": linked [") }, "\(failures)")
     }
 
@@ -123,7 +138,11 @@ struct MigrationMatrixTests {
         var options = MigrationOptions()
         options.policies = [
             EntityPolicy(destination: "Task") { source in
-                [DestinationObject(["name": source["name"], "createdAt": source["createdAt"], "colorHex": .text("#000000")])]
+                [
+                    DestinationObject([
+                        "name": source["name"], "createdAt": source["createdAt"], "colorHex": .text("#000000"),
+                    ])
+                ]
             }
         ]
         let bundle = try ModelBundle(contentsOf: Self.diligence)
@@ -131,19 +150,28 @@ struct MigrationMatrixTests {
         #expect(result.testCase.description == "Diligence → Diligence 2")
         let failures = result.failures.map(\.description)
         #expect(failures.contains { $0.hasPrefix("Task _pk ") && $0.contains("\"focusMinutes\": was ") }, "\(failures)")
-        #expect(failures.contains { $0.contains("\"color\": was ") && $0.contains("(Task.colorHex of Diligence)") }, "\(failures)")
+        #expect(
+            failures.contains { $0.contains("\"color\": was ") && $0.contains("(Task.colorHex of Diligence)") },
+            "\(failures)")
     }
 
     @Test func refusalsAndMissingMappingsAreExpectedOnlyWhenSaid() async throws {
         var options = MigrationOptions()
         options.validations = [
-            { _ in [ValidationFailure(entity: "Person", primaryKey: 1, property: "age", rule: "adult", message: "too young")] }
+            { _ in
+                [
+                    ValidationFailure(
+                        entity: "Person", primaryKey: 1, property: "age", rule: "adult", message: "too young")
+                ]
+            }
         ]
         let bundle = try ModelBundle(contentsOf: Self.library)
         var matrix = MigrationMatrix(bundle: bundle, options: options, objects: 5)
         matrix.versions = ["Library", "Library 2"]
         var results = await matrix.run()
-        #expect(results.map(\.summary).first?.hasPrefix("needs a mapping (cannot migrate Library from Library to Library 3:") == true)
+        #expect(
+            results.map(\.summary).first?.hasPrefix(
+                "needs a mapping (cannot migrate Library from Library to Library 3:") == true)
         #expect(results.map(\.summary).last?.hasPrefix("refused (") == true)
         #expect(results.map(\.summary).last?.contains("Person _pk 1 \"age\": too young [adult]") == true)
         #expect(results.map(\.isExpected) == [false, false])
@@ -164,11 +192,13 @@ struct MigrationMatrixTests {
         let bundle = try ModelBundle(contentsOf: Self.library)
         try FileManager.default.createDirectory(atPath: folder.file("Library 2"), withIntermediateDirectories: true)
         _ = try Store.create(at: folder.file("Library 2/empty.sqlite"), bundle: bundle, version: "Library 2")
-        let matrix = MigrationMatrix(model: Self.library, mappings: MigrationFixtures.libraryMappings, fixtures: folder.path)
+        let matrix = MigrationMatrix(
+            model: Self.library, mappings: MigrationFixtures.libraryMappings, fixtures: folder.path)
         let results = await matrix.run()
         #expect(
             results.map(\.testCase.description) == [
-                "Library → Library 3", "Library → Library 3 (Library.json)", "Library 2 → Library 3", "Library 2 → Library 3 (empty.sqlite)",
+                "Library → Library 3", "Library → Library 3 (Library.json)", "Library 2 → Library 3",
+                "Library 2 → Library 3 (empty.sqlite)",
                 "Library 3 → Library 3",
             ])
         #expect(results.allSatisfy { $0.isExpected }, "\(results.map(\.summary))")

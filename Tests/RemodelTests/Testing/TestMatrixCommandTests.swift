@@ -14,7 +14,9 @@ struct TestMatrixCommandTests {
     }
 
     @Test func theSampleModelPasses() throws {
-        let result = try RemodelProcess.run(["test-matrix", model, "--mappings", MigrationFixtures.libraryMappings, "--objects", "10"])
+        let result = try RemodelProcess.run([
+            "test-matrix", model, "--mappings", MigrationFixtures.libraryMappings, "--objects", "10",
+        ])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         expectSameText(
             withoutSeconds(result.output),
@@ -42,7 +44,9 @@ struct TestMatrixCommandTests {
                 </entity>
             </mapping>
             """, to: "broken.xml")
-        let result = try RemodelProcess.run(["test-matrix", model, "--mappings", folder.path, "--objects", "4", "--version", "Library"])
+        let result = try RemodelProcess.run([
+            "test-matrix", model, "--mappings", folder.path, "--objects", "4", "--version", "Library",
+        ])
         #expect(result.status == 1)
         expectSameText(
             withoutSeconds(result.output),
@@ -57,7 +61,8 @@ struct TestMatrixCommandTests {
 
             """)
         let json = try RemodelProcess.run([
-            "test-matrix", model, "--mappings", folder.path, "--objects", "4", "--version", "Library", "--format", "json",
+            "test-matrix", model, "--mappings", folder.path, "--objects", "4", "--version", "Library", "--format",
+            "json",
         ])
         #expect(json.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
@@ -82,9 +87,12 @@ struct TestMatrixCommandTests {
         let failing = try RemodelProcess.run(["test-matrix", model, "--mappings", folder.path, "--objects", "3"])
         #expect(failing.status == 1)
         #expect(failing.output.contains("Library            needs a mapping (unexpected)   6 → 6"))
-        #expect(failing.output.contains("    Library → Library 2: Person.fullName: String attribute is new and required"))
+        #expect(
+            failing.output.contains("    Library → Library 2: Person.fullName: String attribute is new and required"))
         #expect(failing.output.hasSuffix("3 cases: 1 needs a mapping, 2 ok. 1 unexpected.\n"))
-        let allowed = try RemodelProcess.run(["test-matrix", model, "--mappings", folder.path, "--objects", "3", "--allow-missing-mappings"])
+        let allowed = try RemodelProcess.run([
+            "test-matrix", model, "--mappings", folder.path, "--objects", "3", "--allow-missing-mappings",
+        ])
         #expect(allowed.status == 0)
         #expect(allowed.output.hasSuffix("3 cases: 1 needs a mapping (expected), 2 ok.\n"))
     }

@@ -11,9 +11,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:46: error: attribute 'Person.age' has type 'Integer 12', which is not a Core Data attribute type; use one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable, ObjectID, Composite [unknown-attribute-type]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:46: error: attribute 'Person.age' has type 'Integer 12', which is not a Core Data attribute type; use one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable, ObjectID, Composite [unknown-attribute-type]"
+            ])
     }
 
     @Test func reportsUndefinedTypeOnlyWhenStored() throws {
@@ -24,9 +25,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:46: error: attribute 'Person.age' has type Undefined, which only a transient attribute may have; choose a type or make it transient [unknown-attribute-type]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:46: error: attribute 'Person.age' has type Undefined, which only a transient attribute may have; choose a type or make it transient [unknown-attribute-type]"
+            ])
     }
 
     @Test func reportsDefaultOutsideIntegerRange() throws {
@@ -36,9 +38,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:78: error: Integer 16 attribute 'Person.age' has default value '40000', which is not a whole number from -32768 to 32767; correct it or remove it [invalid-default-value]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:78: error: Integer 16 attribute 'Person.age' has default value '40000', which is not a whole number from -32768 to 32767; correct it or remove it [invalid-default-value]"
+            ])
     }
 
     @Test func reportsBoundThatIsNotANumber() throws {
@@ -48,9 +51,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:72: error: Double attribute 'Reading.value' has minimum 'low', which is not a number such as 1.5; correct it or remove it [invalid-value-bound]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:72: error: Double attribute 'Reading.value' has minimum 'low', which is not a number such as 1.5; correct it or remove it [invalid-value-bound]"
+            ])
     }
 
     @Test func warnsAboutBooleanWordOnNumber() throws {
@@ -60,9 +64,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:80: warning: Integer 16 attribute 'Book.state' has default value 'NO', a Boolean word that Core Data reads as 0; write 0 instead [boolean-word-for-number]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:80: warning: Integer 16 attribute 'Book.state' has default value 'NO', a Boolean word that Core Data reads as 0; write 0 instead [boolean-word-for-number]"
+            ])
     }
 
     @Test func reportsMinimumAboveMaximum() throws {
@@ -72,9 +77,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:75: error: attribute 'Event.start' has minimum 700000000, greater than its maximum 600000000, so no value is valid; swap or correct them [min-greater-than-max]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:75: error: attribute 'Event.start' has minimum 700000000, greater than its maximum 600000000, so no value is valid; swap or correct them [min-greater-than-max]"
+            ])
     }
 
     @Test func reportsRegularExpressionThatDoesNotCompile() throws {
@@ -84,9 +90,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:81: error: attribute 'Person.email' has regular expression '[a-', which does not compile; correct it (NSRegularExpression syntax) [invalid-regular-expression]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:81: error: attribute 'Person.email' has regular expression '[a-', which does not compile; correct it (NSRegularExpression syntax) [invalid-regular-expression]"
+            ])
     }
 
     @Test func warnsAboutTransformableWithoutTransformer() throws {
@@ -97,9 +104,10 @@ struct AttributeRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:9: warning: Transformable attribute 'Person.color' names no value transformer, so values are archived insecurely; set valueTransformerName (for example NSSecureUnarchiveFromData) [transformable-without-transformer]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:9: warning: Transformable attribute 'Person.color' names no value transformer, so values are archived insecurely; set valueTransformerName (for example NSSecureUnarchiveFromData) [transformable-without-transformer]"
+            ])
     }
 
     @Test func reportsMissingComposite() throws {
@@ -112,9 +120,10 @@ struct AttributeRuleTests {
                 </composite>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:88: error: Composite attribute 'Place.location' names composite 'Coordinate', which this version does not define; add the composite or choose another one [unknown-composite]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:88: error: Composite attribute 'Place.location' names composite 'Coordinate', which this version does not define; add the composite or choose another one [unknown-composite]"
+            ])
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Real Xcode models must validate without errors, and the sample models without any diagnostic.
@@ -42,6 +43,8 @@ struct CorpusAndSampleTests {
         let task = try #require(diligence.currentVersion.entity(named: "Task"))
         #expect(task.attribute(named: "color")?.elementID == "colorHex")
         #expect(task.attribute(named: "isArchived")?.defaultValue == "NO")
-        #expect(diligence.currentVersion.entity(named: "FocusSession")?.attribute(named: "interruptions")?.type == .integer32)
+        #expect(
+            diligence.currentVersion.entity(named: "FocusSession")?.attribute(named: "interruptions")?.type
+                == .integer32)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The text, JSON and SARIF output formats.
@@ -16,37 +17,41 @@ struct DiagnosticFormatterTests {
     private var report: ValidationReport { ValidationReport(diagnostics: diagnostics, modelCount: 1, versionCount: 2) }
 
     @Test func textIsOneSortedLinePerDiagnosticThenASummary() {
-        #expect(report.formatted(as: .text) == """
-            Models/M.xcdatamodeld/M 2.xcdatamodel/contents:4:104: error: relationship "A.c" has no destination [missing-destination]
-            Models/M.xcdatamodeld/M 2.xcdatamodel/contents:9:9: warning: relationship 'A.b' has no inverse [no-inverse]
-            Checked 1 model (2 versions): 1 error, 1 warning.
+        #expect(
+            report.formatted(as: .text) == """
+                Models/M.xcdatamodeld/M 2.xcdatamodel/contents:4:104: error: relationship "A.c" has no destination [missing-destination]
+                Models/M.xcdatamodeld/M 2.xcdatamodel/contents:9:9: warning: relationship 'A.b' has no inverse [no-inverse]
+                Checked 1 model (2 versions): 1 error, 1 warning.
 
-            """)
-        #expect(ValidationReport(diagnostics: [], modelCount: 2, versionCount: 5).summary == "Checked 2 models (5 versions): no problems.")
+                """)
+        #expect(
+            ValidationReport(diagnostics: [], modelCount: 2, versionCount: 5).summary
+                == "Checked 2 models (5 versions): no problems.")
     }
 
     @Test func jsonIsAnArrayWithKeysInAStableOrder() {
-        #expect(report.formatted(as: .json) == """
-            [
-              {
-                "file": "Models/M.xcdatamodeld/M 2.xcdatamodel/contents",
-                "line": 4,
-                "column": 104,
-                "severity": "error",
-                "rule": "missing-destination",
-                "message": "relationship \\"A.c\\" has no destination"
-              },
-              {
-                "file": "Models/M.xcdatamodeld/M 2.xcdatamodel/contents",
-                "line": 9,
-                "column": 9,
-                "severity": "warning",
-                "rule": "no-inverse",
-                "message": "relationship 'A.b' has no inverse"
-              }
-            ]
+        #expect(
+            report.formatted(as: .json) == """
+                [
+                  {
+                    "file": "Models/M.xcdatamodeld/M 2.xcdatamodel/contents",
+                    "line": 4,
+                    "column": 104,
+                    "severity": "error",
+                    "rule": "missing-destination",
+                    "message": "relationship \\"A.c\\" has no destination"
+                  },
+                  {
+                    "file": "Models/M.xcdatamodeld/M 2.xcdatamodel/contents",
+                    "line": 9,
+                    "column": 9,
+                    "severity": "warning",
+                    "rule": "no-inverse",
+                    "message": "relationship 'A.b' has no inverse"
+                  }
+                ]
 
-            """)
+                """)
         #expect(ValidationReport(diagnostics: [], modelCount: 0, versionCount: 0).formatted(as: .json) == "[]\n")
     }
 
@@ -67,9 +72,13 @@ struct DiagnosticFormatterTests {
         let results = try #require(runs[0]["results"] as? [[String: Any]])
         #expect(results.compactMap { $0["ruleId"] as? String } == ["missing-destination", "no-inverse"])
         #expect(results.compactMap { $0["level"] as? String } == ["error", "warning"])
-        #expect((results[0]["message"] as? [String: Any])?["text"] as? String == "relationship \"A.c\" has no destination")
-        let location = try #require((results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
-        #expect((location["artifactLocation"] as? [String: Any])?["uri"] as? String == "Models/M.xcdatamodeld/M%202.xcdatamodel/contents")
+        #expect(
+            (results[0]["message"] as? [String: Any])?["text"] as? String == "relationship \"A.c\" has no destination")
+        let location = try #require(
+            (results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+        #expect(
+            (location["artifactLocation"] as? [String: Any])?["uri"] as? String
+                == "Models/M.xcdatamodeld/M%202.xcdatamodel/contents")
         let region = try #require(location["region"] as? [String: Any])
         #expect(region["startLine"] as? Int == 4)
         #expect(region["startColumn"] as? Int == 104)
@@ -77,8 +86,10 @@ struct DiagnosticFormatterTests {
     }
 
     @Test func sarifMakesAbsolutePathsRelativeToTheBase() {
-        #expect(DiagnosticFormatter.uri(for: "/repo/Models/A B/contents", relativeTo: "/repo") == "Models/A%20B/contents")
-        #expect(DiagnosticFormatter.uri(for: "/elsewhere/contents", relativeTo: "/repo") == "file:///elsewhere/contents")
+        #expect(
+            DiagnosticFormatter.uri(for: "/repo/Models/A B/contents", relativeTo: "/repo") == "Models/A%20B/contents")
+        #expect(
+            DiagnosticFormatter.uri(for: "/elsewhere/contents", relativeTo: "/repo") == "file:///elsewhere/contents")
         #expect(DiagnosticFormatter.uri(for: "./Models/contents", relativeTo: "/repo") == "Models/contents")
     }
 }

@@ -14,9 +14,10 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):6:19: error: entity 'Person' is defined twice in version 'Test'; rename or remove one of them [duplicate-entity]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):6:19: error: entity 'Person' is defined twice in version 'Test'; rename or remove one of them [duplicate-entity]"
+            ])
     }
 
     @Test func reportsPropertyDeclaredTwice() throws {
@@ -27,9 +28,10 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):5:26: error: entity 'Person' declares attribute 'name' twice; remove or rename one of them [duplicate-property]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):5:26: error: entity 'Person' declares attribute 'name' twice; remove or rename one of them [duplicate-property]"
+            ])
     }
 
     @Test func reportsSubentityRedefiningInheritedProperty() throws {
@@ -42,9 +44,10 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):7:26: error: attribute 'Dog.name' redefines attribute 'name' that 'Dog' inherits from 'Animal'; remove it from 'Dog' or rename it [duplicate-property]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):7:26: error: attribute 'Dog.name' redefines attribute 'name' that 'Dog' inherits from 'Animal'; remove it from 'Dog' or rename it [duplicate-property]"
+            ])
     }
 
     @Test func reportsAttributeAndRelationshipWithOneName() throws {
@@ -55,10 +58,11 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):5:9: warning: relationship 'Person.home' has no inverse, so the store cannot keep both sides consistent; add an inverse relationship to 'Person' [no-inverse]",
-            "\(file):5:29: error: relationship 'Person.home' has the same name as attribute 'Person.home'; rename one of them [property-name-clash]",
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):5:9: warning: relationship 'Person.home' has no inverse, so the store cannot keep both sides consistent; add an inverse relationship to 'Person' [no-inverse]",
+                "\(file):5:29: error: relationship 'Person.home' has the same name as attribute 'Person.home'; rename one of them [property-name-clash]",
+            ])
     }
 
     @Test func reportsReservedNames() throws {
@@ -68,10 +72,11 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):3:19: error: entity '_Secret' has a reserved name: names starting with '_' are reserved for the store's own columns and tables; rename it [reserved-name]",
-            "\(file):4:26: error: attribute '_Secret._pk' has a reserved name: the store uses '_pk' for its own column; rename it [reserved-name]",
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):3:19: error: entity '_Secret' has a reserved name: names starting with '_' are reserved for the store's own columns and tables; rename it [reserved-name]",
+                "\(file):4:26: error: attribute '_Secret._pk' has a reserved name: the store uses '_pk' for its own column; rename it [reserved-name]",
+            ])
     }
 
     @Test func reportsNamesThatAreNotIdentifiers() throws {
@@ -81,10 +86,11 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):3:19: error: entity 'My Entity' is not a valid name; use only letters, digits and underscores, and do not start with a digit [invalid-name]",
-            "\(file):4:26: error: attribute 'My Entity.2fast' is not a valid name; use only letters, digits and underscores, and do not start with a digit [invalid-name]",
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):3:19: error: entity 'My Entity' is not a valid name; use only letters, digits and underscores, and do not start with a digit [invalid-name]",
+                "\(file):4:26: error: attribute 'My Entity.2fast' is not a valid name; use only letters, digits and underscores, and do not start with a digit [invalid-name]",
+            ])
     }
 
     @Test func warnsAboutXcodeNamingConventions() throws {
@@ -94,9 +100,10 @@ struct NameRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):3:19: warning: entity 'person' should start with an uppercase letter, as Xcode expects; rename it to 'Person' [entity-name-case]",
-            "\(file):4:26: warning: attribute 'person.Name' should start with a lowercase letter, as Xcode expects; rename it to 'name' [property-name-case]",
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):3:19: warning: entity 'person' should start with an uppercase letter, as Xcode expects; rename it to 'Person' [entity-name-case]",
+                "\(file):4:26: warning: attribute 'person.Name' should start with a lowercase letter, as Xcode expects; rename it to 'name' [property-name-case]",
+            ])
     }
 }

@@ -14,9 +14,10 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:74: error: relationship 'A.b' has deletion rule 'Destroy', which is not one of Nullify, Cascade, Deny, No Action; choose one of them [unknown-deletion-rule]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:74: error: relationship 'A.b' has deletion rule 'Destroy', which is not one of Nullify, Cascade, Deny, No Action; choose one of them [unknown-deletion-rule]"
+            ])
     }
 
     @Test func reportsMissingDestination() throws {
@@ -27,10 +28,11 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:104: error: relationship 'Person.pet' has destination entity 'Pet', which does not exist; add it or choose another destination [missing-destination]",
-            "\(file):5:9: error: relationship 'Person.car' has no destination entity; choose one [missing-destination]",
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:104: error: relationship 'Person.pet' has destination entity 'Pet', which does not exist; add it or choose another destination [missing-destination]",
+                "\(file):5:9: error: relationship 'Person.car' has no destination entity; choose one [missing-destination]",
+            ])
     }
 
     @Test func reportsInverseThatDoesNotExist() throws {
@@ -43,9 +45,10 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:125: error: relationship 'Person.books' has inverse 'writer', but entity 'Book' has no relationship 'writer'; add it or choose another inverse [missing-inverse]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:125: error: relationship 'Person.books' has inverse 'writer', but entity 'Book' has no relationship 'writer'; add it or choose another inverse [missing-inverse]"
+            ])
     }
 
     @Test func reportsInverseThatDoesNotPointBack() throws {
@@ -59,9 +62,10 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):5:129: warning: relationship 'Person.favorites' has inverse 'Book.author', but that relationship points to 'Person' with inverse 'books'; Remodel stores 'Person.favorites' as a relationship without an inverse; make each the other's inverse [inverse-mismatch]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):5:129: warning: relationship 'Person.favorites' has inverse 'Book.author', but that relationship points to 'Person' with inverse 'books'; Remodel stores 'Person.favorites' as a relationship without an inverse; make each the other's inverse [inverse-mismatch]"
+            ])
     }
 
     @Test func reportsInverseEntityOtherThanDestination() throws {
@@ -74,9 +78,10 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:148: error: relationship 'Person.books' has inverse entity 'Person' but destination 'Book'; the inverse belongs to the destination, so set inverseEntity to 'Book' [inverse-entity-mismatch]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:148: error: relationship 'Person.books' has inverse entity 'Person' but destination 'Book'; the inverse belongs to the destination, so set inverseEntity to 'Book' [inverse-entity-mismatch]"
+            ])
     }
 
     @Test func reportsCountThatIsNotANumber() throws {
@@ -86,9 +91,10 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:61: error: relationship 'Team.members' has minCount 'two', which is not a whole number of zero or more; correct it [invalid-count]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:61: error: relationship 'Team.members' has minCount 'two', which is not a whole number of zero or more; correct it [invalid-count]"
+            ])
     }
 
     @Test func reportsMinCountAboveMaxCount() throws {
@@ -98,9 +104,10 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:61: error: relationship 'Team.members' has minCount 5, greater than its maxCount 3, so no object can be valid; lower minCount or raise maxCount [min-count-greater-than-max-count]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:61: error: relationship 'Team.members' has minCount 5, greater than its maxCount 3, so no object can be valid; lower minCount or raise maxCount [min-count-greater-than-max-count]"
+            ])
     }
 
     @Test func warnsAboutMissingInverseAndDenyWithoutInverse() throws {
@@ -110,10 +117,11 @@ struct RelationshipRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):4:9: warning: relationship 'Person.friends' has no inverse, so the store cannot keep both sides consistent; add an inverse relationship to 'Person' [no-inverse]",
-            "\(file):4:80: warning: to-many relationship 'Person.friends' uses the Deny rule but has no inverse, so the rule cannot be checked from the other side; add an inverse or use another rule [deny-without-inverse]",
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):4:9: warning: relationship 'Person.friends' has no inverse, so the store cannot keep both sides consistent; add an inverse relationship to 'Person' [no-inverse]",
+                "\(file):4:80: warning: to-many relationship 'Person.friends' uses the Deny rule but has no inverse, so the rule cannot be checked from the other side; add an inverse or use another rule [deny-without-inverse]",
+            ])
     }
 
     @Test func acceptsInverseDeclaredOnAbstractParent() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// One test per rule about inheritance, constraints, versions and reading, asserting the exact text.
@@ -13,9 +14,10 @@ struct StructureRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):3:38: error: entity 'Dog' has parent entity 'Animal', which does not exist; add an entity 'Animal' or choose another parent [missing-parent-entity]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):3:38: error: entity 'Dog' has parent entity 'Animal', which does not exist; add an entity 'Animal' or choose another parent [missing-parent-entity]"
+            ])
     }
 
     @Test func reportsInheritanceCycleOnce() throws {
@@ -24,9 +26,10 @@ struct StructureRuleTests {
                 <entity name="B" parentEntity="A"/>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):3:36: error: entity 'A' inherits from itself: 'A' -> 'B' -> 'A'; remove one of these parent entities [inheritance-cycle]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):3:36: error: entity 'A' inherits from itself: 'A' -> 'B' -> 'A'; remove one of these parent entities [inheritance-cycle]"
+            ])
     }
 
     @Test func reportsConstraintOnUnknownPropertyButAcceptsInheritedOne() throws {
@@ -45,9 +48,10 @@ struct StructureRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):11:36: error: a uniqueness constraint of entity 'Dog' names 'nickname', which is not an attribute or relationship of 'Dog'; correct the name or remove it from the constraint [unknown-constraint-property]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):11:36: error: a uniqueness constraint of entity 'Dog' names 'nickname', which is not an attribute or relationship of 'Dog'; correct the name or remove it from the constraint [unknown-constraint-property]"
+            ])
     }
 
     @Test func reportsFetchIndexOnUnknownProperty() throws {
@@ -61,9 +65,10 @@ struct StructureRuleTests {
                 </entity>
 
             """
-        #expect(try ValidationSupport.diagnostics(body) == [
-            "\(file):7:42: error: fetch index 'byName' of entity 'Dog' names 'nmae', which is not an attribute or relationship of 'Dog'; correct the name or remove it from the index [unknown-index-property]"
-        ])
+        #expect(
+            try ValidationSupport.diagnostics(body) == [
+                "\(file):7:42: error: fetch index 'byName' of entity 'Dog' names 'nmae', which is not an attribute or relationship of 'Dog'; correct the name or remove it from the index [unknown-index-property]"
+            ])
     }
 
     @Test func acceptsWhatCoreDataAllows() throws {
@@ -99,16 +104,18 @@ struct StructureRuleTests {
 
     @Test func warnsAboutVersionsWithIdenticalHashesOnTheLaterOne() throws {
         let (path, lines) = try diagnostics(at: "Twins.xcdatamodeld")
-        #expect(lines == [
-            "\(path)/Twins 2.xcdatamodel/contents:2:1: warning: version 'Twins 2' has the same version hashes as version 'Twins', so a store's version cannot be told from its hashes; if the two versions should differ in storage, set a Hash Modifier (versionHashModifier) on the entity that changed, else remove one of them [identical-version-hash]"
-        ])
+        #expect(
+            lines == [
+                "\(path)/Twins 2.xcdatamodel/contents:2:1: warning: version 'Twins 2' has the same version hashes as version 'Twins', so a store's version cannot be told from its hashes; if the two versions should differ in storage, set a Hash Modifier (versionHashModifier) on the entity that changed, else remove one of them [identical-version-hash]"
+            ])
     }
 
     @Test func keepsReaderRuleForMissingCurrentVersion() throws {
         let (path, lines) = try diagnostics(at: "MissingCurrent.xcdatamodeld")
-        #expect(lines == [
-            "\(path)/.xccurrentversion:6:2: error: the current version is 'Shop 2.xcdatamodel', but the bundle has no such version folder; choose an existing version in Xcode or fix .xccurrentversion [missing-current-version]"
-        ])
+        #expect(
+            lines == [
+                "\(path)/.xccurrentversion:6:2: error: the current version is 'Shop 2.xcdatamodel', but the bundle has no such version folder; choose an existing version in Xcode or fix .xccurrentversion [missing-current-version]"
+            ])
     }
 
     @Test func keepsReaderRuleForMalformedXML() throws {
@@ -121,8 +128,9 @@ struct StructureRuleTests {
 
     @Test func keepsReaderRuleForWrongRoot() throws {
         let (path, lines) = try diagnostics(at: "WrongRoot.xcdatamodel")
-        #expect(lines == [
-            "\(path)/contents:2:1: error: the root element is <plist>, but a Core Data model file starts with <model>; is this the right file? [wrong-root]"
-        ])
+        #expect(
+            lines == [
+                "\(path)/contents:2:1: error: the root element is <plist>, but a Core Data model file starts with <model>; is this the right file? [wrong-root]"
+            ])
     }
 }

@@ -12,11 +12,12 @@ struct ValidateCommandTests {
         let path = "Tests/RemodelTests/Fixtures/Validation/Broken.xcdatamodel"
         let (status, output) = try run(["validate", path])
         #expect(status == 1)
-        #expect(output == """
-            \(path)/contents:4:61: error: attribute 'Person.age' has type 'Integer 12', which is not a Core Data attribute type; use one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable, ObjectID, Composite [unknown-attribute-type]
-            Checked 1 model (1 version): 1 error.
+        #expect(
+            output == """
+                \(path)/contents:4:61: error: attribute 'Person.age' has type 'Integer 12', which is not a Core Data attribute type; use one of Integer 16, Integer 32, Integer 64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable, ObjectID, Composite [unknown-attribute-type]
+                Checked 1 model (1 version): 1 error.
 
-            """)
+                """)
     }
 
     @Test func exitsWithZeroOnTheSampleModels() throws {

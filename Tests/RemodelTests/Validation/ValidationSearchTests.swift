@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// How `Validation.validate(paths:)` finds models and mapping files.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// Builds models from XML written in a test and finds the package's folders.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Archived `NSExpression`s: every expression of the corpus decoded, and every kind of
@@ -9,7 +10,9 @@ struct ArchivedExpressionTests {
 
     private static func source(_ path: String) -> E { E(.keyPath(E(.variable("source")), path)) }
     private static func constant(_ value: XcodeConstant) -> E { E(.constant(value)) }
-    private static func call(_ selector: String, _ arguments: E...) -> E { E(.function(operand: nil, selector: selector, arguments: arguments)) }
+    private static func call(_ selector: String, _ arguments: E...) -> E {
+        E(.function(operand: nil, selector: selector, arguments: arguments))
+    }
     private static func compare(_ left: E, _ comparison: XcodeComparison, _ right: E) -> XcodePredicate {
         XcodePredicate(.comparison(left, comparison, right, modifier: .direct, options: ""))
     }
@@ -17,9 +20,15 @@ struct ArchivedExpressionTests {
     @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyExpressionOfTheCorpusDecodes() throws {
         let expected: [(String, String, String, String)] = [
-            ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1", "numberOfFlippers", "$source.numberOfFlagella"),
+            (
+                "JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1", "numberOfFlippers",
+                "$source.numberOfFlagella"
+            ),
             ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1", "hasHead", "YES"),
-            ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1.FromV2", "numberOfFlagella", "$source.numberOfFlippers"),
+            (
+                "JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1.FromV2", "numberOfFlagella",
+                "$source.numberOfFlippers"
+            ),
             ("JohnEstropia__CoreStore", "OrganismV3ToV2", "numberOfFlippers", "$source.numberOfLimbs"),
             ("wireapp__wire-ios-data-model", "migration2.54", "mutedStatus", "$source.isSilenced"),
             (
@@ -32,8 +41,10 @@ struct ArchivedExpressionTests {
             ),
         ]
         for (repository, name, property, text) in expected {
-            let bytes = try XcodeCorpus.data(XcodeCorpus.mapping(repository, name), attribute: "valueexpressiondata", property: property)
-            #expect(try XcodeExpressionDecoder.expression(fromArchive: bytes).description == text, "\(name) \(property)")
+            let bytes = try XcodeCorpus.data(
+                XcodeCorpus.mapping(repository, name), attribute: "valueexpressiondata", property: property)
+            #expect(
+                try XcodeExpressionDecoder.expression(fromArchive: bytes).description == text, "\(name) \(property)")
         }
     }
 
@@ -74,23 +85,44 @@ struct ArchivedExpressionTests {
             "refused: FUNCTION($entityPolicy, \"colorFor:\", …) calls the entity mapping's migration policy class"
         ),
         (
-            E(.function(operand: E(.variable("manager")), selector: RelationshipTranslation.byEntityMapping, arguments: [constant(.string("BookToBook")), source("books")])),
+            E(
+                .function(
+                    operand: E(.variable("manager")), selector: RelationshipTranslation.byEntityMapping,
+                    arguments: [constant(.string("BookToBook")), source("books")])),
             "refused: FUNCTION($manager"
         ),
         (E(.aggregate([constant(.integer(1)), constant(.integer(2))])), "refused: a list {…} is not a single value"),
         (
-            E(.ternary(compare(source("age"), .greaterThanOrEqual, constant(.integer(18))), constant(.string("adult")), constant(.string("minor")))),
+            E(
+                .ternary(
+                    compare(source("age"), .greaterThanOrEqual, constant(.integer(18))), constant(.string("adult")),
+                    constant(.string("minor")))),
             "((($source.age >= 18) ?? false) ? 'adult' : 'minor')"
         ),
         (
-            E(.ternary(XcodePredicate(.and([compare(source("active"), .equal, constant(.bool(true))), XcodePredicate(.not(compare(source("name"), .equal, constant(.null))))])), source("name"), constant(.string("?")))),
+            E(
+                .ternary(
+                    XcodePredicate(
+                        .and([
+                            compare(source("active"), .equal, constant(.bool(true))),
+                            XcodePredicate(.not(compare(source("name"), .equal, constant(.null)))),
+                        ])), source("name"), constant(.string("?")))),
             "(((($source.active == true) ?? false) && !($source.name == nil)) ? $source.name : '?')"
         ),
         (
-            E(.ternary(XcodePredicate(.or([XcodePredicate(.constant(false)), compare(source("nickname"), .notEqual, constant(.string("x")))])), constant(.integer(1)), constant(.integer(0)))),
+            E(
+                .ternary(
+                    XcodePredicate(
+                        .or([
+                            XcodePredicate(.constant(false)),
+                            compare(source("nickname"), .notEqual, constant(.string("x"))),
+                        ])), constant(.integer(1)), constant(.integer(0)))),
             "((false || !($source.nickname == 'x')) ? 1 : 0)"
         ),
-        (E(.unsupported("NSSubqueryExpression")), "refused: NSSubqueryExpression expressions have no Remodel translation"),
+        (
+            E(.unsupported("NSSubqueryExpression")),
+            "refused: NSSubqueryExpression expressions have no Remodel translation"
+        ),
     ]
 
     @Test(arguments: kinds.indices)
@@ -113,8 +145,12 @@ struct ArchivedExpressionTests {
     /// Foundation writes `FUNCTION($source, "valueForKey:", "x")` as a function; it is the key path `$source.x`.
     @Test func valueForKeyCallsAreKeyPaths() throws {
         for selector in ["valueForKey:", "valueForKeyPath:"] {
-            let call = E(.function(operand: E(.variable("source")), selector: selector, arguments: [Self.constant(.string("age"))]))
-            #expect(try XcodeExpressionDecoder.expression(fromArchive: ExpressionArchiver.archive(call)) == Self.source("age"))
+            let call = E(
+                .function(
+                    operand: E(.variable("source")), selector: selector, arguments: [Self.constant(.string("age"))]))
+            #expect(
+                try XcodeExpressionDecoder.expression(fromArchive: ExpressionArchiver.archive(call))
+                    == Self.source("age"))
         }
     }
 
@@ -123,16 +159,27 @@ struct ArchivedExpressionTests {
         let manager = E(.variable("manager"))
         let cases: [(E, RelationshipTranslation?)] = [
             (
-                E(.function(operand: manager, selector: RelationshipTranslation.byEntityMapping, arguments: [Self.constant(.string("PersonToPerson")), Self.source("owner")])),
+                E(
+                    .function(
+                        operand: manager, selector: RelationshipTranslation.byEntityMapping,
+                        arguments: [Self.constant(.string("PersonToPerson")), Self.source("owner")])),
                 RelationshipTranslation(sourceRelationship: "owner", entityMapping: "PersonToPerson")
             ),
             (
-                E(.function(operand: manager, selector: RelationshipTranslation.bySourceRelationship, arguments: [Self.constant(.string("cars")), Self.source("cars")])),
+                E(
+                    .function(
+                        operand: manager, selector: RelationshipTranslation.bySourceRelationship,
+                        arguments: [Self.constant(.string("cars")), Self.source("cars")])),
                 RelationshipTranslation(sourceRelationship: "cars", entityMapping: nil)
             ),
             (Self.source("cars"), RelationshipTranslation(sourceRelationship: "cars", entityMapping: nil)),
             (Self.constant(.null), RelationshipTranslation(sourceRelationship: nil, entityMapping: nil)),
-            (E(.function(operand: manager, selector: RelationshipTranslation.byEntityMapping, arguments: [Self.constant(.string("A")), Self.source("owner.cars")])), nil),
+            (
+                E(
+                    .function(
+                        operand: manager, selector: RelationshipTranslation.byEntityMapping,
+                        arguments: [Self.constant(.string("A")), Self.source("owner.cars")])), nil
+            ),
             (E(.function(operand: manager, selector: "sourceContext", arguments: [])), nil),
             (Self.constant(.integer(1)), nil),
         ]
@@ -153,7 +200,8 @@ struct ArchivedExpressionTests {
                 return error.message
             }
         }
-        #expect(message(builder.archive(root: variable)).contains("NSVariableExpression (object 2) has no NSVariable name"))
+        #expect(
+            message(builder.archive(root: variable)).contains("NSVariableExpression (object 2) has no NSVariable name"))
         #expect(message(PropertyListWriter.encode(.array([]))) == "the property list is not a dictionary")
         #expect(
             message(PropertyListWriter.encode(.dictionary(["$archiver": .string("NSArchiver")])))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The binary property list decoder, from archives Xcode wrote and from hand-built lists of every kind.
@@ -13,14 +14,17 @@ struct BinaryPropertyListTests {
         #expect(
             value
                 == .dictionary([
-                    "$version": .integer(100_000), "$archiver": .string("NSKeyedArchiver"), "$top": .dictionary(["root": .uid(1)]),
+                    "$version": .integer(100_000), "$archiver": .string("NSKeyedArchiver"),
+                    "$top": .dictionary(["root": .uid(1)]),
                     "$objects": .array([
                         .string("$null"),
                         .dictionary(["NSConstantValue": .uid(2), "NSExpressionType": .integer(0), "$class": .uid(3)]),
                         .bool(true),
                         .dictionary([
                             "$classname": .string("NSConstantValueExpression"),
-                            "$classes": .array([.string("NSConstantValueExpression"), .string("NSExpression"), .string("NSObject")]),
+                            "$classes": .array([
+                                .string("NSConstantValueExpression"), .string("NSExpression"), .string("NSObject"),
+                            ]),
                         ]),
                     ]),
                 ]))
@@ -29,7 +33,8 @@ struct BinaryPropertyListTests {
     @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func readsTheKeyPathArchiveXcodeWrote() throws {
         let path = XcodeCorpus.mapping("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1")
-        let archive = try KeyedArchive(bytes: try XcodeCorpus.data(path, attribute: "valueexpressiondata", property: "numberOfFlippers"))
+        let archive = try KeyedArchive(
+            bytes: try XcodeCorpus.data(path, attribute: "valueexpressiondata", property: "numberOfFlippers"))
         #expect(archive.objects.count == 12)
         guard case .object(let root) = try archive.root() else {
             Issue.record("the root is not an object")
@@ -38,7 +43,9 @@ struct BinaryPropertyListTests {
         #expect(root.className == "NSKeyPathExpression")
         #expect(try root.value("NSSelectorName")?.string == "valueForKeyPath:")
         #expect(root.integer("NSExpressionType") == 4)
-        guard case .object(let operand)? = try root.value("NSOperand"), case .object(let arguments)? = try root.value("NSArguments") else {
+        guard case .object(let operand)? = try root.value("NSOperand"),
+            case .object(let arguments)? = try root.value("NSArguments")
+        else {
             Issue.record("no operand or arguments")
             return
         }
@@ -65,29 +72,39 @@ struct BinaryPropertyListTests {
         }
         #expect(
             entities == [
-                "Advanced.EvolutionDemo.V1.FromV2 sourcemodeldata: 1", "Advanced.EvolutionDemo.V1.FromV2 destinationmodeldata: 1",
-                "Advanced.EvolutionDemo.V2.FromV1 sourcemodeldata: 1", "Advanced.EvolutionDemo.V2.FromV1 destinationmodeldata: 1",
-                "OrganismV2ToV3 sourcemodeldata: 1", "OrganismV2ToV3 destinationmodeldata: 1", "OrganismV3ToV2 sourcemodeldata: 1",
-                "OrganismV3ToV2 destinationmodeldata: 1", "migration2.54 sourcemodeldata: 18", "migration2.54 destinationmodeldata: 18",
-                "MappingFrom6To7Model sourcemodeldata: 35", "MappingFrom6To7Model destinationmodeldata: 37", "V2toV3 sourcemodeldata: 4",
+                "Advanced.EvolutionDemo.V1.FromV2 sourcemodeldata: 1",
+                "Advanced.EvolutionDemo.V1.FromV2 destinationmodeldata: 1",
+                "Advanced.EvolutionDemo.V2.FromV1 sourcemodeldata: 1",
+                "Advanced.EvolutionDemo.V2.FromV1 destinationmodeldata: 1",
+                "OrganismV2ToV3 sourcemodeldata: 1", "OrganismV2ToV3 destinationmodeldata: 1",
+                "OrganismV3ToV2 sourcemodeldata: 1",
+                "OrganismV3ToV2 destinationmodeldata: 1", "migration2.54 sourcemodeldata: 18",
+                "migration2.54 destinationmodeldata: 18",
+                "MappingFrom6To7Model sourcemodeldata: 35", "MappingFrom6To7Model destinationmodeldata: 37",
+                "V2toV3 sourcemodeldata: 4",
                 "V2toV3 destinationmodeldata: 5",
             ])
     }
 
     static let everyKind: PropertyListValue = .dictionary([
         "null": .null, "yes": .bool(true), "no": .bool(false),
-        "integers": .array([.integer(0), .integer(255), .integer(256), .integer(65_535), .integer(65_536), .integer(4_294_967_296), .integer(-1), .integer(.min), .integer(.max)]),
+        "integers": .array([
+            .integer(0), .integer(255), .integer(256), .integer(65_535), .integer(65_536), .integer(4_294_967_296),
+            .integer(-1), .integer(.min), .integer(.max),
+        ]),
         "reals": .array([.real(0.5), .real(-0.0), .real(1e300), .real(.infinity)]),
         "date": .date(-978_307_200.25),
         "data": .data([0, 1, 2, 255]), "long data": .data(Array(repeating: 7, count: 300)),
-        "ascii": .string("valueForKeyPath:"), "unicode": .string("Ünïcødé ✓ 👍🏽"), "long": .string(String(repeating: "x", count: 40)),
+        "ascii": .string("valueForKeyPath:"), "unicode": .string("Ünïcødé ✓ 👍🏽"),
+        "long": .string(String(repeating: "x", count: 40)),
         "empty": .string(""), "uids": .array([.uid(0), .uid(255), .uid(70_000)]),
         "nested": .array([.array([]), .dictionary([:]), .array([.dictionary(["k": .array([.integer(1)])])])]),
         "many": .array((0..<20).map { .integer(Int64($0)) }),
     ])
 
     @Test(arguments: [
-        PropertyListWriter.Options(), PropertyListWriter.Options(floats: true, utf16: true), PropertyListWriter.Options(referenceSize: 3),
+        PropertyListWriter.Options(), PropertyListWriter.Options(floats: true, utf16: true),
+        PropertyListWriter.Options(referenceSize: 3),
     ])
     func handBuiltListsOfEveryKindRoundTrip(options: PropertyListWriter.Options) throws {
         let bytes = PropertyListWriter.encode(Self.everyKind, options: options)
@@ -138,7 +155,9 @@ struct BinaryPropertyListTests {
         }
         let table = bytes.count
         for offset in offsets { bytes += PropertyListWriter.bigEndian(UInt64(offset), size: 1) }
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + PropertyListWriter.bigEndian(41, size: 8) + PropertyListWriter.bigEndian(40, size: 8)
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + PropertyListWriter.bigEndian(41, size: 8)
+            + PropertyListWriter.bigEndian(40, size: 8)
             + PropertyListWriter.bigEndian(UInt64(table), size: 8)
         let started = Date()
         guard case .array(let top) = try BinaryPropertyList.decode(bytes) else {

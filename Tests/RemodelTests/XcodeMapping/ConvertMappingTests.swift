@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `remodel convert-mapping`: an Xcode mapping model written as a Remodel mapping file that reads
@@ -13,14 +14,20 @@ struct ConvertMappingTests {
         mapping.entities.map { entity in
             var line = "\(entity.kind.rawValue) \(entity.source ?? "-") → \(entity.destination ?? "-")"
             if let filter = entity.filter { line += " where \(filter.text)" }
-            line += ": " + entity.attributes.map { "\($0.destination) = \($0.value?.text ?? "nil")" }.joined(separator: ", ")
-            line += "; " + entity.relationships.map { "\($0.destination) ← \($0.source ?? "nothing")" }.joined(separator: ", ")
+            line +=
+                ": "
+                + entity.attributes.map { "\($0.destination) = \($0.value?.text ?? "nil")" }.joined(separator: ", ")
+            line +=
+                "; "
+                + entity.relationships.map { "\($0.destination) ← \($0.source ?? "nothing")" }.joined(separator: ", ")
             return line
         }
     }
 
     /// Converts, writes the text, reads it back with the Remodel reader and merges it over inference.
-    private static func readBack(_ path: String, bundle: ModelBundle, folder: TemporaryFolder) throws -> (text: String, xcode: MappingModel, remodel: MappingModel) {
+    private static func readBack(_ path: String, bundle: ModelBundle, folder: TemporaryFolder) throws -> (
+        text: String, xcode: MappingModel, remodel: MappingModel
+    ) {
         let (converted, _) = XcodeMappingWriter.convert(path: path, bundle: bundle)
         let text = try #require(converted)
         let file = try folder.write(text, to: "converted-\(UUID().uuidString).xml")
@@ -35,7 +42,9 @@ struct ConvertMappingTests {
         let project = try ShopProject()
         var fixture = try XcodeMappingValidationTests.complete(project)
         fixture.entities[0].policy = "ShopKit.ItemPolicy"
-        fixture.entities[1].attributes = [.init("label", E(.function(operand: E(.variable("source")), selector: "hash", arguments: [])))]
+        fixture.entities[1].attributes = [
+            .init("label", E(.function(operand: E(.variable("source")), selector: "hash", arguments: [])))
+        ]
         let path = try project.write(fixture)
         let (text, xcode, remodel) = try Self.readBack(path, bundle: try project.bundle(), folder: project.folder)
         expectSameText(
@@ -79,13 +88,15 @@ struct ConvertMappingTests {
     func everyCorpusMappingModelReadsBackToTheSameMapping() throws {
         let folder = try TemporaryFolder()
         let bundles = [
-            "Advanced.EvolutionDemo.V1.FromV2": "Advanced.EvolutionDemo.V1", "Advanced.EvolutionDemo.V2.FromV1": "Advanced.EvolutionDemo.V1",
+            "Advanced.EvolutionDemo.V1.FromV2": "Advanced.EvolutionDemo.V1",
+            "Advanced.EvolutionDemo.V2.FromV1": "Advanced.EvolutionDemo.V1",
             "OrganismV2ToV3": "MigrationDemo", "OrganismV3ToV2": "MigrationDemo", "migration2.54": "zmessaging",
             "MappingFrom6To7Model": "DashSync", "V2toV3": "SampleModel",
         ]
         for (repository, name) in XcodeCorpus.all {
             let bundle = try XcodeCorpus.bundle(repository, try #require(bundles[name]))
-            let (_, xcode, remodel) = try Self.readBack(XcodeCorpus.mapping(repository, name), bundle: bundle, folder: folder)
+            let (_, xcode, remodel) = try Self.readBack(
+                XcodeCorpus.mapping(repository, name), bundle: bundle, folder: folder)
             #expect(Self.normalized(remodel) == Self.normalized(xcode), "\(name)")
             #expect(remodel.entities.count == xcode.entities.count, "\(name)")
         }
@@ -98,15 +109,21 @@ struct ConvertMappingTests {
         let path = try project.write(fixture)
         let output = project.folder.file("converted.xml")
         let mappingModel = project.mappings + "/ShopToShop2.xcmappingmodel"
-        let run = try RemodelProcess.run(["convert-mapping", mappingModel, "--model", project.bundlePath, "--output", output])
+        let run = try RemodelProcess.run([
+            "convert-mapping", mappingModel, "--model", project.bundlePath, "--output", output,
+        ])
         #expect(run.status == 0)
         #expect(run.output == "")
-        let line = try #require(XcodeMappingFixture.line(of: "migrationpolicyclassname", in: try String(contentsOfFile: path, encoding: .utf8)))
+        let line = try #require(
+            XcodeMappingFixture.line(
+                of: "migrationpolicyclassname", in: try String(contentsOfFile: path, encoding: .utf8)))
         #expect(
             run.error
                 == "\(path):\(line):66: warning: the entity mapping ItemToItem needs a Swift policy named 'ShopKit.ItemPolicy' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file [xcode-mapping-policy]\n"
         )
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == XcodeMappingWriter.convert(path: mappingModel, bundle: try project.bundle()).text)
+        #expect(
+            try String(contentsOfFile: output, encoding: .utf8)
+                == XcodeMappingWriter.convert(path: mappingModel, bundle: try project.bundle()).text)
 
         // Standard output without --output; exit status 1 when the mapping model has errors, 2 when nothing can be written.
         fixture.entities[0].policy = nil
@@ -114,14 +131,22 @@ struct ConvertMappingTests {
         try project.write(fixture)
         let withError = try RemodelProcess.run(["convert-mapping", mappingModel, "--model", project.bundlePath])
         #expect(withError.status == 1)
-        #expect(withError.output.contains("<!-- TO DO: count: the Xcode expression CAST(0.0, \"NSDate\") has no Remodel translation"))
-        #expect(withError.error.contains("error: ItemToItem.count: the Xcode expression CAST(0.0, \"NSDate\") has no Remodel translation: a date constant"))
+        #expect(
+            withError.output.contains(
+                "<!-- TO DO: count: the Xcode expression CAST(0.0, \"NSDate\") has no Remodel translation"))
+        #expect(
+            withError.error.contains(
+                "error: ItemToItem.count: the Xcode expression CAST(0.0, \"NSDate\") has no Remodel translation: a date constant"
+            ))
         fixture.destinationPath = "Shop.xcdatamodeld/Shop 9.xcdatamodel"
         fixture.destinationSnapshot = nil
         try project.write(fixture)
         let unmatched = try RemodelProcess.run(["convert-mapping", mappingModel, "--model", project.bundlePath])
         #expect(unmatched.status == 2)
         #expect(unmatched.output == "")
-        #expect(unmatched.error.contains("error: no version matches: its destination model path 'Shop.xcdatamodeld/Shop 9.xcdatamodel' names no version of 'Shop', and its destination model snapshot cannot be read: the file has no model snapshot [xcode-mapping-unknown-version]"))
+        #expect(
+            unmatched.error.contains(
+                "error: no version matches: its destination model path 'Shop.xcdatamodeld/Shop 9.xcdatamodel' names no version of 'Shop', and its destination model snapshot cannot be read: the file has no model snapshot [xcode-mapping-unknown-version]"
+            ))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `NSPredicate` format strings (an entity mapping's filter) translated into Remodel Boolean
@@ -7,7 +8,8 @@ import Testing
 struct PredicateTranslationTests {
     private static func translate(_ text: String) throws -> String {
         let predicate = try XcodePredicateParser.parse(text)
-        let translator = XcodePredicateTranslator(expressions: XcodeExpressionTranslator(checker: LibraryFixture.checker))
+        let translator = XcodePredicateTranslator(
+            expressions: XcodeExpressionTranslator(checker: LibraryFixture.checker))
         return try translator.translate(predicate).text
     }
 
@@ -33,7 +35,10 @@ struct PredicateTranslationTests {
         ),
         ("lowercase(name) == 'ada'", "((lowercase($source.name) == 'ada') ?? false)"),
         ("FUNCTION(name, 'uppercaseString') == 'ADA'", "((uppercase($source.name) == 'ADA') ?? false)"),
-        ("TERNARY(active == YES, age, 0) > 1", "((((($source.active == true) ?? false) ? $source.age : 0) > 1) ?? false)"),
+        (
+            "TERNARY(active == YES, age, 0) > 1",
+            "((((($source.active == true) ?? false) ? $source.age : 0) > 1) ?? false)"
+        ),
     ]
 
     @Test(arguments: translated)
@@ -46,7 +51,10 @@ struct PredicateTranslationTests {
 
     /// What is refused names the reason, and points at the part of the predicate at fault.
     static let refused: [(String, String, String)] = [
-        ("age > 1 AND name BEGINSWITH 'A'", "the operator BEGINSWITH has no Remodel translation", "name BEGINSWITH 'A'"),
+        (
+            "age > 1 AND name BEGINSWITH 'A'", "the operator BEGINSWITH has no Remodel translation",
+            "name BEGINSWITH 'A'"
+        ),
         ("name ==[c] 'ada'", "the options [c] (case or diacritic insensitive)", "name ==[c] 'ada'"),
         ("ANY books.title == 'x'", "ANY compares every object of a to-many relationship", "ANY books.title == 'x'"),
         ("name == %@", "'%@' is a substitution", "%@"),

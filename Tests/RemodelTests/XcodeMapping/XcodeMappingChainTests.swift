@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The corpus bundles that ship Xcode mapping models, migrated with generated data from their first
@@ -31,43 +32,65 @@ struct XcodeMappingChainTests {
     }
 
     @Test func migrationDemoNeedsOrganismV2ToV3MigrationPolicy() async throws {
-        var chain = CorpusChain(bundle: try XcodeCorpus.bundle("JohnEstropia__CoreStore", "MigrationDemo"), mappings: XcodeCorpus.folder("JohnEstropia__CoreStore"))
+        var chain = CorpusChain(
+            bundle: try XcodeCorpus.bundle("JohnEstropia__CoreStore", "MigrationDemo"),
+            mappings: XcodeCorpus.folder("JohnEstropia__CoreStore"))
         #expect(
             try await refusal(chain, from: "MigrationDemoV2")
                 == "line 52: step MigrationDemoV2 → MigrationDemoV3: the entity mapping OrganismToOrganism needs a Swift policy named 'CoreStoreDemo.OrganismV2ToV3MigrationPolicy' (line 52); Core Data runs those classes there: register Swift code for each with MigrationOptions.register(_:forClass:), or write the step as a Remodel mapping file"
         )
         let v3 = try #require(chain.bundle.version(named: "MigrationDemoV3"))
         chain.classPolicies["CoreStoreDemo.OrganismV2ToV3MigrationPolicy"] = CorpusChain.copying(v3) { organism in
-            ["numberOfLimbs": organism["numberOfFlippers"], "hasVertebrae": .integer(organism["dna"] == .integer(1) ? 1 : 0)]
+            [
+                "numberOfLimbs": organism["numberOfFlippers"],
+                "hasVertebrae": .integer(organism["dna"] == .integer(1) ? 1 : 0),
+            ]
         }
         let (steps, export) = try await bothWays(chain)
-        #expect(steps == ["MigrationDemo → MigrationDemoV2: 2 objects", "MigrationDemoV2 → MigrationDemoV3: 2 objects"])
+        #expect(
+            steps == ["MigrationDemo → MigrationDemoV2: 2 objects", "MigrationDemoV2 → MigrationDemoV3: 2 objects"])
         // The policy made both organisms: numberOfLimbs from numberOfFlippers (0, the V2 default), hasVertebrae from dna.
-        #expect(export.contains(#"{"_pk": 1, "dna": 1, "hasHead": true, "hasTail": true, "hasVertebrae": true, "numberOfLimbs": 0}"#))
-        #expect(export.contains(#"{"_pk": 2, "dna": 2, "hasHead": false, "hasTail": false, "hasVertebrae": false, "numberOfLimbs": 0}"#))
+        #expect(
+            export.contains(
+                #"{"_pk": 1, "dna": 1, "hasHead": true, "hasTail": true, "hasVertebrae": true, "numberOfLimbs": 0}"#))
+        #expect(
+            export.contains(
+                #"{"_pk": 2, "dna": 2, "hasHead": false, "hasTail": false, "hasVertebrae": false, "numberOfLimbs": 0}"#)
+        )
     }
 
     /// 44 versions, 43 steps; 2.53 → 2.54 through the Xcode mapping model, whose value is checked object by object.
     @Test func wireRunsItsWholeChain() async throws {
-        let chain = CorpusChain(bundle: try XcodeCorpus.bundle("wireapp__wire-ios-data-model", "zmessaging"), mappings: XcodeCorpus.folder("wireapp__wire-ios-data-model"))
+        let chain = CorpusChain(
+            bundle: try XcodeCorpus.bundle("wireapp__wire-ios-data-model", "zmessaging"),
+            mappings: XcodeCorpus.folder("wireapp__wire-ios-data-model"))
         let (steps, _) = try await bothWays(chain)
         #expect(steps.count == 43)
         #expect(steps.first == "zmessaging → zmessaging1.27: 26 objects")
-        #expect(steps.filter { $0.contains("values of") } == ["zmessaging2.53.0 → zmessaging2.54.0: 24 objects, values of Conversation.mutedStatus = int($source.isSilenced) checked"])
+        #expect(
+            steps.filter { $0.contains("values of") } == [
+                "zmessaging2.53.0 → zmessaging2.54.0: 24 objects, values of Conversation.mutedStatus = int($source.isSilenced) checked"
+            ])
         #expect(steps.last == "zmessaging2.54.0 → zmessaging2.55.0: 24 objects")
     }
 
     @Test func sampleModelNeedsV2to3MakerPolicyAndRebuildsPreviousOwners() async throws {
-        var chain = CorpusChain(bundle: try XcodeCorpus.bundle("alemar11__CoreDataPlus", "SampleModel"), mappings: XcodeCorpus.folder("alemar11__CoreDataPlus"))
+        var chain = CorpusChain(
+            bundle: try XcodeCorpus.bundle("alemar11__CoreDataPlus", "SampleModel"),
+            mappings: XcodeCorpus.folder("alemar11__CoreDataPlus"))
         let refused = try await refusal(chain, from: "SampleModel2")
-        #expect(refused.hasPrefix("line 122: step SampleModel2 → SampleModel3: the entity mapping CarToCar needs a Swift policy named 'REPLACE_AT_RUNTIME.V2to3MakerPolicy' (line 122); the entity mapping LuxuryCarToLuxuryCar needs a Swift policy named 'REPLACE_AT_RUNTIME.V2to3MakerPolicy' (line 149); the entity mapping SportCarToSportCar needs a Swift policy named 'REPLACE_AT_RUNTIME.V2to3MakerPolicy' (line 54); "))
+        #expect(
+            refused.hasPrefix(
+                "line 122: step SampleModel2 → SampleModel3: the entity mapping CarToCar needs a Swift policy named 'REPLACE_AT_RUNTIME.V2to3MakerPolicy' (line 122); the entity mapping LuxuryCarToLuxuryCar needs a Swift policy named 'REPLACE_AT_RUNTIME.V2to3MakerPolicy' (line 149); the entity mapping SportCarToSportCar needs a Swift policy named 'REPLACE_AT_RUNTIME.V2to3MakerPolicy' (line 54); "
+            ))
         let v3 = try #require(chain.bundle.version(named: "SampleModel3"))
         chain.classPolicies["REPLACE_AT_RUNTIME.V2to3MakerPolicy"] = CorpusChain.copying(v3)
         let (steps, export) = try await bothWays(chain)
         #expect(steps == ["SampleModel → SampleModel2: 8 objects", "SampleModel2 → SampleModel3: 8 objects"])
         // Car.previousOwners is rebuilt from owner, Person.previousCars from cars: the same links, both ends; the
         // policy's objects keep their own owner.
-        let objects = try #require(try JSONSerialization.jsonObject(with: Data(export.utf8)) as? [String: [[String: Any]]])
+        let objects = try #require(
+            try JSONSerialization.jsonObject(with: Data(export.utf8)) as? [String: [[String: Any]]])
         var carsOf: [Int: [Int]] = [:]
         var cars = 0
         for entity in ["Car", "SportCar", "LuxuryCar"] {
@@ -89,10 +112,13 @@ struct XcodeMappingChainTests {
     /// makes the merkle blocks, which keep their own to-one links (`chain`, required), and the whole chain
     /// migrates, step by step and in one run alike.
     @Test func dashSyncNeedsThreePolicyClasses() async throws {
-        var chain = CorpusChain(bundle: try XcodeCorpus.bundle("dashpay__dashsync-iOS", "DashSync"), mappings: XcodeCorpus.folder("dashpay__dashsync-iOS"))
+        var chain = CorpusChain(
+            bundle: try XcodeCorpus.bundle("dashpay__dashsync-iOS", "DashSync"),
+            mappings: XcodeCorpus.folder("dashpay__dashsync-iOS"))
         let refused = try await refusal(chain, from: "DashSync 6")
         for (name, line) in [
-            ("DSMerkleBlockEntity6To7MigrationPolicy", 65), ("DSDeleteEntityMigrationPolicy", 662), ("DSAccountEntity6To7MigrationPolicy", 1432),
+            ("DSMerkleBlockEntity6To7MigrationPolicy", 65), ("DSDeleteEntityMigrationPolicy", 662),
+            ("DSAccountEntity6To7MigrationPolicy", 1432),
         ] {
             #expect(refused.contains("needs a Swift policy named '\(name)' (line \(line))"), "\(refused)")
         }
@@ -103,6 +129,8 @@ struct XcodeMappingChainTests {
             "DSAccountEntity6To7MigrationPolicy": CorpusChain.copying(v7),
         ]
         let (steps, _) = try await bothWays(chain)
-        #expect(steps == (1...5).map { "DashSync \($0) → DashSync \($0 + 1): 46 objects" } + (6...20).map { "DashSync \($0) → DashSync \($0 + 1): 36 objects" })
+        #expect(
+            steps == (1...5).map { "DashSync \($0) → DashSync \($0 + 1): 46 objects" }
+                + (6...20).map { "DashSync \($0) → DashSync \($0 + 1): 36 objects" })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Every `.xcmappingmodel` of the shared corpus, read for its bundle: which versions it maps, what
@@ -17,7 +18,8 @@ struct XcodeMappingCorpusTests {
 
         var versions: String {
             let match = translation.match
-            return "\(match.source.name) → \(match.destination.name) (\(match.sourceMethod.rawValue), \(match.destinationMethod.rawValue))"
+            return
+                "\(match.source.name) → \(match.destination.name) (\(match.sourceMethod.rawValue), \(match.destinationMethod.rawValue))"
         }
 
         var rules: [String] {
@@ -42,12 +44,14 @@ struct XcodeMappingCorpusTests {
         let bundle = try XcodeCorpus.bundle(repository, bundleName)
         let loaded = try #require(XcodeMappingLoader.load(path: XcodeCorpus.mapping(repository, name), bundle: bundle))
         return Read(
-            loaded: loaded, translation: try #require(loaded.translation, "\(loaded.diagnostics)"), mapping: try #require(loaded.mapping),
+            loaded: loaded, translation: try #require(loaded.translation, "\(loaded.diagnostics)"),
+            mapping: try #require(loaded.mapping),
             bundle: bundle)
     }
 
     @Test func evolutionDemoV1ToV2GivesNewAttributesTheirValuesAndNamesItsPolicy() throws {
-        let read = try read("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1", bundle: "Advanced.EvolutionDemo.V1")
+        let read = try read(
+            "JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1", bundle: "Advanced.EvolutionDemo.V1")
         #expect(read.versions == "Advanced.EvolutionDemo.V1 → Advanced.EvolutionDemo.V2 (by name, by name)")
         #expect(read.translation.model.entities.count == 1)
         #expect(
@@ -63,22 +67,33 @@ struct XcodeMappingCorpusTests {
         let match = read.translation.match
         let flagella = try store.rows(of: "Creature", at: match.source).map { $0["numberOfFlagella"] ?? .null }
         #expect(flagella.count == 4 && !flagella.contains(.null))
-        #expect(try store.values(of: "numberOfFlippers", in: creature, from: match.source, to: match.destination) == flagella)
-        #expect(try store.values(of: "hasHead", in: creature, from: match.source, to: match.destination) == Array(repeating: .integer(1), count: 4))
+        #expect(
+            try store.values(of: "numberOfFlippers", in: creature, from: match.source, to: match.destination)
+                == flagella)
+        #expect(
+            try store.values(of: "hasHead", in: creature, from: match.source, to: match.destination)
+                == Array(repeating: .integer(1), count: 4))
     }
 
     @Test func evolutionDemoV2ToV1GoesBackwardsAndIsNotUsed() throws {
-        let read = try read("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1.FromV2", bundle: "Advanced.EvolutionDemo.V1")
+        let read = try read(
+            "JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1.FromV2", bundle: "Advanced.EvolutionDemo.V1")
         #expect(read.versions == "Advanced.EvolutionDemo.V2 → Advanced.EvolutionDemo.V1 (by name, by name)")
         #expect(read.rules == ["Creature → Creature; numberOfFlagella = $source.numberOfFlippers"])
         #expect(read.loaded.isBackwards(in: read.bundle))
         let catalog = MappingCatalog(directory: XcodeCorpus.folder("JohnEstropia__CoreStore"), bundle: read.bundle)
-        #expect(catalog.mappings.keys.map { "\($0.source) → \($0.destination)" } == ["Advanced.EvolutionDemo.V1 → Advanced.EvolutionDemo.V2"])
+        #expect(
+            catalog.mappings.keys.map { "\($0.source) → \($0.destination)" } == [
+                "Advanced.EvolutionDemo.V1 → Advanced.EvolutionDemo.V2"
+            ])
         #expect(catalog.diagnostics.map(\.rule).sorted() == ["xcode-mapping-backwards", "xcode-mapping-policy"])
         let store = try GeneratedStore(bundle: read.bundle, version: "Advanced.EvolutionDemo.V2")
         let match = read.translation.match
         let flippers = try store.rows(of: "Creature", at: match.source).map { $0["numberOfFlippers"] ?? .null }
-        #expect(try store.values(of: "numberOfFlagella", in: try read.entity("Creature"), from: match.source, to: match.destination) == flippers)
+        #expect(
+            try store.values(
+                of: "numberOfFlagella", in: try read.entity("Creature"), from: match.source, to: match.destination)
+                == flippers)
     }
 
     /// The file holds a second entity mapping object that nothing links to: Xcode left it over, and it is ignored.
@@ -101,7 +116,10 @@ struct XcodeMappingCorpusTests {
         let store = try GeneratedStore(bundle: read.bundle, version: "MigrationDemoV3")
         let match = read.translation.match
         let limbs = try store.rows(of: "Organism", at: match.source).map { $0["numberOfLimbs"] ?? .null }
-        #expect(try store.values(of: "numberOfFlippers", in: try read.entity("Organism"), from: match.source, to: match.destination) == limbs)
+        #expect(
+            try store.values(
+                of: "numberOfFlippers", in: try read.entity("Organism"), from: match.source, to: match.destination)
+                == limbs)
     }
 
     /// A Boolean given to an Integer 32 attribute: Core Data stored the NSNumber, Remodel writes `int(…)`.
@@ -115,7 +133,10 @@ struct XcodeMappingCorpusTests {
         let match = read.translation.match
         let silenced = try store.rows(of: "Conversation", at: match.source).map { $0["isSilenced"] ?? .null }
         #expect(Set(silenced) == [.integer(0), .integer(1)])
-        #expect(try store.values(of: "mutedStatus", in: try read.entity("Conversation"), from: match.source, to: match.destination) == silenced)
+        #expect(
+            try store.values(
+                of: "mutedStatus", in: try read.entity("Conversation"), from: match.source, to: match.destination)
+                == silenced)
     }
 
     @Test func dashSync6To7AddsSevenEntitiesAndNamesThreePolicyClasses() throws {
@@ -165,8 +186,10 @@ struct XcodeMappingCorpusTests {
     /// Every mapping model of the corpus validates without an error, each found for its own bundle among all of them.
     @Test func everyMappingModelValidatesWithoutErrors() throws {
         let names = [
-            ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1"), ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo"),
-            ("JohnEstropia__CoreStore", "MigrationDemo"), ("wireapp__wire-ios-data-model", "zmessaging"), ("dashpay__dashsync-iOS", "DashSync"),
+            ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1"),
+            ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo"),
+            ("JohnEstropia__CoreStore", "MigrationDemo"), ("wireapp__wire-ios-data-model", "zmessaging"),
+            ("dashpay__dashsync-iOS", "DashSync"),
             ("alemar11__CoreDataPlus", "SampleModel"), ("alemar11__CoreDataPlus", "SampleModel3"),
         ]
         var bundles: [String: ModelBundle] = [:]
@@ -174,18 +197,25 @@ struct XcodeMappingCorpusTests {
         var diagnostics: [Diagnostic] = []
         for (repository, name) in XcodeCorpus.all {
             diagnostics += XcodeMappingValidation.check(
-                path: XcodeCorpus.mapping(repository, name), bundles: bundles, searched: [], remodelSteps: .init(), registeredPolicyClasses: [])
+                path: XcodeCorpus.mapping(repository, name), bundles: bundles, searched: [], remodelSteps: .init(),
+                registeredPolicyClasses: [])
         }
         #expect(diagnostics.filter { $0.severity == .error }.map(\.description) == [])
-        #expect(Dictionary(grouping: diagnostics, by: \.rule).mapValues(\.count) == ["xcode-mapping-policy": 12, "xcode-mapping-backwards": 2])
+        #expect(
+            Dictionary(grouping: diagnostics, by: \.rule).mapValues(\.count) == [
+                "xcode-mapping-policy": 12, "xcode-mapping-backwards": 2,
+            ])
         // With the classes registered, nothing is left but the two mapping models that go backwards.
         let classes: Set<String> = [
-            "Advanced_EvolutionDemo_V2_FromV1MigrationPolicy", "CoreStoreDemo.OrganismV2ToV3MigrationPolicy", "DSDeleteEntityMigrationPolicy",
-            "DSMerkleBlockEntity6To7MigrationPolicy", "DSAccountEntity6To7MigrationPolicy", "REPLACE_AT_RUNTIME.V2to3MakerPolicy",
+            "Advanced_EvolutionDemo_V2_FromV1MigrationPolicy", "CoreStoreDemo.OrganismV2ToV3MigrationPolicy",
+            "DSDeleteEntityMigrationPolicy",
+            "DSMerkleBlockEntity6To7MigrationPolicy", "DSAccountEntity6To7MigrationPolicy",
+            "REPLACE_AT_RUNTIME.V2to3MakerPolicy",
         ]
         let registered = XcodeCorpus.all.flatMap { repository, name in
             XcodeMappingValidation.check(
-                path: XcodeCorpus.mapping(repository, name), bundles: bundles, searched: [], remodelSteps: .init(), registeredPolicyClasses: classes)
+                path: XcodeCorpus.mapping(repository, name), bundles: bundles, searched: [], remodelSteps: .init(),
+                registeredPolicyClasses: classes)
         }
         #expect(registered.map(\.rule) == ["xcode-mapping-backwards", "xcode-mapping-backwards"])
     }

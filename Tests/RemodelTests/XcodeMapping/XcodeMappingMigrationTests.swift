@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Stores migrated through a hand-written Xcode mapping model: values, filters and relationships as
@@ -34,7 +35,8 @@ struct XcodeMappingMigrationTests {
         try project.write(try XcodeMappingValidationTests.complete(project))
         let path = try store(project)
         let bundle = try project.bundle()
-        let report = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: project.mappings)).migrate(storeAt: path)
+        let report = try await Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: project.mappings))
+            .migrate(storeAt: path)
         #expect(report.targetVersion == "Shop 2")
         expectSameText(
             try Store.open(at: path, bundle: bundle).exportJSONString(),
@@ -59,10 +61,13 @@ struct XcodeMappingMigrationTests {
         var fixture = try XcodeMappingValidationTests.complete(project)
         fixture.entities[0].policy = "ShopKit.ItemPolicy"
         let mapping = try project.write(fixture)
-        let line = try #require(XcodeMappingFixture.line(of: "migrationpolicyclassname", in: try String(contentsOfFile: mapping, encoding: .utf8)))
+        let line = try #require(
+            XcodeMappingFixture.line(
+                of: "migrationpolicyclassname", in: try String(contentsOfFile: mapping, encoding: .utf8)))
         let path = try store(project)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let migrator = Migrator(bundle: try project.bundle(), options: MigrationOptions(mappingsDirectory: project.mappings))
+        let migrator = Migrator(
+            bundle: try project.bundle(), options: MigrationOptions(mappingsDirectory: project.mappings))
         do {
             _ = try await migrator.migrate(storeAt: path)
             Issue.record("migrated without the policy")
@@ -92,12 +97,17 @@ struct XcodeMappingMigrationTests {
         options.register(
             EntityPolicy(destination: "ignored") { item in
                 seen.append(item.primaryKey)
-                guard case .text(let name) = item["name"] else { return [DestinationObject(["title": .text("(unnamed)"), "count": item["count"]])] }
+                guard case .text(let name) = item["name"] else {
+                    return [DestinationObject(["title": .text("(unnamed)"), "count": item["count"]])]
+                }
                 return [DestinationObject(["title": .text(String(name.reversed())), "count": item["count"]])]
             }, forClass: "ShopKit.ItemPolicy")
         let migrator = Migrator(bundle: bundle, options: options)
         let plan = try migrator.plan(storeAt: path)
-        #expect(plan.description.contains("Item: transform where ((($source.count > 0) ?? false) && !((($source.code == 'skip&drop') ?? false)))"))
+        #expect(
+            plan.description.contains(
+                "Item: transform where ((($source.count > 0) ?? false) && !((($source.code == 'skip&drop') ?? false)))")
+        )
         #expect(plan.description.contains(", made by the Swift policy registered for ShopKit.ItemPolicy)"))
         _ = try await migrator.migrate(storeAt: path)
         #expect(seen.values == [1, 3])
@@ -127,7 +137,9 @@ struct XcodeMappingMigrationTests {
         let path = try store(project)
         var options = MigrationOptions(mappingsDirectory: project.mappings)
         options.register(EntityPolicy(destination: "Item") { _ in [] }, forClass: "ItemPolicy")
-        #expect(throws: RemodelError.self) { try Migrator(bundle: try project.bundle(), options: options).plan(storeAt: path) }
+        #expect(throws: RemodelError.self) {
+            try Migrator(bundle: try project.bundle(), options: options).plan(storeAt: path)
+        }
     }
 }
 
@@ -140,15 +152,22 @@ struct XcodeMappingMergeTests {
             """
         let bundle = makeBundle(
             "Pets", try makeVersion("Pets", pets),
-            try makeVersion("Pets 2", #"<entity name="Pet"><attribute name="name" optional="YES" attributeType="String"/></entity>"#))
+            try makeVersion(
+                "Pets 2", #"<entity name="Pet"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+            ))
         let folder = try TemporaryFolder()
         let fixture = XcodeMappingFixture(
-            sourcePath: "Pets.xcdatamodeld/Pets.xcdatamodel", destinationPath: "Pets.xcdatamodeld/Pets 2.xcdatamodel", entities: [
-                XcodeMappingFixture.EntityMapping(source: "Cat", destination: "Pet"), XcodeMappingFixture.EntityMapping(source: "Dog", destination: "Pet"),
+            sourcePath: "Pets.xcdatamodeld/Pets.xcdatamodel", destinationPath: "Pets.xcdatamodeld/Pets 2.xcdatamodel",
+            entities: [
+                XcodeMappingFixture.EntityMapping(source: "Cat", destination: "Pet"),
+                XcodeMappingFixture.EntityMapping(source: "Dog", destination: "Pet"),
             ])
         let path = try fixture.write(in: folder.path, name: "Pets")
         let loaded = try #require(XcodeMappingLoader.load(path: path, bundle: bundle))
-        #expect(loaded.translation?.file.entities.map { "\($0.sourceEntity ?? "-") → \($0.destinationEntity ?? "-")" } == ["Cat → Pet", "Dog → Pet"])
+        #expect(
+            loaded.translation?.file.entities.map { "\($0.sourceEntity ?? "-") → \($0.destinationEntity ?? "-")" } == [
+                "Cat → Pet", "Dog → Pet",
+            ])
         #expect(loaded.mapping?.entities.filter { $0.destination == "Pet" }.compactMap(\.source) == ["Cat", "Dog"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// `remodel validate` on Xcode mapping models written by hand (as Xcode lays them out): every
@@ -18,15 +19,21 @@ struct XcodeMappingValidationTests {
                 XcodeMappingFixture.EntityMapping(
                     source: "Item", destination: "Item", filter: "count > 0 AND code != \"skip&drop\"",
                     attributes: [
-                        .init("title", E(.function(operand: source("name"), selector: "uppercaseString", arguments: []))),
-                        .init("price", source("price")), .init("active", source("active")), .init("count"), .init("code"),
+                        .init(
+                            "title", E(.function(operand: source("name"), selector: "uppercaseString", arguments: []))),
+                        .init("price", source("price")), .init("active", source("active")), .init("count"),
+                        .init("code"),
                     ],
                     relationships: [
                         .init(
                             "labels",
-                            E(.function(operand: E(.variable("manager")), selector: RelationshipTranslation.byEntityMapping, arguments: [E(.constant(.string("TagToTag"))), source("tags")])))
+                            E(
+                                .function(
+                                    operand: E(.variable("manager")), selector: RelationshipTranslation.byEntityMapping,
+                                    arguments: [E(.constant(.string("TagToTag"))), source("tags")])))
                     ]),
-                XcodeMappingFixture.EntityMapping(source: "Tag", destination: "Tag", attributes: [.init("label")], relationships: [.init("items")]),
+                XcodeMappingFixture.EntityMapping(
+                    source: "Tag", destination: "Tag", attributes: [.init("label")], relationships: [.init("items")]),
                 XcodeMappingFixture.EntityMapping(source: "Note", destination: nil),
             ])
     }
@@ -63,7 +70,8 @@ struct XcodeMappingValidationTests {
         let filterColumn = 69 + "code == 'a&amp;b' AND ".count
         let model = try line("XDDEVMAPPINGMODEL\" id")
         expectLines(
-            try project.validate(), [
+            try project.validate(),
+            [
                 "\(file):\(model):5: warning: no entity mapping reads Tag, so Core Data would drop its objects in this step; Remodel carries them over as inferred (to drop them, write this step as a Remodel mapping file with <entity source=\"Tag\"/>) [xcode-mapping-unmapped-entity]",
                 "\(file):\(try line(">Tga<")):52: error: the source version 'Shop' has no entity 'Tga'; did you mean 'Tag'? [mapping-unknown-entity]",
                 "\(file):\(try line(">Item<") - 1):5: error: Item.active: Boolean → Integer 16 cannot be inferred (Boolean values do not convert to Integer 16 without loss); add to a mapping file: <attribute name=\"active\" value=\"int($source.active)\"/> [mapping-incomplete]",
@@ -82,10 +90,13 @@ struct XcodeMappingValidationTests {
         var fixture = try Self.complete(project)
         fixture.entities[0].filter = "count > 0 AND name > 3"
         let path = try project.write(fixture)
-        let line = try #require(XcodeMappingFixture.line(of: "sourcefilterpredicatestring", in: try String(contentsOfFile: path, encoding: .utf8)))
+        let line = try #require(
+            XcodeMappingFixture.line(
+                of: "sourcefilterpredicatestring", in: try String(contentsOfFile: path, encoding: .utf8)))
         // The predicate's text starts at column 69; `name > 3` 14 characters in, 17 as written (`>` is `&gt;`).
         expectLines(
-            try project.validate(), [
+            try project.validate(),
+            [
                 "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):86: error: cannot compare String and Integer; convert one side with string(…) or int(…)/double(…) (in ((($source.count > 0) ?? false) && (($source.name > 3) ?? false)), translated from the Xcode expression count > 0 AND name > 3) [expression-type]"
             ])
     }
@@ -100,7 +111,9 @@ struct XcodeMappingValidationTests {
         #expect(try project.validate() == [])
         let loaded = try #require(XcodeMappingLoader.load(path: path, bundle: try project.bundle()))
         let match = try #require(loaded.translation?.match)
-        #expect("\(match.source.name) \(match.sourceMethod.rawValue), \(match.destination.name) \(match.destinationMethod.rawValue)" == "Shop by model snapshot, Shop 2 by model snapshot")
+        #expect(
+            "\(match.source.name) \(match.sourceMethod.rawValue), \(match.destination.name) \(match.destinationMethod.rawValue)"
+                == "Shop by model snapshot, Shop 2 by model snapshot")
     }
 
     @Test func noVersionMatchingIsSaidWithTheClosest() throws {
@@ -114,7 +127,8 @@ struct XcodeMappingValidationTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let line = try #require(XcodeMappingFixture.line(of: "destinationmodelpath", in: text))
         expectLines(
-            try project.validate(), [
+            try project.validate(),
+            [
                 "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):62: error: no version matches: its destination model path 'Shop.xcdatamodeld/Shop 3.xcdatamodel' names no version of 'Shop', and its destination model snapshot matches no version of 'Shop'; the closest is 'Shop 2', which has no Item.rating [xcode-mapping-unknown-version]"
             ])
     }
@@ -126,9 +140,11 @@ struct XcodeMappingValidationTests {
         snapshot.entities["Gift"] = ["wrapping"]
         fixture.sourceSnapshot = snapshot
         let path = try project.write(fixture)
-        let line = try #require(XcodeMappingFixture.line(of: "sourcemodelpath", in: try String(contentsOfFile: path, encoding: .utf8)))
+        let line = try #require(
+            XcodeMappingFixture.line(of: "sourcemodelpath", in: try String(contentsOfFile: path, encoding: .utf8)))
         expectLines(
-            try project.validate(), [
+            try project.validate(),
+            [
                 "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):57: warning: the source model path names version 'Shop', but the model the mapping was made with differs from it: 'Shop' has no entity Gift; check the mapping in Xcode [xcode-mapping-snapshot-differs]"
             ])
     }
@@ -137,11 +153,15 @@ struct XcodeMappingValidationTests {
     @Test func aRemodelMappingFileForTheSameStepWins() throws {
         let project = try ShopProject()
         let path = try project.write(try Self.complete(project))
-        try #"<mapping model="Shop" sourceVersion="Shop" destinationVersion="Shop 2"><entity source="Item" destination="Item"><attribute name="title" value="$source.name"/><attribute name="price" value="decimal($source.price)"/><attribute name="active" value="int($source.active)"/></entity></mapping>"#
+        try
+            #"<mapping model="Shop" sourceVersion="Shop" destinationVersion="Shop 2"><entity source="Item" destination="Item"><attribute name="title" value="$source.name"/><attribute name="price" value="decimal($source.price)"/><attribute name="active" value="int($source.active)"/></entity></mapping>"#
             .write(toFile: project.mappings + "/shop.xml", atomically: true, encoding: .utf8)
-        let line = try #require(XcodeMappingFixture.line(of: "XDDEVMAPPINGMODEL\" id", in: try String(contentsOfFile: path, encoding: .utf8)))
+        let line = try #require(
+            XcodeMappingFixture.line(
+                of: "XDDEVMAPPINGMODEL\" id", in: try String(contentsOfFile: path, encoding: .utf8)))
         expectLines(
-            try project.validate(), [
+            try project.validate(),
+            [
                 "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):5: warning: the Remodel mapping file …/Mappings/shop.xml maps the same step ('Shop' to 'Shop 2') and is used instead of this mapping model [xcode-mapping-superseded]"
             ])
         let catalog = MappingCatalog(directory: project.mappings, bundle: try project.bundle())
@@ -157,24 +177,41 @@ struct XcodeMappingValidationTests {
         var fixture = try Self.complete(project)
         fixture.entities[0].policy = "ShopKit.ItemPolicy"
         fixture.entities[0].attributes.append(
-            .init("code", E(.function(operand: E(.variable("entityPolicy")), selector: "codeFor:", arguments: [Self.source("code")]))))
+            .init(
+                "code",
+                E(
+                    .function(
+                        operand: E(.variable("entityPolicy")), selector: "codeFor:", arguments: [Self.source("code")])))
+        )
         fixture.entities[1].policy = "ShopKit.TagPolicy"
         let path = try project.write(fixture)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let file = "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml"
-        let lines = text.components(separatedBy: "\n").enumerated().filter { $0.element.contains("migrationpolicyclassname") }.map { $0.offset + 1 }
-        let item = "\(file):\(lines[1]):66: warning: the entity mapping ItemToItem needs a Swift policy named 'ShopKit.ItemPolicy' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file [xcode-mapping-policy]"
-        let tag = "\(file):\(lines[0]):66: warning: the entity mapping TagToTag needs a Swift policy named 'ShopKit.TagPolicy' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file [xcode-mapping-policy]"
+        let lines = text.components(separatedBy: "\n").enumerated().filter {
+            $0.element.contains("migrationpolicyclassname")
+        }.map { $0.offset + 1 }
+        let item =
+            "\(file):\(lines[1]):66: warning: the entity mapping ItemToItem needs a Swift policy named 'ShopKit.ItemPolicy' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file [xcode-mapping-policy]"
+        let tag =
+            "\(file):\(lines[0]):66: warning: the entity mapping TagToTag needs a Swift policy named 'ShopKit.TagPolicy' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file [xcode-mapping-policy]"
         let all = try project.validate()
         #expect(all.filter { $0.contains("[xcode-mapping-policy]") }.sorted() == [item, tag].sorted())
-        #expect(all.filter { $0.contains("[xcode-mapping-expression]") }.map { $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ") } == [
-            "warning: ItemToItem.code: the Xcode expression FUNCTION($entityPolicy, \"codeFor:\", $source.code) has no Remodel translation (FUNCTION($entityPolicy, \"codeFor:\", …) calls the entity mapping's migration policy class, which is Objective-C or Swift code of the app); the Swift policy registered for ShopKit.ItemPolicy makes these objects [xcode-mapping-expression]"
-        ])
+        #expect(
+            all.filter { $0.contains("[xcode-mapping-expression]") }.map {
+                $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ")
+            } == [
+                "warning: ItemToItem.code: the Xcode expression FUNCTION($entityPolicy, \"codeFor:\", $source.code) has no Remodel translation (FUNCTION($entityPolicy, \"codeFor:\", …) calls the entity mapping's migration policy class, which is Objective-C or Swift code of the app); the Swift policy registered for ShopKit.ItemPolicy makes these objects [xcode-mapping-expression]"
+            ])
         #expect(all.count == 3)
-        #expect(try project.validate(registeredPolicyClasses: ["ShopKit.TagPolicy"]).filter { $0.contains("[xcode-mapping-policy]") } == [item])
+        #expect(
+            try project.validate(registeredPolicyClasses: ["ShopKit.TagPolicy"]).filter {
+                $0.contains("[xcode-mapping-policy]")
+            } == [item])
     }
 
-    private func expectLines(_ actual: [String], _ expected: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    private func expectLines(
+        _ actual: [String], _ expected: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         expectSameText(actual.joined(separator: "\n"), expected.joined(separator: "\n"), sourceLocation: sourceLocation)
     }
 }

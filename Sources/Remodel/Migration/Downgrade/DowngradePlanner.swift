@@ -14,14 +14,19 @@ struct DowngradePlanner {
     /// - Parameter path: The store, named in errors.
     func plan(store: SQLiteConnection, path: String) throws(RemodelError) -> MigrationPlan {
         guard case .success(let metadata) = try StoreMetadata.read(from: store) else {
-            throw RemodelError(.notAStore, "the store's metadata cannot be read, so it cannot be migrated down", path: path)
+            throw RemodelError(
+                .notAStore, "the store's metadata cannot be read, so it cannot be migrated down", path: path)
         }
-        let target = try bundle.requireVersion(named: options.targetVersion ?? bundle.currentVersionName, code: .migrationNotPlannable)
+        let target = try bundle.requireVersion(
+            named: options.targetVersion ?? bundle.currentVersionName, code: .migrationNotPlannable)
         let source = try sourceVersion(metadata, store: store, path: path, target: target.name)
         let destination = DowngradeRenaming.older(target, readFrom: source)
         var plan = MigrationPlan(
             modelName: bundle.name, sourceVersion: source.name, targetVersion: target.name,
-            steps: [MigrationStep(source: source, destination: destination, mapping: try mapping(from: source, to: destination))])
+            steps: [
+                MigrationStep(
+                    source: source, destination: destination, mapping: try mapping(from: source, to: destination))
+            ])
         plan.isDowngrade = true
         plan.steps[0].mapping = try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(
             plan.steps[0].mapping, source: source)
@@ -47,7 +52,9 @@ struct DowngradePlanner {
 
     /// The store's version as a model: the one it carries, checked against the entity hashes it records;
     /// for a store that carries none, the bundle's version of that name when it has one (after its current).
-    private func sourceVersion(_ metadata: StoreMetadata, store: SQLiteConnection, path: String, target: String) throws(RemodelError) -> ModelVersion {
+    private func sourceVersion(_ metadata: StoreMetadata, store: SQLiteConnection, path: String, target: String)
+        throws(RemodelError) -> ModelVersion
+    {
         let newer = "the store is at version \"\(metadata.versionName)\", newer than this build's \"\(target)\""
         guard metadata.formatVersion <= StoreMetadata.currentFormatVersion else {
             throw RemodelError(
@@ -80,7 +87,11 @@ struct DowngradePlanner {
     /// file or Xcode mapping model from it forward is read as any step's), else inference.
     private func mapping(from source: ModelVersion, to destination: ModelVersion) throws(RemodelError) -> MappingModel {
         if options.mappingsDirectory != nil {
-            let versions = [source] + bundle.versionNames.compactMap { name in name == destination.name ? destination : bundle.version(named: name) }
+            let versions =
+                [source]
+                + bundle.versionNames.compactMap { name in
+                    name == destination.name ? destination : bundle.version(named: name)
+                }
             let extended = ModelBundle(
                 name: bundle.name, path: bundle.path, versions: versions, currentVersionName: destination.name,
                 formerVersionNames: bundle.formerVersionNames.filter { $0.key != source.name })
@@ -88,12 +99,17 @@ struct DowngradePlanner {
             let pair = MappingCatalog.VersionPair(source: source.name, destination: destination.name)
             // The folder may hold files for versions this older build lacks (the newer build's upward steps):
             // only the downward pair's files, and files too broken to tell their pair, can stop a downgrade.
-            let otherPairs = Set(catalog.files.filter { path in
-                if XcodeMappingLoader.isXcodeMapping(path) { return catalog.mappings[pair]?.files.contains(path) != true }
-                guard let file = MappingFileReader.read(path: path).0 else { return false }
-                return file.sourceVersion != source.name || file.destinationVersion != destination.name
-            })
-            let errors = catalog.diagnostics.filter { $0.severity == .error && !otherPairs.contains($0.location?.file ?? "") }
+            let otherPairs = Set(
+                catalog.files.filter { path in
+                    if XcodeMappingLoader.isXcodeMapping(path) {
+                        return catalog.mappings[pair]?.files.contains(path) != true
+                    }
+                    guard let file = MappingFileReader.read(path: path).0 else { return false }
+                    return file.sourceVersion != source.name || file.destinationVersion != destination.name
+                })
+            let errors = catalog.diagnostics.filter {
+                $0.severity == .error && !otherPairs.contains($0.location?.file ?? "")
+            }
             if let error = errors.first {
                 let more = errors.count > 1 ? " (and \(errors.count - 1) more; run `remodel validate`)" : ""
                 throw RemodelError(.invalidMapping, error.message + more, location: error.location)
@@ -108,17 +124,21 @@ struct DowngradePlanner {
     static func lostOrders(_ step: MigrationStep) -> [DataLoss] {
         var losses: [DataLoss] = []
         for mapping in step.mapping.entities {
-            guard let sourceName = mapping.source, let source = step.source.entity(named: sourceName), !source.isAbstract,
-                let destinationName = mapping.destination, let destination = step.destination.entity(named: destinationName)
+            guard let sourceName = mapping.source, let source = step.source.entity(named: sourceName),
+                !source.isAbstract,
+                let destinationName = mapping.destination,
+                let destination = step.destination.entity(named: destinationName)
             else { continue }
             for relationship in mapping.relationships {
                 guard let from = relationship.source, let before = step.source.relationship(named: from, in: source),
                     before.isToMany, before.isOrdered,
-                    let after = step.destination.relationship(named: relationship.destination, in: destination), !after.isOrdered
+                    let after = step.destination.relationship(named: relationship.destination, in: destination),
+                    !after.isOrdered
                 else { continue }
                 losses.append(
                     DataLoss(
-                        sourceVersion: step.source.name, destinationVersion: step.destination.name, entity: sourceName, property: from))
+                        sourceVersion: step.source.name, destinationVersion: step.destination.name, entity: sourceName,
+                        property: from))
             }
         }
         return losses

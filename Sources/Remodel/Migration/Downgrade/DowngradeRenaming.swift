@@ -14,31 +14,37 @@ enum DowngradeRenaming {
         var entities = older.entities
         for index in entities.indices {
             let entity = entities[index]
-            let renamed = renamedElement(entity.name, entity.elementID, among: newer.entities, name: \.name, elementID: \.elementID)
+            let renamed = renamedElement(
+                entity.name, entity.elementID, among: newer.entities, name: \.name, elementID: \.elementID)
             if let renamed { entities[index].elementID = renamed }
             newerNames[entity.name] = renamed ?? entity.name
         }
         for index in entities.indices {
-            guard let newerName = newerNames[entities[index].name], let newerEntity = newer.entity(named: newerName) else { continue }
+            guard let newerName = newerNames[entities[index].name], let newerEntity = newer.entity(named: newerName)
+            else { continue }
             let attributes = newer.attributes(of: newerEntity)
             let relationships = newer.relationships(of: newerEntity)
             for offset in entities[index].attributes.indices {
                 let attribute = entities[index].attributes[offset]
-                if let renamed = renamedElement(attribute.name, attribute.elementID, among: attributes, name: \.name, elementID: \.elementID) {
+                if let renamed = renamedElement(
+                    attribute.name, attribute.elementID, among: attributes, name: \.name, elementID: \.elementID)
+                {
                     entities[index].attributes[offset].elementID = renamed
                 }
             }
             for offset in entities[index].relationships.indices {
                 let relationship = entities[index].relationships[offset]
                 if let renamed = renamedElement(
-                    relationship.name, relationship.elementID, among: relationships, name: \.name, elementID: \.elementID)
+                    relationship.name, relationship.elementID, among: relationships, name: \.name,
+                    elementID: \.elementID)
                 {
                     entities[index].relationships[offset].elementID = renamed
                 }
             }
         }
         return ModelVersion(
-            name: older.name, path: older.path, entities: entities, composites: older.composites, configurations: older.configurations,
+            name: older.name, path: older.path, entities: entities, composites: older.composites,
+            configurations: older.configurations,
             source: older.source)
     }
 
@@ -49,7 +55,9 @@ enum DowngradeRenaming {
         elementID newerElementID: (Element) -> String?
     ) -> String? {
         let match = newer.first { element in
-            guard let identifier = newerElementID(element), !identifier.isEmpty, newerName(element) != name else { return false }
+            guard let identifier = newerElementID(element), !identifier.isEmpty, newerName(element) != name else {
+                return false
+            }
             return identifier == name || identifier == elementID
         }
         return match.map(newerName)

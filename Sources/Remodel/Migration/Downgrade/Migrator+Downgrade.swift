@@ -1,7 +1,9 @@
 extension Migrator {
     /// The plan for a store so inspected, read on `store`: a downgrade from the model it carries when it is
     /// newer and ``MigrationOptions/downgrade`` allows one, else the plan from its version along the bundle.
-    func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError) -> MigrationPlan {
+    func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
+        -> MigrationPlan
+    {
         if case .newer = inspection.state, options.downgrade != .refuse {
             return try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
         }

@@ -44,7 +44,9 @@ public final class FleetMigration: AsyncSequence, Sendable {
             let thread = Thread {
                 while let index = scheduler.next() {
                     let path = paths[index]
-                    let result = migrator.migrateInFleet(storeAt: path, cancellation: cancellation) { progress(path, $0) }
+                    let result = migrator.migrateInFleet(storeAt: path, cancellation: cancellation) {
+                        progress(path, $0)
+                    }
                     scheduler.finished(index, outcome: result.outcome)
                     continuation.yield(result)
                 }
@@ -54,7 +56,8 @@ public final class FleetMigration: AsyncSequence, Sendable {
                 for index in unstarted {
                     continuation.yield(
                         StoreMigrationResult(
-                            path: paths[index], outcome: .skipped, reason: reason, sourceVersion: nil, targetVersion: target, steps: 0,
+                            path: paths[index], outcome: .skipped, reason: reason, sourceVersion: nil,
+                            targetVersion: target, steps: 0,
                             objects: nil, seconds: 0, date: Date(), error: nil, report: nil))
                 }
                 continuation.finish()

@@ -86,6 +86,7 @@ package final class FleetReportFile: @unchecked Sendable {
     private static func failure(_ what: String, _ path: String) -> RemodelError {
         let code = errno
         return RemodelError(
-            .io, "\(what): \(String(cString: strerror(code)))", path: path, cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+            .io, "\(what): \(String(cString: strerror(code)))", path: path,
+            cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }

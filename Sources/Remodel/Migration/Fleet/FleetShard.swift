@@ -26,9 +26,12 @@ package struct FleetShard: Sendable, Hashable {
 
     /// Reads `I/N`, `auto/N`, `I/auto` or `auto`, taking `auto` parts from `environment`.
     package init(parsing text: String, environment: [String: String]) throws(ParseError) {
-        let parts = text == "auto" ? ["auto", "auto"] : text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts =
+            text == "auto"
+            ? ["auto", "auto"] : text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2 else {
-            throw ParseError(description: "--shard takes I/N (shard I of N, from 0), e.g. 0/4, or auto/N or auto; got \(text)")
+            throw ParseError(
+                description: "--shard takes I/N (shard I of N, from 0), e.g. 0/4, or auto/N or auto; got \(text)")
         }
         let index = try Self.number(parts[0], auto: Self.environmentIndex(environment), what: "I", in: text)
         let count = try Self.number(parts[1], auto: Self.environmentCount(environment), what: "N", in: text)
@@ -41,7 +44,8 @@ package struct FleetShard: Sendable, Hashable {
     /// The paths of this shard, in their given order.
     package func select(_ paths: [String]) -> [String] {
         let positions = Dictionary(
-            paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.enumerated().map { ($1, $0) },
+            uniquingKeysWith: { first, _ in first })
         return paths.filter { (positions[$0] ?? 0) % count == index }
     }
 
@@ -51,12 +55,14 @@ package struct FleetShard: Sendable, Hashable {
                 throw ParseError(
                     description: what == "I"
                         ? "--shard \(text): no JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID in the environment to take I from; give it, as I/N"
-                        : "--shard \(text): no SLURM_ARRAY_TASK_COUNT in the environment to take N from; give it, as auto/N")
+                        : "--shard \(text): no SLURM_ARRAY_TASK_COUNT in the environment to take N from; give it, as auto/N"
+                )
             }
             return auto
         }
         guard let value = Int(part) else {
-            throw ParseError(description: "--shard takes I/N (shard I of N, from 0), e.g. 0/4, or auto/N or auto; got \(text)")
+            throw ParseError(
+                description: "--shard takes I/N (shard I of N, from 0), e.g. 0/4, or auto/N or auto; got \(text)")
         }
         return value
     }

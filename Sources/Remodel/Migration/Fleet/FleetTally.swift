@@ -61,7 +61,9 @@ public struct FleetTally: Sendable {
     /// `event` (`"fleet"`), `finished`, `total`, a count per outcome, `objects`, `objectsPerSecond`,
     /// `seconds` and `eta`.
     public func jsonLine(at now: Date = Date()) -> String {
-        var members: [(String, JSONDocument)] = [("event", .string("fleet")), ("finished", .int(finished)), ("total", .int(total))]
+        var members: [(String, JSONDocument)] = [
+            ("event", .string("fleet")), ("finished", .int(finished)), ("total", .int(total)),
+        ]
         members += StoreMigrationResult.Outcome.allCases.map { ($0.rawValue, .int(self[$0])) }
         members += [
             ("objects", .int(objectsMigrated)),

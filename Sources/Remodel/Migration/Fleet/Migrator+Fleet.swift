@@ -51,7 +51,8 @@ extension Migrator {
         do {
             let report = try run(storeAt: path, cancellation: cancellation, observer: observer)
             return StoreMigrationResult(
-                path: path, outcome: report.steps == 0 ? .current : .migrated, reason: nil, sourceVersion: report.sourceVersion,
+                path: path, outcome: report.steps == 0 ? .current : .migrated, reason: nil,
+                sourceVersion: report.sourceVersion,
                 targetVersion: report.targetVersion, steps: report.steps, objects: report.objects,
                 seconds: Date().timeIntervalSince(started), date: Date(), error: nil, report: report)
         } catch {
@@ -82,7 +83,8 @@ extension Migrator {
         let reason = StoreMigrationResult.Reason.of(error, inspection: inspection)
         return StoreMigrationResult(
             path: path, outcome: reason.isTransient ? .transient : .refused, reason: reason,
-            sourceVersion: inspection.flatMap { Self.versionName(of: $0.state) }, targetVersion: options.targetVersion ?? bundle.currentVersion.name,
+            sourceVersion: inspection.flatMap { Self.versionName(of: $0.state) },
+            targetVersion: options.targetVersion ?? bundle.currentVersion.name,
             steps: 0, objects: nil, seconds: Date().timeIntervalSince(started), date: Date(), error: error, report: nil)
     }
 

@@ -21,7 +21,8 @@ package enum StoreList {
             }
             let matches = glob(argument)
             guard !matches.isEmpty else {
-                throw RemodelError(.io, "no file matches the pattern \(argument); check the folder and the pattern", path: argument)
+                throw RemodelError(
+                    .io, "no file matches the pattern \(argument); check the folder and the pattern", path: argument)
             }
             paths += matches
         }
@@ -40,7 +41,8 @@ package enum StoreList {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             guard let contents = FileManager.default.contents(atPath: path) else {
-                throw RemodelError(.io, "cannot read the list of stores; check the path and its permissions", path: path)
+                throw RemodelError(
+                    .io, "cannot read the list of stores; check the path and its permissions", path: path)
             }
             data = contents
         }

@@ -45,10 +45,15 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// The plan step by step, entity by entity, property by property, each with its provenance.
     public var description: String {
         guard !steps.isEmpty else { return "\(modelName): the store is at \(targetVersion); nothing to do.\n" }
-        var lines = ["\(modelName): migrate from \(sourceVersion) to \(targetVersion) in \(steps.count) step\(steps.count == 1 ? "" : "s")"]
-        if isDowngrade { lines[0] += " (down: \(sourceVersion) is newer than this build, read from the model the store carries)" }
+        var lines = [
+            "\(modelName): migrate from \(sourceVersion) to \(targetVersion) in \(steps.count) step\(steps.count == 1 ? "" : "s")"
+        ]
+        if isDowngrade {
+            lines[0] += " (down: \(sourceVersion) is newer than this build, read from the model the store carries)"
+        }
         for (index, step) in steps.enumerated() {
-            let how = step.mapping.files.isEmpty ? "inferred" : "mapping file \(step.mapping.files.joined(separator: ", "))"
+            let how =
+                step.mapping.files.isEmpty ? "inferred" : "mapping file \(step.mapping.files.joined(separator: ", "))"
             lines.append("Step \(index + 1): \(step.source.name) → \(step.destination.name) (\(how))")
             for entity in step.mapping.entities {
                 switch entity.kind {
@@ -60,7 +65,9 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
                     let from = entity.source == entity.destination ? "" : " from \(entity.source ?? "?")"
                     let filter = entity.filter.map { " where \($0.text)" } ?? ""
                     let policy = entity.policy.map { ", made by the Swift policy registered for \($0.className)" } ?? ""
-                    lines.append("  \(entity.destination ?? "?")\(from): \(entity.kind.rawValue)\(filter) (\(entity.provenance)\(policy))")
+                    lines.append(
+                        "  \(entity.destination ?? "?")\(from): \(entity.kind.rawValue)\(filter) (\(entity.provenance)\(policy))"
+                    )
                     for attribute in entity.attributes {
                         let value = attribute.value?.text ?? "nil"
                         lines.append("      \(attribute.destination) = \(value)  [\(attribute.provenance)]")
@@ -74,7 +81,8 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
             for problem in step.mapping.problems {
                 lines.append("  ! \(problem) (checked on the data this step gets, when it runs)")
             }
-            for loss in losses where loss.sourceVersion == step.source.name && loss.destinationVersion == step.destination.name {
+            for loss in losses
+            where loss.sourceVersion == step.source.name && loss.destinationVersion == step.destination.name {
                 lines.append("  Drops \(loss.detail)")
             }
         }

@@ -68,7 +68,9 @@ final class MigrationPlanCache: @unchecked Sendable {
         let result = Result { () throws(RemodelError) -> Prepared in
             var draft = try MigrationPlanner.draft(bundle: bundle, from: version, to: targetVersion, catalog: catalog)
             let options = self.options
-            draft.stepPlans = StepPlan.chain(draft.steps) { step in Set(options.forStep(step).policies.map(\.destination)) }
+            draft.stepPlans = StepPlan.chain(draft.steps) { step in
+                Set(options.forStep(step).policies.map(\.destination))
+            }
             do throws(RemodelError) {
                 try MappingChecker.check(draft)
                 return Prepared(draft: draft, checkFailure: nil)

@@ -34,8 +34,12 @@ public enum MigrationPlanner {
             throw RemodelError(.invalidMapping, error.message + more, location: error.location)
         }
         let targetName = target ?? bundle.currentVersion.name
-        guard let start = bundle.index(ofVersion: source) else { throw bundle.unknownVersion(source, code: .migrationNotPlannable) }
-        guard let end = bundle.index(ofVersion: targetName) else { throw bundle.unknownVersion(targetName, code: .migrationNotPlannable) }
+        guard let start = bundle.index(ofVersion: source) else {
+            throw bundle.unknownVersion(source, code: .migrationNotPlannable)
+        }
+        guard let end = bundle.index(ofVersion: targetName) else {
+            throw bundle.unknownVersion(targetName, code: .migrationNotPlannable)
+        }
         guard start <= end else {
             throw RemodelError(
                 .migrationNotPlannable,
@@ -60,7 +64,8 @@ public enum MigrationPlanner {
     /// When the first step was `screened` against a store, a later step's problems that depend on the data
     /// (a nil, an object to fill) are left to be screened when the step runs, on the data as it will see it
     /// then (earlier steps may fill those nils); only the others stop here.
-    static func refuseProblems(of plan: MigrationPlan, bundle: ModelBundle, screened: Bool = false) throws(RemodelError) {
+    static func refuseProblems(of plan: MigrationPlan, bundle: ModelBundle, screened: Bool = false) throws(RemodelError)
+    {
         let problems = plan.steps.enumerated().flatMap { offset, step in
             step.mapping.problems.filter { offset == 0 || !screened || $0.condition == .always }.map { (step, $0) }
         }
@@ -68,7 +73,8 @@ public enum MigrationPlanner {
         let lines = problems.map { step, problem in "\(step.source.name) → \(step.destination.name): \(problem)" }
         var error = RemodelError(
             .migrationNotPlannable,
-            "cannot migrate \(bundle.name) from \(plan.sourceVersion) to \(plan.targetVersion):\n" + lines.joined(separator: "\n"),
+            "cannot migrate \(bundle.name) from \(plan.sourceVersion) to \(plan.targetVersion):\n"
+                + lines.joined(separator: "\n"),
             path: bundle.path)
         error.entity = problems.first?.1.entity
         error.property = problems.first?.1.property
@@ -85,7 +91,8 @@ public enum MigrationPlanner {
             if let mapping = catalog.mappings[pair] { return (next, mapping) }
         }
         let mapping = MappingInference.infer(
-            from: try bundle.loadVersion(named: source), to: try bundle.loadVersion(named: bundle.versionNames[index + 1]),
+            from: try bundle.loadVersion(named: source),
+            to: try bundle.loadVersion(named: bundle.versionNames[index + 1]),
             modelName: bundle.name)
         return (index + 1, mapping)
     }

@@ -28,12 +28,15 @@ struct StepPlan: Sendable {
         self.destinationLayout = destinationLayout
         self.policies = policies
         keys = KeyPlan(mapping: step.mapping, source: sourceLayout, destination: destinationLayout)
-        resolvedMappings = ResolvedEntityMapping.resolve(step.mapping, source: sourceLayout, destination: destinationLayout)
+        resolvedMappings = ResolvedEntityMapping.resolve(
+            step.mapping, source: sourceLayout, destination: destinationLayout)
         changes = StorageChanges(
-            analysis: StepStorageAnalysis(step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
+            analysis: StepStorageAnalysis(
+                step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
         losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies)
         checks = CheckScope(
-            version: step.destination, layout: destinationLayout, source: step.source, sourceLayout: sourceLayout, changes: changes)
+            version: step.destination, layout: destinationLayout, source: step.source, sourceLayout: sourceLayout,
+            changes: changes)
     }
 
     /// Plans every step of a chain, each version laid out once. `policies` gives the destination entities
@@ -42,9 +45,13 @@ struct StepPlan: Sendable {
         var plans: [StepPlan] = []
         var previous: (name: String, layout: StoreLayout)?
         for step in steps {
-            let sourceLayout = previous.flatMap { $0.name == step.source.name ? $0.layout : nil } ?? StoreLayout(version: step.source)
+            let sourceLayout =
+                previous.flatMap { $0.name == step.source.name ? $0.layout : nil } ?? StoreLayout(version: step.source)
             let destinationLayout = StoreLayout(version: step.destination)
-            plans.append(StepPlan(step: step, sourceLayout: sourceLayout, destinationLayout: destinationLayout, policies: policies(step)))
+            plans.append(
+                StepPlan(
+                    step: step, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+                    policies: policies(step)))
             previous = (step.destination.name, destinationLayout)
         }
         return plans

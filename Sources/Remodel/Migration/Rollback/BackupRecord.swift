@@ -37,7 +37,8 @@ struct BackupRecord: Sendable, Hashable {
     /// Writes the record (replacing one there) and flushes it.
     func write(for backupPath: String) throws(RemodelError) {
         let document = JSONDocument.object([
-            ("size", .int(Int(store.size))), ("changeCounter", .int(Int(store.changeCounter))), ("xxh64", .string(store.hash)),
+            ("size", .int(Int(store.size))), ("changeCounter", .int(Int(store.changeCounter))),
+            ("xxh64", .string(store.hash)),
             ("backupFile", .array(backupFile.map { .int(Int($0)) })),
         ])
         let target = Self.path(for: backupPath)
@@ -46,7 +47,8 @@ struct BackupRecord: Sendable, Hashable {
             try Data((document.compact() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
         } catch {
             StoreFiles.removeIfPresent(temporary)
-            throw RemodelError(.io, "cannot write the record of the backup: \(error.localizedDescription)", path: target)
+            throw RemodelError(
+                .io, "cannot write the record of the backup: \(error.localizedDescription)", path: target)
         }
         try StoreFiles.synchronize(file: temporary)
         try StoreFiles.replace(target, with: temporary)

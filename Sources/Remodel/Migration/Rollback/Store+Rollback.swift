@@ -34,7 +34,9 @@ extension Store {
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/rollbackRefused`` when there is no backup, it has
     ///   no record, or the store was written since (the message says which); ``RemodelError/Code/locked``
     ///   when another process holds the store; ``RemodelError/Code/io``. The store is then unchanged.
-    public static func rollback(at path: String, lockTimeoutMilliseconds: Int = 5_000) throws(RemodelError) -> RollbackReport {
+    public static func rollback(at path: String, lockTimeoutMilliseconds: Int = 5_000) throws(RemodelError)
+        -> RollbackReport
+    {
         let files = try StoreFiles(path: path)
         let backup = files.backupPath
         guard FileManager.default.fileExists(atPath: files.target) else {
@@ -42,7 +44,8 @@ extension Store {
         }
         guard let backupFile = BackupRecord.identity(of: backup) else {
             throw refusal(
-                "there is no backup to put back (\(backup)): `remodel migrate --keep-backup` or `--downgrade allow-loss` keeps one", path)
+                "there is no backup to put back (\(backup)): `remodel migrate --keep-backup` or `--downgrade allow-loss` keeps one",
+                path)
         }
         guard let record = BackupRecord.read(for: backup) else {
             throw refusal(
@@ -50,7 +53,9 @@ extension Store {
                 path)
         }
         guard record.backupFile == backupFile else {
-            throw refusal("the backup \(backup) is not the file the last migration kept (it was replaced or changed since), so it is not put back", path)
+            throw refusal(
+                "the backup \(backup) is not the file the last migration kept (it was replaced or changed since), so it is not put back",
+                path)
         }
         if HotJournal.isHot(files.target) {
             throw refusal(
@@ -88,7 +93,8 @@ extension Store {
     /// How the store differs from the one the migration made, or `nil` when it is the same.
     private static func difference(_ now: StoreFingerprint, from made: StoreFingerprint) -> String? {
         if now.changeCounter != made.changeCounter {
-            return "SQLite's change counter in its header is \(now.changeCounter), the migration left \(made.changeCounter)"
+            return
+                "SQLite's change counter in its header is \(now.changeCounter), the migration left \(made.changeCounter)"
         }
         if now.size != made.size { return "it has \(now.size) bytes, the migration left \(made.size)" }
         if now.hash != made.hash { return "its bytes differ from those the migration left" }

@@ -48,6 +48,7 @@ struct StoreFingerprint: Sendable, Hashable {
     private static func ioError(_ what: String, _ path: String) -> RemodelError {
         let code = errno
         return RemodelError(
-            .io, "\(what): \(String(cString: strerror(code)))", path: path, cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+            .io, "\(what): \(String(cString: strerror(code)))", path: path,
+            cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }

@@ -45,11 +45,19 @@ struct XXHash64 {
         pending.withUnsafeBytes { tail in
             var offset = 0
             while offset + 8 <= tail.count {
-                hash = rotate(hash ^ Self.round(0, tail.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian), 27) &* Self.prime1 &+ Self.prime4
+                hash =
+                    rotate(
+                        hash ^ Self.round(0, tail.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian),
+                        27) &* Self.prime1 &+ Self.prime4
                 offset += 8
             }
             if offset + 4 <= tail.count {
-                hash = rotate(hash ^ (UInt64(tail.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian) &* Self.prime1), 23) &* Self.prime2 &+ Self.prime3
+                hash =
+                    rotate(
+                        hash
+                            ^ (UInt64(tail.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+                                &* Self.prime1),
+                        23) &* Self.prime2 &+ Self.prime3
                 offset += 4
             }
             while offset < tail.count {

@@ -40,7 +40,9 @@ struct AppSchema: Sendable {
     /// Reads the schema of `schema` on `connection`, a store laid out as `layout`.
     /// - Throws: ``RemodelError`` when a model table lacks a column of the layout (a store edited by hand,
     ///   or written with another layout): a migration would otherwise read what is not there.
-    static func read(from connection: SQLiteConnection, schema: String, layout: StoreLayout) throws(RemodelError) -> AppSchema {
+    static func read(from connection: SQLiteConnection, schema: String, layout: StoreLayout) throws(RemodelError)
+        -> AppSchema
+    {
         var app = AppSchema()
         var modelTables: [String: [String]] = [:]
         for table in layout.tables { modelTables[table.name.lowercased()] = table.columns.map(\.name) }
@@ -64,15 +66,24 @@ struct AppSchema: Sendable {
             let lowered = name.lowercased()
             switch type {
             case "table":
-                if lowered.hasPrefix("sqlite_") || lowered == StoreMetadata.tableName.lowercased() || shadows.contains(lowered) { continue }
+                if lowered.hasPrefix("sqlite_") || lowered == StoreMetadata.tableName.lowercased()
+                    || shadows.contains(lowered)
+                {
+                    continue
+                }
                 if let columns = modelTables[lowered] {
-                    try app.readExtraColumns(of: name, sql: sql, layoutColumns: columns, connection: connection, schema: schema)
+                    try app.readExtraColumns(
+                        of: name, sql: sql, layoutColumns: columns, connection: connection, schema: schema)
                 } else {
                     app.tables.append(object)
                 }
             case "index":
                 if modelTables[table.lowercased()] != nil {
-                    if layoutIndexes.contains(lowered) { app.layoutIndexes.insert(name) } else { app.modelTableIndexes.append(object) }
+                    if layoutIndexes.contains(lowered) {
+                        app.layoutIndexes.insert(name)
+                    } else {
+                        app.modelTableIndexes.append(object)
+                    }
                 }
             case "trigger": app.triggers.append(object)
             case "view": app.views.append(object)
@@ -87,11 +98,15 @@ struct AppSchema: Sendable {
         of table: String, sql: String, layoutColumns: [String], connection: SQLiteConnection, schema: String
     ) throws(RemodelError) {
         var present: [String] = []
-        for row in try connection.rows("SELECT name, hidden FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]) {
+        for row in try connection.rows(
+            "SELECT name, hidden FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)])
+        {
             guard case .text(let name) = row[0] else { continue }
             present.append(name)
             // 2: a virtual generated column, 3: a stored one.
-            if case .integer(let hidden) = row[1], hidden == 2 || hidden == 3 { generatedColumns[table, default: []].insert(name.lowercased()) }
+            if case .integer(let hidden) = row[1], hidden == 2 || hidden == 3 {
+                generatedColumns[table, default: []].insert(name.lowercased())
+            }
         }
         let lowered = Set(present.map { $0.lowercased() })
         if let missing = layoutColumns.first(where: { !lowered.contains($0.lowercased()) }) {
@@ -108,12 +123,14 @@ struct AppSchema: Sendable {
     }
 
     /// The shadow tables of virtual tables (an FTS index's `_content`, `_data`, …): SQLite makes them itself.
-    private static func shadowTables(_ connection: SQLiteConnection, schema: String) throws(RemodelError) -> Set<String> {
+    private static func shadowTables(_ connection: SQLiteConnection, schema: String) throws(RemodelError) -> Set<String>
+    {
         let rows = try connection.rows("SELECT name, type FROM pragma_table_list WHERE schema = ?", [.text(schema)])
-        return Set(rows.compactMap { row in
-            if case .text(let name) = row[0], case .text("shadow") = row[1] { return name.lowercased() }
-            return nil
-        })
+        return Set(
+            rows.compactMap { row in
+                if case .text(let name) = row[0], case .text("shadow") = row[1] { return name.lowercased() }
+                return nil
+            })
     }
 
     /// The app's objects, listed for `status` and `--dry-run`: `table Notes`, `column Person.nickname`, ….

@@ -18,7 +18,10 @@ struct CheckScope: Sendable {
     /// The entities of carried tables none of whose checks must run: phase 3 passes them by.
     private(set) var untouched: Set<String> = []
 
-    init(version: ModelVersion, layout: StoreLayout, source: ModelVersion, sourceLayout: StoreLayout, changes: StorageChanges) {
+    init(
+        version: ModelVersion, layout: StoreLayout, source: ModelVersion, sourceLayout: StoreLayout,
+        changes: StorageChanges
+    ) {
         self.version = version
         self.layout = layout
         self.source = source
@@ -27,11 +30,15 @@ struct CheckScope: Sendable {
         for table in layout.tables {
             guard let carried = changes.carriedTables[table.name] else { continue }
             for name in table.entities {
-                guard let entity = version.entity(named: name), let before = source.entity(named: name) else { continue }
+                guard let entity = version.entity(named: name), let before = source.entity(named: name) else {
+                    continue
+                }
                 let rules = rules(of: entity, before: before, carried: carried)
                 carriedRules[name] = rules
                 if rules.values.allSatisfy(\.isEmpty),
-                    !entity.uniquenessConstraints.contains(where: { needsUniqueness(entity: name, properties: $0.properties) })
+                    !entity.uniquenessConstraints.contains(where: {
+                        needsUniqueness(entity: name, properties: $0.properties)
+                    })
                 {
                     untouched.insert(name)
                 }
@@ -59,15 +66,20 @@ struct CheckScope: Sendable {
         var toOnes: [String: Relationship] = [:]
     }
 
-    private func rules(of entity: Entity, before: Entity, carried: StorageChanges.CarriedTable) -> [String: Set<MigrationRule>] {
+    private func rules(of entity: Entity, before: Entity, carried: StorageChanges.CarriedTable) -> [String: Set<
+        MigrationRule
+    >] {
         var sourceColumns = SourceColumns()
         for attribute in source.attributes(of: before) {
-            if let column = sourceLayout.columnName(of: attribute.name, in: before.name), sourceColumns.attributes[column] == nil {
+            if let column = sourceLayout.columnName(of: attribute.name, in: before.name),
+                sourceColumns.attributes[column] == nil
+            {
                 sourceColumns.attributes[column] = attribute
             }
         }
         for relationship in source.relationships(of: before) where !relationship.isToMany {
-            if let column = sourceLayout.columnName(of: relationship.name, in: before.name), sourceColumns.toOnes[column] == nil,
+            if let column = sourceLayout.columnName(of: relationship.name, in: before.name),
+                sourceColumns.toOnes[column] == nil,
                 sourceColumns.attributes[column] == nil
             {
                 sourceColumns.toOnes[column] = relationship
@@ -75,7 +87,9 @@ struct CheckScope: Sendable {
         }
         var result: [String: Set<MigrationRule>] = [:]
         for attribute in version.attributes(of: entity) where result[attribute.name] == nil {
-            guard let column = layout.columnName(of: attribute.name, in: entity.name), let origin = carried.columns[column] else {
+            guard let column = layout.columnName(of: attribute.name, in: entity.name),
+                let origin = carried.columns[column]
+            else {
                 result[attribute.name] = Self.every
                 continue
             }
@@ -84,18 +98,23 @@ struct CheckScope: Sendable {
         }
         for relationship in version.relationships(of: entity) where result[relationship.name] == nil {
             result[relationship.name] = MigrationRule.relationshipRules.filter {
-                needs(relationship, rule: $0, entity: entity.name, before: before, carried: carried, sourceColumns: sourceColumns)
+                needs(
+                    relationship, rule: $0, entity: entity.name, before: before, carried: carried,
+                    sourceColumns: sourceColumns)
             }
         }
         return result
     }
 
     private func needs(
-        _ relationship: Relationship, rule: MigrationRule, entity entityName: String, before: Entity, carried: StorageChanges.CarriedTable,
+        _ relationship: Relationship, rule: MigrationRule, entity entityName: String, before: Entity,
+        carried: StorageChanges.CarriedTable,
         sourceColumns: SourceColumns
     ) -> Bool {
         if !relationship.isToMany {
-            guard let column = layout.columnName(of: relationship.name, in: entityName), let origin = carried.columns[column] else { return true }
+            guard let column = layout.columnName(of: relationship.name, in: entityName),
+                let origin = carried.columns[column]
+            else { return true }
             guard let from = origin.column, let earlier = sourceColumns.toOnes[from] else {
                 return rule == .required && !relationship.isOptional
             }
@@ -130,10 +149,16 @@ struct CheckScope: Sendable {
         }
         let constant = !fills.isEmpty
         var rules: Set<MigrationRule> = []
-        if !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls) { rules.insert(.required) }
+        if !attribute.isOptional && earlier.isOptional && !fills.contains(where: \.onlyNulls) {
+            rules.insert(.required)
+        }
         if constant || !Self.sameStorageRule(earlier.type, attribute.type) { rules.insert(.type) }
-        if constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type { rules.insert(.minimum) }
-        if constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type { rules.insert(.maximum) }
+        if constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type {
+            rules.insert(.minimum)
+        }
+        if constant || attribute.maxValue != earlier.maxValue || earlier.type != attribute.type {
+            rules.insert(.maximum)
+        }
         if constant || attribute.regularExpression != earlier.regularExpression { rules.insert(.regularExpression) }
         return rules
     }
@@ -154,15 +179,24 @@ struct CheckScope: Sendable {
     private func sourceToMany(of relationship: Relationship, in entity: String, before: Entity) -> Relationship? {
         switch layout.storage(of: relationship.name, in: entity) {
         case .inverseColumn(let table, let column, _)?:
-            guard let carried = changes.carriedTables[table], let from = carried.columns[column]?.column else { return nil }
+            guard let carried = changes.carriedTables[table], let from = carried.columns[column]?.column else {
+                return nil
+            }
             return source.relationships(of: before).first { candidate in
-                if case .inverseColumn(carried.source, from, _)? = sourceLayout.storage(of: candidate.name, in: before.name) { return true }
+                if case .inverseColumn(carried.source, from, _)? = sourceLayout.storage(
+                    of: candidate.name, in: before.name)
+                {
+                    return true
+                }
                 return false
             }
         case .joinTable(let name, let ownerIsSource, _)?:
             guard let from = changes.carriedJoins[name] else { return nil }
             return source.relationships(of: before).first { candidate in
-                guard case .joinTable(from, let sourceOwnerIsSource, _)? = sourceLayout.storage(of: candidate.name, in: before.name) else {
+                guard
+                    case .joinTable(from, let sourceOwnerIsSource, _)? = sourceLayout.storage(
+                        of: candidate.name, in: before.name)
+                else {
                     return false
                 }
                 return sourceOwnerIsSource == ownerIsSource
@@ -180,7 +214,8 @@ struct CheckScope: Sendable {
         else { return true }
         var sourceColumns: [String] = []
         for property in properties {
-            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column], let from = origin.column,
+            guard let column = layout.columnName(of: property, in: entityName), let origin = carried.columns[column],
+                let from = origin.column,
                 origin.fills.isEmpty
             else { return true }
             sourceColumns.append(from)

@@ -17,7 +17,9 @@ enum FileCopy {
     /// locked would release SQLite's locks on it.
     static func copy(from descriptor: Int32, to destination: String) throws(RemodelError) {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw error("cannot read the size of the store to copy", destination) }
+        guard fstat(descriptor, &info) == 0 else {
+            throw error("cannot read the size of the store to copy", destination)
+        }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw error("cannot create the copy of the store", destination) }
         defer { close(output) }
@@ -33,7 +35,9 @@ enum FileCopy {
         }
         // Where the kernel cannot copy between these files (other systems, some file systems), read and write.
         if copied < size {
-            guard ftruncate(output, 0) == 0, lseek(output, 0, SEEK_SET) == 0 else { throw error("cannot write the copy of the store", destination) }
+            guard ftruncate(output, 0) == 0, lseek(output, 0, SEEK_SET) == 0 else {
+                throw error("cannot write the copy of the store", destination)
+            }
             copied = 0
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while copied < size {
@@ -70,9 +74,10 @@ enum FileCopy {
         return true
     }
 
-    private typealias CopyFileRange = @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-    ) -> Int
+    private typealias CopyFileRange =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+        ) -> Int
 
     /// glibc's `copy_file_range` (2.27 and later), looked up at run time: its declaration needs
     /// `_GNU_SOURCE`, which the system module Swift imports does not define.

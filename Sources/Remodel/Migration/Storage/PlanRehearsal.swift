@@ -5,13 +5,16 @@ enum PlanRehearsal {
     /// Reads the app's schema from the store on `connection` and rehearses every step of `steps`.
     /// - Returns: Each step's rehearsal (with what the app has when the step starts), and what the app
     ///   added to the store, as the plan lists it.
-    static func run(_ steps: [StepPlan], on connection: SQLiteConnection) throws(RemodelError) -> (rehearsals: [SchemaRehearsal], carried: [String]) {
+    static func run(_ steps: [StepPlan], on connection: SQLiteConnection) throws(RemodelError) -> (
+        rehearsals: [SchemaRehearsal], carried: [String]
+    ) {
         guard let first = steps.first else { return ([], []) }
         var app = try AppSchema.read(from: connection, schema: "main", layout: first.sourceLayout)
         let summary = app.summary
         var rehearsals: [SchemaRehearsal] = []
         for step in steps {
-            let rehearsal = SchemaRehearsal(app: app, destination: step.destinationLayout, changes: step.changes, stepName: step.name)
+            let rehearsal = SchemaRehearsal(
+                app: app, destination: step.destinationLayout, changes: step.changes, stepName: step.name)
             try rehearsal.run()
             rehearsals.append(rehearsal)
             app = rehearsal.appAfter

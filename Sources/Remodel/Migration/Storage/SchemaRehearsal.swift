@@ -11,10 +11,13 @@ struct SchemaRehearsal {
 
     /// The columns the app added that each destination table keeps, with their definitions.
     func appColumns(of table: String) -> [(name: String, definition: String)] {
-        let sources = changes.carriedTables[table].map { [$0.source] } ?? (changes.feeders[table].map { Array($0).sorted() } ?? [])
+        let sources =
+            changes.carriedTables[table].map { [$0.source] }
+            ?? (changes.feeders[table].map { Array($0).sorted() } ?? [])
         var result: [(name: String, definition: String)] = []
         for source in sources {
-            for column in app.extraColumns[source] ?? [] where !result.contains(where: { $0.name.lowercased() == column.name.lowercased() }) {
+            for column in app.extraColumns[source] ?? []
+            where !result.contains(where: { $0.name.lowercased() == column.name.lowercased() }) {
                 result.append(column)
             }
         }
@@ -47,10 +50,12 @@ struct SchemaRehearsal {
     func run() throws(RemodelError) {
         do {
             try rehearse()
-        } catch where error.code == .sqlite {
+        } catch  where error.code == .sqlite {
             // Never SQLite's words on `:memory:` alone: what was rehearsed, and what to do.
             var reason = error.message.components(separatedBy: " - while").first ?? error.message
-            if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+            if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") {
+                reason = String(reason[colon.upperBound...])
+            }
             throw RemodelError(
                 .migrationNotPlannable,
                 "the schema \(stepName) leaves cannot take what the app added to the store (\(reason)); list the app's tables, indexes, triggers and views (`sqlite3 STORE .schema`), drop or rename the one at fault before migrating, and create it again after",
@@ -94,7 +99,9 @@ struct SchemaRehearsal {
         }
         for trigger in app.triggers {
             try replay(trigger, on: scratch)
-            for statement in try firingStatements(of: trigger, on: scratch) { try compile(statement, for: trigger, on: scratch) }
+            for statement in try firingStatements(of: trigger, on: scratch) {
+                try compile(statement, for: trigger, on: scratch)
+            }
         }
     }
 
@@ -115,7 +122,9 @@ struct SchemaRehearsal {
                 try scratch.execute("DROP TABLE \(probe)")
             } catch {
                 var reason = error.message.components(separatedBy: " - while").first ?? error.message
-                if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+                if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") {
+                    reason = String(reason[colon.upperBound...])
+                }
                 throw RemodelError(
                     .migrationNotPlannable,
                     "the app's column \(table.name).\(column.name) (\(column.definition)) does not fit the table \(stepName) leaves (\(reason)): it names a column the step renames or drops. Drop it before migrating and add it again for the new version; Remodel does not drop it silently",
@@ -134,7 +143,8 @@ struct SchemaRehearsal {
             .union(changes.feeders.values.flatMap { $0 })
         for (table, columns) in app.extraColumns.sorted(by: { $0.key < $1.key }) where !kept.contains(table) {
             guard let column = columns.first else { continue }
-            let what = app.joinTables.contains(table)
+            let what =
+                app.joinTables.contains(table)
                 ? "the join table \(table), which \(stepName) rebuilds or removes"
                 : "the table of entity \(table), whose objects \(stepName) does not carry into any table (the entity is removed)"
             throw RemodelError(
@@ -148,7 +158,8 @@ struct SchemaRehearsal {
     /// tables case-insensitively).
     private func checkAppTableNames() throws(RemodelError) {
         let model = Dictionary(
-            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { ($0.lowercased(), $0) },
+            uniquingKeysWith: { a, _ in a })
         for table in app.tables where table.type == "table" {
             guard let clash = model[table.name.lowercased()] else { continue }
             throw RemodelError(
@@ -164,18 +175,23 @@ struct SchemaRehearsal {
     /// references; see ``StorageChanges/rebuiltRenames(sourceTables:)``); one it removes, or whose objects go
     /// to several tables, is refused, naming the key.
     private func checkForeignKeys(on scratch: SQLiteConnection) throws(RemodelError) {
-        let followed = Set(changes.carriedTables.values.filter { $0.source != $0.destination }.map { $0.source.lowercased() })
-            .union(changes.carriedJoins.filter { $0.key != $0.value }.map { $0.value.lowercased() })
-            .union(changes.rebuiltRenames(sourceTables: app.layoutTables).keys.map { $0.lowercased() })
+        let followed = Set(
+            changes.carriedTables.values.filter { $0.source != $0.destination }.map { $0.source.lowercased() }
+        )
+        .union(changes.carriedJoins.filter { $0.key != $0.value }.map { $0.value.lowercased() })
+        .union(changes.rebuiltRenames(sourceTables: app.layoutTables).keys.map { $0.lowercased() })
         let keys = try scratch.rows(
             """
             SELECT m.name, p."table", p."from", p."to" FROM sqlite_master AS m JOIN pragma_foreign_key_list(m.name) AS p
             WHERE m.type = 'table' ORDER BY m.name, p.id, p.seq
             """)
         for row in keys {
-            guard case .text(let child) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else { continue }
+            guard case .text(let child) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else {
+                continue
+            }
             let lowered = parent.lowercased()
-            let parentColumns = try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(parent)]).compactMap { row -> String? in
+            let parentColumns = try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(parent)]).compactMap {
+                row -> String? in
                 if case .text(let name) = row[0] { return name.lowercased() }
                 return nil
             }
@@ -216,7 +232,8 @@ struct SchemaRehearsal {
         }
     }
 
-    private func compile(_ sql: String, for object: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) {
+    private func compile(_ sql: String, for object: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
+    {
         do {
             _ = try scratch.prepare(sql)
         } catch {
@@ -225,9 +242,12 @@ struct SchemaRehearsal {
     }
 
     /// Statements that fire a trigger, for SQLite to compile its body against the new schema (never run).
-    private func firingStatements(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) -> [String] {
+    private func firingStatements(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
+        -> [String]
+    {
         let table = quoteIdentifier(trigger.table)
-        let columns = try scratch.rows("SELECT name FROM pragma_table_info(?)", [.text(trigger.table)]).compactMap { row -> String? in
+        let columns = try scratch.rows("SELECT name FROM pragma_table_info(?)", [.text(trigger.table)]).compactMap {
+            row -> String? in
             if case .text(let name) = row[0] { return quoteIdentifier(name) }
             return nil
         }
@@ -244,7 +264,9 @@ struct SchemaRehearsal {
 
     private func refusal(_ object: AppSchema.Object, _ error: RemodelError) -> RemodelError {
         var reason = error.message.components(separatedBy: " - while").first ?? error.message
-        if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") { reason = String(reason[colon.upperBound...]) }
+        if let colon = reason.range(of: ": "), reason.hasPrefix("SQLite error") {
+            reason = String(reason[colon.upperBound...])
+        }
         let on = object.type == "view" || object.table == object.name ? "" : " (on \(object.table))"
         return RemodelError(
             .migrationNotPlannable,

@@ -24,7 +24,8 @@ struct StepStorageAnalysis {
         self.destination = destination
         self.keys = keys
         self.policies = policies
-        for entityMapping in step.mapping.entities.reversed() where entityMapping.source != nil && entityMapping.source == entityMapping.destination {
+        for entityMapping in step.mapping.entities.reversed()
+        where entityMapping.source != nil && entityMapping.source == entityMapping.destination {
             sameName[entityMapping.source ?? ""] = entityMapping
         }
         sourceUsers = Self.columnUsers(source)
@@ -43,9 +44,13 @@ struct StepStorageAnalysis {
             var byColumn: [String: Set<String>] = [:]
             for name in table.entities {
                 guard let entity = layout.version.entity(named: name), !entity.isAbstract else { continue }
-                let properties = layout.version.attributes(of: entity).map(\.name) + layout.version.relationships(of: entity).map(\.name)
+                let properties =
+                    layout.version.attributes(of: entity).map(\.name)
+                    + layout.version.relationships(of: entity).map(\.name)
                 for property in properties {
-                    if let column = layout.columnName(of: property, in: name) { byColumn[column, default: []].insert(name) }
+                    if let column = layout.columnName(of: property, in: name) {
+                        byColumn[column, default: []].insert(name)
+                    }
                 }
             }
             users[table.name] = byColumn
@@ -86,7 +91,8 @@ struct StepStorageAnalysis {
     // MARK: - Hierarchy tables
 
     func carried(_ table: StoreLayout.Table) -> StorageChanges.CarriedTable? {
-        guard let feeder = keepingKeys[table.name], let sourceTable = source.tables.first(where: { $0.name == feeder }) else {
+        guard let feeder = keepingKeys[table.name], let sourceTable = source.tables.first(where: { $0.name == feeder })
+        else {
             return nil
         }
         // Every object keeps its entity's name: `_entity` values do not change.
@@ -99,9 +105,12 @@ struct StepStorageAnalysis {
             let origin: StorageChanges.ColumnOrigin?
             switch column.content {
             case .primaryKey, .entityName: continue
-            case .attribute(_, let attribute, _): origin = attributeOrigin(column, attribute: attribute, in: table, from: sourceTable)
-            case .toOne(let entity, let relationship, _): origin = toOneOrigin(column, entity: entity, relationship: relationship, in: table, from: sourceTable)
-            case .order(_, _, let inverseColumn): origin = orderOrigin(inverseColumn: inverseColumn, carried: columns, from: sourceTable)
+            case .attribute(_, let attribute, _):
+                origin = attributeOrigin(column, attribute: attribute, in: table, from: sourceTable)
+            case .toOne(let entity, let relationship, _):
+                origin = toOneOrigin(column, entity: entity, relationship: relationship, in: table, from: sourceTable)
+            case .order(_, _, let inverseColumn):
+                origin = orderOrigin(inverseColumn: inverseColumn, carried: columns, from: sourceTable)
             }
             guard let origin else { return nil }
             columns[column.name] = origin
@@ -113,17 +122,20 @@ struct StepStorageAnalysis {
             if case .entityName = column.content { return false }
             return !used.contains(column.name)
         }.map(\.name)
-        return StorageChanges.CarriedTable(source: feeder, destination: table.name, columns: columns, droppedColumns: dropped)
+        return StorageChanges.CarriedTable(
+            source: feeder, destination: table.name, columns: columns, droppedColumns: dropped)
     }
 
     /// The origin of an attribute column, or nil when some entity computes its value.
     private func attributeOrigin(
-        _ column: StoreLayout.Column, attribute name: String, in table: StoreLayout.Table, from sourceTable: StoreLayout.Table
+        _ column: StoreLayout.Column, attribute name: String, in table: StoreLayout.Table,
+        from sourceTable: StoreLayout.Table
     ) -> StorageChanges.ColumnOrigin? {
         var sourceColumn: String??
         var fills: [StorageChanges.Fill] = []
         for entityName in arrivingUsers(of: column.name, in: table).sorted() {
-            guard let entity = step.destination.entity(named: entityName), let attribute = step.destination.attribute(named: name, in: entity),
+            guard let entity = step.destination.entity(named: entityName),
+                let attribute = step.destination.attribute(named: name, in: entity),
                 let entityMapping = sameNameMapping(into: entityName)
             else { return nil }
             let fallback = ModelDefaultValue.stored(for: attribute)
@@ -132,12 +144,15 @@ struct StepStorageAnalysis {
             var fill: (SQLiteValue, Bool)?
             if let value = attributeMapping?.value {
                 guard let from = attributeMapping?.sourceAttribute, value.text == "$source.\(from)",
-                    let fromColumn = source.column(forAttribute: from, in: entityName), fromColumn.declaredType == column.declaredType
+                    let fromColumn = source.column(forAttribute: from, in: entityName),
+                    fromColumn.declaredType == column.declaredType
                 else { return nil }
                 carried = fromColumn.name
                 // Nils become the default only where the source allowed nils: a required source attribute's column
                 // holds none (its own step checked it), and filling it would read every row of the table.
-                let sourceAttribute = step.source.entity(named: entityName).flatMap { step.source.attribute(named: from, in: $0) }
+                let sourceAttribute = step.source.entity(named: entityName).flatMap {
+                    step.source.attribute(named: from, in: $0)
+                }
                 if let fallback, !attribute.isOptional, sourceAttribute?.isOptional ?? true { fill = (fallback, true) }
             } else if let fallback {
                 fill = (fallback, false)
@@ -198,7 +213,9 @@ struct StepStorageAnalysis {
         guard let origin = carried[inverseColumn] else { return nil }
         guard let from = origin.column else { return StorageChanges.ColumnOrigin(column: nil) }
         for column in sourceTable.columns {
-            if case .order(_, _, let numbered) = column.content, numbered == from { return StorageChanges.ColumnOrigin(column: column.name) }
+            if case .order(_, _, let numbered) = column.content, numbered == from {
+                return StorageChanges.ColumnOrigin(column: column.name)
+            }
         }
         return nil
     }
@@ -207,9 +224,11 @@ struct StepStorageAnalysis {
     /// and every object of the source destination arrives as a kind of the destination relationship's destination.
     private func linksSurvive(_ relationship: Relationship, from sourceRelationship: Relationship) -> Bool {
         guard let target = relationship.destinationEntity, let targetTable = destination.table(forEntity: target)?.name,
-            let sourceTarget = sourceRelationship.destinationEntity, let sourceTargetTable = source.table(forEntity: sourceTarget)?.name,
+            let sourceTarget = sourceRelationship.destinationEntity,
+            let sourceTargetTable = source.table(forEntity: sourceTarget)?.name,
             keepingKeys[targetTable] == sourceTargetTable,
-            let sourceTargetEntity = step.source.entity(named: sourceTarget), step.destination.entity(named: target) != nil
+            let sourceTargetEntity = step.source.entity(named: sourceTarget),
+            step.destination.entity(named: target) != nil
         else { return false }
         for kind in step.source.hierarchy(of: sourceTargetEntity) where !kind.isAbstract {
             guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
@@ -243,17 +262,21 @@ struct StepStorageAnalysis {
         }
         guard let sourceJoin, let sourceTable = source.joinTable(named: sourceJoin),
             // The owners keep their keys and all arrive (no filter, no policy), as linksSurvive asks of the targets.
-            let sourceOwnerTable = source.table(forEntity: sourceTable.sourceEntity)?.name, keepingKeys[ownerTable] == sourceOwnerTable
+            let sourceOwnerTable = source.table(forEntity: sourceTable.sourceEntity)?.name,
+            keepingKeys[ownerTable] == sourceOwnerTable
         else { return nil }
         // Every object holding links in the source table must hold them in this one.
         guard let sourceOwner = step.source.entity(named: sourceTable.sourceEntity) else { return nil }
         for kind in step.source.hierarchy(of: sourceOwner) where !kind.isAbstract {
-            guard let mapped = sameNameMapping(into: kind.name)?.destination, let arrived = step.destination.entity(named: mapped),
+            guard let mapped = sameNameMapping(into: kind.name)?.destination,
+                let arrived = step.destination.entity(named: mapped),
                 step.destination.entity(arrived, isKindOf: join.sourceEntity)
             else { return nil }
         }
         // The inverse side, when there is one, must come from the source inverse.
-        if let inverseName = join.destinationRelationship, let target = step.destination.entity(named: join.destinationEntity) {
+        if let inverseName = join.destinationRelationship,
+            let target = step.destination.entity(named: join.destinationEntity)
+        {
             for kind in step.destination.hierarchy(of: target) where !kind.isAbstract {
                 guard let entityMapping = sameNameMapping(into: kind.name) else { return nil }
                 let from = entityMapping.relationship(inverseName)?.source

@@ -35,7 +35,9 @@ struct StorageChanges: Equatable {
 
         /// Source column → destination column, for columns carried under another name.
         var renamedColumns: [(from: String, to: String)] {
-            columns.compactMap { name, origin in origin.column.flatMap { $0 == name ? nil : ($0, name) } }.sorted { $0.to < $1.to }
+            columns.compactMap { name, origin in origin.column.flatMap { $0 == name ? nil : ($0, name) } }.sorted {
+                $0.to < $1.to
+            }
         }
 
         static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {
@@ -77,7 +79,8 @@ struct StorageChanges: Equatable {
         for (_, sources) in feeders { for source in sources { destinationsOf[source, default: 0] += 1 } }
         var renames: [String: String] = [:]
         for (destination, sources) in feeders where isRebuilt(destination) && sources.count == 1 {
-            guard let source = sources.first, source.lowercased() != destination.lowercased(), destinationsOf[source] == 1,
+            guard let source = sources.first, source.lowercased() != destination.lowercased(),
+                destinationsOf[source] == 1,
                 !carriedSources.contains(source), !sourceTables.contains(destination.lowercased())
             else { continue }
             renames[source] = destination
@@ -109,10 +112,12 @@ extension StorageChanges {
 
     /// The changes of one step. `policies` names destination entities whose objects Swift code makes.
     init(step: MigrationStep, policies: Set<String>) {
-        self = StepPlan(
-            step: step, sourceLayout: StoreLayout(version: step.source), destinationLayout: StoreLayout(version: step.destination),
-            policies: policies
-        ).changes
+        self =
+            StepPlan(
+                step: step, sourceLayout: StoreLayout(version: step.source),
+                destinationLayout: StoreLayout(version: step.destination),
+                policies: policies
+            ).changes
     }
 
     /// The changes of `self` followed by those of the next step: a table is carried through both only

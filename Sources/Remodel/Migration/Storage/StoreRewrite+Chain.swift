@@ -33,12 +33,14 @@ extension StoreRewrite {
                     }
                     var current = name
                     if let renamed = renames[name] {
-                        try connection.execute("ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
+                        try connection.execute(
+                            "ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
                         current = renamed
                     }
                     let prior = "_remodel_prior_\(result.setAside.count)"
                     try connection.execute("PRAGMA legacy_alter_table = ON")
-                    try connection.execute("ALTER TABLE main.\(quoteIdentifier(current)) RENAME TO \(quoteIdentifier(prior))")
+                    try connection.execute(
+                        "ALTER TABLE main.\(quoteIdentifier(current)) RENAME TO \(quoteIdentifier(prior))")
                     try connection.execute("PRAGMA legacy_alter_table = OFF")
                     result.tables.elsewhere[name.lowercased()] = "main.\(quoteIdentifier(prior))"
                     result.setAside.append(prior)
@@ -64,11 +66,13 @@ extension StoreRewrite {
             var now: [String: String] = [:]
             for (from, to) in renamed { now[from] = to }
             let columns = table.columns.map { column in
-                now[column.name].map { "\(quoteIdentifier($0)) AS \(quoteIdentifier(column.name))" } ?? quoteIdentifier(column.name)
+                now[column.name].map { "\(quoteIdentifier($0)) AS \(quoteIdentifier(column.name))" }
+                    ?? quoteIdentifier(column.name)
             }
             let view = "_remodel_source_\(chained.views.count)"
             try connection.execute(
-                "CREATE TEMP VIEW \(quoteIdentifier(view)) AS SELECT \(columns.joined(separator: ", ")) FROM main.\(quoteIdentifier(carried.destination))")
+                "CREATE TEMP VIEW \(quoteIdentifier(view)) AS SELECT \(columns.joined(separator: ", ")) FROM main.\(quoteIdentifier(carried.destination))"
+            )
             chained.tables.elsewhere[carried.source.lowercased()] = "temp.\(quoteIdentifier(view))"
             chained.views.append(view)
         }

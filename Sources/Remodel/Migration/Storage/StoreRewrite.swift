@@ -25,8 +25,12 @@ struct StoreRewrite {
     func prepare() throws(RemodelError) {
         try connection.transaction { () throws(RemodelError) in
             if !chained {
-                for trigger in app.triggers { try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))") }
-                for view in app.views { try connection.execute("DROP VIEW IF EXISTS main.\(quoteIdentifier(view.name))") }
+                for trigger in app.triggers {
+                    try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))")
+                }
+                for view in app.views {
+                    try connection.execute("DROP VIEW IF EXISTS main.\(quoteIdentifier(view.name))")
+                }
                 try dropTablesNotCarried()
             }
             try dropObsoleteIndexes()
@@ -52,7 +56,8 @@ struct StoreRewrite {
             if let renamed = renames[name] {
                 // The app's foreign keys to the table follow it to its new name (the app's triggers and views
                 // are set aside already); the rows are read from the source file.
-                try connection.execute("ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
+                try connection.execute(
+                    "ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
                 dropped = renamed
             }
             try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(dropped))")
@@ -90,7 +95,9 @@ struct StoreRewrite {
     /// Renames carried tables (hierarchy and join) whose name changes, through temporary names so that two
     /// tables may trade names.
     private func renameCarriedTables() throws(RemodelError) {
-        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map { ($0.source, $0.destination) }
+        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map {
+            ($0.source, $0.destination)
+        }
         moves += changes.carriedJoins.filter { $0.key != $0.value }.map { ($0.value, $0.key) }
         try rename(moves.sorted { $0.1 < $1.1 }) { (from: String, to: String) throws(RemodelError) in
             try connection.execute("ALTER TABLE main.\(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
@@ -102,7 +109,8 @@ struct StoreRewrite {
     private func alter(_ carried: StorageChanges.CarriedTable) throws(RemodelError) {
         let table = "main." + quoteIdentifier(carried.destination)
         try rename(carried.renamedColumns.map { ($0.from, $0.to) }) { (from: String, to: String) throws(RemodelError) in
-            try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
+            try connection.execute(
+                "ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
         // A new column: in the carried table's columns, from no source column.
@@ -154,7 +162,8 @@ struct StoreRewrite {
             guard !columns.isEmpty else { continue }
             for feeder in (changes.feeders[table.name] ?? []).sorted() {
                 // A generated column computes its values itself: it is declared again, never written.
-                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() }).subtracting(app.generatedColumns[feeder] ?? [])
+                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() }).subtracting(
+                    app.generatedColumns[feeder] ?? [])
                 let own = columns.filter { present.contains($0.name.lowercased()) }.map { quoteIdentifier($0.name) }
                 guard !own.isEmpty else { continue }
                 let target = "main.\(quoteIdentifier(table.name))"
@@ -163,14 +172,16 @@ struct StoreRewrite {
                 let rows: String
                 switch keys.mode(ofDestinationTable: table.name) {
                 case .remapped?:
-                    rows = "main.\"_RemodelKeys\" AS k JOIN \(sources(feeder)) AS s ON s.\"_pk\" = k.source_pk "
+                    rows =
+                        "main.\"_RemodelKeys\" AS k JOIN \(sources(feeder)) AS s ON s.\"_pk\" = k.source_pk "
                         + "WHERE k.destination_table = \(quoteLiteral(table.name)) AND k.source_table = \(quoteLiteral(feeder)) "
                         + "AND k.destination_pk = \(target).\"_pk\""
                 default:
                     rows = "\(sources(feeder)) AS s WHERE s.\"_pk\" = \(target).\"_pk\""
                 }
                 try connection.execute(
-                    "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (\(own.map { "s.\($0)" }.joined(separator: ", "))) FROM \(rows)")
+                    "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (\(own.map { "s.\($0)" }.joined(separator: ", "))) FROM \(rows)"
+                )
             }
         }
     }
@@ -178,7 +189,8 @@ struct StoreRewrite {
     /// The app's indexes that rebuilt tables lost, then its views and triggers, as they were: at the end of a pass.
     static func restoreAppObjects(_ app: AppSchema, on connection: SQLiteConnection) throws(RemodelError) {
         for index in app.modelTableIndexes {
-            let exists = try connection.scalar("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(index.name)])
+            let exists = try connection.scalar(
+                "SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(index.name)])
             if exists != .integer(1) { try create(index, on: connection) }
         }
         for view in app.views { try create(view, on: connection) }

@@ -19,7 +19,8 @@ struct LineTable {
     static func offset(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
         guard start < bytes.count else { return nil }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), buffer.count - start)
+            else { return nil }
             return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }

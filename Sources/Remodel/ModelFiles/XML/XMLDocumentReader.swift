@@ -33,11 +33,14 @@ enum XMLDocumentReader {
         if scanner.declaresEntities {
             throw Failure(
                 location: SourceLocation(file: file, line: 1, column: 1),
-                message: "the document declares entities in its document type; Remodel does not expand them (remove the <!ENTITY …> declarations)"
+                message:
+                    "the document declares entities in its document type; Remodel does not expand them (remove the <!ENTITY …> declarations)"
             )
         }
         guard let context = xmlNewParserCtxt() else {
-            throw Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "libxml2 could not allocate a parser")
+            throw Failure(
+                location: SourceLocation(file: file, line: 1, column: 1), message: "libxml2 could not allocate a parser"
+            )
         }
         defer { xmlFreeParserCtxt(context) }
         // libxml2 keeps only its last error ("Premature end of data"); record the first fatal
@@ -80,7 +83,8 @@ enum XMLDocumentReader {
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else {
-            throw Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
+            throw Failure(
+                location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
         }
         var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file, document: document)
         return builder.build(root)
@@ -101,7 +105,8 @@ enum XMLDocumentReader {
             column = Int(error.pointee.int2)
         }
         guard let message else {
-            return Failure(location: SourceLocation(file: file, line: 1, column: 1), message: "the file is not well-formed XML")
+            return Failure(
+                location: SourceLocation(file: file, line: 1, column: 1), message: "the file is not well-formed XML")
         }
         line = max(1, line)
         column = max(1, column)
@@ -145,7 +150,8 @@ enum XMLDocumentReader {
                 let written = tag?.attributes.first { $0.name == name }
                 let valueLocation = written.map { lines.location(ofOffset: $0.valueOffset, file: file) } ?? location
                 attributes.append(
-                    XMLNode.Attribute(name: name, value: value, rawValue: written?.rawValue ?? value, valueLocation: valueLocation)
+                    XMLNode.Attribute(
+                        name: name, value: value, rawValue: written?.rawValue ?? value, valueLocation: valueLocation)
                 )
                 property = attribute.pointee.next
             }

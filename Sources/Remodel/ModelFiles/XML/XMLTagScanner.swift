@@ -102,7 +102,9 @@ struct XMLTagScanner {
         var tag = Tag(offset: start, attributes: [])
         var index = start + 1
         let count = bytes.count
-        while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") {
+        while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">"),
+            bytes[index] != UInt8(ascii: "/")
+        {
             index += 1
         }
         while index < count {
@@ -114,12 +116,16 @@ struct XMLTagScanner {
             }
             if bytes[index] == UInt8(ascii: "/") { index += 1; continue }
             let nameStart = index
-            while index < count, bytes[index] != UInt8(ascii: "="), !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") {
+            while index < count, bytes[index] != UInt8(ascii: "="), !isSpace(bytes[index]),
+                bytes[index] != UInt8(ascii: ">")
+            {
                 index += 1
             }
             let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
             while index < count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "=") { index += 1 }
-            guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
+            guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+                continue
+            }
             let quote = bytes[index]
             index += 1
             let valueStart = index

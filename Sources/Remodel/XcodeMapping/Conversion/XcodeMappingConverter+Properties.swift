@@ -1,18 +1,22 @@
 extension XcodeMappingConverter {
     /// `sourcefilterpredicatestring` → the rule's `filter`, positions inside the predicate text kept.
     mutating func translate(
-        filter: XcodeMappingModel.Text, of entity: XcodeMappingModel.EntityMapping, translator: XcodeExpressionTranslator,
+        filter: XcodeMappingModel.Text, of entity: XcodeMappingModel.EntityMapping,
+        translator: XcodeExpressionTranslator,
         into rule: inout XcodeMappingTranslation.Rule
     ) {
         do {
             let predicate = try XcodePredicateParser.parse(filter.value)
             let text = try XcodePredicateTranslator(expressions: translator).translate(predicate)
-            rule.rule.filter = Self.expression(text, original: filter.value) { range in filter.location(atOffset: range?.lowerBound ?? 0) }
+            rule.rule.filter = Self.expression(text, original: filter.value) { range in
+                filter.location(atOffset: range?.lowerBound ?? 0)
+            }
             rule.originals[""] = filter.value
         } catch let failure as XcodePredicateLexer.Failure {
             refuseFilter(filter, of: entity, reason: failure.message, offset: failure.range.lowerBound, into: &rule)
         } catch let refusal as TranslationRefusal {
-            refuseFilter(filter, of: entity, reason: refusal.message, offset: refusal.range?.lowerBound ?? 0, into: &rule)
+            refuseFilter(
+                filter, of: entity, reason: refusal.message, offset: refusal.range?.lowerBound ?? 0, into: &rule)
         } catch {
             refuseFilter(filter, of: entity, reason: "\(error)", offset: 0, into: &rule)
         }
@@ -22,13 +26,16 @@ extension XcodeMappingConverter {
         _ filter: XcodeMappingModel.Text, of entity: XcodeMappingModel.EntityMapping, reason: String, offset: Int,
         into rule: inout XcodeMappingTranslation.Rule
     ) {
-        let message = "the filter \"\(filter.value)\" of the entity mapping \(entity.name) has no Remodel translation: \(reason)"
-        diagnostics.append(Diagnostic(.error, rule: "xcode-mapping-filter", message: message, at: filter.location(atOffset: offset)))
+        let message =
+            "the filter \"\(filter.value)\" of the entity mapping \(entity.name) has no Remodel translation: \(reason)"
+        diagnostics.append(
+            Diagnostic(.error, rule: "xcode-mapping-filter", message: message, at: filter.location(atOffset: offset)))
         rule.problems.append(
             MappingProblem(
                 entity: entity.destination?.value ?? entity.source?.value ?? entity.name, property: nil,
                 message: message + "; write the step as a Remodel mapping file with a filter=\"…\""))
-        rule.todos.append("the Xcode filter \(filter.value) has no Remodel translation (\(reason)); write filter=\"…\" on the entity")
+        rule.todos.append(
+            "the Xcode filter \(filter.value) has no Remodel translation (\(reason)); write filter=\"…\" on the entity")
     }
 
     /// An attribute mapping's archived expression → an `<attribute>` rule, converted to the attribute's type as Core Data would store it.
@@ -38,7 +45,9 @@ extension XcodeMappingConverter {
     ) {
         let name = attribute.name.value
         guard let expression = attribute.expression else {
-            refuse(attribute, of: entity, reason: attribute.expressionProblem ?? "it cannot be read", original: nil, into: &rule)
+            refuse(
+                attribute, of: entity, reason: attribute.expressionProblem ?? "it cannot be read", original: nil,
+                into: &rule)
             return
         }
         do {
@@ -50,7 +59,9 @@ extension XcodeMappingConverter {
             rule.rule.attributes.append(
                 MappingFile.AttributeRule(
                     name: name, value: Self.expression(text, original: expression.description) { _ in location },
-                    source: ElementSource(location: attribute.location, attributeLocations: ["name": attribute.name.start, "value": location])))
+                    source: ElementSource(
+                        location: attribute.location,
+                        attributeLocations: ["name": attribute.name.start, "value": location])))
             rule.originals[name] = expression.description
         } catch {
             refuse(attribute, of: entity, reason: error.message, original: expression.description, into: &rule)
@@ -63,7 +74,9 @@ extension XcodeMappingConverter {
         into rule: inout XcodeMappingTranslation.Rule
     ) {
         guard let expression = relationship.expression else {
-            refuse(relationship, of: entity, reason: relationship.expressionProblem ?? "it cannot be read", original: nil, into: &rule)
+            refuse(
+                relationship, of: entity, reason: relationship.expressionProblem ?? "it cannot be read", original: nil,
+                into: &rule)
             return
         }
         do {
@@ -72,7 +85,8 @@ extension XcodeMappingConverter {
                 diagnostics.append(
                     Diagnostic(
                         .warning, rule: "xcode-mapping-unknown-entity-mapping",
-                        message: "\(relationship.name.value) names the entity mapping \(named), which this mapping model does not have; Remodel rebuilds the relationship from \(translation.sourceRelationship ?? "nothing") all the same",
+                        message:
+                            "\(relationship.name.value) names the entity mapping \(named), which this mapping model does not have; Remodel rebuilds the relationship from \(translation.sourceRelationship ?? "nothing") all the same",
                         at: relationship.expressionLocation))
             }
             rule.rule.relationships.append(
@@ -80,7 +94,9 @@ extension XcodeMappingConverter {
                     name: relationship.name.value, sourceRelationship: translation.sourceRelationship,
                     source: ElementSource(
                         location: relationship.location,
-                        attributeLocations: ["name": relationship.name.start, "source": relationship.expressionLocation])))
+                        attributeLocations: [
+                            "name": relationship.name.start, "source": relationship.expressionLocation,
+                        ])))
             rule.originals[relationship.name.value] = expression.description
         } catch {
             refuse(relationship, of: entity, reason: error.message, original: expression.description, into: &rule)
@@ -89,7 +105,8 @@ extension XcodeMappingConverter {
 
     /// An expression with no translation: an error and a problem, or only a warning when the entity mapping's policy makes the objects.
     private mutating func refuse(
-        _ mapping: XcodeMappingModel.PropertyMapping, of entity: XcodeMappingModel.EntityMapping, reason: String, original: String?,
+        _ mapping: XcodeMappingModel.PropertyMapping, of entity: XcodeMappingModel.EntityMapping, reason: String,
+        original: String?,
         into rule: inout XcodeMappingTranslation.Rule
     ) {
         let name = mapping.name.value
@@ -98,7 +115,8 @@ extension XcodeMappingConverter {
             diagnostics.append(
                 Diagnostic(
                     .warning, rule: "xcode-mapping-expression",
-                    message: "\(entity.name).\(name): \(shown) has no Remodel translation (\(reason)); the Swift policy registered for \(policy.className) makes these objects",
+                    message:
+                        "\(entity.name).\(name): \(shown) has no Remodel translation (\(reason)); the Swift policy registered for \(policy.className) makes these objects",
                     at: mapping.expressionLocation))
             rule.todos.append("\(name): \(shown) has no Remodel translation (\(reason))")
             return
@@ -106,7 +124,10 @@ extension XcodeMappingConverter {
         let message = "\(shown) has no Remodel translation: \(reason)"
         // An expression that could not be read at all was reported by the reader (xcode-mapping-data).
         if mapping.expressionProblem == nil {
-            diagnostics.append(Diagnostic(.error, rule: "xcode-mapping-expression", message: "\(entity.name).\(name): \(message)", at: mapping.expressionLocation))
+            diagnostics.append(
+                Diagnostic(
+                    .error, rule: "xcode-mapping-expression", message: "\(entity.name).\(name): \(message)",
+                    at: mapping.expressionLocation))
         }
         rule.problems.append(
             MappingProblem(

@@ -27,7 +27,8 @@ struct XcodeMappingConverter {
             let destinationEntity = entity.destination.flatMap { match.destination.entity(named: $0.value) }
             let needsRule =
                 entity.isExplicit || entity.source?.value != entity.destination?.value
-                || (entity.source != nil && sourceEntity == nil) || (entity.destination != nil && destinationEntity == nil)
+                || (entity.source != nil && sourceEntity == nil)
+                || (entity.destination != nil && destinationEntity == nil)
             if let destinationEntity {
                 checkNames(of: entity, in: destinationEntity)
             }
@@ -36,7 +37,8 @@ struct XcodeMappingConverter {
         }
         warnAboutUnmappedEntities()
         let file = MappingFile(
-            path: model.path, modelName: bundle.name, sourceVersion: match.source.name, destinationVersion: match.destination.name,
+            path: model.path, modelName: bundle.name, sourceVersion: match.source.name,
+            destinationVersion: match.destination.name,
             entities: rules.map(\.rule),
             source: ElementSource(
                 location: model.location,
@@ -52,17 +54,22 @@ struct XcodeMappingConverter {
     private mutating func kept() -> [XcodeMappingModel.EntityMapping] {
         var result: [XcodeMappingModel.EntityMapping] = []
         for entity in model.entities {
-            guard let index = result.firstIndex(where: { $0.source?.value == entity.source?.value && $0.destination?.value == entity.destination?.value })
+            guard
+                let index = result.firstIndex(where: {
+                    $0.source?.value == entity.source?.value && $0.destination?.value == entity.destination?.value
+                })
             else {
                 result.append(entity)
                 continue
             }
-            let (keep, drop) = !result[index].isExplicit && entity.isExplicit ? (entity, result[index]) : (result[index], entity)
+            let (keep, drop) =
+                !result[index].isExplicit && entity.isExplicit ? (entity, result[index]) : (result[index], entity)
             result[index] = keep
             diagnostics.append(
                 Diagnostic(
                     .warning, rule: "xcode-mapping-duplicate",
-                    message: "a second entity mapping named \(drop.name); Core Data knows entity mappings by name, so Remodel uses the one at line \(keep.location.line) and ignores this one",
+                    message:
+                        "a second entity mapping named \(drop.name); Core Data knows entity mappings by name, so Remodel uses the one at line \(keep.location.line) and ignores this one",
                     at: drop.location))
         }
         return result
@@ -77,16 +84,19 @@ struct XcodeMappingConverter {
         locations["filter"] = entity.filter?.start
         var translated = XcodeMappingTranslation.Rule(
             rule: MappingFile.EntityRule(
-                sourceEntity: entity.source?.value, destinationEntity: entity.destination?.value, filter: nil, attributes: [],
+                sourceEntity: entity.source?.value, destinationEntity: entity.destination?.value, filter: nil,
+                attributes: [],
                 relationships: [], source: ElementSource(location: entity.location, attributeLocations: locations)),
             name: entity.name, policy: nil, problems: [], originals: [:], todos: [])
         if let policyClass = entity.policyClass {
-            let requirement = PolicyRequirement(className: policyClass.value, entityMapping: entity.name, location: policyClass.start)
+            let requirement = PolicyRequirement(
+                className: policyClass.value, entityMapping: entity.name, location: policyClass.start)
             translated.policy = requirement
             diagnostics.append(
                 Diagnostic(
                     .warning, rule: "xcode-mapping-policy",
-                    message: "the entity mapping \(entity.name) needs a Swift policy named '\(policyClass.value)' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file",
+                    message:
+                        "the entity mapping \(entity.name) needs a Swift policy named '\(policyClass.value)' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file",
                     at: policyClass.start))
             translated.todos.append(
                 "Core Data runs the migration policy class \(policyClass.value) for this entity mapping: write what it does as values here, or give Swift code for it (an EntityPolicy for destination \"\(entity.destination?.value ?? "?")\" in MigrationOptions.policies)"
@@ -98,9 +108,11 @@ struct XcodeMappingConverter {
             translate(filter: filter, of: entity, translator: translator, into: &translated)
         }
         for attribute in entity.attributes where attribute.expression != nil || attribute.expressionProblem != nil {
-            translate(attribute: attribute, of: entity, destination: destination, translator: translator, into: &translated)
+            translate(
+                attribute: attribute, of: entity, destination: destination, translator: translator, into: &translated)
         }
-        for relationship in entity.relationships where relationship.expression != nil || relationship.expressionProblem != nil {
+        for relationship in entity.relationships
+        where relationship.expression != nil || relationship.expressionProblem != nil {
             translate(relationship: relationship, of: entity, into: &translated)
         }
         return translated
@@ -114,11 +126,13 @@ struct XcodeMappingConverter {
             (entity.attributes, attributes, "attribute", "mapping-unknown-attribute"),
             (entity.relationships, relationships, "relationship", "mapping-unknown-relationship"),
         ] {
-            for mapping in mappings where mapping.expression == nil && mapping.expressionProblem == nil && !names.contains(mapping.name.value) {
+            for mapping in mappings
+            where mapping.expression == nil && mapping.expressionProblem == nil && !names.contains(mapping.name.value) {
                 diagnostics.append(
                     Diagnostic(
                         .error, rule: rule,
-                        message: "\(destination.name) in '\(match.destination.name)' has no \(kind) '\(mapping.name.value)'\(Suggestion.didYouMean(mapping.name.value, among: names))",
+                        message:
+                            "\(destination.name) in '\(match.destination.name)' has no \(kind) '\(mapping.name.value)'\(Suggestion.didYouMean(mapping.name.value, among: names))",
                         at: mapping.name.start))
             }
         }
@@ -132,7 +146,8 @@ struct XcodeMappingConverter {
             diagnostics.append(
                 Diagnostic(
                     .warning, rule: "xcode-mapping-unmapped-entity",
-                    message: "no entity mapping reads \(entity.name), so Core Data would drop its objects in this step; Remodel carries them over as inferred (to drop them, write this step as a Remodel mapping file with <entity source=\"\(entity.name)\"/>)",
+                    message:
+                        "no entity mapping reads \(entity.name), so Core Data would drop its objects in this step; Remodel carries them over as inferred (to drop them, write this step as a Remodel mapping file with <entity source=\"\(entity.name)\"/>)",
                     at: model.location))
         }
     }

@@ -43,7 +43,9 @@ struct XcodeMappingTranslation: Sendable {
         for rule in rules {
             let location = rule.rule.source.location
             if rule.policy != nil { policyLocations.insert(location) }
-            refused[location] = rule.problems.compactMap { problem in problem.property.map { "\(problem.entity).\($0):" } }
+            refused[location] = rule.problems.compactMap { problem in
+                problem.property.map { "\(problem.entity).\($0):" }
+            }
             for index in mapping.entities.indices where mapping.entities[index].provenance == .explicit(location) {
                 if let policy = rule.policy {
                     mapping.entities[index].policy = policy

@@ -15,10 +15,13 @@ public enum XcodeMappingWriter {
     /// - Returns: The mapping file's text (nil when the mapping model cannot be read or matched to two
     ///   versions of the bundle) and every problem found, with positions in `xcmapping.xml`.
     public static func convert(path: String, bundle: ModelBundle) -> (text: String?, diagnostics: [Diagnostic]) {
-        let file = path.hasSuffix(".xcmappingmodel") || path.hasSuffix(".xcmappingmodel/") ? (path.hasSuffix("/") ? path : path + "/") + "xcmapping.xml" : path
+        let file =
+            path.hasSuffix(".xcmappingmodel") || path.hasSuffix(".xcmappingmodel/")
+            ? (path.hasSuffix("/") ? path : path + "/") + "xcmapping.xml" : path
         let (read, readDiagnostics) = XcodeMappingReader.read(path: file)
         guard let model = read else { return (nil, readDiagnostics) }
-        let loaded = XcodeMappingLoader.load(model, bundle: bundle, readDiagnostics: readDiagnostics, checkingSnapshots: true)
+        let loaded = XcodeMappingLoader.load(
+            model, bundle: bundle, readDiagnostics: readDiagnostics, checkingSnapshots: true)
         guard let translation = loaded.translation else { return (nil, loaded.diagnostics) }
         return (text(for: translation), loaded.diagnostics)
     }
@@ -49,16 +52,23 @@ public enum XcodeMappingWriter {
         if let destination = rule.destinationEntity { open += " destination=\"\(escape(destination))\"" }
         if let filter = rule.filter {
             open += " filter=\"\(escape(filter.text))\""
-            if let original = translated.originals[""] { open = "    <!-- Xcode filter: \(comment(original)) -->\n" + open }
+            if let original = translated.originals[""] {
+                open = "    <!-- Xcode filter: \(comment(original)) -->\n" + open
+            }
         }
         guard !rule.attributes.isEmpty || !rule.relationships.isEmpty else { return [open + "/>"] }
         var lines = [open + ">"]
         for attribute in rule.attributes {
-            if let original = translated.originals[attribute.name] { lines.append("        <!-- Xcode: \(comment(original)) -->") }
-            lines.append("        <attribute name=\"\(escape(attribute.name))\" value=\"\(escape(attribute.value.text))\"/>")
+            if let original = translated.originals[attribute.name] {
+                lines.append("        <!-- Xcode: \(comment(original)) -->")
+            }
+            lines.append(
+                "        <attribute name=\"\(escape(attribute.name))\" value=\"\(escape(attribute.value.text))\"/>")
         }
         for relationship in rule.relationships {
-            if let original = translated.originals[relationship.name] { lines.append("        <!-- Xcode: \(comment(original)) -->") }
+            if let original = translated.originals[relationship.name] {
+                lines.append("        <!-- Xcode: \(comment(original)) -->")
+            }
             let source = relationship.sourceRelationship.map { " source=\"\(escape($0))\"" } ?? ""
             lines.append("        <relationship name=\"\(escape(relationship.name))\"\(source)/>")
         }

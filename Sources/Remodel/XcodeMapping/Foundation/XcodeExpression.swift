@@ -44,8 +44,14 @@ struct XcodeExpression: Sendable, Hashable, CustomStringConvertible {
             return "\(operand).\(path)"
         case .function(let operand, let selector, let arguments):
             let list = arguments.map(\.description)
-            if let operand { return "FUNCTION(" + ([operand.description, XcodeConstant.string(selector).description] + list).joined(separator: ", ") + ")" }
-            if let symbol = XcodeExpression.infixOperators[selector], list.count == 2 { return "(\(list[0]) \(symbol) \(list[1]))" }
+            if let operand {
+                return "FUNCTION("
+                    + ([operand.description, XcodeConstant.string(selector).description] + list).joined(separator: ", ")
+                    + ")"
+            }
+            if let symbol = XcodeExpression.infixOperators[selector], list.count == 2 {
+                return "(\(list[0]) \(symbol) \(list[1]))"
+            }
             let name = selector.split(separator: ":").first.map(String.init) ?? selector
             return "\(name)(\(list.joined(separator: ", ")))"
         case .aggregate(let elements): return "{" + elements.map(\.description).joined(separator: ", ") + "}"
@@ -55,7 +61,9 @@ struct XcodeExpression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The built-in functions written as operators in format strings.
-    static let infixOperators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "modulus:by:": "%"]
+    static let infixOperators = [
+        "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "modulus:by:": "%",
+    ]
 }
 
 /// A constant of an `NSExpression`.
@@ -89,7 +97,8 @@ struct XcodePredicate: Sendable, Hashable, CustomStringConvertible {
         /// `TRUEPREDICATE` / `FALSEPREDICATE`.
         case constant(Bool)
         /// `left op right`, with `ANY`/`ALL` (``XcodeComparison/Modifier``) and options such as `[c]`.
-        case comparison(XcodeExpression, XcodeComparison, XcodeExpression, modifier: XcodeComparison.Modifier, options: String)
+        case comparison(
+            XcodeExpression, XcodeComparison, XcodeExpression, modifier: XcodeComparison.Modifier, options: String)
         case and([XcodePredicate])
         case or([XcodePredicate])
         case not(XcodePredicate)
@@ -122,7 +131,8 @@ struct XcodePredicate: Sendable, Hashable, CustomStringConvertible {
 /// `NSPredicateOperatorType`, with the raw values archives store in `NSOperatorType`.
 enum XcodeComparison: Int, Sendable, Hashable {
     case lessThan = 0, lessThanOrEqual = 1, greaterThan = 2, greaterThanOrEqual = 3, equal = 4, notEqual = 5
-    case matches = 6, like = 7, beginsWith = 8, endsWith = 9, `in` = 10, customSelector = 11, contains = 99, between = 100
+    case matches = 6, like = 7, beginsWith = 8, endsWith = 9, `in` = 10, customSelector = 11, contains = 99, between =
+        100
 
     /// `NSComparisonPredicateModifier` (`NSModifier`).
     enum Modifier: String, Sendable, Hashable {

@@ -20,10 +20,13 @@ enum XcodeExpressionDecoder {
 
     /// Selectors of Foundation's built-in expression functions, whose operand is not an object of the migration.
     static let builtInFunctions: Set<String> = [
-        "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "abs:", "lowercase:", "uppercase:", "now",
-        "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "sqrt:", "log:", "ln:", "raise:toPower:",
+        "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "abs:", "lowercase:", "uppercase:",
+        "now",
+        "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "sqrt:", "log:", "ln:",
+        "raise:toPower:",
         "exp:", "ceiling:", "trunc:", "random", "random:", "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:",
-        "leftshift:by:", "rightshift:by:", "onesComplement:", "noindex:", "distanceToLocation:fromLocation:", "length:", "castObject:toType:",
+        "leftshift:by:", "rightshift:by:", "onesComplement:", "noindex:", "distanceToLocation:fromLocation:", "length:",
+        "castObject:toType:",
     ]
 
     /// Decodes an archived `NSExpression` (a binary property list written by `NSKeyedArchiver`).
@@ -40,7 +43,9 @@ enum XcodeExpressionDecoder {
         case "NSSelfExpression":
             return XcodeExpression(.evaluatedObject)
         case "NSVariableExpression":
-            guard let name = try object.value("NSVariable")?.string else { throw malformed(object, "has no NSVariable name") }
+            guard let name = try object.value("NSVariable")?.string else {
+                throw malformed(object, "has no NSVariable name")
+            }
             return XcodeExpression(.variable(name))
         case "NSKeyPathSpecifierExpression":
             guard let path = try object.value("NSKeyPath")?.string else { throw malformed(object, "has no NSKeyPath") }
@@ -48,7 +53,9 @@ enum XcodeExpressionDecoder {
         case "NSKeyPathExpression", "NSFunctionExpression":
             return try function(object, depth: depth)
         case "NSAggregateExpression":
-            guard case .object(let collection)? = try object.value("NSCollection") else { throw malformed(object, "has no NSCollection") }
+            guard case .object(let collection)? = try object.value("NSCollection") else {
+                throw malformed(object, "has no NSCollection")
+            }
             var elements: [XcodeExpression] = []
             for element in try collection.elements() { elements.append(try expression(element, depth: depth + 1)) }
             return XcodeExpression(.aggregate(elements))
@@ -66,7 +73,9 @@ enum XcodeExpressionDecoder {
     }
 
     private static func function(_ object: ArchivedObject, depth: Int) throws(KeyedArchive.Failure) -> XcodeExpression {
-        guard let selector = try object.value("NSSelectorName")?.string else { throw malformed(object, "has no NSSelectorName") }
+        guard let selector = try object.value("NSSelectorName")?.string else {
+            throw malformed(object, "has no NSSelectorName")
+        }
         var arguments: [XcodeExpression] = []
         if case .object(let list)? = try object.value("NSArguments") {
             for argument in try list.elements() { arguments.append(try expression(argument, depth: depth + 1)) }
@@ -107,15 +116,20 @@ enum XcodeExpressionDecoder {
             let options = [(1, "c"), (2, "d"), (4, "n")].filter { flags & Int64($0.0) != 0 }.map(\.1).joined()
             return XcodePredicate(
                 .comparison(
-                    try expression(left, depth: depth + 1), comparison, try expression(right, depth: depth + 1), modifier: modifier,
+                    try expression(left, depth: depth + 1), comparison, try expression(right, depth: depth + 1),
+                    modifier: modifier,
                     options: options))
         case "NSCompoundPredicate":
-            guard case .object(let list)? = try object.value("NSSubpredicates") else { throw malformed(object, "has no NSSubpredicates") }
+            guard case .object(let list)? = try object.value("NSSubpredicates") else {
+                throw malformed(object, "has no NSSubpredicates")
+            }
             var parts: [XcodePredicate] = []
             for part in try list.elements() { parts.append(try predicate(part, depth: depth + 1)) }
             switch object.integer("NSCompoundPredicateType") {
             case 0:
-                guard parts.count == 1 else { throw malformed(object, "negates \(parts.count) predicates instead of one") }
+                guard parts.count == 1 else {
+                    throw malformed(object, "negates \(parts.count) predicates instead of one")
+                }
                 return XcodePredicate(.not(parts[0]))
             case 1: return XcodePredicate(.and(parts))
             case 2: return XcodePredicate(.or(parts))
@@ -157,9 +171,12 @@ enum XcodeExpressionDecoder {
     }
 
     /// The object an archived expression or predicate is, within the depth allowed.
-    private static func archived(_ value: ArchivedValue, depth: Int, kind: String) throws(KeyedArchive.Failure) -> ArchivedObject {
+    private static func archived(_ value: ArchivedValue, depth: Int, kind: String) throws(KeyedArchive.Failure)
+        -> ArchivedObject
+    {
         guard depth <= maximumDepth else {
-            throw KeyedArchive.Failure(message: "the \(kind) nests more than \(maximumDepth) levels deep, or refers to itself")
+            throw KeyedArchive.Failure(
+                message: "the \(kind) nests more than \(maximumDepth) levels deep, or refers to itself")
         }
         guard case .object(let object) = value else {
             throw KeyedArchive.Failure(message: "an archived \(kind) is a plain value, not an object")

@@ -74,11 +74,15 @@ struct XcodePredicateLexer {
         switch scalar {
         case "#":
             position += 1
-            guard let next = peek(), Self.isNameStart(next) else { throw Failure(message: "'#' must be followed by a name", range: start..<position) }
+            guard let next = peek(), Self.isNameStart(next) else {
+                throw Failure(message: "'#' must be followed by a name", range: start..<position)
+            }
             return .name(name(), escaped: true)
         case "$":
             position += 1
-            guard let next = peek(), Self.isNameStart(next) else { throw Failure(message: "'$' must be followed by a variable name", range: start..<position) }
+            guard let next = peek(), Self.isNameStart(next) else {
+                throw Failure(message: "'$' must be followed by a variable name", range: start..<position)
+            }
             return .variable(name())
         case "@":
             position += 1
@@ -146,7 +150,9 @@ struct XcodePredicateLexer {
             }
         }
         if let scalar = peek(), Self.isNameStart(scalar) {
-            throw Failure(message: "a number runs into '\(scalar)' (hexadecimal and other bases are not read)", range: start..<(position + 1))
+            throw Failure(
+                message: "a number runs into '\(scalar)' (hexadecimal and other bases are not read)",
+                range: start..<(position + 1))
         }
         if isReal, let value = Double(text) { return .real(value) }
         if let value = Int64(text) { return .integer(value) }

@@ -23,13 +23,15 @@ struct XcodePredicateParser {
     static let maximumDepth = 100
 
     private static let reserved: Set<String> = [
-        "AND", "OR", "NOT", "ANY", "ALL", "SOME", "NONE", "IN", "LIKE", "BEGINSWITH", "ENDSWITH", "CONTAINS", "MATCHES", "BETWEEN",
+        "AND", "OR", "NOT", "ANY", "ALL", "SOME", "NONE", "IN", "LIKE", "BEGINSWITH", "ENDSWITH", "CONTAINS", "MATCHES",
+        "BETWEEN",
         "NULL", "NIL", "SELF", "TRUE", "FALSE", "YES", "NO", "FIRST", "LAST", "SIZE", "TRUEPREDICATE", "FALSEPREDICATE",
         "SUBQUERY", "FUNCTION", "TERNARY", "CAST",
     ]
 
     private static let comparisons: [String: XcodeComparison] = [
-        "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .lessThan, "<=": .lessThanOrEqual, "=<": .lessThanOrEqual,
+        "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .lessThan, "<=": .lessThanOrEqual,
+        "=<": .lessThanOrEqual,
         ">": .greaterThan, ">=": .greaterThanOrEqual, "=>": .greaterThanOrEqual, "MATCHES": .matches, "LIKE": .like,
         "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "IN": .in, "CONTAINS": .contains, "BETWEEN": .between,
     ]
@@ -91,18 +93,23 @@ struct XcodePredicateParser {
     private mutating func nest() throws(Failure) {
         depth += 1
         guard depth <= Self.maximumDepth else {
-            throw Failure(message: "the predicate nests more than \(Self.maximumDepth) levels deep", range: currentRange)
+            throw Failure(
+                message: "the predicate nests more than \(Self.maximumDepth) levels deep", range: currentRange)
         }
     }
 
     // MARK: - Predicates
 
     private mutating func or() throws(Failure) -> XcodePredicate {
-        try joined("OR", "||", XcodePredicate.Kind.or) { (parser: inout XcodePredicateParser) throws(Failure) in try parser.and() }
+        try joined("OR", "||", XcodePredicate.Kind.or) { (parser: inout XcodePredicateParser) throws(Failure) in
+            try parser.and()
+        }
     }
 
     private mutating func and() throws(Failure) -> XcodePredicate {
-        try joined("AND", "&&", XcodePredicate.Kind.and) { (parser: inout XcodePredicateParser) throws(Failure) in try parser.not() }
+        try joined("AND", "&&", XcodePredicate.Kind.and) { (parser: inout XcodePredicateParser) throws(Failure) in
+            try parser.not()
+        }
     }
 
     /// Operands of `word` (or `symbol`) parsed by `operand`, joined into one predicate when there are several.
@@ -166,7 +173,9 @@ struct XcodePredicateParser {
 
     /// Whether the current token continues an expression or starts a comparison operator.
     private var startsOperator: Bool {
-        if case .symbol(let symbol) = current { return Self.comparisons[symbol] != nil || ["+", "-", "*", "/", "**"].contains(symbol) }
+        if case .symbol(let symbol) = current {
+            return Self.comparisons[symbol] != nil || ["+", "-", "*", "/", "**"].contains(symbol)
+        }
         if case .name(let name, escaped: false) = current { return Self.comparisons[name.uppercased()] != nil }
         return false
     }
@@ -187,7 +196,8 @@ struct XcodePredicateParser {
             try expect("]")
         }
         let right = try expression()
-        return XcodePredicate(.comparison(left, operation, right, modifier: modifier, options: options), range: start..<previousEnd)
+        return XcodePredicate(
+            .comparison(left, operation, right, modifier: modifier, options: options), range: start..<previousEnd)
     }
 
     // MARK: - Expressions
@@ -195,11 +205,14 @@ struct XcodePredicateParser {
     private mutating func expression() throws(Failure) -> XcodeExpression {
         try nest()
         defer { depth -= 1 }
-        return try binary(["+": "add:to:", "-": "from:subtract:"]) { (parser: inout XcodePredicateParser) throws(Failure) in try parser.term() }
+        return try binary(["+": "add:to:", "-": "from:subtract:"]) {
+            (parser: inout XcodePredicateParser) throws(Failure) in try parser.term()
+        }
     }
 
     private mutating func term() throws(Failure) -> XcodeExpression {
-        try binary(["*": "multiply:by:", "/": "divide:by:", "**": "raise:toPower:"]) { (parser: inout XcodePredicateParser) throws(Failure) in
+        try binary(["*": "multiply:by:", "/": "divide:by:", "**": "raise:toPower:"]) {
+            (parser: inout XcodePredicateParser) throws(Failure) in
             try parser.unary()
         }
     }
@@ -213,7 +226,8 @@ struct XcodePredicateParser {
         while case .symbol(let symbol) = current, let selector = operators[symbol] {
             advance()
             let right = try operand(&self)
-            left = XcodeExpression(.function(operand: nil, selector: selector, arguments: [left, right]), range: start..<previousEnd)
+            left = XcodeExpression(
+                .function(operand: nil, selector: selector, arguments: [left, right]), range: start..<previousEnd)
         }
         return left
     }
@@ -232,7 +246,9 @@ struct XcodePredicateParser {
             return XcodeExpression(.constant(.real(-value)), range: start..<previousEnd)
         default:
             let zero = XcodeExpression(.constant(.integer(0)), range: start..<start)
-            return XcodeExpression(.function(operand: nil, selector: "from:subtract:", arguments: [zero, operand]), range: start..<previousEnd)
+            return XcodeExpression(
+                .function(operand: nil, selector: "from:subtract:", arguments: [zero, operand]),
+                range: start..<previousEnd)
         }
     }
 
@@ -253,7 +269,8 @@ struct XcodePredicateParser {
             return try path(from: XcodeExpression(.variable(name), range: start..<previousEnd), start: start)
         case .substitution(let text):
             throw Failure(
-                message: "'\(text)' is a substitution filled in by code when the predicate is made; a stored predicate cannot use it",
+                message:
+                    "'\(text)' is a substitution filled in by code when the predicate is made; a stored predicate cannot use it",
                 range: currentRange)
         case .symbol("("):
             advance()
@@ -281,10 +298,13 @@ struct XcodePredicateParser {
         case "FUNCTION":
             let arguments = try argumentList()
             guard arguments.count >= 2, case .constant(.string(let selector)) = arguments[1].kind else {
-                throw Failure(message: "FUNCTION takes an object, a selector in quotes and its arguments", range: start..<previousEnd)
+                throw Failure(
+                    message: "FUNCTION takes an object, a selector in quotes and its arguments",
+                    range: start..<previousEnd)
             }
             return XcodeExpression(
-                .function(operand: arguments[0], selector: selector, arguments: Array(arguments.dropFirst(2))), range: start..<previousEnd)
+                .function(operand: arguments[0], selector: selector, arguments: Array(arguments.dropFirst(2))),
+                range: start..<previousEnd)
         case "TERNARY":
             try expect("(")
             let condition = try or()
@@ -298,13 +318,16 @@ struct XcodePredicateParser {
             throw Failure(message: "\(word) is not read by Remodel", range: start..<previousEnd)
         default:
             if !escaped, Self.reserved.contains(word) {
-                throw Failure(message: "'\(name)' is a reserved word here; write #\(name) for a key named so", range: start..<previousEnd)
+                throw Failure(
+                    message: "'\(name)' is a reserved word here; write #\(name) for a key named so",
+                    range: start..<previousEnd)
             }
         }
         if symbol("(") {
             let arguments = try argumentList()
             let selector = arguments.isEmpty ? name : name + ":"
-            return XcodeExpression(.function(operand: nil, selector: selector, arguments: arguments), range: start..<previousEnd)
+            return XcodeExpression(
+                .function(operand: nil, selector: selector, arguments: arguments), range: start..<previousEnd)
         }
         let root = XcodeExpression(.evaluatedObject, range: start..<start)
         return try path(from: root, start: start, first: name)
@@ -330,7 +353,9 @@ struct XcodePredicateParser {
     }
 
     /// `.name.name.@count` after a variable, `SELF` or a first name.
-    private mutating func path(from operand: XcodeExpression, start: Int, first: String? = nil) throws(Failure) -> XcodeExpression {
+    private mutating func path(from operand: XcodeExpression, start: Int, first: String? = nil) throws(Failure)
+        -> XcodeExpression
+    {
         var components = first.map { [$0] } ?? []
         while symbol(".") {
             advance()

@@ -42,13 +42,17 @@ struct BinaryPropertyListReader {
     init(bytes: [UInt8]) throws(BinaryPropertyList.Failure) {
         self.bytes = bytes
         guard bytes.count >= 8 + 32, bytes.prefix(8).elementsEqual("bplist00".utf8) else {
-            throw BinaryPropertyList.Failure(message: "the data does not start with 'bplist00', or is too short to be a binary property list")
+            throw BinaryPropertyList.Failure(
+                message: "the data does not start with 'bplist00', or is too short to be a binary property list")
         }
         let trailer = bytes.count - 32
         offsetSize = Int(bytes[trailer + 6])
         referenceSize = Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-            throw BinaryPropertyList.Failure(message: "the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes (1 to 8 expected)")
+            throw BinaryPropertyList.Failure(
+                message:
+                    "the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes (1 to 8 expected)"
+            )
         }
         let count = Self.unsigned(bytes, at: trailer + 8, size: 8)
         let top = Self.unsigned(bytes, at: trailer + 16, size: 8)
@@ -57,7 +61,9 @@ struct BinaryPropertyListReader {
             (UInt64(trailer) - table) / UInt64(offsetSize) >= count
         else {
             throw BinaryPropertyList.Failure(
-                message: "the trailer is inconsistent (\(count) objects, top object \(top), offset table at byte \(table) of \(bytes.count))")
+                message:
+                    "the trailer is inconsistent (\(count) objects, top object \(top), offset table at byte \(table) of \(bytes.count))"
+            )
         }
         objectCount = Int(count)
         topObject = Int(top)
@@ -88,7 +94,8 @@ struct BinaryPropertyListReader {
     /// Decodes object `index`, each object once.
     mutating func object(_ index: Int, depth: Int) throws(BinaryPropertyList.Failure) -> PropertyListValue {
         guard index >= 0, index < objectCount else {
-            throw BinaryPropertyList.Failure(message: "a reference to object \(index), but there are \(objectCount) objects")
+            throw BinaryPropertyList.Failure(
+                message: "a reference to object \(index), but there are \(objectCount) objects")
         }
         if let value = decoded[index] { return value }
         guard !inProgress[index] else { throw failure("it contains itself", object: index) }
@@ -104,7 +111,9 @@ struct BinaryPropertyListReader {
         return value
     }
 
-    private mutating func parse(_ index: Int, at offset: Int, depth: Int) throws(BinaryPropertyList.Failure) -> PropertyListValue {
+    private mutating func parse(_ index: Int, at offset: Int, depth: Int) throws(BinaryPropertyList.Failure)
+        -> PropertyListValue
+    {
         let marker = try read(offset, 1, object: index).first ?? 0
         let high = marker >> 4, low = Int(marker & 0x0F)
         switch high {
@@ -129,7 +138,9 @@ struct BinaryPropertyListReader {
             let payload = try read(start, count * unit, object: index)
             if high == 0x4 { return .data(Array(payload)) }
             if high == 0x5 {
-                guard payload.allSatisfy({ $0 < 0x80 }) else { throw failure("an ASCII string holds a byte above 127", object: index) }
+                guard payload.allSatisfy({ $0 < 0x80 }) else {
+                    throw failure("an ASCII string holds a byte above 127", object: index)
+                }
                 return .string(String(decoding: payload, as: UTF8.self))
             }
             var units: [UInt16] = []
@@ -144,7 +155,9 @@ struct BinaryPropertyListReader {
             guard low < 8 else { throw failure("an archive reference of \(low + 1) bytes", object: index) }
             let payload = try read(offset + 1, low + 1, object: index)
             let value = Self.unsigned(bytes, at: payload.startIndex, size: low + 1)
-            guard value <= UInt64(Int32.max) else { throw failure("the archive reference \(value) is too large", object: index) }
+            guard value <= UInt64(Int32.max) else {
+                throw failure("the archive reference \(value) is too large", object: index)
+            }
             return .uid(Int(value))
         case 0xA, 0xC:
             let references = try self.references(low, at: offset + 1, object: index, multiplier: 1)
@@ -205,12 +218,16 @@ struct BinaryPropertyListReader {
         guard marker >> 4 == 0x1 else { throw failure("its length is not an integer", object: object) }
         let exponent = Int(marker & 0x0F)
         let count = try integer(at: offset + 1, sizeExponent: exponent, object: object)
-        guard count >= 0, count <= Int64(bytes.count) else { throw failure("its length \(count) is impossible", object: object) }
+        guard count >= 0, count <= Int64(bytes.count) else {
+            throw failure("its length \(count) is impossible", object: object)
+        }
         return (Int(count), offset + 1 + (1 << exponent))
     }
 
     /// The object references of an array (`multiplier` 1) or a dictionary (2: keys, then values).
-    private func references(_ low: Int, at offset: Int, object: Int, multiplier: Int) throws(BinaryPropertyList.Failure) -> [Int] {
+    private func references(_ low: Int, at offset: Int, object: Int, multiplier: Int) throws(BinaryPropertyList.Failure)
+        -> [Int]
+    {
         let (count, start) = try length(low, at: offset, object: object)
         let total = count * multiplier
         let payload = try read(start, total * referenceSize, object: object)

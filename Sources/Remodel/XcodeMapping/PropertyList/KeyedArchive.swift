@@ -33,7 +33,10 @@ struct KeyedArchive: Sendable {
     init(_ value: PropertyListValue) throws(Failure) {
         guard let entries = value.dictionary else { throw Failure(message: "the property list is not a dictionary") }
         guard entries["$archiver"]?.string == "NSKeyedArchiver" else {
-            throw Failure(message: "the property list is not an NSKeyedArchiver archive (its $archiver is \(entries["$archiver"]?.string ?? "missing"))")
+            throw Failure(
+                message:
+                    "the property list is not an NSKeyedArchiver archive (its $archiver is \(entries["$archiver"]?.string ?? "missing"))"
+            )
         }
         guard let objects = entries["$objects"]?.array, let top = entries["$top"]?.dictionary else {
             throw Failure(message: "the archive has no $objects array or no $top dictionary")
@@ -58,7 +61,9 @@ struct KeyedArchive: Sendable {
         }
         let object = objects[index]
         if index == 0, object.string == "$null" { return .null }
-        guard case .dictionary(let fields) = object, let classReference = fields["$class"] else { return ArchivedValue(object) }
+        guard case .dictionary(let fields) = object, let classReference = fields["$class"] else {
+            return ArchivedValue(object)
+        }
         guard case .uid(let classIndex) = classReference, classIndex >= 0, classIndex < objects.count,
             let className = objects[classIndex].dictionary?["$classname"]?.string
         else {
@@ -123,7 +128,8 @@ struct ArchivedObject: Sendable {
 
     /// The entries of an archived `NSDictionary` (`NS.keys`, `NS.objects`), references followed.
     func entries() throws(KeyedArchive.Failure) -> [(key: ArchivedValue, value: ArchivedValue)] {
-        guard let keys = fields["NS.keys"]?.array, let values = fields["NS.objects"]?.array, keys.count == values.count else {
+        guard let keys = fields["NS.keys"]?.array, let values = fields["NS.objects"]?.array, keys.count == values.count
+        else {
             throw KeyedArchive.Failure(message: "object \(index) (\(className)) is not an archived dictionary")
         }
         var result: [(key: ArchivedValue, value: ArchivedValue)] = []

@@ -75,7 +75,8 @@ struct XcodeMappingModel: Sendable {
 
         /// Whether it says more than inference would: a policy, a filter or an explicit expression.
         var isExplicit: Bool {
-            policyClass != nil || filter != nil || (attributes + relationships).contains { $0.expression != nil || $0.expressionProblem != nil }
+            policyClass != nil || filter != nil
+                || (attributes + relationships).contains { $0.expression != nil || $0.expressionProblem != nil }
         }
     }
 

@@ -40,7 +40,14 @@ enum XcodeMappingReader {
 
     static func model(from root: XMLNode, path: String) -> (XcodeMappingModel?, [Diagnostic]) {
         guard root.name == "database" else {
-            return (nil, [structure("the root element is <\(root.name)>, but an Xcode mapping model's xcmapping.xml starts with <database>", at: root.location)])
+            return (
+                nil,
+                [
+                    structure(
+                        "the root element is <\(root.name)>, but an Xcode mapping model's xcmapping.xml starts with <database>",
+                        at: root.location)
+                ]
+            )
         }
         var objects: [String: Object] = [:]
         var order: [String] = []
@@ -52,58 +59,81 @@ enum XcodeMappingReader {
                 if child.name == "attribute" {
                     object.attributes[name] = child
                 } else if child.name == "relationship" {
-                    object.links[name] = (child.attribute("idrefs") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+                    object.links[name] = (child.attribute("idrefs") ?? "").split(whereSeparator: \.isWhitespace).map(
+                        String.init)
                 }
             }
             objects[id] = object
             order.append(id)
         }
-        guard let modelID = order.first(where: { objects[$0]?.type == "XDDEVMAPPINGMODEL" }), let mappingModel = objects[modelID] else {
-            return (nil, [structure("the file holds no mapping model (no <object type=\"XDDEVMAPPINGMODEL\">)", at: root.location)])
+        guard let modelID = order.first(where: { objects[$0]?.type == "XDDEVMAPPINGMODEL" }),
+            let mappingModel = objects[modelID]
+        else {
+            return (
+                nil,
+                [
+                    structure(
+                        "the file holds no mapping model (no <object type=\"XDDEVMAPPINGMODEL\">)", at: root.location)
+                ]
+            )
         }
         var diagnostics: [Diagnostic] = []
         func linked(_ ids: [String], type: String, from object: Object) -> [Object] {
             ids.compactMap { id in
                 guard let target = objects[id], target.type == type else {
-                    diagnostics.append(structure("the link to \(id) does not lead to an \(type) object; it is ignored", at: object.location))
+                    diagnostics.append(
+                        structure(
+                            "the link to \(id) does not lead to an \(type) object; it is ignored", at: object.location))
                     return nil
                 }
                 return target
             }
         }
         var entities: [XcodeMappingModel.EntityMapping] = []
-        for object in linked(mappingModel.links["entitymappings"] ?? [], type: "XDDEVENTITYMAPPING", from: mappingModel) {
-            let attributes = linked(object.links["attributemappings"] ?? [], type: "XDDEVATTRIBUTEMAPPING", from: object)
-            let relationships = linked(object.links["relationshipmappings"] ?? [], type: "XDDEVRELATIONSHIPMAPPING", from: object)
+        for object in linked(mappingModel.links["entitymappings"] ?? [], type: "XDDEVENTITYMAPPING", from: mappingModel)
+        {
+            let attributes = linked(
+                object.links["attributemappings"] ?? [], type: "XDDEVATTRIBUTEMAPPING", from: object)
+            let relationships = linked(
+                object.links["relationshipmappings"] ?? [], type: "XDDEVRELATIONSHIPMAPPING", from: object)
             let source = nonEmpty(object.text("sourcename")), destination = nonEmpty(object.text("destinationname"))
             entities.append(
                 XcodeMappingModel.EntityMapping(
-                    source: source, destination: destination, filter: nonEmpty(object.text("sourcefilterpredicatestring")),
+                    source: source, destination: destination,
+                    filter: nonEmpty(object.text("sourcefilterpredicatestring")),
                     policyClass: nonEmpty(object.text("migrationpolicyclassname")),
                     number: Int(object.text("mappingnumber")?.value ?? "") ?? 0,
                     attributes: attributes.compactMap { property($0, diagnostics: &diagnostics) },
                     relationships: relationships.compactMap { property($0, diagnostics: &diagnostics) },
                     location: object.location,
-                    name: nonEmpty(object.text("name"))?.value ?? defaultName(source: source?.value, destination: destination?.value)))
+                    name: nonEmpty(object.text("name"))?.value
+                        ?? defaultName(source: source?.value, destination: destination?.value)))
         }
         // Xcode lists entity mappings in `mappingnumber` order.
-        entities = entities.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }.map(\.element)
+        entities = entities.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }.map(
+            \.element)
         let model = XcodeMappingModel(
             path: path, location: mappingModel.location,
-            source: XcodeMappingModel.Model(path: nonEmpty(mappingModel.text("sourcemodelpath")), snapshot: mappingModel.text("sourcemodeldata")),
+            source: XcodeMappingModel.Model(
+                path: nonEmpty(mappingModel.text("sourcemodelpath")), snapshot: mappingModel.text("sourcemodeldata")),
             destination: XcodeMappingModel.Model(
-                path: nonEmpty(mappingModel.text("destinationmodelpath")), snapshot: mappingModel.text("destinationmodeldata")),
+                path: nonEmpty(mappingModel.text("destinationmodelpath")),
+                snapshot: mappingModel.text("destinationmodeldata")),
             entities: entities)
         return (model, diagnostics)
     }
 
-    private static func property(_ object: Object, diagnostics: inout [Diagnostic]) -> XcodeMappingModel.PropertyMapping? {
+    private static func property(_ object: Object, diagnostics: inout [Diagnostic]) -> XcodeMappingModel
+        .PropertyMapping?
+    {
         guard let name = nonEmpty(object.text("name")) else {
-            diagnostics.append(structure("an attribute or relationship mapping has no name; it is ignored", at: object.location))
+            diagnostics.append(
+                structure("an attribute or relationship mapping has no name; it is ignored", at: object.location))
             return nil
         }
         var mapping = XcodeMappingModel.PropertyMapping(
-            name: name, expression: nil, expressionProblem: nil, expressionLocation: object.location, location: object.location)
+            name: name, expression: nil, expressionProblem: nil, expressionLocation: object.location,
+            location: object.location)
         guard let data = object.text("valueexpressiondata") else { return mapping }
         mapping.expressionLocation = data.location
         do {
@@ -113,7 +143,8 @@ enum XcodeMappingReader {
             diagnostics.append(
                 Diagnostic(
                     .error, rule: "xcode-mapping-data",
-                    message: "the value expression of \(name.value) cannot be read: \(error.message)", at: data.location))
+                    message: "the value expression of \(name.value) cannot be read: \(error.message)", at: data.location
+                ))
         }
         return mapping
     }

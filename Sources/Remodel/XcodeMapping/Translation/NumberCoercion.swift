@@ -13,8 +13,11 @@
 /// | Integer, Double → Boolean | `(x != 0)` |
 enum NumberCoercion {
     /// The value converted for the attribute when Core Data would have stored it as a number; unchanged otherwise.
-    static func coerce(_ value: TranslatedText, into attribute: Attribute, checker: ExpressionTypeChecker?) -> TranslatedText {
-        guard let checker, let checked = try? checker.check(value.text), let target = ExpressionType(attribute.type) else { return value }
+    static func coerce(_ value: TranslatedText, into attribute: Attribute, checker: ExpressionTypeChecker?)
+        -> TranslatedText
+    {
+        guard let checker, let checked = try? checker.check(value.text), let target = ExpressionType(attribute.type)
+        else { return value }
         let origin = value.marks.first?.origin
         switch (checked.resultType.type, target) {
         case (.boolean, .integer), (.double, .integer), (.decimal, .integer):

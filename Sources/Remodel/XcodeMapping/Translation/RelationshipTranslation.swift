@@ -22,17 +22,22 @@ struct RelationshipTranslation: Sendable, Hashable {
         case .keyPath:
             return RelationshipTranslation(sourceRelationship: try relationship(readBy: expression), entityMapping: nil)
         case .function(let operand?, let selector, let arguments):
-            guard case .variable("manager") = operand.kind, selector == byEntityMapping || selector == bySourceRelationship else { break }
+            guard case .variable("manager") = operand.kind,
+                selector == byEntityMapping || selector == bySourceRelationship
+            else { break }
             guard arguments.count == 2, case .constant(.string(let name)) = arguments[0].kind else {
-                throw TranslationRefusal(message: "\(selector) takes a name in quotes and the source objects", range: expression.range)
+                throw TranslationRefusal(
+                    message: "\(selector) takes a name in quotes and the source objects", range: expression.range)
             }
             let read = try relationship(readBy: arguments[1])
-            return RelationshipTranslation(sourceRelationship: read, entityMapping: selector == byEntityMapping ? name : nil)
+            return RelationshipTranslation(
+                sourceRelationship: read, entityMapping: selector == byEntityMapping ? name : nil)
         default:
             break
         }
         throw TranslationRefusal(
-            message: "a relationship's value must be FUNCTION($manager, \"\(byEntityMapping)\", \"…\", $source.relationship) or its …ForSourceRelationshipNamed… form; \(expression) has no Remodel translation",
+            message:
+                "a relationship's value must be FUNCTION($manager, \"\(byEntityMapping)\", \"…\", $source.relationship) or its …ForSourceRelationshipNamed… form; \(expression) has no Remodel translation",
             range: expression.range)
     }
 
@@ -44,7 +49,9 @@ struct RelationshipTranslation: Sendable, Hashable {
             XcodeExpressionTranslator.isName(path)
         else {
             throw TranslationRefusal(
-                message: "the source objects must be $source itself or one relationship of it ($source.owner), not \(expression)", range: expression.range)
+                message:
+                    "the source objects must be $source itself or one relationship of it ($source.owner), not \(expression)",
+                range: expression.range)
         }
         return path
     }

@@ -34,7 +34,9 @@ struct TranslatedText: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `prefix` + `inner` + `suffix`, the added text attributed to `origin`.
-    static func wrapping(_ inner: TranslatedText, _ prefix: String, _ suffix: String, from origin: Range<Int>?) -> TranslatedText {
+    static func wrapping(_ inner: TranslatedText, _ prefix: String, _ suffix: String, from origin: Range<Int>?)
+        -> TranslatedText
+    {
         var result = TranslatedText(prefix, from: origin)
         result.append(inner)
         result.append(suffix, from: nil)

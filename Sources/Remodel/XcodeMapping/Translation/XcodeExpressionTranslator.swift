@@ -20,7 +20,8 @@ struct XcodeExpressionTranslator {
 
     /// Methods called with `FUNCTION(object, "selector")` and the Remodel function that does the same.
     static let methods: [String: String] = [
-        "lowercaseString": "lowercase", "uppercaseString": "uppercase", "stringValue": "string", "description": "string",
+        "lowercaseString": "lowercase", "uppercaseString": "uppercase", "stringValue": "string",
+        "description": "string",
         "intValue": "int", "integerValue": "int", "longValue": "int", "longLongValue": "int", "shortValue": "int",
         "doubleValue": "double", "floatValue": "double", "decimalValue": "decimal", "length": "length",
     ]
@@ -40,7 +41,8 @@ struct XcodeExpressionTranslator {
                     : "the variable $\(name) has no value in Remodel; only $source (the source object) can be read",
                 range: range)
         case .evaluatedObject:
-            throw TranslationRefusal(message: "SELF is an object, not a value; name one of its attributes", range: range)
+            throw TranslationRefusal(
+                message: "SELF is an object, not a value; name one of its attributes", range: range)
         case .function(let operand, let selector, let arguments):
             return try function(operand, selector, arguments, range: range)
         case .ternary(let condition, let then, let otherwise):
@@ -53,27 +55,34 @@ struct XcodeExpressionTranslator {
             result.append(")", from: nil)
             return result
         case .aggregate:
-            throw TranslationRefusal(message: "a list {…} is not a single value; Remodel reads lists only after IN or BETWEEN", range: range)
+            throw TranslationRefusal(
+                message: "a list {…} is not a single value; Remodel reads lists only after IN or BETWEEN", range: range)
         case .unsupported(let form):
             throw TranslationRefusal(message: "\(form) expressions have no Remodel translation", range: range)
         }
     }
 
     /// `$source.a.b`, `$source.rel.@count`: from `$source` or (in a predicate) `SELF`.
-    private func keyPath(_ operand: XcodeExpression, _ path: String, range: Range<Int>?) throws(TranslationRefusal) -> TranslatedText {
+    private func keyPath(_ operand: XcodeExpression, _ path: String, range: Range<Int>?) throws(TranslationRefusal)
+        -> TranslatedText
+    {
         switch operand.kind {
         case .variable("source"), .evaluatedObject: break
         case .variable(let name):
-            throw TranslationRefusal(message: "$\(name).\(path) cannot be read in Remodel; only key paths of $source can", range: range)
+            throw TranslationRefusal(
+                message: "$\(name).\(path) cannot be read in Remodel; only key paths of $source can", range: range)
         default:
-            throw TranslationRefusal(message: "the key path .\(path) is applied to \(operand), which Remodel cannot follow", range: range)
+            throw TranslationRefusal(
+                message: "the key path .\(path) is applied to \(operand), which Remodel cannot follow", range: range)
         }
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for (index, component) in components.enumerated() {
             if component == "@count" && index == components.count - 1 && index > 0 { continue }
             if component.hasPrefix("@") {
                 throw TranslationRefusal(
-                    message: "the collection operator \(component) has no Remodel translation (only @count, at the end of a path)", range: range)
+                    message:
+                        "the collection operator \(component) has no Remodel translation (only @count, at the end of a path)",
+                    range: range)
             }
             guard Self.isName(component) else {
                 throw TranslationRefusal(message: "'\(component)' in the key path \(path) is not a name", range: range)
@@ -89,11 +98,13 @@ struct XcodeExpressionTranslator {
             switch operand.kind {
             case .variable("manager"):
                 throw TranslationRefusal(
-                    message: "FUNCTION($manager, \"\(selector)\", …) gives destination objects, which only a relationship mapping can take",
+                    message:
+                        "FUNCTION($manager, \"\(selector)\", …) gives destination objects, which only a relationship mapping can take",
                     range: range)
             case .variable("entityPolicy"):
                 throw TranslationRefusal(
-                    message: "FUNCTION($entityPolicy, \"\(selector)\", …) calls the entity mapping's migration policy class, which is Objective-C or Swift code of the app",
+                    message:
+                        "FUNCTION($entityPolicy, \"\(selector)\", …) calls the entity mapping's migration policy class, which is Objective-C or Swift code of the app",
                     range: range)
             default:
                 break
@@ -106,19 +117,22 @@ struct XcodeExpressionTranslator {
         let translated = try arguments.map { (argument) throws(TranslationRefusal) in try value(argument) }
         func arity(_ count: Int) throws(TranslationRefusal) {
             guard translated.count == count else {
-                throw TranslationRefusal(message: "\(selector) takes \(count) arguments, not \(translated.count)", range: range)
+                throw TranslationRefusal(
+                    message: "\(selector) takes \(count) arguments, not \(translated.count)", range: range)
             }
         }
         switch selector {
         case "add:to:", "from:subtract:", "multiply:by:", "modulus:by:":
             try arity(2)
             let symbol = XcodeExpression.infixOperators[selector] ?? "+"
-            return TranslatedText.wrapping(TranslatedText.joining(translated, with: " \(symbol) ", from: range), "(", ")", from: range)
+            return TranslatedText.wrapping(
+                TranslatedText.joining(translated, with: " \(symbol) ", from: range), "(", ")", from: range)
         case "divide:by:":
             // NSExpression divides as doubles: 7 / 2 is 3.5.
             try arity(2)
             let parts = translated.map { TranslatedText.wrapping($0, "double(", ")", from: range) }
-            return TranslatedText.wrapping(TranslatedText.joining(parts, with: " / ", from: range), "(", ")", from: range)
+            return TranslatedText.wrapping(
+                TranslatedText.joining(parts, with: " / ", from: range), "(", ")", from: range)
         case "lowercase:", "uppercase:", "length:":
             try arity(1)
             let name = String(selector.dropLast())
@@ -147,13 +161,17 @@ struct XcodeExpressionTranslator {
         case .string(let text): return ExpressionLexer.quote(text)
         case .integer(let value): return String(value)
         case .real(let value):
-            guard value.isFinite else { throw TranslationRefusal(message: "the number \(value) has no Remodel literal", range: range) }
+            guard value.isFinite else {
+                throw TranslationRefusal(message: "the number \(value) has no Remodel literal", range: range)
+            }
             let text = String(value)
             return text.contains(".") || text.contains("e") ? text : text + ".0"
         case .bool(let value): return value ? "true" : "false"
         case .null: return "nil"
         case .date:
-            throw TranslationRefusal(message: "a date constant (\(constant)) has no Remodel literal; compute it in a migration hook", range: range)
+            throw TranslationRefusal(
+                message: "a date constant (\(constant)) has no Remodel literal; compute it in a migration hook",
+                range: range)
         case .data:
             throw TranslationRefusal(message: "a data constant has no Remodel literal", range: range)
         }

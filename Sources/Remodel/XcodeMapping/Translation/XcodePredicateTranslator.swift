@@ -22,18 +22,21 @@ struct XcodePredicateTranslator {
         case .and(let parts), .or(let parts):
             let isAnd = if case .and = predicate.kind { true } else { false }
             let translated = try parts.map { (part) throws(TranslationRefusal) in try translate(part) }
-            return TranslatedText.wrapping(TranslatedText.joining(translated, with: isAnd ? " && " : " || ", from: range), "(", ")", from: range)
+            return TranslatedText.wrapping(
+                TranslatedText.joining(translated, with: isAnd ? " && " : " || ", from: range), "(", ")", from: range)
         case .not(let inner):
             return TranslatedText.wrapping(try translate(inner), "!(", ")", from: range)
         case .comparison(let left, let comparison, let right, let modifier, let options):
             guard modifier == .direct else {
                 throw TranslationRefusal(
-                    message: "\(modifier.rawValue) compares every object of a to-many relationship, which a Remodel expression cannot do; count them with @count instead",
+                    message:
+                        "\(modifier.rawValue) compares every object of a to-many relationship, which a Remodel expression cannot do; count them with @count instead",
                     range: range)
             }
             guard options.isEmpty else {
                 throw TranslationRefusal(
-                    message: "the options [\(options)] (case or diacritic insensitive) have no Remodel translation; compare lowercase(…) values instead",
+                    message:
+                        "the options [\(options)] (case or diacritic insensitive) have no Remodel translation; compare lowercase(…) values instead",
                     range: range)
             }
             return try self.comparison(left, comparison, right, range: range)
@@ -50,30 +53,40 @@ struct XcodePredicateTranslator {
             let equal = try equality(left, right, range: range)
             return comparison == .equal ? equal : TranslatedText.wrapping(equal, "!(", ")", from: range)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            return try ordered(try expressions.value(left), comparison.symbol, try expressions.value(right), range: range)
+            return try ordered(
+                try expressions.value(left), comparison.symbol, try expressions.value(right), range: range)
         case .in:
             guard case .aggregate(let elements) = right.kind, !elements.isEmpty else {
-                throw TranslationRefusal(message: "IN is translated only with a list of values, such as x IN {1, 2}", range: range)
+                throw TranslationRefusal(
+                    message: "IN is translated only with a list of values, such as x IN {1, 2}", range: range)
             }
-            let parts = try elements.map { (element) throws(TranslationRefusal) in try equality(left, element, range: range) }
-            return TranslatedText.wrapping(TranslatedText.joining(parts, with: " || ", from: range), "(", ")", from: range)
+            let parts = try elements.map { (element) throws(TranslationRefusal) in
+                try equality(left, element, range: range)
+            }
+            return TranslatedText.wrapping(
+                TranslatedText.joining(parts, with: " || ", from: range), "(", ")", from: range)
         case .between:
             guard case .aggregate(let bounds) = right.kind, bounds.count == 2 else {
-                throw TranslationRefusal(message: "BETWEEN takes a list of two values, such as x BETWEEN {1, 10}", range: range)
+                throw TranslationRefusal(
+                    message: "BETWEEN takes a list of two values, such as x BETWEEN {1, 10}", range: range)
             }
             let value = try expressions.value(left)
             let low = try ordered(value, ">=", try expressions.value(bounds[0]), range: range)
             let high = try ordered(value, "<=", try expressions.value(bounds[1]), range: range)
-            return TranslatedText.wrapping(TranslatedText.joining([low, high], with: " && ", from: range), "(", ")", from: range)
+            return TranslatedText.wrapping(
+                TranslatedText.joining([low, high], with: " && ", from: range), "(", ")", from: range)
         default:
             throw TranslationRefusal(
-                message: "the operator \(comparison.symbol) has no Remodel translation (only ==, !=, <, <=, >, >=, IN and BETWEEN)",
+                message:
+                    "the operator \(comparison.symbol) has no Remodel translation (only ==, !=, <, <=, >, >=, IN and BETWEEN)",
                 range: range)
         }
     }
 
     /// `left == right` as `NSPredicate` decides it: nil equals only nil.
-    private func equality(_ left: XcodeExpression, _ right: XcodeExpression, range: Range<Int>?) throws(TranslationRefusal) -> TranslatedText {
+    private func equality(_ left: XcodeExpression, _ right: XcodeExpression, range: Range<Int>?)
+        throws(TranslationRefusal) -> TranslatedText
+    {
         let leftText = try expressions.value(left), rightText = try expressions.value(right)
         if XcodeExpressionTranslator.isNilLiteral(left) || XcodeExpressionTranslator.isNilLiteral(right) {
             return joined(leftText, " == ", rightText, range: range)
@@ -95,13 +108,17 @@ struct XcodePredicateTranslator {
     }
 
     /// `left op right` for an ordering, false when either side is nil.
-    private func ordered(_ left: TranslatedText, _ symbol: String, _ right: TranslatedText, range: Range<Int>?) throws(TranslationRefusal) -> TranslatedText {
+    private func ordered(_ left: TranslatedText, _ symbol: String, _ right: TranslatedText, range: Range<Int>?)
+        throws(TranslationRefusal) -> TranslatedText
+    {
         let comparison = joined(left, " \(symbol) ", right, range: range)
         guard expressions.canBeNil(left) || expressions.canBeNil(right) else { return comparison }
         return TranslatedText.wrapping(comparison, "((", ") ?? false)", from: range)
     }
 
-    private func joined(_ left: TranslatedText, _ symbol: String, _ right: TranslatedText, range: Range<Int>?) -> TranslatedText {
+    private func joined(_ left: TranslatedText, _ symbol: String, _ right: TranslatedText, range: Range<Int>?)
+        -> TranslatedText
+    {
         TranslatedText.joining([left, right], with: symbol, from: range)
     }
 }

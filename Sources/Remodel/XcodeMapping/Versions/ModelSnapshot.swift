@@ -20,7 +20,8 @@ struct ModelSnapshot: Sendable, Hashable {
     init(version: ModelVersion) {
         var entities: [String: Set<String>] = [:]
         for entity in version.entities {
-            let names = entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
+            let names =
+                entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
             entities[entity.name, default: []].formUnion(names)
         }
         self.entities = entities
@@ -31,7 +32,9 @@ struct ModelSnapshot: Sendable, Hashable {
         let archive = try KeyedArchive(bytes: bytes)
         var entities: [String: Set<String>] = [:]
         for index in archive.objects.indices {
-            guard case .object(let object) = try archive.resolve(.uid(index)), object.className == "XDPMEntity" else { continue }
+            guard case .object(let object) = try archive.resolve(.uid(index)), object.className == "XDPMEntity" else {
+                continue
+            }
             guard let name = try object.value("_name")?.string else {
                 throw KeyedArchive.Failure(message: "entity object \(index) of the model snapshot has no name")
             }
@@ -68,12 +71,18 @@ struct ModelSnapshot: Sendable, Hashable {
     /// What `other` (a version) has that this snapshot has not, and the reverse, in a few words each.
     func differences(from other: ModelSnapshot, limit: Int = 4) -> String {
         var lines: [String] = []
-        for entity in entities.keys.sorted() where other.entities[entity] == nil { lines.append("has no entity \(entity)") }
-        for entity in other.entities.keys.sorted() where entities[entity] == nil { lines.append("has an entity \(entity) the mapping does not know") }
+        for entity in entities.keys.sorted() where other.entities[entity] == nil {
+            lines.append("has no entity \(entity)")
+        }
+        for entity in other.entities.keys.sorted() where entities[entity] == nil {
+            lines.append("has an entity \(entity) the mapping does not know")
+        }
         for entity in entities.keys.sorted() {
             guard let theirs = other.entities[entity], let mine = entities[entity] else { continue }
             for property in mine.subtracting(theirs).sorted() { lines.append("has no \(entity).\(property)") }
-            for property in theirs.subtracting(mine).sorted() { lines.append("has \(entity).\(property), which the mapping does not know") }
+            for property in theirs.subtracting(mine).sorted() {
+                lines.append("has \(entity).\(property), which the mapping does not know")
+            }
         }
         let shown = lines.prefix(limit).joined(separator: "; ")
         return lines.count > limit ? shown + "; and \(lines.count - limit) more" : shown

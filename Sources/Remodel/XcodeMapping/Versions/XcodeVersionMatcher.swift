@@ -34,7 +34,9 @@ enum XcodeVersionMatcher {
     /// Whether the mapping model is for this bundle (see the rule above).
     static func belongs(_ model: XcodeMappingModel, to bundle: ModelBundle) -> Bool {
         if model.source.bundleName == bundle.name || model.destination.bundleName == bundle.name { return true }
-        guard case .found? = try? bySnapshot(model.source, in: bundle), case .found? = try? bySnapshot(model.destination, in: bundle) else {
+        guard case .found? = try? bySnapshot(model.source, in: bundle),
+            case .found? = try? bySnapshot(model.destination, in: bundle)
+        else {
             return false
         }
         return true
@@ -42,31 +44,48 @@ enum XcodeVersionMatcher {
 
     /// The two versions; nil with an error diagnostic when either cannot be found. With
     /// `checkingSnapshots`, a version found by name whose snapshot differs gets a warning.
-    static func match(_ model: XcodeMappingModel, in bundle: ModelBundle, checkingSnapshots: Bool = false) -> (Match?, [Diagnostic]) {
+    static func match(_ model: XcodeMappingModel, in bundle: ModelBundle, checkingSnapshots: Bool = false) -> (
+        Match?, [Diagnostic]
+    ) {
         var diagnostics: [Diagnostic] = []
-        let source = side(model.source, "source", of: model, in: bundle, checkingSnapshots: checkingSnapshots, diagnostics: &diagnostics)
+        let source = side(
+            model.source, "source", of: model, in: bundle, checkingSnapshots: checkingSnapshots,
+            diagnostics: &diagnostics)
         let destination = side(
-            model.destination, "destination", of: model, in: bundle, checkingSnapshots: checkingSnapshots, diagnostics: &diagnostics)
+            model.destination, "destination", of: model, in: bundle, checkingSnapshots: checkingSnapshots,
+            diagnostics: &diagnostics)
         guard let source, let destination else { return (nil, diagnostics) }
-        return (Match(source: source.0, destination: destination.0, sourceMethod: source.1, destinationMethod: destination.1), diagnostics)
+        return (
+            Match(
+                source: source.0, destination: destination.0, sourceMethod: source.1, destinationMethod: destination.1),
+            diagnostics
+        )
     }
 
     private static func side(
-        _ side: XcodeMappingModel.Model, _ role: String, of model: XcodeMappingModel, in bundle: ModelBundle, checkingSnapshots: Bool,
+        _ side: XcodeMappingModel.Model, _ role: String, of model: XcodeMappingModel, in bundle: ModelBundle,
+        checkingSnapshots: Bool,
         diagnostics: inout [Diagnostic]
     ) -> (ModelVersion, Method)? {
         let location = side.path?.start ?? side.snapshot?.location ?? model.location
-        if let name = side.versionName, side.bundleName == nil || side.bundleName == bundle.name, let version = bundle.version(named: name) {
-            if checkingSnapshots, case .some(let snapshot) = try? self.snapshot(side), snapshot != ModelSnapshot(version: version) {
+        if let name = side.versionName, side.bundleName == nil || side.bundleName == bundle.name,
+            let version = bundle.version(named: name)
+        {
+            if checkingSnapshots, case .some(let snapshot) = try? self.snapshot(side),
+                snapshot != ModelSnapshot(version: version)
+            {
                 diagnostics.append(
                     Diagnostic(
                         .warning, rule: "xcode-mapping-snapshot-differs",
-                        message: "the \(role) model path names version '\(name)', but the model the mapping was made with differs from it: '\(name)' \(snapshot.differences(from: ModelSnapshot(version: version))); check the mapping in Xcode",
+                        message:
+                            "the \(role) model path names version '\(name)', but the model the mapping was made with differs from it: '\(name)' \(snapshot.differences(from: ModelSnapshot(version: version))); check the mapping in Xcode",
                         at: location))
             }
             return (version, .name)
         }
-        let named = side.path.map { "its \(role) model path '\($0.value)' names no version of '\(bundle.name)'" } ?? "it records no \(role) model path"
+        let named =
+            side.path.map { "its \(role) model path '\($0.value)' names no version of '\(bundle.name)'" }
+            ?? "it records no \(role) model path"
         do {
             switch try bySnapshot(side, in: bundle) {
             case .found(let version):
@@ -79,10 +98,14 @@ enum XcodeVersionMatcher {
             case .none(let closest, let differences):
                 let hint = closest.map { "; the closest is '\($0)', which \(differences)" } ?? ""
                 diagnostics.append(
-                    unknownVersion("\(named), and its \(role) model snapshot matches no version of '\(bundle.name)'\(hint)", at: location))
+                    unknownVersion(
+                        "\(named), and its \(role) model snapshot matches no version of '\(bundle.name)'\(hint)",
+                        at: location))
             }
         } catch {
-            diagnostics.append(unknownVersion("\(named), and its \(role) model snapshot cannot be read: \(error.message)", at: location))
+            diagnostics.append(
+                unknownVersion(
+                    "\(named), and its \(role) model snapshot cannot be read: \(error.message)", at: location))
         }
         return nil
     }
@@ -98,7 +121,9 @@ enum XcodeVersionMatcher {
         return try ModelSnapshot(archive: try XcodeMappingReader.bytes(ofBase64: data.value))
     }
 
-    private static func bySnapshot(_ side: XcodeMappingModel.Model, in bundle: ModelBundle) throws(KeyedArchive.Failure) -> SnapshotMatch {
+    private static func bySnapshot(_ side: XcodeMappingModel.Model, in bundle: ModelBundle) throws(KeyedArchive.Failure)
+        -> SnapshotMatch
+    {
         let snapshot = try snapshot(side)
         let candidates = bundle.versions.map { ($0, ModelSnapshot(version: $0)) }
         let exact = candidates.filter { $0.1 == snapshot }.map(\.0)
@@ -109,6 +134,7 @@ enum XcodeVersionMatcher {
     }
 
     private static func unknownVersion(_ message: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(.error, rule: "xcode-mapping-unknown-version", message: "no version matches: " + message, at: location)
+        Diagnostic(
+            .error, rule: "xcode-mapping-unknown-version", message: "no version matches: " + message, at: location)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// Migrates a corpus bundle's generated data along its version order with the corpus folder as
@@ -18,7 +19,9 @@ struct CorpusChain {
 
     /// The bundle's versions in order, the last as the current one (the chain goes to the last).
     init(bundle: ModelBundle, mappings: String) {
-        self.bundle = ModelBundle(name: bundle.name, path: bundle.path, versions: bundle.versions, currentVersionName: bundle.versions.last?.name)
+        self.bundle = ModelBundle(
+            name: bundle.name, path: bundle.path, versions: bundle.versions,
+            currentVersionName: bundle.versions.last?.name)
         self.mappings = mappings
     }
 
@@ -32,9 +35,14 @@ struct CorpusChain {
     }
 
     /// Migrates a new store of generated objects at `from` (default: the first version) to `to` (default: the last).
-    func run(stepByStep: Bool, from: String? = nil, to: String? = nil, objectsPerEntity: Int = 2) async throws -> Outcome {
-        let store = try GeneratedStore(bundle: bundle, version: from ?? bundle.versions[0].name, objectsPerEntity: objectsPerEntity)
-        var options = MigrationOptions(mappingsDirectory: mappings, targetVersion: to ?? bundle.versions[bundle.versions.count - 1].name, batchSize: 3)
+    func run(stepByStep: Bool, from: String? = nil, to: String? = nil, objectsPerEntity: Int = 2) async throws
+        -> Outcome
+    {
+        let store = try GeneratedStore(
+            bundle: bundle, version: from ?? bundle.versions[0].name, objectsPerEntity: objectsPerEntity)
+        var options = MigrationOptions(
+            mappingsDirectory: mappings, targetVersion: to ?? bundle.versions[bundle.versions.count - 1].name,
+            batchSize: 3)
         for (name, policy) in classPolicies { options.register(policy, forClass: name) }
         let steps = Collector<String>()
         let problems = Collector<String>()
@@ -64,24 +72,34 @@ struct CorpusChain {
         var expected: [String: Int64] = [:]
         var checkedValues: [String] = []
         for entity in step.mapping.entities where entity.kind == .copy || entity.kind == .transform {
-            guard let from = entity.source, let to = entity.destination, let sourceTable = sourceLayout.table(forEntity: from),
+            guard let from = entity.source, let to = entity.destination,
+                let sourceTable = sourceLayout.table(forEntity: from),
                 let destinationTable = destinationLayout.table(forEntity: to)
             else { continue }
             let sourceRows = try rows(connection, schema: "src", table: sourceTable, entity: from)
             if entity.filter == nil && entity.policy == nil { expected[to, default: 0] += Int64(sourceRows.count) }
-            guard entity.policy == nil, let sourceEntity = step.source.entity(named: from), let destinationEntity = step.destination.entity(named: to)
+            guard entity.policy == nil, let sourceEntity = step.source.entity(named: from),
+                let destinationEntity = step.destination.entity(named: to)
             else { continue }
             let arrived = Dictionary(
-                try rows(connection, schema: "main", table: destinationTable, entity: to).map { ($0["_pk"] ?? .null, $0) }, uniquingKeysWith: { a, _ in a })
+                try rows(connection, schema: "main", table: destinationTable, entity: to).map {
+                    ($0["_pk"] ?? .null, $0)
+                }, uniquingKeysWith: { a, _ in a })
             for attribute in entity.attributes {
-                guard let value = attribute.value, value.origin != nil, let target = step.destination.attribute(named: attribute.destination, in: destinationEntity)
+                guard let value = attribute.value, value.origin != nil,
+                    let target = step.destination.attribute(named: attribute.destination, in: destinationEntity)
                 else { continue }
                 let checked = try ExpressionTypeChecker(model: step.source, entity: sourceEntity)
-                    .check(try ExpressionParser.parse(value.text), assignableTo: target.type, optional: target.isOptional)
+                    .check(
+                        try ExpressionParser.parse(value.text), assignableTo: target.type, optional: target.isOptional)
                 for row in sourceRows {
                     let want = try ExpressionInterpreter().evaluate(checked, row: DictionaryRow(values: row))
                     let got = arrived[row["_pk"] ?? .null]?[attribute.destination] ?? .null
-                    if want != got { problems.append("\(name): \(to).\(attribute.destination) of _pk \(row["_pk"] ?? .null) is \(got), not \(want)") }
+                    if want != got {
+                        problems.append(
+                            "\(name): \(to).\(attribute.destination) of _pk \(row["_pk"] ?? .null) is \(got), not \(want)"
+                        )
+                    }
                 }
                 checkedValues.append("\(to).\(attribute.destination) = \(value.text)")
             }
@@ -91,15 +109,20 @@ struct CorpusChain {
             guard let table = destinationLayout.table(forEntity: entity.name) else { continue }
             let count = try rows(connection, schema: "main", table: table, entity: entity.name).count
             total += Int64(count)
-            if let want = expected[entity.name], want != Int64(count) { problems.append("\(name): \(count) \(entity.name) objects, not \(want)") }
+            if let want = expected[entity.name], want != Int64(count) {
+                problems.append("\(name): \(count) \(entity.name) objects, not \(want)")
+            }
         }
         let values = checkedValues.isEmpty ? "" : ", values of \(checkedValues.joined(separator: ", ")) checked"
         return ("\(name): \(total) objects\(values)", problems)
     }
 
-    private static func rows(_ connection: SQLiteConnection, schema: String, table: StoreLayout.Table, entity: String) throws -> [[String: SQLiteValue]] {
+    private static func rows(_ connection: SQLiteConnection, schema: String, table: StoreLayout.Table, entity: String)
+        throws -> [[String: SQLiteValue]]
+    {
         let names = ["_pk"] + table.columns.map(\.name).filter { $0 != "_pk" }
-        let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(schema).\(quoteIdentifier(table.name)) WHERE \"_entity\" = ? ORDER BY \"_pk\""
+        let sql =
+            "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(schema).\(quoteIdentifier(table.name)) WHERE \"_entity\" = ? ORDER BY \"_pk\""
         return try connection.rows(sql, [.text(entity)]).map { Dictionary(uniqueKeysWithValues: zip(names, $0)) }
     }
 
@@ -115,7 +138,8 @@ struct CorpusChain {
         EntityPolicy(destination: "") { source in
             var values: [String: SQLiteValue] = [:]
             if let entity = destination.entity(named: source.entity) {
-                for attribute in destination.attributes(of: entity) where attribute.isStored && source[attribute.name] != .null {
+                for attribute in destination.attributes(of: entity)
+                where attribute.isStored && source[attribute.name] != .null {
                     values[attribute.name] = source[attribute.name]
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// A store of generated objects (``GeneratedStoreData``) at one version of a bundle, in a temporary folder.
@@ -13,7 +14,9 @@ final class GeneratedStore {
         self.bundle = bundle
         _ = try Store.create(at: path, bundle: bundle, version: version)
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        guard let model = bundle.version(named: version) else { throw RemodelError(.invalidModel, "no version \(version)") }
+        guard let model = bundle.version(named: version) else {
+            throw RemodelError(.invalidModel, "no version \(version)")
+        }
         try GeneratedStoreData.fill(connection, version: model, objectsPerEntity: objectsPerEntity)
     }
 
@@ -39,14 +42,19 @@ final class GeneratedStore {
     }
 
     /// The values a mapping's attribute expression gives for every object of its source entity, evaluated in Swift.
-    func values(of attribute: String, in mapping: EntityMapping, from source: ModelVersion, to destination: ModelVersion) throws -> [SQLiteValue] {
+    func values(
+        of attribute: String, in mapping: EntityMapping, from source: ModelVersion, to destination: ModelVersion
+    ) throws -> [SQLiteValue] {
         guard let sourceName = mapping.source, let sourceEntity = source.entity(named: sourceName),
             let destinationEntity = mapping.destination.flatMap(destination.entity(named:)),
-            let target = destination.attribute(named: attribute, in: destinationEntity), let value = mapping.attribute(attribute)?.value
+            let target = destination.attribute(named: attribute, in: destinationEntity),
+            let value = mapping.attribute(attribute)?.value
         else { throw RemodelError(.invalidMapping, "no \(attribute) in \(mapping.destination ?? "?")") }
         let checked = try ExpressionTypeChecker(model: source, entity: sourceEntity)
             .check(try ExpressionParser.parse(value.text), assignableTo: target.type, optional: target.isOptional)
         let interpreter = ExpressionInterpreter()
-        return try rows(of: sourceName, at: source).map { try interpreter.evaluate(checked, row: DictionaryRow(values: $0)) }
+        return try rows(of: sourceName, at: source).map {
+            try interpreter.evaluate(checked, row: DictionaryRow(values: $0))
+        }
     }
 }

@@ -22,7 +22,10 @@ struct KeyedArchiveBuilder {
         if let known = classes[className] {
             classIndex = known
         } else {
-            objects.append(.dictionary(["$classname": .string(className), "$classes": .array([.string(className), .string("NSObject")])]))
+            objects.append(
+                .dictionary([
+                    "$classname": .string(className), "$classes": .array([.string(className), .string("NSObject")]),
+                ]))
             classIndex = objects.count - 1
             classes[className] = classIndex
         }
@@ -44,10 +47,12 @@ struct KeyedArchiveBuilder {
     }
 
     /// The archive's bytes, `root` as `$top`'s root.
-    func archive(root: PropertyListValue, options: PropertyListWriter.Options = PropertyListWriter.Options()) -> [UInt8] {
+    func archive(root: PropertyListValue, options: PropertyListWriter.Options = PropertyListWriter.Options()) -> [UInt8]
+    {
         PropertyListWriter.encode(
             .dictionary([
-                "$version": .integer(100_000), "$archiver": .string("NSKeyedArchiver"), "$top": .dictionary(["root": root]),
+                "$version": .integer(100_000), "$archiver": .string("NSKeyedArchiver"),
+                "$top": .dictionary(["root": root]),
                 "$objects": .array(objects),
             ]),
             options: options)
@@ -67,19 +72,24 @@ struct ExpressionArchiver {
     mutating func encode(_ expression: XcodeExpression) -> PropertyListValue {
         switch expression.kind {
         case .constant(let constant):
-            return builder.object("NSConstantValueExpression", ["NSConstantValue": constantValue(constant), "NSExpressionType": .integer(0)])
+            return builder.object(
+                "NSConstantValueExpression",
+                ["NSConstantValue": constantValue(constant), "NSExpressionType": .integer(0)])
         case .evaluatedObject:
             return builder.object("NSSelfExpression", ["NSExpressionType": .integer(1)])
         case .variable(let name):
-            return builder.object("NSVariableExpression", ["NSVariable": builder.add(.string(name)), "NSExpressionType": .integer(2)])
+            return builder.object(
+                "NSVariableExpression", ["NSVariable": builder.add(.string(name)), "NSExpressionType": .integer(2)])
         case .keyPath(let operand, let path):
             let specifier = builder.object(
-                "NSKeyPathSpecifierExpression", ["NSKeyPath": builder.add(.string(path)), "NSExpressionType": .integer(10)])
+                "NSKeyPathSpecifierExpression",
+                ["NSKeyPath": builder.add(.string(path)), "NSExpressionType": .integer(10)])
             let arguments = builder.object("NSMutableArray", ["NS.objects": .array([specifier])])
             return builder.object(
                 "NSKeyPathExpression",
                 [
-                    "NSOperand": encode(operand), "NSSelectorName": builder.add(.string("valueForKeyPath:")), "NSArguments": arguments,
+                    "NSOperand": encode(operand), "NSSelectorName": builder.add(.string("valueForKeyPath:")),
+                    "NSArguments": arguments,
                     "NSExpressionType": .integer(4),
                 ])
         case .function(let operand, let selector, let arguments):
@@ -92,11 +102,15 @@ struct ExpressionArchiver {
             return builder.object("NSFunctionExpression", fields)
         case .aggregate(let elements):
             let encoded = elements.map { encode($0) }
-            return builder.object("NSAggregateExpression", ["NSCollection": builder.array(encoded), "NSExpressionType": .integer(14)])
+            return builder.object(
+                "NSAggregateExpression", ["NSCollection": builder.array(encoded), "NSExpressionType": .integer(14)])
         case .ternary(let predicate, let then, let otherwise):
             return builder.object(
                 "NSTernaryExpression",
-                ["NSPredicate": encode(predicate), "NSTrueExpression": encode(then), "NSFalseExpression": encode(otherwise), "NSExpressionType": .integer(20)])
+                [
+                    "NSPredicate": encode(predicate), "NSTrueExpression": encode(then),
+                    "NSFalseExpression": encode(otherwise), "NSExpressionType": .integer(20),
+                ])
         case .unsupported(let className):
             return builder.object(className, ["NSExpressionType": .integer(13)])
         }
@@ -107,12 +121,21 @@ struct ExpressionArchiver {
         case .constant(let value):
             return builder.object(value ? "NSTruePredicate" : "NSFalsePredicate", [:])
         case .comparison(let left, let comparison, let right, let modifier, let options):
-            let flags = (options.contains("c") ? 1 : 0) | (options.contains("d") ? 2 : 0) | (options.contains("n") ? 4 : 0)
+            let flags =
+                (options.contains("c") ? 1 : 0) | (options.contains("d") ? 2 : 0) | (options.contains("n") ? 4 : 0)
             let operation = builder.object(
                 "NSPredicateOperator",
-                ["NSOperatorType": .integer(Int64(comparison.rawValue)), "NSModifier": .integer(modifier == .all ? 1 : modifier == .any ? 2 : 0), "NSOptions": .integer(Int64(flags))])
+                [
+                    "NSOperatorType": .integer(Int64(comparison.rawValue)),
+                    "NSModifier": .integer(modifier == .all ? 1 : modifier == .any ? 2 : 0),
+                    "NSOptions": .integer(Int64(flags)),
+                ])
             return builder.object(
-                "NSComparisonPredicate", ["NSLeftExpression": encode(left), "NSRightExpression": encode(right), "NSPredicateOperator": operation])
+                "NSComparisonPredicate",
+                [
+                    "NSLeftExpression": encode(left), "NSRightExpression": encode(right),
+                    "NSPredicateOperator": operation,
+                ])
         case .and, .or, .not:
             return compound(predicate)
         case .unsupported(let className):
@@ -129,7 +152,9 @@ struct ExpressionArchiver {
         default: (type, parts) = (1, [])
         }
         let encoded = parts.map { encode($0) }
-        return builder.object("NSCompoundPredicate", ["NSSubpredicates": builder.array(encoded), "NSCompoundPredicateType": .integer(type)])
+        return builder.object(
+            "NSCompoundPredicate",
+            ["NSSubpredicates": builder.array(encoded), "NSCompoundPredicateType": .integer(type)])
     }
 
     private mutating func constantValue(_ constant: XcodeConstant) -> PropertyListValue {

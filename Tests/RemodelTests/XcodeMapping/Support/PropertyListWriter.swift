@@ -57,7 +57,8 @@ enum PropertyListWriter {
         let offsetSize = tableOffset < 256 ? 1 : tableOffset < 65_536 ? 2 : 4
         for offset in offsets { bytes += bigEndian(UInt64(offset), size: offsetSize) }
         bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        bytes += bigEndian(UInt64(objects.count), size: 8) + bigEndian(0, size: 8) + bigEndian(UInt64(tableOffset), size: 8)
+        bytes +=
+            bigEndian(UInt64(objects.count), size: 8) + bigEndian(0, size: 8) + bigEndian(UInt64(tableOffset), size: 8)
         return bytes
     }
 
@@ -67,12 +68,16 @@ enum PropertyListWriter {
         case .bool(let flag): return [flag ? 0x09 : 0x08]
         case .integer(let number): return integer(number)
         case .real(let number):
-            if options.floats, let float = Float(exactly: number) { return [0x22] + bigEndian(UInt64(float.bitPattern), size: 4) }
+            if options.floats, let float = Float(exactly: number) {
+                return [0x22] + bigEndian(UInt64(float.bitPattern), size: 4)
+            }
             return [0x23] + bigEndian(number.bitPattern, size: 8)
         case .date(let seconds): return [0x33] + bigEndian(seconds.bitPattern, size: 8)
         case .data(let bytes): return header(0x4, bytes.count) + bytes
         case .string(let text):
-            if !options.utf16, text.unicodeScalars.allSatisfy(\.isASCII) { return header(0x5, text.utf8.count) + Array(text.utf8) }
+            if !options.utf16, text.unicodeScalars.allSatisfy(\.isASCII) {
+                return header(0x5, text.utf8.count) + Array(text.utf8)
+            }
             let units = Array(text.utf16)
             return header(0x6, units.count) + units.flatMap { bigEndian(UInt64($0), size: 2) }
         case .uid(let index):

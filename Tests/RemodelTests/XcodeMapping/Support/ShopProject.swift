@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// A small project on disk for Xcode mapping model tests: `Shop.xcdatamodeld` with versions
@@ -50,12 +51,12 @@ final class ShopProject {
             let directory = bundlePath + "/" + name + ".xcdatamodel"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try """
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                \(entities)
-                </model>
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            \(entities)
+            </model>
 
-                """.write(toFile: directory + "/contents", atomically: true, encoding: .utf8)
+            """.write(toFile: directory + "/contents", atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(atPath: mappings, withIntermediateDirectories: true)
     }
@@ -75,7 +76,8 @@ final class ShopProject {
 
     /// Every diagnostic of `remodel validate` on the project, the folder's path cut to `…`.
     func validate(registeredPolicyClasses: Set<String> = []) throws -> [String] {
-        let report = try ProjectValidation.validate(paths: [bundlePath, mappings], registeredPolicyClasses: registeredPolicyClasses)
+        let report = try ProjectValidation.validate(
+            paths: [bundlePath, mappings], registeredPolicyClasses: registeredPolicyClasses)
         return report.diagnostics.map { $0.description.replacingOccurrences(of: folder.path, with: "…") }
     }
 }

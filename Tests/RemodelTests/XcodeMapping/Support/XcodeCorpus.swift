@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Remodel
 
 /// The Xcode mapping models of the shared corpus and what tests take from them.
@@ -8,7 +9,9 @@ enum XcodeCorpus {
     static func folder(_ repository: String) -> String { ValidationSupport.corpus.path + "/" + repository }
 
     /// The `xcmapping.xml` of a mapping model in a corpus folder.
-    static func mapping(_ repository: String, _ name: String) -> String { folder(repository) + "/" + name + ".xcmappingmodel/xcmapping.xml" }
+    static func mapping(_ repository: String, _ name: String) -> String {
+        folder(repository) + "/" + name + ".xcmappingmodel/xcmapping.xml"
+    }
 
     /// A bundle of a corpus folder.
     static func bundle(_ repository: String, _ name: String) throws -> ModelBundle {
@@ -17,7 +20,8 @@ enum XcodeCorpus {
 
     /// The seven mapping models: (repository, name).
     static let all = [
-        ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1.FromV2"), ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1"),
+        ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V1.FromV2"),
+        ("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1"),
         ("JohnEstropia__CoreStore", "OrganismV2ToV3"), ("JohnEstropia__CoreStore", "OrganismV3ToV2"),
         ("wireapp__wire-ios-data-model", "migration2.54"), ("dashpay__dashsync-iOS", "MappingFrom6To7Model"),
         ("alemar11__CoreDataPlus", "V2toV3"),
@@ -29,7 +33,9 @@ enum XcodeCorpus {
         let root = try XMLDocumentReader.read(path: path)
         for object in root.children(named: "object") {
             let attributes = object.children(named: "attribute")
-            if let property, !attributes.contains(where: { $0.attribute("name") == "name" && $0.text == property }) { continue }
+            if let property, !attributes.contains(where: { $0.attribute("name") == "name" && $0.text == property }) {
+                continue
+            }
             if let node = attributes.first(where: { $0.attribute("name") == attribute }) {
                 return try XcodeMappingReader.bytes(ofBase64: node.text)
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Remodel
 
 /// Writes `xcmapping.xml` files the way Xcode lays them out, for tests: the
@@ -48,49 +49,86 @@ struct XcodeMappingFixture {
             let entityID = id()
             entityIDs.append(entityID)
             var propertyIDs: ([String], [String]) = ([], [])
-            for (kind, properties) in [("XDDEVATTRIBUTEMAPPING", entity.attributes), ("XDDEVRELATIONSHIPMAPPING", entity.relationships)] {
+            for (kind, properties) in [
+                ("XDDEVATTRIBUTEMAPPING", entity.attributes), ("XDDEVRELATIONSHIPMAPPING", entity.relationships),
+            ] {
                 for property in properties {
                     let propertyID = id()
-                    if kind == "XDDEVATTRIBUTEMAPPING" { propertyIDs.0.append(propertyID) } else { propertyIDs.1.append(propertyID) }
-                    var lines = ["    <object type=\"\(kind)\" id=\"\(propertyID)\">"]
-                    if let data = property.rawData ?? property.expression.map({ Self.base64(ExpressionArchiver.archive($0)) }) {
-                        lines.append("        <attribute name=\"valueexpressiondata\" type=\"binary\">\(data)</attribute>")
+                    if kind == "XDDEVATTRIBUTEMAPPING" {
+                        propertyIDs.0.append(propertyID)
+                    } else {
+                        propertyIDs.1.append(propertyID)
                     }
-                    lines.append("        <attribute name=\"name\" type=\"string\">\(Self.escape(property.name))</attribute>")
-                    lines.append("        <relationship name=\"entitymapping\" type=\"1/1\" destination=\"XDDEVENTITYMAPPING\" idrefs=\"\(entityID)\"></relationship>")
+                    var lines = ["    <object type=\"\(kind)\" id=\"\(propertyID)\">"]
+                    if let data = property.rawData
+                        ?? property.expression.map({ Self.base64(ExpressionArchiver.archive($0)) })
+                    {
+                        lines.append(
+                            "        <attribute name=\"valueexpressiondata\" type=\"binary\">\(data)</attribute>")
+                    }
+                    lines.append(
+                        "        <attribute name=\"name\" type=\"string\">\(Self.escape(property.name))</attribute>")
+                    lines.append(
+                        "        <relationship name=\"entitymapping\" type=\"1/1\" destination=\"XDDEVENTITYMAPPING\" idrefs=\"\(entityID)\"></relationship>"
+                    )
                     lines.append("    </object>")
                     objects.append(lines.joined(separator: "\n"))
                 }
             }
             var lines = ["    <object type=\"XDDEVENTITYMAPPING\" id=\"\(entityID)\">"]
-            if let policy = entity.policy { lines.append("        <attribute name=\"migrationpolicyclassname\" type=\"string\">\(Self.escape(policy))</attribute>") }
-            if let source = entity.source { lines.append("        <attribute name=\"sourcename\" type=\"string\">\(Self.escape(source))</attribute>") }
+            if let policy = entity.policy {
+                lines.append(
+                    "        <attribute name=\"migrationpolicyclassname\" type=\"string\">\(Self.escape(policy))</attribute>"
+                )
+            }
+            if let source = entity.source {
+                lines.append(
+                    "        <attribute name=\"sourcename\" type=\"string\">\(Self.escape(source))</attribute>")
+            }
             if let filter = entity.filter {
-                lines.append("        <attribute name=\"sourcefilterpredicatestring\" type=\"string\">\(Self.escape(filter))</attribute>")
+                lines.append(
+                    "        <attribute name=\"sourcefilterpredicatestring\" type=\"string\">\(Self.escape(filter))</attribute>"
+                )
             }
             lines.append("        <attribute name=\"mappingtypename\" type=\"string\">Undefined</attribute>")
             lines.append("        <attribute name=\"mappingnumber\" type=\"int16\">\(number + 1)</attribute>")
             if let destination = entity.destination {
-                lines.append("        <attribute name=\"destinationname\" type=\"string\">\(Self.escape(destination))</attribute>")
+                lines.append(
+                    "        <attribute name=\"destinationname\" type=\"string\">\(Self.escape(destination))</attribute>"
+                )
             }
             lines.append("        <attribute name=\"autogenerateexpression\" type=\"bool\">1</attribute>")
-            lines.append("        <relationship name=\"mappingmodel\" type=\"1/1\" destination=\"XDDEVMAPPINGMODEL\" idrefs=\"\(modelID)\"></relationship>")
             lines.append(
-                "        <relationship name=\"attributemappings\" type=\"0/0\" destination=\"XDDEVATTRIBUTEMAPPING\" idrefs=\"\(propertyIDs.0.joined(separator: " "))\"></relationship>")
+                "        <relationship name=\"mappingmodel\" type=\"1/1\" destination=\"XDDEVMAPPINGMODEL\" idrefs=\"\(modelID)\"></relationship>"
+            )
             lines.append(
-                "        <relationship name=\"relationshipmappings\" type=\"0/0\" destination=\"XDDEVRELATIONSHIPMAPPING\" idrefs=\"\(propertyIDs.1.joined(separator: " "))\"></relationship>")
+                "        <relationship name=\"attributemappings\" type=\"0/0\" destination=\"XDDEVATTRIBUTEMAPPING\" idrefs=\"\(propertyIDs.0.joined(separator: " "))\"></relationship>"
+            )
+            lines.append(
+                "        <relationship name=\"relationshipmappings\" type=\"0/0\" destination=\"XDDEVRELATIONSHIPMAPPING\" idrefs=\"\(propertyIDs.1.joined(separator: " "))\"></relationship>"
+            )
             lines.append("    </object>")
             objects.insert(lines.joined(separator: "\n"), at: 0)
         }
         var model = ["    <object type=\"XDDEVMAPPINGMODEL\" id=\"\(modelID)\">"]
-        model.append("        <attribute name=\"sourcemodelpath\" type=\"string\">\(Self.escape(sourcePath))</attribute>")
-        if let sourceSnapshot { model.append("        <attribute name=\"sourcemodeldata\" type=\"binary\">\(Self.base64(Self.archive(sourceSnapshot)))</attribute>") }
-        model.append("        <attribute name=\"destinationmodelpath\" type=\"string\">\(Self.escape(destinationPath))</attribute>")
-        if let destinationSnapshot {
-            model.append("        <attribute name=\"destinationmodeldata\" type=\"binary\">\(Self.base64(Self.archive(destinationSnapshot)))</attribute>")
+        model.append(
+            "        <attribute name=\"sourcemodelpath\" type=\"string\">\(Self.escape(sourcePath))</attribute>")
+        if let sourceSnapshot {
+            model.append(
+                "        <attribute name=\"sourcemodeldata\" type=\"binary\">\(Self.base64(Self.archive(sourceSnapshot)))</attribute>"
+            )
         }
         model.append(
-            "        <relationship name=\"entitymappings\" type=\"0/0\" destination=\"XDDEVENTITYMAPPING\" idrefs=\"\(entityIDs.joined(separator: " "))\"></relationship>")
+            "        <attribute name=\"destinationmodelpath\" type=\"string\">\(Self.escape(destinationPath))</attribute>"
+        )
+        if let destinationSnapshot {
+            model.append(
+                "        <attribute name=\"destinationmodeldata\" type=\"binary\">\(Self.base64(Self.archive(destinationSnapshot)))</attribute>"
+            )
+        }
+        model.append(
+            "        <relationship name=\"entitymappings\" type=\"0/0\" destination=\"XDDEVENTITYMAPPING\" idrefs=\"\(entityIDs.joined(separator: " "))\"></relationship>"
+        )
         model.append("    </object>")
         let orphan = """
                 <object type="XDDEVATTRIBUTEMAPPING" id="\(id())">
@@ -135,10 +173,17 @@ struct XcodeMappingFixture {
         for name in snapshot.entities.keys.sorted() {
             var properties: [(String, PropertyListValue)] = []
             for property in (snapshot.entities[name] ?? []).sorted() {
-                properties.append((property, builder.object("XDPMAttribute", ["_name": builder.add(.string(property))])))
+                properties.append(
+                    (property, builder.object("XDPMAttribute", ["_name": builder.add(.string(property))])))
             }
             let storage = builder.dictionary(properties)
-            entities.append((name, builder.object("XDPMEntity", ["_name": builder.add(.string(name)), "XDBucketForOwnedAttributesstorage": storage])))
+            entities.append(
+                (
+                    name,
+                    builder.object(
+                        "XDPMEntity",
+                        ["_name": builder.add(.string(name)), "XDBucketForOwnedAttributesstorage": storage])
+                ))
         }
         let package = builder.object("XDModelPackage", ["XDBucketForClassesstorage": builder.dictionary(entities)])
         let root = builder.object("XDPMModel", ["_xd_rootPackage": package])
@@ -159,6 +204,7 @@ struct XcodeMappingFixture {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
