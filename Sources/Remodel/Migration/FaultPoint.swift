@@ -44,6 +44,13 @@ enum FaultPoint: String, CaseIterable {
     /// The rename happened; the folder is not yet flushed.
     case afterRename = "after-rename"
 
+    /// Kills the process here if this point is armed and reached for the armed time.
+    func reach() { FaultInjection.reach(rawValue) }
+}
+
+/// The one switch behind every fault point (the migrator's, the Core Data import's): the point named by
+/// `REMODEL_FAULT_POINT` kills the process (`SIGKILL`) the `REMODEL_FAULT_HIT`-th time it is reached.
+enum FaultInjection {
     private static let armed: (name: String, hit: Int)? = {
         guard let name = ProcessInfo.processInfo.environment["REMODEL_FAULT_POINT"] else { return nil }
         let hit = ProcessInfo.processInfo.environment["REMODEL_FAULT_HIT"].flatMap { Int($0) } ?? 1
@@ -52,10 +59,10 @@ enum FaultPoint: String, CaseIterable {
 
     private static let counter = FaultCounter()
 
-    /// Kills the process here if this point is armed and reached for the armed time.
-    func reach() {
-        guard let armed = Self.armed, armed.name == rawValue else { return }
-        if Self.counter.increment() == armed.hit {
+    /// Kills the process if `name` is the armed point and this is the armed time it is reached.
+    static func reach(_ name: String) {
+        guard let armed, armed.name == name else { return }
+        if counter.increment() == armed.hit {
             kill(getpid(), SIGKILL)
         }
     }
