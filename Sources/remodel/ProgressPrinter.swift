@@ -106,22 +106,11 @@ final class ProgressPrinter: @unchecked Sendable {
         let stage = line.stage + [line.item ?? ""]
         guard final || stage != lastStage || now.timeIntervalSince(lastDraw) >= 0.05 else { return }
         lastStage = stage
-        let text = line.rendered(columns: Self.terminalColumns())
+        let text = line.rendered(columns: TerminalWidth.current)
         guard text != lastLine || final else { return }
         lastLine = final ? "" : text
         lastDraw = now
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text + (final ? "\n" : "")).utf8))
-    }
-
-    /// The width of the terminal on standard error, asked at each redraw so that a resized window is
-    /// followed. The platform module's `ioctl(_:_:_:)` takes the pointer without C's variadic call.
-    static func terminalColumns() -> Int {
-        var size = winsize()
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
-            return columns
-        }
-        return 80
     }
 
     static func line(_ progress: MigrationProgress) -> ProgressLine {

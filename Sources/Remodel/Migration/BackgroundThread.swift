@@ -21,7 +21,7 @@ final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
             } catch {
                 result = .failure(error)
             }
-            let continuations = locked { () -> [CheckedContinuation<Result<Value, RemodelError>, Never>] in
+            let continuations = lock.locked { () -> [CheckedContinuation<Result<Value, RemodelError>, Never>] in
                 outcome = result
                 defer { waiting = [] }
                 return waiting
@@ -36,27 +36,20 @@ final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
     /// Blocks until the work is done, and returns its outcome.
     @discardableResult
     func wait() -> Result<Value, RemodelError> {
-        if let outcome = locked({ outcome }) { return outcome }
+        if let outcome = lock.locked({ outcome }) { return outcome }
         done.wait()
         done.signal()
-        return locked { outcome } ?? .failure(RemodelError(.io, "a background thread ended without a result"))
+        return lock.locked { outcome } ?? .failure(RemodelError(.io, "a background thread ended without a result"))
     }
 
     /// Suspends the calling task until the work is done, and returns its outcome.
     func value() async -> Result<Value, RemodelError> {
         await withCheckedContinuation { continuation in
-            let ready = locked { () -> Result<Value, RemodelError>? in
+            let ready = lock.locked { () -> Result<Value, RemodelError>? in
                 if outcome == nil { waiting.append(continuation) }
                 return outcome
             }
             if let ready { continuation.resume(returning: ready) }
         }
-    }
-
-    /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }

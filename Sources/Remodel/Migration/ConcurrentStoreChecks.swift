@@ -36,22 +36,22 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
         // It reads every page once: a small cache of its own keeps the process's memory as it was.
         try connection.execute("PRAGMA cache_size = 64")
         return try withExtendedLifetime(connection) { () throws(RemodelError) -> Results in
-            let started = locked { () -> Bool in
+            let started = lock.locked { () -> Bool in
                 if !stopped { running = connection.handle }
                 return !stopped
             }
-            defer { locked { running = nil } }
+            defer { lock.locked { running = nil } }
             // An interrupt reaches only the statement running when it comes: look before each one.
             let stoppedResults = Results(answers: [], findings: [])
             guard started else { return stoppedResults }
             var answers: [Bool] = []
             for probe in probes {
-                if locked({ stopped }) { return stoppedResults }
+                if lock.locked({ stopped }) { return stoppedResults }
                 answers.append(try TableScan.ask(probe, connection))
             }
             var findings: [String] = []
             for pragma in pragmas {
-                if locked({ stopped }) { return stoppedResults }
+                if lock.locked({ stopped }) { return stoppedResults }
                 findings += try connection.rows(pragma).compactMap { row -> String? in
                     guard case .text(let text) = row[0], text != "ok" else { return nil }
                     return text
@@ -69,17 +69,10 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
 
     /// Interrupts the checks if they are still running and waits for their thread to let go of the store.
     func stop() {
-        locked {
+        lock.locked {
             stopped = true
             if let running { sqlite3_interrupt(running) }
         }
         checks?.wait()
-    }
-
-    /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }

@@ -156,9 +156,6 @@ struct MigrationValidator {
         }
     }
 
-    func kinds(of name: String) -> [String] {
-        guard let entity = version.entity(named: name) else { return [] }
-        return version.hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
-    }
+    func kinds(of name: String) -> [String] { version.concreteKinds(of: name) }
 
 }

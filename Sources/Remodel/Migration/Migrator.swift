@@ -94,7 +94,7 @@ public struct Migrator: Sendable {
                 "there is no store at \(inspection.path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
                 path: inspection.path)
         default:
-            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: inspection.path)
+            throw inspection.refusal(or: .incompatibleStore)
         }
     }
 

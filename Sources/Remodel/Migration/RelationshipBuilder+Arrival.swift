@@ -6,7 +6,7 @@ extension RelationshipBuilder {
         guard let target = relationship.destinationEntity,
             let targetTable = context.destinationLayout.table(forEntity: target)?.name
         else { return }
-        let kinds = context.kinds(of: target, in: context.destination)
+        let kinds = context.destination.concreteKinds(of: target)
         if try everySourceObjectArrived(in: targetTable, as: kinds) { return }
         var parameters: [SQLiteValue] = []
         let list = placeholders(kinds, &parameters)
@@ -57,7 +57,7 @@ extension RelationshipBuilder {
             context.keys.mode(ofDestinationTable: targetTable) == .preserved(sourceTable: targetSourceTable)
         else { return false }
         guard try everySourceObjectArrived(in: table, as: [write.entity.name]) else { return false }
-        return try everySourceObjectArrived(in: targetTable, as: context.kinds(of: targetName, in: context.destination))
+        return try everySourceObjectArrived(in: targetTable, as: context.destination.concreteKinds(of: targetName))
     }
 
     /// `(a2, b2, position)`: the source links as they are.

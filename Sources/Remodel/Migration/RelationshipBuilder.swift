@@ -147,7 +147,7 @@ struct RelationshipBuilder {
         let b2 = context.keys.destinationKeySQL(
             sourcePK: "l.b", sourceTable: targetSourceTable, destinationTable: targetTable, parameters: &keyParameters)
         var tail: [SQLiteValue] = [.text(write.sourceEntity.name)]
-        let kinds = placeholders(context.kinds(of: targetName, in: destination), &tail)
+        let kinds = placeholders(destination.concreteKinds(of: targetName), &tail)
         // With preserved keys and no filter, phase 1 copied every source object of this entity that the
         // join with `o` lets through, so checking that the owner arrived would only repeat the join.
         var ownerCopiedWhole = false

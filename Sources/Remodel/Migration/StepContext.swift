@@ -62,12 +62,6 @@ final class StepContext {
             destination: destinationLayout)
     }
 
-    /// Names of an entity and every entity that inherits from it, in a version.
-    func kinds(of entityName: String, in version: ModelVersion) -> [String] {
-        guard let entity = version.entity(named: entityName) else { return [] }
-        return version.hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
-    }
-
     /// Compiles a mapping expression over objects of `entity` for a destination attribute (or a filter when `attribute` is nil).
     func compile(_ expression: ValueExpression, over entity: Entity, into attribute: Attribute?) throws(RemodelError)
         -> CompiledSQL

@@ -56,7 +56,7 @@ extension Store {
             return (try Store.open(at: path, bundle: bundle), .opened)
         case .older, .newer:
             if case .newer = inspection.state, options.downgrade == .refuse {
-                throw inspection.refusal ?? RemodelError(.newerStore, inspection.message, path: path)
+                throw inspection.refusal(or: .newerStore, path: path)
             }
             var migrationOptions = options
             migrationOptions.targetVersion = nil
@@ -64,7 +64,7 @@ extension Store {
                 storeAt: path, progress: progress)
             return (try Store.open(at: path, bundle: bundle), .migrated(report))
         default:
-            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
+            throw inspection.refusal(or: .incompatibleStore, path: path)
         }
     }
 }

@@ -68,7 +68,7 @@ public final class Store {
         case .missing:
             throw RemodelError(.storeMissing, "there is no store at this path; create it first", path: inspection.path)
         default:
-            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: inspection.path)
+            throw inspection.refusal(or: .incompatibleStore)
         }
         return try bundle.loadVersion(named: versionName)
     }
@@ -119,7 +119,7 @@ public final class Store {
         case .older:
             return (nil, .needsMigration(inspection))
         default:
-            throw inspection.refusal ?? RemodelError(.incompatibleStore, inspection.message, path: path)
+            throw inspection.refusal(or: .incompatibleStore, path: path)
         }
     }
 

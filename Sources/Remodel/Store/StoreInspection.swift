@@ -78,6 +78,13 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
         }
         return RemodelError(code, message, path: path)
     }
+
+    /// The error that refuses this store where it cannot be used as it is: ``refusal``, or, for a current or
+    /// older store a caller cannot take either, `code` with the inspection's message.
+    func refusal(or code: RemodelError.Code, path: String? = nil) -> RemodelError {
+        refusal ?? RemodelError(code, message, path: path ?? self.path)
+    }
+
     /// Whether a program stopped in the middle of a write to the store and left the unfinished
     /// transaction in its rollback journal (a *hot journal*, `<store>-journal`). The inspection then
     /// describes the store as it is once that transaction is rolled back, which SQLite does the next
