@@ -16,26 +16,7 @@ enum HistoryBundle {
     static func write(in folder: String) throws -> Int {
         let bundle = path(in: folder)
         try? FileManager.default.removeItem(atPath: bundle)
-        var bytes = 0
-        for (offset, model) in HistoryChanges.all.enumerated() {
-            let versionFolder = "\(bundle)/\(versionName(offset + 1)).xcdatamodel"
-            try FileManager.default.createDirectory(atPath: versionFolder, withIntermediateDirectories: true)
-            let data = Data(model.xml.utf8)
-            try data.write(to: URL(fileURLWithPath: "\(versionFolder)/contents"))
-            bytes += data.count
-        }
-        let current = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            \t<key>_XCCurrentVersionName</key>
-            \t<string>\(versionName(HistoryChanges.versions)).xcdatamodel</string>
-            </dict>
-            </plist>
-
-            """
-        try Data(current.utf8).write(to: URL(fileURLWithPath: "\(bundle)/.xccurrentversion"))
-        return bytes
+        let versions = HistoryChanges.all.enumerated().map { offset, model in (versionName(offset + 1), model.xml) }
+        return try BundleWriter.write(versions, to: bundle)
     }
 }

@@ -34,26 +34,8 @@ enum LaunchBundle {
     static func write(in folder: String) throws -> Int {
         let bundle = bundlePath(in: folder)
         try? FileManager.default.removeItem(atPath: folder)
-        var bytes = 0
-        for number in 1...Launch.versions {
-            let versionFolder = "\(bundle)/\(versionName(number)).xcdatamodel"
-            try FileManager.default.createDirectory(atPath: versionFolder, withIntermediateDirectories: true)
-            let data = Data(contents(ofVersion: number).utf8)
-            try data.write(to: URL(fileURLWithPath: "\(versionFolder)/contents"))
-            bytes += data.count
-        }
-        let current = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            \t<key>_XCCurrentVersionName</key>
-            \t<string>\(versionName(Launch.versions)).xcdatamodel</string>
-            </dict>
-            </plist>
-
-            """
-        try Data(current.utf8).write(to: URL(fileURLWithPath: "\(bundle)/.xccurrentversion"))
+        let bytes = try BundleWriter.write(
+            (1...Launch.versions).map { (versionName($0), contents(ofVersion: $0)) }, to: bundle)
         _ = try Store.create(at: storePath(in: folder), bundle: try ModelBundle(contentsOf: bundle))
         return bytes
     }
