@@ -46,13 +46,8 @@ final class CoreDataSource {
             return
         }
         let before = Self.fingerprint(target)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "remodel-core-data-\(UUID().uuidString)"
-        ).path
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
+        let (folder, failure) = FileSystem.makePrivateFolder(prefix: "remodel-core-data")
+        if let error = failure {
             throw RemodelError(
                 .io,
                 "the store keeps data in its side files (-wal or -journal), and Remodel, which never writes beside it, cannot make a private copy to read them in \(folder): \(error.localizedDescription)",

@@ -82,4 +82,19 @@ extension FileSystem {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
+
+    /// A new folder that only this user can enter (mode 0700) in the temporary folder, named `prefix`-UUID,
+    /// for a private copy of a store that Remodel reads without writing beside it.
+    /// - Returns: The folder's path, and Foundation's error when it could not be made (the caller says why it wanted it).
+    static func makePrivateFolder(prefix: String) -> (path: String, failure: (any Error)?) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+            .path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return (folder, nil)
+        } catch {
+            return (folder, error)
+        }
+    }
 }

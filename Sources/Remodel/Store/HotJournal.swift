@@ -48,13 +48,8 @@ enum HotJournal {
     /// - Returns: `nil` when the journal is gone (another process finished the rollback: read the store).
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the copy cannot be written.
     static func copy(of target: String, path: String) throws(RemodelError) -> (folder: String, store: String)? {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "remodel-rollback-\(UUID().uuidString)"
-        ).path
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
+        let (folder, failure) = FileSystem.makePrivateFolder(prefix: "remodel-rollback")
+        if let error = failure {
             throw RemodelError(
                 .io,
                 "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot make a private copy to roll back in \(folder): \(error.localizedDescription)",

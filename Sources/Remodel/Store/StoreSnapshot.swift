@@ -60,12 +60,8 @@ final class StoreSnapshot {
     private static func copyWithLog(_ target: String, path: String) throws(RemodelError) -> (
         folder: String, store: String
     )? {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remodel-wal-\(UUID().uuidString)")
-            .path
-        guard
-            (try? FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
-        else { return nil }
+        let (folder, failure) = FileSystem.makePrivateFolder(prefix: "remodel-wal")
+        guard failure == nil else { return nil }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent
         do throws(RemodelError) {
             _ = try FileCopy.copyIfPresent(target + "-wal", to: copy + "-wal")
