@@ -8,10 +8,11 @@ struct ValidationWeights {
     /// Weights of one unit each, as when nothing is counted.
     init() {}
 
-    /// Estimates the rows of every table of `layout` in the store being built by its largest `_pk` (one
+    /// Estimates the rows of the tables of `layout` in the store being built by their largest `_pk` (one
     /// descent of its b-tree): counting them would read every carried table the step otherwise leaves alone.
-    init(connection: SQLiteConnection, layout: StoreLayout) throws(RemodelError) {
-        for table in layout.tables {
+    /// A table all of whose entities are `skipping` (phase 3 passes them by) is not asked.
+    init(connection: SQLiteConnection, layout: StoreLayout, skipping: Set<String> = []) throws(RemodelError) {
+        for table in layout.tables where !table.entities.allSatisfy(skipping.contains) {
             let largest = try connection.scalar("SELECT max(\"_pk\") FROM main.\(quoteIdentifier(table.name))")
             rows[table.name] = Int(largest?.integerValue ?? 0)
         }

@@ -164,15 +164,10 @@ public struct Migrator: Sendable {
         tracker.planned(passes: passes)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
-            let objects = try lock.withConnection { (connection) throws(RemodelError) in
-                try Self.objectCount(
-                    connection, layout: bundle.version(named: plan.targetVersion).map { StoreLayout(version: $0) },
-                    tables: [])
-            }
             try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
-                objects: objects,
+                objects: 0,
                 seconds: Date().timeIntervalSince(started), backupPath: nil,
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
@@ -285,13 +280,13 @@ public struct Migrator: Sendable {
                 + "`.recover`) or restore a backup, then migrate again:\n\(lines)")
     }
 
-    /// The objects in the hierarchy tables of `layout` (only those in `tables`, when given).
-    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>? = nil)
+    /// The objects in those hierarchy tables of `layout` that are in `tables`.
+    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>)
         throws(RemodelError) -> Int
     {
         guard let layout else { return 0 }
         var count = 0
-        for table in layout.tables where tables?.contains(table.name) ?? true {
+        for table in layout.tables where tables.contains(table.name) {
             if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {
                 count += Int(rows)
             }

@@ -93,9 +93,15 @@ struct PassExecutor {
 
     static func validationError(_ failures: [ValidationFailure], step: MigrationStep) -> RemodelError {
         let lines = failures.map { "  - \($0)" }.joined(separator: "\n")
+        // An app's foreign key is no rule of the model: the header names whose rules were broken.
+        let app = failures.contains { $0.rule == MigrationRule.foreignKeyCheck.rawValue }
+        let model = failures.contains { $0.rule != MigrationRule.foreignKeyCheck.rawValue }
+        let rules =
+            app && model
+            ? "the model's rules and the app's foreign keys" : app ? "the app's foreign keys" : "the model's rules"
         var error = RemodelError(
             .validationFailed,
-            "the data migrated from \(step.source.name) to \(step.destination.name) breaks the model's rules, so the store was left as it was:\n\(lines)"
+            "the data migrated from \(step.source.name) to \(step.destination.name) breaks \(rules), so the store was left as it was:\n\(lines)"
         )
         error.entity = failures.first?.entity
         error.property = failures.first?.property

@@ -102,23 +102,25 @@ struct StepRun {
             ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
         let scope = options.checksWhatPassesWrite ? plan.checks : nil
+        // SQLite's checks (the file's, the app's foreign keys) cover what the whole pass wrote, once, at its end.
+        let written = isLast ? pass.writtenTables : []
         // Where the store being migrated is checked whole beside the passes, each pass checks what it wrote.
         let pragmas =
             isLast
-            ? options.integrityCheck.pragmas(
-                writtenTables: pass.writtenTables, wholeFile: options.originalFileCheck == nil) : []
+            ? options.integrityCheck.pragmas(writtenTables: written, wholeFile: options.originalFileCheck == nil) : []
         let (tracker, number, step) = (pass.tracker, pass.number, step)
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: plan.destinationLayout, scope: scope,
             integrityPragmas: pragmas,
-            writtenTables: isLast ? pass.writtenTables : [], checksWholeFile: !options.checksWhatPassesWrite,
+            writtenTables: written, checksWholeFile: !options.checksWhatPassesWrite,
             provenUnique: provenUnique,
             customValidations: options.validations.map { validation in
                 { (connection: SQLiteConnection) throws -> [ValidationFailure] in
                     try validation(MigrationStepDatabase(step: step, connection: connection))
                 }
             },
-            weights: try ValidationWeights(connection: connection, layout: plan.destinationLayout)
+            weights: try ValidationWeights(
+                connection: connection, layout: plan.destinationLayout, skipping: scope?.untouched ?? [])
         ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
             try tracker.report(.validation, step: number, entity: entity, completed: completed, total: total)
         }

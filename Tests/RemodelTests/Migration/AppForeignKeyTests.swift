@@ -118,6 +118,11 @@ struct AppForeignKeyTests {
         } catch let error as RemodelError {
             #expect(error.code == .validationFailed)
             #expect(
+                error.message.hasPrefix(
+                    "the data migrated from App 2 to App 3 breaks the app's foreign keys, so the store was left as it was:"
+                ),
+                "the header blames the app's key, not the model's rules: \(error.message)")
+            #expect(
                 error.message.hasSuffix(
                     "\n  - app_notes \"person\": row 7 of the app's table app_notes references a missing row of Person (its foreign key person → Person): the step removed or re-keyed the object it pointed to; delete or change that row (or its foreign key) before migrating [foreign-key-check]"
                 ),

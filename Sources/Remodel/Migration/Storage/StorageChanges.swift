@@ -112,12 +112,11 @@ extension StorageChanges {
 
     /// The changes of one step. `policies` names destination entities whose objects Swift code makes.
     init(step: MigrationStep, policies: Set<String>) {
-        self =
-            StepPlan(
-                step: step, sourceLayout: StoreLayout(version: step.source),
-                destinationLayout: StoreLayout(version: step.destination),
-                policies: policies
-            ).changes
+        let (source, destination) = (StoreLayout(version: step.source), StoreLayout(version: step.destination))
+        let keys = KeyPlan(mapping: step.mapping, source: source, destination: destination)
+        self.init(
+            analysis: StepStorageAnalysis(
+                step: step, source: source, destination: destination, keys: keys, policies: policies))
     }
 
     /// The changes of `self` followed by those of the next step: a table is carried through both only
