@@ -22,8 +22,6 @@ final class StepContext {
     /// The step's entity mappings that carry objects, resolved once.
     let resolvedMappings: [ResolvedEntityMapping]
 
-    /// The schema the store being migrated is attached as.
-    static let sourceSchema = "src"
     /// Where the source version's tables are: the attached store's, or, for a later step of a pass, the
     /// tables the earlier step left in the store being built.
     let sourceTables: TableReferences

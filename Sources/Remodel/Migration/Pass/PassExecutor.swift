@@ -45,7 +45,7 @@ struct PassExecutor {
             "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA temp_store = FILE")
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         try ExpressionFunctions.register(on: connection)
-        try connection.attach(path: sourcePath, as: StepContext.sourceSchema, readOnly: true)
+        try connection.attach(path: sourcePath, as: TableReferences.sourceSchema, readOnly: true)
         var losses: [DataLoss] = []
         for (offset, plan) in steps.enumerated() {
             tracker.beginStep(offset, of: steps.count)
@@ -60,7 +60,7 @@ struct PassExecutor {
             try StoreRewrite.restoreAppObjects(app, on: connection)
         }
         FaultPoint.afterMetadata.reach()
-        try connection.detach(StepContext.sourceSchema)
+        try connection.detach(TableReferences.sourceSchema)
         return losses
     }
 

@@ -13,10 +13,13 @@ struct TableReferences: Equatable, Sendable {
         self.elsewhere = elsewhere
     }
 
+    /// The schema the store being migrated is attached as.
+    static let sourceSchema = "src"
+
     /// The store being built.
     static let destination = TableReferences(schema: "main")
     /// The store being migrated, attached read-only.
-    static let source = TableReferences(schema: StepContext.sourceSchema)
+    static let source = TableReferences(schema: sourceSchema)
 
     /// The qualified, quoted SQL name of a table of the layout.
     func callAsFunction(_ table: String) -> String {

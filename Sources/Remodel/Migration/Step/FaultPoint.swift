@@ -1,11 +1,3 @@
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Named places in a migration where a test can make the process die (`SIGKILL`),
 /// to prove that a crash at any moment leaves the old store or the new one, whole.
 ///
@@ -46,36 +38,4 @@ enum FaultPoint: String, CaseIterable {
 
     /// Kills the process here if this point is armed and reached for the armed time.
     func reach() { FaultInjection.reach(rawValue) }
-}
-
-/// The one switch behind every fault point (the migrator's, the Core Data import's): the point named by
-/// `REMODEL_FAULT_POINT` kills the process (`SIGKILL`) the `REMODEL_FAULT_HIT`-th time it is reached.
-enum FaultInjection {
-    private static let armed: (name: String, hit: Int)? = {
-        guard let name = ProcessInfo.processInfo.environment["REMODEL_FAULT_POINT"] else { return nil }
-        let hit = ProcessInfo.processInfo.environment["REMODEL_FAULT_HIT"].flatMap { Int($0) } ?? 1
-        return (name, hit)
-    }()
-
-    private static let counter = FaultCounter()
-
-    /// Kills the process if `name` is the armed point and this is the armed time it is reached.
-    static func reach(_ name: String) {
-        guard let armed, armed.name == name else { return }
-        if counter.increment() == armed.hit {
-            kill(getpid(), SIGKILL)
-        }
-    }
-}
-
-private final class FaultCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count
-    }
 }

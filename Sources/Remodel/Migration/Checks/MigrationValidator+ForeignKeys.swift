@@ -24,7 +24,7 @@ extension MigrationValidator {
         }
         var failures: [ValidationFailure] = []
         for child in children {
-            let before = try danglingRows(of: child, schema: StepContext.sourceSchema)
+            let before = try danglingRows(of: child, schema: TableReferences.sourceSchema)
             for row in try connection.rows("PRAGMA main.foreign_key_check(\(quoteIdentifier(child)))") {
                 guard case .text(let parent) = row[2] else { continue }
                 let rowid = row[1].integerValue

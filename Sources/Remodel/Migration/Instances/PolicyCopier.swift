@@ -36,12 +36,12 @@ struct PolicyCopier {
             try context.compile(expression, over: sourceEntity, into: nil)
         }
         let select = try connection.prepare(
-            "SELECT s.\"_pk\"\(readable.map { ", s." + quoteIdentifier($0.1) }.joined()) FROM \(StepContext.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\"_entity\" = ? AND s.\"_pk\" > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\"_pk\" LIMIT ?"
+            "SELECT s.\"_pk\"\(readable.map { ", s." + quoteIdentifier($0.1) }.joined()) FROM \(TableReferences.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\"_entity\" = ? AND s.\"_pk\" > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\"_pk\" LIMIT ?"
         )
         var writer = try PolicyWriter(
             context: context, mappingIndex: index, sourceTable: sourceTable.name, destinationTable: destinationTable,
             entity: destinationEntity, nextKey: nextKey)
-        let sourceSchema = StepContext.sourceSchema
+        let sourceSchema = TableReferences.sourceSchema
         guard let sourcePath = connection.filename(ofSchema: sourceSchema) else {
             throw RemodelError(
                 .sqlite, "the source store of a migration policy must be a file", entity: sourceEntity.name)
