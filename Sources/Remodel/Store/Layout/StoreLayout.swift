@@ -73,10 +73,10 @@ struct StoreLayout: Sendable {
         /// Whether `destination_order` is used (the inverse relationship is ordered).
         var destinationIsOrdered: Bool
 
-        static let sourceColumn = "source"
-        static let destinationColumn = "destination"
-        static let sourceOrderColumn = "source_order"
-        static let destinationOrderColumn = "destination_order"
+        static let sourceColumn = StoreColumn.joinSource
+        static let destinationColumn = StoreColumn.joinDestination
+        static let sourceOrderColumn = StoreColumn.joinSourceOrder
+        static let destinationOrderColumn = StoreColumn.joinDestinationOrder
     }
 
     /// An index, built after bulk loads.
