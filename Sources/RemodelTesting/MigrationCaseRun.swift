@@ -191,7 +191,7 @@ struct MigrationCaseRun {
         }
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         let value = try connection.scalar(
-            "SELECT count(*) FROM \(quoteIdentifier(version.root(of: found).name)) WHERE \"_entity\" = ?",
+            "SELECT count(*) FROM \(quoteIdentifier(version.root(of: found).name)) WHERE \(StoreColumn.entity) = ?",
             [.text(entity)])
         return Int(value?.integerValue ?? 0)
     }

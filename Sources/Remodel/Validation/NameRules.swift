@@ -39,7 +39,7 @@ enum NameRules {
         }
         if name.hasPrefix("_") {
             let why =
-                name == "_pk" || name == "_entity"
+                name == StoreColumn.pk || name == StoreColumn.entity
                 ? "the store uses '\(name)' for its own column"
                 : "names starting with '_' are reserved for the store's own columns and tables"
             list.report(.reservedName, "\(described) has a reserved name: \(why); rename it", at: location)

@@ -14,16 +14,16 @@ struct LinkQuery {
         case .column(let table, let column):
             let quoted = quoteIdentifier(column)
             sql =
-                "SELECT o.\"_pk\" AS owner, o.\(quoted) AS target, NULL AS position FROM \(schema).\(quoteIdentifier(table)) AS o "
-                + "WHERE o.\"_entity\" = ? AND o.\(quoted) IS NOT NULL"
+                "SELECT o.\(StoreColumn.pk) AS owner, o.\(quoted) AS target, NULL AS position FROM \(schema).\(quoteIdentifier(table)) AS o "
+                + "WHERE o.\(StoreColumn.entity) = ? AND o.\(quoted) IS NOT NULL"
             parameters = [.text(entity)]
         case .inverseColumn(let table, let column, let orderColumn):
             let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
             let position = orderColumn.map { "d.\(quoteIdentifier($0))" } ?? "NULL"
             sql =
-                "SELECT d.\(quoteIdentifier(column)) AS owner, d.\"_pk\" AS target, \(position) AS position "
-                + "FROM \(schema).\(quoteIdentifier(table)) AS d JOIN \(owners) AS o ON o.\"_pk\" = d.\(quoteIdentifier(column)) "
-                + "AND o.\"_entity\" = ? WHERE d.\"_entity\" IN (\(placeholders(kinds.count)))"
+                "SELECT d.\(quoteIdentifier(column)) AS owner, d.\(StoreColumn.pk) AS target, \(position) AS position "
+                + "FROM \(schema).\(quoteIdentifier(table)) AS d JOIN \(owners) AS o ON o.\(StoreColumn.pk) = d.\(quoteIdentifier(column)) "
+                + "AND o.\(StoreColumn.entity) = ? WHERE d.\(StoreColumn.entity) IN (\(placeholders(kinds.count)))"
             parameters = [.text(entity)] + kinds.map(SQLiteValue.text)
         case .joinTable(let name, let ownerIsSource, let orderColumn):
             let mine = ownerIsSource ? StoreLayout.JoinTable.sourceColumn : StoreLayout.JoinTable.destinationColumn
@@ -31,8 +31,8 @@ struct LinkQuery {
             let position = orderColumn.map { "j.\(quoteIdentifier($0))" } ?? "NULL"
             sql =
                 "SELECT j.\(quoteIdentifier(mine)) AS owner, j.\(quoteIdentifier(other)) AS target, \(position) AS position "
-                + "FROM \(schema).\(quoteIdentifier(name)) AS j JOIN \(owners) AS o ON o.\"_pk\" = j.\(quoteIdentifier(mine)) "
-                + "AND o.\"_entity\" = ?"
+                + "FROM \(schema).\(quoteIdentifier(name)) AS j JOIN \(owners) AS o ON o.\(StoreColumn.pk) = j.\(quoteIdentifier(mine)) "
+                + "AND o.\(StoreColumn.entity) = ?"
             parameters = [.text(entity)]
         }
     }

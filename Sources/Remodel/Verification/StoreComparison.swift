@@ -53,7 +53,7 @@ struct StoreComparison {
 
     private func count(_ schema: String, _ table: String, _ entity: String) throws(RemodelError) -> Int64 {
         try connection.scalar(
-            "SELECT count(*) FROM \(schema).\(quoteIdentifier(table)) WHERE \"_entity\" = ?", [.text(entity)]
+            "SELECT count(*) FROM \(schema).\(quoteIdentifier(table)) WHERE \(StoreColumn.entity) = ?", [.text(entity)]
         )?.integerValue ?? 0
     }
 
@@ -96,9 +96,9 @@ struct StoreComparison {
 
     private func arrivalFindings(_ tables: Tables) throws(RemodelError) -> [MigrationCheckFailure] {
         let rows = try connection.rows(
-            "SELECT s.\"_pk\" FROM before.\(quoteIdentifier(tables.source)) AS s WHERE s.\"_entity\" = ? AND NOT EXISTS "
-                + "(SELECT 1 FROM main.\(quoteIdentifier(tables.head)) AS h WHERE h.\"_pk\" = s.\"_pk\" AND h.\"_entity\" = ?) "
-                + "ORDER BY s.\"_pk\" LIMIT \(Self.limit)",
+            "SELECT s.\(StoreColumn.pk) FROM before.\(quoteIdentifier(tables.source)) AS s WHERE s.\(StoreColumn.entity) = ? AND NOT EXISTS "
+                + "(SELECT 1 FROM main.\(quoteIdentifier(tables.head)) AS h WHERE h.\(StoreColumn.pk) = s.\(StoreColumn.pk) AND h.\(StoreColumn.entity) = ?) "
+                + "ORDER BY s.\(StoreColumn.pk) LIMIT \(Self.limit)",
             [.text(tables.sourceEntity), .text(tables.headEntity)])
         return rows.map { row in
             MigrationCheckFailure(
@@ -120,9 +120,9 @@ struct StoreComparison {
         let source = "s.\(quoteIdentifier(sourceColumn))"
         let expected = attribute.nilBecomes == nil ? source : "coalesce(\(source), ?)"
         let rows = try connection.rows(
-            "SELECT s.\"_pk\", \(source), h.\(quoteIdentifier(headColumn)) FROM before.\(quoteIdentifier(tables.source)) AS s "
-                + "JOIN main.\(quoteIdentifier(tables.head)) AS h ON h.\"_pk\" = s.\"_pk\" WHERE s.\"_entity\" = ? AND h.\"_entity\" = ? "
-                + "AND h.\(quoteIdentifier(headColumn)) IS NOT \(expected) ORDER BY s.\"_pk\" LIMIT \(Self.limit)",
+            "SELECT s.\(StoreColumn.pk), \(source), h.\(quoteIdentifier(headColumn)) FROM before.\(quoteIdentifier(tables.source)) AS s "
+                + "JOIN main.\(quoteIdentifier(tables.head)) AS h ON h.\(StoreColumn.pk) = s.\(StoreColumn.pk) WHERE s.\(StoreColumn.entity) = ? AND h.\(StoreColumn.entity) = ? "
+                + "AND h.\(quoteIdentifier(headColumn)) IS NOT \(expected) ORDER BY s.\(StoreColumn.pk) LIMIT \(Self.limit)",
             [.text(tables.sourceEntity), .text(tables.headEntity)] + (attribute.nilBecomes.map { [$0] } ?? []))
         let origin =
             attribute.source == attribute.head && tables.sourceEntity == tables.headEntity
@@ -157,13 +157,13 @@ struct StoreComparison {
         let order = relationship.ordered ? "l.position, l.target" : "l.target"
         let expected = try connection.prepare(
             "SELECT l.owner, l.target FROM (\(before.sql)) AS l WHERE EXISTS (SELECT 1 FROM main.\(quoteIdentifier(tables.head)) AS h "
-                + "WHERE h.\"_pk\" = l.owner AND h.\"_entity\" = ?) AND EXISTS (SELECT 1 FROM main.\(quoteIdentifier(headTarget)) AS t "
-                + "WHERE t.\"_pk\" = l.target AND t.\"_entity\" IN (\(placeholders(kinds.count)))) ORDER BY l.owner, \(order)"
+                + "WHERE h.\(StoreColumn.pk) = l.owner AND h.\(StoreColumn.entity) = ?) AND EXISTS (SELECT 1 FROM main.\(quoteIdentifier(headTarget)) AS t "
+                + "WHERE t.\(StoreColumn.pk) = l.target AND t.\(StoreColumn.entity) IN (\(placeholders(kinds.count)))) ORDER BY l.owner, \(order)"
         )
         try expected.bind(before.parameters + [.text(tables.headEntity)] + kinds.map(SQLiteValue.text))
         let actual = try connection.prepare(
             "SELECT l.owner, l.target FROM (\(after.sql)) AS l WHERE EXISTS (SELECT 1 FROM before.\(quoteIdentifier(tables.source)) AS s "
-                + "WHERE s.\"_pk\" = l.owner AND s.\"_entity\" = ?) ORDER BY l.owner, \(order)")
+                + "WHERE s.\(StoreColumn.pk) = l.owner AND s.\(StoreColumn.entity) = ?) ORDER BY l.owner, \(order)")
         try actual.bind(after.parameters + [.text(tables.sourceEntity)])
         var findings: [MigrationCheckFailure] = []
         var left = try LinkGroups(expected)

@@ -4,7 +4,7 @@ import Foundation
 extension MigrationValidator {
     func attributeFailures(of entity: Entity) throws(RemodelError) -> [ValidationFailure] {
         guard let table = layout.table(forEntity: entity.name) else { return [] }
-        let from = "SELECT \"_pk\", %@ FROM \(tables(table.name)) WHERE \"_entity\" = ? AND "
+        let from = "SELECT \(StoreColumn.pk), %@ FROM \(tables(table.name)) WHERE \(StoreColumn.entity) = ? AND "
         var failures: [ValidationFailure] = []
         for attribute in version.attributes(of: entity) where attribute.isStored {
             // A value carried as it is under the same rules needs none of them: no SQL is even written for it.

@@ -13,7 +13,8 @@ struct ValidationWeights {
     /// A table all of whose entities are `skipping` (phase 3 passes them by) is not asked.
     init(connection: SQLiteConnection, layout: StoreLayout, skipping: Set<String> = []) throws(RemodelError) {
         for table in layout.tables where !table.entities.allSatisfy(skipping.contains) {
-            let largest = try connection.scalar("SELECT max(\"_pk\") FROM main.\(quoteIdentifier(table.name))")
+            let largest = try connection.scalar(
+                "SELECT max(\(StoreColumn.pk)) FROM main.\(quoteIdentifier(table.name))")
             rows[table.name] = Int(largest?.integerValue ?? 0)
         }
     }

@@ -21,7 +21,7 @@ extension MigrationValidator {
         return TableScan.Probe(
             sql: """
                 SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT r.\(name) AS k FROM \(tables(table)) AS r WHERE r.\(name) IS NOT NULL) AS d \
-                LEFT JOIN \(tables(targetTable)) AS t ON t."_pk" = d.k AND t."_entity" IN (\(list)) WHERE t."_pk" IS NULL)
+                LEFT JOIN \(tables(targetTable)) AS t ON t.\(StoreColumn.pk) = d.k AND t.\(StoreColumn.entity) IN (\(list)) WHERE t.\(StoreColumn.pk) IS NULL)
                 """,
             parameters: parameters)
     }
@@ -73,7 +73,7 @@ extension MigrationValidator {
             let rows = try connection.rows(
                 """
                 SELECT j."source", j."destination" FROM \(tables(join.name)) AS j WHERE NOT EXISTS (SELECT 1 FROM \(tables(end.targetTable)) AS t \
-                WHERE t."_pk" = j.\(quoteIdentifier(end.column)) AND t."_entity" IN (\(list))) ORDER BY j."source", j."destination" LIMIT \(limit)
+                WHERE t.\(StoreColumn.pk) = j.\(quoteIdentifier(end.column)) AND t.\(StoreColumn.entity) IN (\(list))) ORDER BY j."source", j."destination" LIMIT \(limit)
                 """, parameters)
             for row in rows {
                 let (source, destination) = (row[0], row[1])

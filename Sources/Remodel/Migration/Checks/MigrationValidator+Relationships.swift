@@ -6,7 +6,7 @@ extension MigrationValidator {
         for relationship in version.relationships(of: entity) where !relationship.isTransient {
             if let scope, scope.rules(entity: entity.name, property: relationship.name).isEmpty { continue }
             guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
-            let base = "SELECT o.\"_pk\" FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND "
+            let base = "SELECT o.\(StoreColumn.pk) FROM \(tables(table)) AS o WHERE o.\(StoreColumn.entity) = ? AND "
             if case .column(_, let column) = storage {
                 let name = quoteIdentifier(column)
                 if !relationship.isOptional {
@@ -27,8 +27,8 @@ extension MigrationValidator {
                         ? try referenceProbe(table: table, column: column, targetTable: targetTable, target: target)
                         : nil
                     failures += try offenders(
-                        "SELECT o.\"_pk\", o.\(name) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND ",
-                        "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \"_pk\" FROM \(tables(targetTable)) WHERE \"_entity\" IN (\(kinds)))",
+                        "SELECT o.\(StoreColumn.pk), o.\(name) FROM \(tables(table)) AS o WHERE o.\(StoreColumn.entity) = ? AND ",
+                        "o.\(name) IS NOT NULL AND o.\(name) NOT IN (SELECT \(StoreColumn.pk) FROM \(tables(targetTable)) WHERE \(StoreColumn.entity) IN (\(kinds)))",
                         parameters, probe: probe, entity: entity.name, property: relationship.name, rule: .dangling
                     ) { value in "points to _pk \(value), which is not a \(target)" }
                 }
@@ -57,10 +57,11 @@ extension MigrationValidator {
     func countSQL(_ storage: StoreLayout.RelationshipStorage) -> String? {
         switch storage {
         case .inverseColumn(let table, let column, _):
-            return "(SELECT count(*) FROM \(tables(table)) AS c WHERE c.\(quoteIdentifier(column)) = o.\"_pk\")"
+            return
+                "(SELECT count(*) FROM \(tables(table)) AS c WHERE c.\(quoteIdentifier(column)) = o.\(StoreColumn.pk))"
         case .joinTable(let name, let ownerIsSource, _):
             return
-                "(SELECT count(*) FROM \(tables(name)) AS c WHERE c.\"\(ownerIsSource ? "source" : "destination")\" = o.\"_pk\")"
+                "(SELECT count(*) FROM \(tables(name)) AS c WHERE c.\"\(ownerIsSource ? "source" : "destination")\" = o.\(StoreColumn.pk))"
         case .column:
             return nil
         }

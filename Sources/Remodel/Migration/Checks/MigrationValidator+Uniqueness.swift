@@ -25,9 +25,9 @@ extension MigrationValidator {
             // (of all the members listed) is then enough.
             let rows = try connection.rows(
                 """
-                SELECT o."_pk", g.first FROM \(tables(table)) AS o JOIN (SELECT \(list), min("_pk") AS first FROM \(tables(table)) \
-                WHERE "_entity" IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1) AS g ON \(same) \
-                WHERE o."_entity" IN (\(kinds)) AND o."_pk" <> g.first ORDER BY g.first, o."_pk" LIMIT \(Self.offendersInAll)
+                SELECT o.\(StoreColumn.pk), g.first FROM \(tables(table)) AS o JOIN (SELECT \(list), min(\(StoreColumn.pk)) AS first FROM \(tables(table)) \
+                WHERE \(StoreColumn.entity) IN (\(kinds)) AND \(notNull) GROUP BY \(list) HAVING count(*) > 1) AS g ON \(same) \
+                WHERE o.\(StoreColumn.entity) IN (\(kinds)) AND o.\(StoreColumn.pk) <> g.first ORDER BY g.first, o.\(StoreColumn.pk) LIMIT \(Self.offendersInAll)
                 """, parameters)
             failures += rows.map { row in
                 ValidationFailure(

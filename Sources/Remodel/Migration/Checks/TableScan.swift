@@ -69,14 +69,14 @@ final class TableScan {
             // one), which costs less than an aggregate per check and row; only then which checks fail.
             let any = group.map { "(\($0.probeCondition ?? $0.condition))" }.joined(separator: " OR ")
             let anyFails = try connection.scalar(
-                "SELECT EXISTS (SELECT 1 FROM \(tables(table)) AS o WHERE o.\"_entity\" = ? AND (\(any)))",
+                "SELECT EXISTS (SELECT 1 FROM \(tables(table)) AS o WHERE o.\(StoreColumn.entity) = ? AND (\(any)))",
                 [.text(entity)] + group.flatMap { $0.parameters.dropFirst() })
             guard anyFails == .integer(1) else { continue }
             let columns = group.map { "max(CASE WHEN \($0.condition) THEN 1 END)" }.joined(separator: ", ")
             let parameters = group.flatMap { $0.parameters.dropFirst() } + [.text(entity)]
             guard
                 let row = try connection.rows(
-                    "SELECT \(columns) FROM \(tables(table)) AS o WHERE o.\"_entity\" = ?", parameters
+                    "SELECT \(columns) FROM \(tables(table)) AS o WHERE o.\(StoreColumn.entity) = ?", parameters
                 ).first
             else { continue }
             for (index, value) in zip(indices, row) where value == .integer(1) {

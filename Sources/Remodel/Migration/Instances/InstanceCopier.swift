@@ -40,7 +40,7 @@ struct InstanceCopier {
     /// The largest `_pk` of a source table (0 when it is empty).
     private func maximumKey(of sourceTable: String) throws(RemodelError) -> Int64 {
         try context.connection.scalar(
-            "SELECT max(\"_pk\") FROM \(context.sourceTables(sourceTable))")?.integerValue ?? 0
+            "SELECT max(\(StoreColumn.pk)) FROM \(context.sourceTables(sourceTable))")?.integerValue ?? 0
     }
 
     /// `min(_pk)`, `max(_pk)` and `count(*)` of the mapping's source objects: the count for the progress
@@ -53,11 +53,11 @@ struct InstanceCopier {
             // The table holds this entity only: min and max are one b-tree descent each and count(*) decodes
             // no row, where filtering on `_entity` reads every row. The batches still copy only this entity's rows.
             return try context.connection.rows(
-                "SELECT (SELECT min(\"_pk\") FROM \(name)), (SELECT max(\"_pk\") FROM \(name)), (SELECT count(*) FROM \(name))"
+                "SELECT (SELECT min(\(StoreColumn.pk)) FROM \(name)), (SELECT max(\(StoreColumn.pk)) FROM \(name)), (SELECT count(*) FROM \(name))"
             ).first
         }
         return try context.connection.rows(
-            "SELECT min(\"_pk\"), max(\"_pk\"), count(*) FROM \(name) WHERE \"_entity\" = ?",
+            "SELECT min(\(StoreColumn.pk)), max(\(StoreColumn.pk)), count(*) FROM \(name) WHERE \(StoreColumn.entity) = ?",
             [.text(sourceName)]
         ).first
     }
@@ -105,20 +105,21 @@ struct InstanceCopier {
         }
         let remapped = context.keys.mode(ofDestinationTable: destinationTable) == .remapped
         let sourceFrom = "\(context.sourceTables(sourceTable)) AS s"
-        let range = "s.\"_entity\" = ? AND s.\"_pk\" > ? AND s.\"_pk\" <= ?"
+        let range = "s.\(StoreColumn.entity) = ? AND s.\(StoreColumn.pk) > ? AND s.\(StoreColumn.pk) <= ?"
         let filterSQL = filter.map { " AND (\($0.sql))" } ?? ""
-        let columnList = (["_pk", "_entity"] + insert.columns).map(quoteIdentifier).joined(separator: ", ")
+        let columnList = ([StoreColumn.pk, StoreColumn.entity] + insert.columns).map(quoteIdentifier).joined(
+            separator: ", ")
         insert.parameters.insert(.text(destinationName), at: 0)
 
         let keySQL =
-            "INSERT INTO \"_RemodelKeys\" (mapping, source_table, source_pk, destination_table, destination_pk) SELECT ?, ?, s.\"_pk\", ?, ? + row_number() OVER (ORDER BY s.\"_pk\") FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
+            "INSERT INTO \"_RemodelKeys\" (mapping, source_table, source_pk, destination_table, destination_pk) SELECT ?, ?, s.\(StoreColumn.pk), ?, ? + row_number() OVER (ORDER BY s.\(StoreColumn.pk)) FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
         let copySQL: String
         if remapped {
             copySQL =
-                "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columnList)) SELECT k.destination_pk, ?\(insert.values.map { ", " + $0 }.joined()) FROM \(sourceFrom) JOIN \"_RemodelKeys\" AS k ON k.mapping = ? AND k.source_pk = s.\"_pk\" WHERE \(range)"
+                "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columnList)) SELECT k.destination_pk, ?\(insert.values.map { ", " + $0 }.joined()) FROM \(sourceFrom) JOIN \"_RemodelKeys\" AS k ON k.mapping = ? AND k.source_pk = s.\(StoreColumn.pk) WHERE \(range)"
         } else {
             copySQL =
-                "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columnList)) SELECT s.\"_pk\", ?\(insert.values.map { ", " + $0 }.joined()) FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
+                "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columnList)) SELECT s.\(StoreColumn.pk), ?\(insert.values.map { ", " + $0 }.joined()) FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
         }
         let copyStatement = try connection.prepare(copySQL)
         let keyStatement = remapped ? try connection.prepare(keySQL) : nil

@@ -36,7 +36,7 @@ struct PolicyCopier {
             try context.compile(expression, over: sourceEntity, into: nil)
         }
         let select = try connection.prepare(
-            "SELECT s.\"_pk\"\(readable.map { ", s." + quoteIdentifier($0.1) }.joined()) FROM \(TableReferences.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\"_entity\" = ? AND s.\"_pk\" > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\"_pk\" LIMIT ?"
+            "SELECT s.\(StoreColumn.pk)\(readable.map { ", s." + quoteIdentifier($0.1) }.joined()) FROM \(TableReferences.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\(StoreColumn.entity) = ? AND s.\(StoreColumn.pk) > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\(StoreColumn.pk) LIMIT ?"
         )
         var writer = try PolicyWriter(
             context: context, mappingIndex: index, sourceTable: sourceTable.name, destinationTable: destinationTable,

@@ -33,7 +33,9 @@ struct PolicyWriter {
             names: stored.map(\.name), defaults: stored.map { ModelDefaultValue.stored(for: $0) ?? .null },
             slots: rows + 1)
         let layout = context.destinationLayout
-        let columns = (["_pk", "_entity"] + stored.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
+        let columns =
+            ([StoreColumn.pk, StoreColumn.entity]
+            + stored.map { layout.columnName(of: $0.name, in: entity.name) ?? $0.name })
             .map(quoteIdentifier).joined(separator: ", ")
         let row = "(" + placeholders(width) + ")"
         let insert = "INSERT INTO main.\(quoteIdentifier(destinationTable)) (\(columns)) VALUES "

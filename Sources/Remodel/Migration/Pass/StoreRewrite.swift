@@ -138,7 +138,7 @@ struct StoreRewrite {
             for fill in carried.columns[column.name]?.fills ?? [] {
                 let name = quoteIdentifier(column.name)
                 try connection.run(
-                    "UPDATE \(table) SET \(name) = ? WHERE \"_entity\" IN (\(placeholders(fill.entities.count)))\(fill.onlyNulls ? " AND \(name) IS NULL" : "")",
+                    "UPDATE \(table) SET \(name) = ? WHERE \(StoreColumn.entity) IN (\(placeholders(fill.entities.count)))\(fill.onlyNulls ? " AND \(name) IS NULL" : "")",
                     [fill.value] + fill.entities.map(SQLiteValue.text))
             }
         }
@@ -173,11 +173,11 @@ struct StoreRewrite {
                 switch keys.mode(ofDestinationTable: table.name) {
                 case .remapped?:
                     rows =
-                        "main.\"_RemodelKeys\" AS k JOIN \(sources(feeder)) AS s ON s.\"_pk\" = k.source_pk "
+                        "main.\"_RemodelKeys\" AS k JOIN \(sources(feeder)) AS s ON s.\(StoreColumn.pk) = k.source_pk "
                         + "WHERE k.destination_table = \(quoteLiteral(table.name)) AND k.source_table = \(quoteLiteral(feeder)) "
-                        + "AND k.destination_pk = \(target).\"_pk\""
+                        + "AND k.destination_pk = \(target).\(StoreColumn.pk)"
                 default:
-                    rows = "\(sources(feeder)) AS s WHERE s.\"_pk\" = \(target).\"_pk\""
+                    rows = "\(sources(feeder)) AS s WHERE s.\(StoreColumn.pk) = \(target).\(StoreColumn.pk)"
                 }
                 try connection.execute(
                     "UPDATE \(target) SET (\(own.joined(separator: ", "))) = (\(own.map { "s.\($0)" }.joined(separator: ", "))) FROM \(rows)"

@@ -8,14 +8,15 @@ extension DataLoss {
         let entityName: [SQLiteValue] = [.text(entity)]
         guard let property else {
             counted.count = try connection.scalar(
-                "SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ?", entityName)?.integerValue.map(Int.init)
+                "SELECT count(*) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ?", entityName)?.integerValue.map(
+                    Int.init)
             return counted
         }
-        let owners = "SELECT \"_pk\" FROM \(tables(table)) WHERE \"_entity\" = ?"
+        let owners = "SELECT \(StoreColumn.pk) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ?"
         let sql: String?
         switch layout.storage(of: property, in: entity) {
         case .column(_, let column)?:
-            sql = "SELECT count(\(quoteIdentifier(column))) FROM \(tables(table)) WHERE \"_entity\" = ?"
+            sql = "SELECT count(\(quoteIdentifier(column))) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ?"
         case .inverseColumn(let other, let column, _)?:
             sql = "SELECT count(*) FROM \(tables(other)) WHERE \(quoteIdentifier(column)) IN (\(owners))"
         case .joinTable(let name, let ownerIsSource, _)?:
@@ -23,7 +24,7 @@ extension DataLoss {
                 "SELECT count(*) FROM \(tables(name)) WHERE \"\(ownerIsSource ? "source" : "destination")\" IN (\(owners))"
         case nil:
             sql = layout.columnName(of: property, in: entity).map {
-                "SELECT count(\(quoteIdentifier($0))) FROM \(tables(table)) WHERE \"_entity\" = ?"
+                "SELECT count(\(quoteIdentifier($0))) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ?"
             }
         }
         guard let sql else { return self }

@@ -37,11 +37,12 @@ struct ProblemScreen {
                         "\(quoteIdentifier(layout.columnName(of: attribute, in: sourceName) ?? attribute)) IS NULL"
                 }
                 let rows = try connection.rows(
-                    "SELECT \"_pk\" FROM \(tables(table)) WHERE \"_entity\" = ? AND \(condition) ORDER BY \"_pk\" LIMIT \(Self.examples + 1)",
+                    "SELECT \(StoreColumn.pk) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ? AND \(condition) ORDER BY \(StoreColumn.pk) LIMIT \(Self.examples + 1)",
                     [.text(sourceName)])
                 guard !rows.isEmpty else { continue }
                 let total = try connection.scalar(
-                    "SELECT count(*) FROM \(tables(table)) WHERE \"_entity\" = ? AND \(condition)", [.text(sourceName)])
+                    "SELECT count(*) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ? AND \(condition)",
+                    [.text(sourceName)])
                 let keys = rows.prefix(Self.examples).compactMap { $0[0].integerValue }.map(String.init).joined(
                     separator: ", ")
                 let count = total?.integerValue ?? Int64(rows.count)

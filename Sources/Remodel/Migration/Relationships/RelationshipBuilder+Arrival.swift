@@ -12,7 +12,7 @@ extension RelationshipBuilder {
         let list = placeholders(kinds, &parameters)
         let name = quoteIdentifier(column)
         try context.connection.run(
-            "UPDATE main.\(quoteIdentifier(table)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(targetTable)) WHERE \"_entity\" IN (\(list)))",
+            "UPDATE main.\(quoteIdentifier(table)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \(StoreColumn.pk) FROM main.\(quoteIdentifier(targetTable)) WHERE \(StoreColumn.entity) IN (\(list)))",
             parameters)
     }
 
@@ -34,7 +34,8 @@ extension RelationshipBuilder {
             var parameters: [SQLiteValue] = []
             let list = placeholders(kinds, &parameters)
             after = try counts.count(
-                "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" IN (\(list))", parameters,
+                "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \(StoreColumn.entity) IN (\(list))",
+                parameters,
                 on: context.connection)
         }
         return before != nil && before == after

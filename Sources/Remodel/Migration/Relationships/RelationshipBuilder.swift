@@ -158,7 +158,8 @@ struct RelationshipBuilder {
         }
         var ownerArrived = ""
         if !ownerCopiedWhole {
-            ownerArrived = " AND +m.a2 IN (SELECT \"_pk\" FROM main.\(quoteIdentifier(table)) WHERE \"_entity\" = ?)"
+            ownerArrived =
+                " AND +m.a2 IN (SELECT \(StoreColumn.pk) FROM main.\(quoteIdentifier(table)) WHERE \(StoreColumn.entity) = ?)"
             tail.append(.text(write.entity.name))
         }
         parameters += keyParameters + tail
@@ -168,8 +169,8 @@ struct RelationshipBuilder {
         // probes (49 million for 100 000 objects). The filter stays the same; only its use as an index goes.
         return """
             SELECT m.a2, m.b2, m.position FROM (SELECT \(a2) AS a2, \(b2) AS b2, l.position AS position \
-            FROM (\(links)) AS l JOIN \(context.sourceTables(sourceTable)) AS o ON o."_pk" = l.a AND o."_entity" = ?) AS m \
-            WHERE +m.b2 IN (SELECT "_pk" FROM main.\(quoteIdentifier(targetTable)) WHERE "_entity" IN (\(kinds)))\(ownerArrived)
+            FROM (\(links)) AS l JOIN \(context.sourceTables(sourceTable)) AS o ON o.\(StoreColumn.pk) = l.a AND o.\(StoreColumn.entity) = ?) AS m \
+            WHERE +m.b2 IN (SELECT \(StoreColumn.pk) FROM main.\(quoteIdentifier(targetTable)) WHERE \(StoreColumn.entity) IN (\(kinds)))\(ownerArrived)
             """
     }
 
@@ -187,7 +188,7 @@ struct RelationshipBuilder {
         case .column(let table, let column):
             let name = quoteIdentifier(table)
             sql =
-                "UPDATE main.\(name) SET \(quoteIdentifier(column)) = l.b2 FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.a2"
+                "UPDATE main.\(name) SET \(quoteIdentifier(column)) = l.b2 FROM (\(links)) AS l WHERE main.\(name).\(StoreColumn.pk) = l.a2"
         case .inverseColumn(let table, let column, let orderColumn):
             let name = quoteIdentifier(table)
             var assignments: [String] = []
@@ -197,7 +198,7 @@ struct RelationshipBuilder {
             }
             guard !assignments.isEmpty else { return }
             sql =
-                "UPDATE main.\(name) SET \(assignments.joined(separator: ", ")) FROM (\(links)) AS l WHERE main.\(name).\"_pk\" = l.b2"
+                "UPDATE main.\(name) SET \(assignments.joined(separator: ", ")) FROM (\(links)) AS l WHERE main.\(name).\(StoreColumn.pk) = l.b2"
         case .joinTable(let name, let ownerIsSource, let orderColumn):
             let position = orderColumn != nil && write.sourceRelationship.isOrdered ? "position" : "NULL"
             if write.onlyPositions, let orderColumn {
@@ -237,7 +238,8 @@ struct RelationshipBuilder {
                     // Positions are numbered within each owner: the objects sharing a value of the inverse's column.
                     result.append(
                         OrderColumn(
-                            table: table.name, group: inverse, position: column.name, member: "_pk", keys: ["_pk"]))
+                            table: table.name, group: inverse, position: column.name, member: StoreColumn.pk,
+                            keys: [StoreColumn.pk]))
                 }
             }
         }

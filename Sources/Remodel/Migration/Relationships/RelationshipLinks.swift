@@ -8,19 +8,20 @@ enum RelationshipLinks {
         if relationship == RelationshipMapping.sourceObject {
             // Every object linked to itself: the owner's entity is chosen by the caller's join.
             return layout.table(forEntity: entity).map {
-                "SELECT \"_pk\" AS a, \"_pk\" AS b, NULL AS position FROM \(tables($0.name))"
+                "SELECT \(StoreColumn.pk) AS a, \(StoreColumn.pk) AS b, NULL AS position FROM \(tables($0.name))"
             }
         }
         guard let storage = layout.storage(of: relationship, in: entity) else { return nil }
         switch storage {
         case .column(let table, let column):
             let name = quoteIdentifier(column)
-            return "SELECT \"_pk\" AS a, \(name) AS b, NULL AS position FROM \(tables(table)) WHERE \(name) IS NOT NULL"
+            return
+                "SELECT \(StoreColumn.pk) AS a, \(name) AS b, NULL AS position FROM \(tables(table)) WHERE \(name) IS NOT NULL"
         case .inverseColumn(let table, let column, let orderColumn):
             let name = quoteIdentifier(column)
             let position = orderColumn.map(quoteIdentifier) ?? "NULL"
             return
-                "SELECT \(name) AS a, \"_pk\" AS b, \(position) AS position FROM \(tables(table)) WHERE \(name) IS NOT NULL"
+                "SELECT \(name) AS a, \(StoreColumn.pk) AS b, \(position) AS position FROM \(tables(table)) WHERE \(name) IS NOT NULL"
         case .joinTable(let name, let ownerIsSource, let orderColumn):
             let position = orderColumn.map(quoteIdentifier) ?? "NULL"
             let (a, b) = ownerIsSource ? ("source", "destination") : ("destination", "source")

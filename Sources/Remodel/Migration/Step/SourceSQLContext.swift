@@ -23,11 +23,13 @@ struct SourceSQLContext: ExpressionSQLContext {
         }
         let depth = relationships.count
         return
-            "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+            "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\(StoreColumn.pk) = \(pk))"
     }
 
     func countSQL(of relationship: String, through relationships: [String]) -> String {
-        guard let (pk, owner) = relationships.isEmpty ? ("\(alias).\"_pk\"", entity) : ownerKey(through: relationships),
+        guard
+            let (pk, owner) = relationships.isEmpty
+                ? ("\(alias).\(StoreColumn.pk)", entity) : ownerKey(through: relationships),
             let storage = layout.storage(of: relationship, in: owner.name)
         else { return "NULL" }
         switch storage {
@@ -59,7 +61,7 @@ struct SourceSQLContext: ExpressionSQLContext {
                 }
                 let depth = index
                 pk =
-                    "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\"_pk\" = \(pk))"
+                    "(SELECT x\(depth).\(quoteIdentifier(column)) FROM \(tables(table.name)) AS x\(depth) WHERE x\(depth).\(StoreColumn.pk) = \(pk))"
             }
             current = destination
         }

@@ -16,7 +16,8 @@ struct JSONExporter {
             for entity in entities {
                 guard let table = layout.table(forEntity: entity.name) else { continue }
                 let count = try connection.scalar(
-                    "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE _entity = ?", [.text(entity.name)])
+                    "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \(StoreColumn.entity) = ?",
+                    [.text(entity.name)])
                 written.total += Int(count?.integerValue ?? 0)
             }
             progress.report("exporting", item: nil, completed: 0, total: written.total, unit: .objects)
@@ -36,7 +37,7 @@ struct JSONExporter {
         of entity: Entity, to output: inout JSONOutput, written: inout (done: Int, total: Int)
     ) throws(RemodelError) -> Int {
         guard let table = layout.table(forEntity: entity.name) else { return 0 }
-        var selections = ["t.\(quoteIdentifier("_pk"))"]
+        var selections = ["t.\(quoteIdentifier(StoreColumn.pk))"]
         var keys: [[UInt8]] = []
         var fields: [Field] = []
         var parameters: [SQLiteValue] = []
@@ -56,8 +57,8 @@ struct JSONExporter {
             case .inverseColumn(let destination, let column, let orderColumn):
                 let order = orderColumn.map { "\(quoteIdentifier($0)), " } ?? ""
                 selections.append(
-                    "(SELECT group_concat(m, ', ') FROM (SELECT _pk AS m FROM \(quoteIdentifier(destination)) "
-                        + "WHERE \(quoteIdentifier(column)) = t._pk AND _entity IN (\(placeholders(kinds.count))) ORDER BY \(order)_pk))"
+                    "(SELECT group_concat(m, ', ') FROM (SELECT \(StoreColumn.pk) AS m FROM \(quoteIdentifier(destination)) "
+                        + "WHERE \(quoteIdentifier(column)) = t.\(StoreColumn.pk) AND \(StoreColumn.entity) IN (\(placeholders(kinds.count))) ORDER BY \(order)\(StoreColumn.pk)))"
                 )
                 parameters += kinds.map(SQLiteValue.text)
                 fields.append(.toMany)
@@ -67,14 +68,16 @@ struct JSONExporter {
                 let order = orderColumn.map { "\(quoteIdentifier($0)), " } ?? ""
                 selections.append(
                     "(SELECT group_concat(m, ', ') FROM (SELECT \(quoteIdentifier(other)) AS m FROM \(quoteIdentifier(name)) "
-                        + "WHERE \(quoteIdentifier(mine)) = t._pk ORDER BY \(order)\(quoteIdentifier(other))))")
+                        + "WHERE \(quoteIdentifier(mine)) = t.\(StoreColumn.pk) ORDER BY \(order)\(quoteIdentifier(other))))"
+                )
                 fields.append(.toMany)
             }
             keys.append(JSONOutput.keyBytes(relationship.name))
         }
         let sql =
             "SELECT \(selections.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS t "
-            + "WHERE t._entity = ? ORDER BY t._pk" + (objectsPerEntity == nil ? "" : " LIMIT ?")
+            + "WHERE t.\(StoreColumn.entity) = ? ORDER BY t.\(StoreColumn.pk)"
+            + (objectsPerEntity == nil ? "" : " LIMIT ?")
         let statement = try connection.prepare(sql)
         try statement.bind(parameters + [.text(entity.name)] + (objectsPerEntity.map { [.integer(Int64($0))] } ?? []))
         var count = 0

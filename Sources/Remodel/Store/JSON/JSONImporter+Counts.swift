@@ -21,7 +21,7 @@ extension JSONImporter {
         case .column(_, let column):
             guard !relationship.isOptional else { return }
             let sql =
-                "SELECT _pk FROM \(quotedTable) WHERE _entity = ? AND \(quoteIdentifier(column)) IS NULL ORDER BY _pk LIMIT 1"
+                "SELECT \(StoreColumn.pk) FROM \(quotedTable) WHERE \(StoreColumn.entity) = ? AND \(quoteIdentifier(column)) IS NULL ORDER BY \(StoreColumn.pk) LIMIT 1"
             if case .integer(let primaryKey) = try connection.scalar(sql, [.text(entity.name)]) {
                 throw relationshipFailure(
                     "\(entity.name) _pk \(primaryKey)", entity: entity.name, relationship.name, primaryKey: primaryKey,
@@ -31,18 +31,19 @@ extension JSONImporter {
         case .inverseColumn(let destination, let column, _):
             let kinds = layout.kinds(of: relationship.destinationEntity ?? "")
             count =
-                "(SELECT count(*) FROM \(quoteIdentifier(destination)) AS d WHERE d.\(quoteIdentifier(column)) = t._pk "
-                + "AND d._entity IN (\(placeholders(kinds.count))))"
+                "(SELECT count(*) FROM \(quoteIdentifier(destination)) AS d WHERE d.\(quoteIdentifier(column)) = t.\(StoreColumn.pk) "
+                + "AND d.\(StoreColumn.entity) IN (\(placeholders(kinds.count))))"
             parameters = kinds.map(SQLiteValue.text)
         case .joinTable(let name, let ownerIsSource, _):
             let mine = ownerIsSource ? StoreLayout.JoinTable.sourceColumn : StoreLayout.JoinTable.destinationColumn
-            count = "(SELECT count(*) FROM \(quoteIdentifier(name)) AS j WHERE j.\(quoteIdentifier(mine)) = t._pk)"
+            count =
+                "(SELECT count(*) FROM \(quoteIdentifier(name)) AS j WHERE j.\(quoteIdentifier(mine)) = t.\(StoreColumn.pk))"
         }
         let minimum = max(relationship.minCount ?? 0, relationship.isOptional ? 0 : 1)
         let maximum = relationship.maxCount.flatMap { $0 > 0 ? $0 : nil }
         guard minimum > 0 || maximum != nil else { return }
         let sql =
-            "SELECT pk, n FROM (SELECT t._pk AS pk, \(count) AS n FROM \(quotedTable) AS t WHERE t._entity = ?) "
+            "SELECT pk, n FROM (SELECT t.\(StoreColumn.pk) AS pk, \(count) AS n FROM \(quotedTable) AS t WHERE t.\(StoreColumn.entity) = ?) "
             + "WHERE n < ? OR n > ? ORDER BY pk LIMIT 1"
         let values = parameters + [.text(entity.name), .integer(Int64(minimum)), .integer(Int64(maximum ?? Int.max))]
         guard let row = try connection.rows(sql, values).first, case .integer(let primaryKey) = row[0],

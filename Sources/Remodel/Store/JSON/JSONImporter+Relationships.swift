@@ -66,7 +66,7 @@ extension JSONImporter {
     /// The concrete entity of an object, found in the table of `entityName`'s hierarchy.
     func concreteEntity(of primaryKey: Int64, inTableOf entityName: String) throws(RemodelError) -> String {
         let table = layout.table(forEntity: entityName)?.name ?? entityName
-        let sql = "SELECT _entity FROM \(quoteIdentifier(table)) WHERE _pk = ?"
+        let sql = "SELECT \(StoreColumn.entity) FROM \(quoteIdentifier(table)) WHERE \(StoreColumn.pk) = ?"
         if case .text(let name) = try connection.scalar(sql, [.integer(primaryKey)]) { return name }
         return entityName
     }
@@ -100,7 +100,7 @@ extension JSONImporter {
         let table = layout.table(forEntity: destination)?.name ?? destination
         let sql =
             "SELECT l.owner, l.target FROM \(links) AS l WHERE l.rel = ? AND l.target IS NOT NULL AND NOT EXISTS "
-            + "(SELECT 1 FROM \(quoteIdentifier(table)) AS d WHERE d._pk = l.target AND d._entity IN (\(placeholders(kinds.count)))) "
+            + "(SELECT 1 FROM \(quoteIdentifier(table)) AS d WHERE d.\(StoreColumn.pk) = l.target AND d.\(StoreColumn.entity) IN (\(placeholders(kinds.count)))) "
             + "ORDER BY l.owner LIMIT 1"
         if let row = try connection.rows(sql, [.integer(id)] + kinds.map(SQLiteValue.text)).first {
             let values = integers(row)
@@ -165,8 +165,8 @@ extension JSONImporter {
         }
         let quotedTable = quoteIdentifier(table)
         try connection.execute(
-            "UPDATE \(quotedTable) SET \(quoteIdentifier(column)) = (SELECT b FROM \(pairs) WHERE a = \(quotedTable)._pk) "
-                + "WHERE _pk IN (SELECT a FROM \(pairs))")
+            "UPDATE \(quotedTable) SET \(quoteIdentifier(column)) = (SELECT b FROM \(pairs) WHERE a = \(quotedTable).\(StoreColumn.pk)) "
+                + "WHERE \(StoreColumn.pk) IN (SELECT a FROM \(pairs))")
     }
 
     private func storeJoin(_ join: StoreLayout.JoinTable, forward: Int64?, inverse: Int64?) throws(RemodelError) {
@@ -206,11 +206,11 @@ extension JSONImporter {
         let quotedColumn = quoteIdentifier(column)
         let sql =
             "UPDATE \(quotedTable) SET \(quoteIdentifier(orderColumn)) = x.pos FROM ("
-            + "SELECT d._pk AS pk, coalesce(l.position, row_number() OVER (PARTITION BY d.\(quotedColumn) ORDER BY d._pk) - 1) AS pos "
-            + "FROM \(quotedTable) AS d LEFT JOIN \(links) AS l ON l.rel = ? AND l.owner = d.\(quotedColumn) AND l.target = d._pk "
-            + "WHERE d.\(quotedColumn) IS NOT NULL AND d._entity IN (\(placeholders(kinds.count))) "
-            + "AND (d.\(quotedColumn) IN (SELECT owner FROM \(links) WHERE rel = ?) OR d._pk IN (SELECT owner FROM \(links) WHERE rel = ?))"
-            + ") AS x WHERE \(quotedTable)._pk = x.pk"
+            + "SELECT d.\(StoreColumn.pk) AS pk, coalesce(l.position, row_number() OVER (PARTITION BY d.\(quotedColumn) ORDER BY d.\(StoreColumn.pk)) - 1) AS pos "
+            + "FROM \(quotedTable) AS d LEFT JOIN \(links) AS l ON l.rel = ? AND l.owner = d.\(quotedColumn) AND l.target = d.\(StoreColumn.pk) "
+            + "WHERE d.\(quotedColumn) IS NOT NULL AND d.\(StoreColumn.entity) IN (\(placeholders(kinds.count))) "
+            + "AND (d.\(quotedColumn) IN (SELECT owner FROM \(links) WHERE rel = ?) OR d.\(StoreColumn.pk) IN (SELECT owner FROM \(links) WHERE rel = ?))"
+            + ") AS x WHERE \(quotedTable).\(StoreColumn.pk) = x.pk"
         try connection.run(
             sql, [forward] + kinds.map(SQLiteValue.text) + [forward, inverseID.map(SQLiteValue.integer) ?? .null])
     }

@@ -101,7 +101,7 @@ final class JSONImporter {
         guard let table = layout.table(forEntity: entity.name) else {
             throw RemodelError(.invalidModel, "entity \"\(entity.name)\" has no table", entity: entity.name)
         }
-        var columns = ["_pk", "_entity"]
+        var columns = [StoreColumn.pk, StoreColumn.entity]
         var attributes: [String: (codec: AttributeCodec, parameter: Int)] = [:]
         var order: [String] = []
         for attribute in layout.storedAttributes(of: entity) where attributes[attribute.name] == nil {
@@ -132,12 +132,12 @@ final class JSONImporter {
         }
         guard case .object(let members) = try parser.readValue() else { return }
         var primaryKey: Int64?
-        if let given = members.first(where: { $0.key == "_pk" })?.value {
+        if let given = members.first(where: { $0.key == StoreColumn.pk })?.value {
             guard case .number(let text) = given, let value = Int64(text) else {
                 throw RemodelError(
                     .invalidValue,
-                    "\(entityName) object #\(ordinal) \"_pk\": expected an integer, found \(given.shortDescription)",
-                    location: location, entity: entityName, property: "_pk")
+                    "\(entityName) object #\(ordinal) \"\(StoreColumn.pk)\": expected an integer, found \(given.shortDescription)",
+                    location: location, entity: entityName, property: StoreColumn.pk)
             }
             primaryKey = value
         }
@@ -151,9 +151,9 @@ final class JSONImporter {
         var values = [SQLiteValue](repeating: .null, count: plan.parameterCount)
         values[0] = primaryKey.map(SQLiteValue.integer) ?? .null
         values[1] = .text(entityName)
-        var seen: Set<String> = ["_pk"]
+        var seen: Set<String> = [StoreColumn.pk]
         var relationshipValues: [(Int64, Relationship, JSONValue)] = []
-        for (key, value) in members where key != "_pk" {
+        for (key, value) in members where key != StoreColumn.pk {
             guard seen.insert(key).inserted else { throw failure("key", key, "appears twice") }
             if let (codec, parameter) = plan.attributes[key] {
                 do {
@@ -199,8 +199,8 @@ final class JSONImporter {
         case 1555:  // SQLITE_CONSTRAINT_PRIMARYKEY
             return RemodelError(
                 .invalidValue,
-                "\(subject): another object already has this _pk (objects without \"_pk\" are numbered after the largest _pk so far)",
-                location: location, entity: entity, property: "_pk", primaryKey: primaryKey, cause: error)
+                "\(subject): another object already has this _pk (objects without \"\(StoreColumn.pk)\" are numbered after the largest _pk so far)",
+                location: location, entity: entity, property: StoreColumn.pk, primaryKey: primaryKey, cause: error)
         case 2067:  // SQLITE_CONSTRAINT_UNIQUE
             return RemodelError(
                 .invalidValue, "\(subject): breaks a uniqueness constraint (\(error.message))", location: location,

@@ -15,11 +15,11 @@ enum StoreIndexes {
         var conditions = columns.map { "\($0) IS NOT NULL" }
         var parameters: [SQLiteValue] = []
         if let entities = index.entities {
-            conditions.append("_entity IN (\(placeholders(entities.count)))")
+            conditions.append("\(StoreColumn.entity) IN (\(placeholders(entities.count)))")
             parameters = entities.map(SQLiteValue.text)
         }
         let sql =
-            "SELECT min(_pk), max(_pk) FROM \(quoteIdentifier(index.table)) WHERE \(conditions.joined(separator: " AND ")) "
+            "SELECT min(\(StoreColumn.pk)), max(\(StoreColumn.pk)) FROM \(quoteIdentifier(index.table)) WHERE \(conditions.joined(separator: " AND ")) "
             + "GROUP BY \(columns.joined(separator: ", ")) HAVING count(*) > 1 ORDER BY 1 LIMIT 1"
         guard let row = try connection.rows(sql, parameters).first, case .integer(let first) = row[0],
             case .integer(let second) = row[1]

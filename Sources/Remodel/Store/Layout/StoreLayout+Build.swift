@@ -21,10 +21,10 @@ extension StoreLayout {
             let hierarchy = version.hierarchy(of: root)
             let tableName = names.claim(root.name, qualifier: "table")
             var columns = [
-                Column(name: "_pk", declaredType: "INTEGER", content: .primaryKey),
-                Column(name: "_entity", declaredType: "TEXT", content: .entityName),
+                Column(name: StoreColumn.pk, declaredType: "INTEGER", content: .primaryKey),
+                Column(name: StoreColumn.entity, declaredType: "TEXT", content: .entityName),
             ]
-            var columnNames = NameAllocator(reserved: ["_pk", "_entity"])
+            var columnNames = NameAllocator(reserved: [StoreColumn.pk, StoreColumn.entity])
             for entity in hierarchy {
                 for attribute in entity.attributes where attribute.isStored {
                     let declaredType = Self.declaredType(of: attribute.type)

@@ -12,7 +12,9 @@ extension StoreLayout {
             }
             if table.entities.count > 1 {
                 result.append(
-                    Index(name: "_\(table.name)_entity_index", table: table.name, keys: [.init(column: "_entity")]))
+                    Index(
+                        name: "_\(table.name)_entity_index", table: table.name,
+                        keys: [.init(column: StoreColumn.entity)]))
             }
             for entityName in table.entities {
                 guard let entity = version.entity(named: entityName) else { continue }

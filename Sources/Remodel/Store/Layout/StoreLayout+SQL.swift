@@ -37,7 +37,8 @@ extension StoreLayout.Index {
             "CREATE \(isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(columns))"
         if let entities {
             sql +=
-                " WHERE \(quoteIdentifier("_entity")) IN (" + entities.map(quoteLiteral).joined(separator: ", ") + ")"
+                " WHERE \(quoteIdentifier(StoreColumn.entity)) IN ("
+                + entities.map(quoteLiteral).joined(separator: ", ") + ")"
         }
         return sql
     }
