@@ -6,6 +6,7 @@ import Testing
 /// Every real Core Data store of `shared/corpus-coredata` imports at the version it was matched to,
 /// with every object, value, link and order checked against the store read the plain way, and not a
 /// byte written in the store's folder.
+@Suite(.tags(.corpus), .skippable(.corpus))
 struct CoreDataCorpusTests {
     static let enabled = Testing.ConditionTrait.enabled(
         if: CoreDataCorpus.exists, "shared/corpus-coredata is not beside the repository")

@@ -5,6 +5,7 @@ import Testing
 
 /// `migrate --downgrade lossless` over a fleet after a rolled-back deploy: the stores the deploy migrated
 /// go down, those that would lose values are refused untouched with their reason, the others are current.
+@Suite(.tags(.slow), .skippable(.slow))
 struct DowngradeFleetTests {
     @Test func aFleetSaysWhichStoresWentDownAndWhichWereRefusedAndWhy() async throws {
         let scene = try DowngradeScene(storeName: "clean-1.sqlite")

@@ -5,7 +5,7 @@ import Testing
 
 /// `Migrator.migrate(stores:jobs:options:progress:)`: one result per store, plans shared, per-store
 /// screening kept, cancellation.
-@Suite struct FleetAPITests {
+@Suite(.tags(.slow), .skippable(.slow)) struct FleetAPITests {
     private static func migrator() throws -> Migrator {
         try Migrator(
             bundle: MigrationFixtures.library(),

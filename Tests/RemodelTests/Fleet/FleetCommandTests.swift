@@ -4,7 +4,7 @@ import Testing
 @testable import Remodel
 
 /// `remodel migrate` with many stores, end to end through the built binary.
-@Suite struct FleetCommandTests {
+@Suite(.tags(.slow), .skippable(.slow)) struct FleetCommandTests {
     /// A few hundred stores of every kind, one locked by this process: each is reported as what it
     /// is, the run exits 1 (a refusal), every store that can be is migrated once, the rest untouched;
     /// resumed once the lock is gone, only the stores not done are tried again.

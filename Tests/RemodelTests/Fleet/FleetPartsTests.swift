@@ -4,7 +4,7 @@ import Testing
 @testable import Remodel
 
 /// The parts of a fleet run: shards, store lists, the report file, failure reasons.
-@Suite struct FleetPartsTests {
+@Suite(.tags(.slow), .skippable(.slow)) struct FleetPartsTests {
     @Test func shardsComeFromTheCommandLineOrTheJobRunner() throws {
         #expect(try FleetShard(parsing: "1/4", environment: [:]) == FleetShard(index: 1, count: 4))
         #expect(

@@ -9,7 +9,7 @@ import Testing
 
 /// A fleet run killed (SIGKILL) in the middle, then resumed from its report: every store ends
 /// migrated exactly once, none is left half-done, and the report lists every store as done once.
-@Suite struct FleetResumeTests {
+@Suite(.tags(.slow), .skippable(.slow)) struct FleetResumeTests {
     /// Killed by its own fault point right after a store's file was replaced — before its report
     /// line was written, the worst moment for the report.
     @Test func killedRightAfterAReplaceThenResumed() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Shards run as separate processes, as job runners run them: together they cover every store
 /// exactly once. The GNU parallel and Kubernetes examples of docs/FLEET.md are run as written.
-@Suite struct FleetShardTests {
+@Suite(.tags(.slow), .skippable(.slow)) struct FleetShardTests {
     private static let docs = MigrationFixtures.packageRoot + "/docs/FLEET.md"
 
     /// Two shards at once, each given the list in another order; one names its shard, the other

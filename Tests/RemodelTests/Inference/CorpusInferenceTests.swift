@@ -4,6 +4,7 @@ import Testing
 @testable import Remodel
 
 /// Inference over every consecutive version pair of the real Xcode models in the shared corpus.
+@Suite(.tags(.corpus), .skippable(.corpus))
 struct CorpusInferenceTests {
     @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyConsecutivePairGetsAMappingOrAPreciseAnswer() throws {

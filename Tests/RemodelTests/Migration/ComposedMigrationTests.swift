@@ -126,7 +126,9 @@ import Testing
 
     /// Every run of two or more consecutive inferable steps in the real models of the corpus, with
     /// generated objects: composed and step by step give the same export, or the same refusal.
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func corpusChainsComposedEqualStepByStep() async throws {
         var search = ModelSearch()
         try search.add(ValidationSupport.corpus.path)

@@ -5,6 +5,7 @@ import Testing
 
 /// Every inferable consecutive version pair of the real Xcode models in the shared corpus,
 /// migrated with generated objects: nothing lost, every relationship link kept.
+@Suite(.tags(.corpus), .skippable(.corpus))
 struct CorpusMigrationTests {
     @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyInferablePairMigratesGeneratedData() async throws {

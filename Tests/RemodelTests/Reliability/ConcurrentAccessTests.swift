@@ -6,7 +6,7 @@ import Testing
 /// Other processes using the store while `remodel migrate` runs: writers never lose an
 /// acknowledged write, a second migrator waits or fails cleanly, readers see the old data,
 /// and a connection left open on the replaced file cannot write into it.
-@Suite(.serialized) struct ConcurrentAccessTests {
+@Suite(.serialized, .tags(.concurrency), .skippable(.concurrency)) struct ConcurrentAccessTests {
     /// An `sqlite3` shell on the store, fed commands through a pipe.
     final class Shell {
         let process = Process()

@@ -8,6 +8,7 @@ import Testing
 /// inferred), run step by step (two passes) and composed (one pass), and checks that the store is whole, at the old version with the old data or at
 /// the new version with the new data, that a second run finishes the migration, and that
 /// nothing is left beside the store.
+@Suite(.tags(.crash), .skippable(.crash))
 struct CrashInjectionTests {
     /// One armed kill: a fault point and the time it is reached.
     struct Fault: Sendable, CustomTestStringConvertible {

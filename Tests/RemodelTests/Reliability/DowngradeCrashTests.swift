@@ -6,6 +6,7 @@ import Testing
 /// Kills `remodel migrate --downgrade` and `remodel rollback` (SIGKILL, through `REMODEL_FAULT_POINT`) at
 /// their fault points: the store is whole, either the newer store as it was or the store migrated down,
 /// and the next run finishes.
+@Suite(.tags(.crash), .skippable(.crash))
 struct DowngradeCrashTests {
     static let faults: [CrashInjectionTests.Fault] = FaultPoint.allCases.flatMap {
         point -> [CrashInjectionTests.Fault] in

@@ -5,6 +5,7 @@ import Testing
 
 /// Generated data for every version of every real Xcode model in the shared corpus imports cleanly
 /// (`Store.create` with the seed runs every import check) and exports back to the same bytes.
+@Suite(.tags(.corpus), .skippable(.corpus))
 struct CorpusSeedTests {
     @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyVersionOfEveryModelImportsItsGeneratedData() throws {

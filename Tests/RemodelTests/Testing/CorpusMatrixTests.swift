@@ -7,6 +7,7 @@ import Testing
 /// The migration test kit over every bundle of the shared corpus: each version's generated data migrated to
 /// the bundle's current version and checked against the plan. The corpus has no Remodel mapping files, so a
 /// chain that needs one is reported as such, not as a failure.
+@Suite(.tags(.corpus), .skippable(.corpus))
 struct CorpusMatrixTests {
     static let bundles: [String] = {
         guard ValidationSupport.corpusExists else { return [] }

@@ -5,7 +5,9 @@ import Testing
 
 /// Real Xcode models must validate without errors, and the sample models without any diagnostic.
 struct CorpusAndSampleTests {
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyCorpusModelValidatesWithoutErrors() throws {
         let report = try Validation.validate(paths: [ValidationSupport.corpus.path])
         let errors = report.diagnostics.filter { $0.severity == .error }.map(\.description)

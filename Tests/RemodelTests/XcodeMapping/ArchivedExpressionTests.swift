@@ -17,7 +17,9 @@ struct ArchivedExpressionTests {
         XcodePredicate(.comparison(left, comparison, right, modifier: .direct, options: ""))
     }
 
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyExpressionOfTheCorpusDecodes() throws {
         let expected: [(String, String, String, String)] = [
             (

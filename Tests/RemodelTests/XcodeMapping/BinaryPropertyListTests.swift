@@ -5,7 +5,9 @@ import Testing
 
 /// The binary property list decoder, from archives Xcode wrote and from hand-built lists of every kind.
 struct BinaryPropertyListTests {
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func readsTheConstantArchiveXcodeWrote() throws {
         let path = XcodeCorpus.mapping("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1")
         let bytes = try XcodeCorpus.data(path, attribute: "valueexpressiondata", property: "hasHead")
@@ -30,7 +32,9 @@ struct BinaryPropertyListTests {
                 ]))
     }
 
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func readsTheKeyPathArchiveXcodeWrote() throws {
         let path = XcodeCorpus.mapping("JohnEstropia__CoreStore", "Advanced.EvolutionDemo.V2.FromV1")
         let archive = try KeyedArchive(
@@ -60,7 +64,9 @@ struct BinaryPropertyListTests {
     }
 
     /// The model snapshots are the largest archives in the corpus (DashSync's are over a megabyte each).
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func readsEveryModelSnapshotOfTheCorpus() throws {
         var entities: [String] = []
         for (repository, name) in XcodeCorpus.all {

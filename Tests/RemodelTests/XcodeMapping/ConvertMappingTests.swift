@@ -84,7 +84,9 @@ struct ConvertMappingTests {
         #expect(remodel.mapping(toDestination: "Tag")?.problems == [])
     }
 
-    @Test(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+    @Test(
+        .tags(.corpus), .skippable(.corpus),
+        .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
     func everyCorpusMappingModelReadsBackToTheSameMapping() throws {
         let folder = try TemporaryFolder()
         let bundles = [

@@ -8,7 +8,9 @@ import Testing
 /// folder. Without the apps' policy classes the step whose mapping model names classes is refused,
 /// naming them; with Swift stand-ins registered under the class names every step migrates, its data
 /// checked as it is written (``CorpusChain``), and both ways end with the same store.
-@Suite(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+@Suite(
+    .tags(.corpus), .skippable(.corpus),
+    .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
 struct XcodeMappingChainTests {
     /// The refusal of the step from `version` when no policy is registered: `line N: message`.
     private func refusal(_ chain: CorpusChain, from version: String) async throws -> String {

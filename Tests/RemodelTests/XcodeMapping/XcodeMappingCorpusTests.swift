@@ -7,7 +7,9 @@ import Testing
 /// its entity mappings say beyond inference (translated expressions, relationships, policies), and
 /// one of its expressions checked by value on generated data (mapping models with no attribute
 /// expression are checked on data by ``XcodeMappingChainTests``).
-@Suite(.enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
+@Suite(
+    .tags(.corpus), .skippable(.corpus),
+    .enabled(if: ValidationSupport.corpusExists, "the shared corpus is not beside the repository"))
 struct XcodeMappingCorpusTests {
     /// A mapping model read for a bundle, and the lines that say what it maps.
     private struct Read {
