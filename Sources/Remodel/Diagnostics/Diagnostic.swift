@@ -59,3 +59,10 @@ extension Array where Element == Diagnostic {
     /// Whether any diagnostic is an error.
     public var containsErrors: Bool { contains { $0.severity == .error } }
 }
+
+extension Diagnostic {
+    /// Creates a diagnostic of one of Remodel's rules.
+    init(_ severity: Severity, rule: DiagnosticRule, message: String, at location: SourceLocation?) {
+        self.init(severity, rule: rule.rawValue, message: message, at: location)
+    }
+}

@@ -15,14 +15,14 @@ package struct ExpressionDiagnostic: Error, Sendable, Hashable, CustomStringConv
     /// Error or warning.
     package var severity: Severity
     /// The stable rule name: `expression-syntax`, `expression-type` or `expression-optional`.
-    package var rule: String
+    package var rule: DiagnosticRule
     /// What is wrong and, where possible, what to write instead.
     package var message: String
     /// Where it is, in Unicode scalar offsets in the expression text.
     package var range: Range<Int>
 
     /// Creates a diagnostic.
-    package init(_ severity: Severity = .error, rule: String, message: String, range: Range<Int>) {
+    package init(_ severity: Severity = .error, rule: DiagnosticRule, message: String, range: Range<Int>) {
         self.severity = severity
         self.rule = rule
         self.message = message
@@ -30,16 +30,16 @@ package struct ExpressionDiagnostic: Error, Sendable, Hashable, CustomStringConv
     }
 
     static func syntax(_ message: String, at range: Range<Int>) -> ExpressionDiagnostic {
-        ExpressionDiagnostic(rule: "expression-syntax", message: message, range: range)
+        ExpressionDiagnostic(rule: .expressionSyntax, message: message, range: range)
     }
 
     static func type(_ message: String, at range: Range<Int>) -> ExpressionDiagnostic {
-        ExpressionDiagnostic(rule: "expression-type", message: message, range: range)
+        ExpressionDiagnostic(rule: .expressionType, message: message, range: range)
     }
 
     /// `column C: severity: message [rule]`, the column 1-based in the expression.
     package var description: String {
-        "column \(range.lowerBound + 1): \(severity.rawValue): \(message) [\(rule)]"
+        "column \(range.lowerBound + 1): \(severity.rawValue): \(message) [\(rule.rawValue)]"
     }
 }
 

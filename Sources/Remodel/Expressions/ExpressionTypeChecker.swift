@@ -82,7 +82,7 @@ package struct ExpressionTypeChecker: Sendable {
         if checked.resultType.isOptional && !optional {
             checked.warnings.append(
                 ExpressionDiagnostic(
-                    .warning, rule: "expression-optional",
+                    .warning, rule: .expressionOptional,
                     message: "the value can be nil but the attribute is required; give a default with '?? …'",
                     range: range))
         }

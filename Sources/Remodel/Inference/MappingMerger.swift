@@ -24,7 +24,7 @@ struct MappingMerger {
             if case .explicit(let written) = entity.provenance { location = written }
             for problem in entity.problems {
                 diagnostics.append(
-                    Diagnostic(.error, rule: "mapping-incomplete", message: problem.description, at: location))
+                    Diagnostic(.error, rule: .mappingIncomplete, message: problem.description, at: location))
             }
         }
         return MappingModel(
@@ -110,7 +110,7 @@ struct MappingMerger {
             guard case .explicit(let first) = mapping.provenance else { continue }
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "mapping-conflict",
+                    .error, rule: .mappingConflict,
                     message:
                         "\(message(mapping)) (the other entity mapping is at line \(first.line), column \(first.column))",
                     at: rule.source.location))
@@ -124,7 +124,7 @@ struct MappingMerger {
         let hint = Suggestion.didYouMean(name, among: version.entities.map(\.name))
         diagnostics.append(
             Diagnostic(
-                .error, rule: "mapping-unknown-entity",
+                .error, rule: .mappingUnknownEntity,
                 message: "the \(side) version '\(version.name)' has no entity '\(name)'\(hint)",
                 at: rule.source.location(of: attribute)))
         return nil
@@ -140,7 +140,7 @@ struct MappingMerger {
             if let first = seen[name] {
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-duplicate-attribute",
+                        .error, rule: .mappingDuplicateAttribute,
                         message:
                             "\(destinationEntity.name).\(name) is given twice; the first value is at line \(first.line), column \(first.column): keep one",
                         at: attributeRule.source.location(of: "name")))
@@ -151,7 +151,7 @@ struct MappingMerger {
                 let names = destination.attributes(of: destinationEntity).filter(\.isStored).map(\.name)
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-unknown-attribute",
+                        .error, rule: .mappingUnknownAttribute,
                         message:
                             "\(destinationEntity.name) in '\(destination.name)' has no stored attribute '\(name)'\(Suggestion.didYouMean(name, among: names))",
                         at: attributeRule.source.location(of: "name")))
@@ -172,7 +172,7 @@ struct MappingMerger {
                 let names = destination.relationships(of: destinationEntity).map(\.name)
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-unknown-relationship",
+                        .error, rule: .mappingUnknownRelationship,
                         message:
                             "\(destinationEntity.name) in '\(destination.name)' has no relationship '\(name)'\(Suggestion.didYouMean(name, among: names))",
                         at: relationshipRule.source.location(of: "name")))
@@ -185,7 +185,7 @@ struct MappingMerger {
                 let names = source.relationships(of: sourceEntity).map(\.name)
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-unknown-relationship",
+                        .error, rule: .mappingUnknownRelationship,
                         message:
                             "\(sourceEntity.name) in '\(source.name)' has no relationship '\(sourceName)'\(Suggestion.didYouMean(sourceName, among: names))",
                         at: relationshipRule.source.location(of: "source")))

@@ -18,7 +18,7 @@ package enum MappingResolver {
         guard file.modelName == bundle.name else {
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "mapping-unknown-model",
+                    .error, rule: .mappingUnknownModel,
                     message: "the mapping is for model '\(file.modelName)', but the model given is '\(bundle.name)'",
                     at: file.source.location(of: "model")))
             return (nil, diagnostics)
@@ -43,7 +43,7 @@ package enum MappingResolver {
     {
         let list = known.map { "'\($0)'" }.joined(separator: ", ")
         return Diagnostic(
-            .error, rule: "mapping-unknown-version",
+            .error, rule: .mappingUnknownVersion,
             message: "model '\(file.modelName)' has no version '\(name)'; its versions are \(list)",
             at: file.source.location(of: attribute))
     }

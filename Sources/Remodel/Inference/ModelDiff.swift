@@ -52,6 +52,14 @@ public struct ModelDiff: Sendable {
         public var message: String
 
         public var description: String { "\(severity.rawValue): \(message) [\(rule)]" }
+
+        init(rule: DiagnosticRule, severity: Severity, entity: String, property: String? = nil, message: String) {
+            self.rule = rule.rawValue
+            self.severity = severity
+            self.entity = entity
+            self.property = property
+            self.message = message
+        }
     }
 
     /// The version compared from.

@@ -41,7 +41,7 @@ struct ModelDiffBuilder {
             if !entity.isAbstract {
                 lints.append(
                     ModelDiff.Lint(
-                        rule: "data-dropped", severity: .warning, entity: name, property: nil,
+                        rule: .dataDropped, severity: .warning, entity: name, property: nil,
                         message: "entity \(name) is removed: all its objects will be dropped"))
             }
             result.append(
@@ -51,7 +51,7 @@ struct ModelDiffBuilder {
         for problem in mapping.problems {
             lints.append(
                 ModelDiff.Lint(
-                    rule: "needs-mapping", severity: .error, entity: problem.entity, property: problem.property,
+                    rule: .needsMapping, severity: .error, entity: problem.entity, property: problem.property,
                     message: problem.description))
         }
         return result
@@ -94,7 +94,7 @@ struct ModelDiffBuilder {
         for attribute in removed {
             lints.append(
                 ModelDiff.Lint(
-                    rule: "data-dropped", severity: .warning, entity: entity.name, property: attribute.name,
+                    rule: .dataDropped, severity: .warning, entity: entity.name, property: attribute.name,
                     message: "\(sourceEntity.name).\(attribute.name) is removed: its values will be dropped"))
             changes.append(
                 ModelDiff.PropertyChange(
@@ -144,7 +144,7 @@ struct ModelDiffBuilder {
         where !relationship.isTransient && !usedSources.contains(relationship.name) {
             lints.append(
                 ModelDiff.Lint(
-                    rule: "data-dropped", severity: .warning, entity: entity.name, property: relationship.name,
+                    rule: .dataDropped, severity: .warning, entity: entity.name, property: relationship.name,
                     message: "\(sourceEntity.name).\(relationship.name) is removed: its links will be dropped"))
             changes.append(
                 ModelDiff.PropertyChange(
@@ -168,7 +168,7 @@ struct ModelDiffBuilder {
             available.removeAll { $0.name == closest.name }
             lints.append(
                 ModelDiff.Lint(
-                    rule: "likely-rename", severity: .warning, entity: entity.name, property: twin.name,
+                    rule: .likelyRename, severity: .warning, entity: entity.name, property: twin.name,
                     message:
                         "\(entity.name).\(closest.name) is removed and \(entity.name).\(twin.name) of the same type is added: did you mean to set elementID=\"\(closest.name)\" on \"\(twin.name)\"?"
                 ))
@@ -185,7 +185,7 @@ struct ModelDiffBuilder {
             let names = constraint.properties.joined(separator: ", ")
             lints.append(
                 ModelDiff.Lint(
-                    rule: "new-uniqueness-constraint", severity: .warning, entity: entity.name,
+                    rule: .newUniquenessConstraint, severity: .warning, entity: entity.name,
                     property: constraint.properties.first,
                     message:
                         "\(entity.name) gets a new uniqueness constraint on (\(names)); existing objects may hold duplicates, and the migration will fail naming them"

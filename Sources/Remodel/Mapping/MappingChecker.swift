@@ -25,7 +25,7 @@ package enum MappingChecker {
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
                             diagnostic(
-                                problem, rule: "expression-too-deep", expression: filter, offset: 0,
+                                problem, rule: .expressionTooDeep, expression: filter, offset: 0,
                                 entity: destinationName))
                     }
                     let type = checked.resultType.type
@@ -33,7 +33,7 @@ package enum MappingChecker {
                         diagnostics.append(
                             diagnostic(
                                 "a filter must be true or false, but this is \(type); compare it, for example `… > 0`",
-                                rule: "mapping-filter-type", expression: filter, offset: 0, entity: destinationName))
+                                rule: .mappingFilterType, expression: filter, offset: 0, entity: destinationName))
                     }
                 } catch {
                     diagnostics.append(
@@ -56,7 +56,7 @@ package enum MappingChecker {
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
                             diagnostic(
-                                "\(destinationName).\(attribute.name): \(problem)", rule: "expression-too-deep",
+                                "\(destinationName).\(attribute.name): \(problem)", rule: .expressionTooDeep,
                                 expression: value,
                                 offset: 0, entity: destinationName))
                     }
@@ -104,7 +104,7 @@ package enum MappingChecker {
             }
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "mapping-source-object",
+                    .error, rule: .mappingSourceObject,
                     message:
                         "\(destinationEntity.name).\(relationship.name) is rebuilt from $source, the object made from the same \(sourceName) object, but no entity mapping makes a \(target) from \(sourceName); map \(sourceName) to \(target) as well (an entity split in two), or rebuild it from a relationship of \(sourceName)",
                     at: location))
@@ -113,7 +113,7 @@ package enum MappingChecker {
     }
 
     private static func diagnostic(
-        _ message: String, rule: String, expression: ValueExpression, offset: Int, entity: String
+        _ message: String, rule: DiagnosticRule, expression: ValueExpression, offset: Int, entity: String
     ) -> Diagnostic {
         let translated =
             expression.origin.map { " (in \(expression.text), translated from the Xcode expression \($0.original))" }

@@ -11,7 +11,7 @@ package enum MappingFileReader {
         do {
             root = try XMLDocumentReader.read(path: path)
         } catch {
-            return (nil, [Diagnostic(.error, rule: "malformed-xml", message: error.message, at: error.location)])
+            return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
         }
         return mappingFile(from: root, path: path)
     }
@@ -20,14 +20,14 @@ package enum MappingFileReader {
         guard root.name == "mapping" else {
             let message =
                 "the root element is <\(root.name)>, but a mapping file starts with <mapping model=\"…\" sourceVersion=\"…\" destinationVersion=\"…\">"
-            return (nil, [Diagnostic(.error, rule: "mapping-wrong-root", message: message, at: root.location)])
+            return (nil, [Diagnostic(.error, rule: .mappingWrongRoot, message: message, at: root.location)])
         }
         var diagnostics: [Diagnostic] = []
         func required(_ name: String, of node: XMLNode) -> String {
             if let value = node.attribute(name), !value.isEmpty { return value }
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "mapping-missing-attribute",
+                    .error, rule: .mappingMissingAttribute,
                     message: "<\(node.name)> needs a \(name)=\"…\" attribute", at: node.location))
             return ""
         }
@@ -45,7 +45,7 @@ package enum MappingFileReader {
             if sourceEntity == nil && destinationEntity == nil {
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-missing-attribute",
+                        .error, rule: .mappingMissingAttribute,
                         message: "<entity> needs source=\"…\", destination=\"…\" or both", at: child.location))
             }
             var attributes: [MappingFile.AttributeRule] = []
@@ -89,7 +89,7 @@ package enum MappingFileReader {
 
     private static func unknownElement(_ node: XMLNode, expected: String) -> Diagnostic {
         Diagnostic(
-            .error, rule: "mapping-unknown-element",
+            .error, rule: .mappingUnknownElement,
             message: "unexpected <\(node.name)> here; expected \(expected)", at: node.location)
     }
 }

@@ -34,7 +34,7 @@ extension ModelDiff {
                 let what = loss.property.map { "\(loss.entity).\($0)" } ?? "the objects of \(loss.entity)"
                 lints.append(
                     Lint(
-                        rule: "data-dropped", severity: .warning, entity: loss.entity, property: loss.property,
+                        rule: .dataDropped, severity: .warning, entity: loss.entity, property: loss.property,
                         message:
                             "\(what) is dropped by the step \(source.name) → \(next.name) and arrives empty in \(to): a migration walks every version in between"
                     ))

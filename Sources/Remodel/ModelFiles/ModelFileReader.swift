@@ -9,7 +9,7 @@ enum ModelFileReader {
         do {
             root = try XMLDocumentReader.read(path: path, displayPath: displayPath)
         } catch {
-            return (nil, [Diagnostic(.error, rule: "malformed-xml", message: error.message, at: error.location)])
+            return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
         }
         return version(from: root, path: displayPath, versionName: versionName)
     }
@@ -18,7 +18,7 @@ enum ModelFileReader {
         guard root.name == "model" else {
             let message =
                 "the root element is <\(root.name)>, but a Core Data model file starts with <model>; is this the right file?"
-            return (nil, [Diagnostic(.error, rule: "wrong-root", message: message, at: root.location)])
+            return (nil, [Diagnostic(.error, rule: .wrongRoot, message: message, at: root.location)])
         }
         let entities = root.children(named: "entity").map(entity)
         let composites = root.children(named: "composite").map { node in

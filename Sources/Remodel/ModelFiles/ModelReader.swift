@@ -43,7 +43,8 @@ public enum ModelReader {
         return bundle(at: trimmed)
     }
 
-    private static func failure(_ message: String, _ path: String, rule: String = "unreadable-model") -> ModelReadResult
+    private static func failure(_ message: String, _ path: String, rule: DiagnosticRule = .unreadableModel)
+        -> ModelReadResult
     {
         ModelReadResult(
             bundle: nil,
@@ -65,7 +66,7 @@ public enum ModelReader {
     private static func legacyFailure(folder: String) -> ModelReadResult {
         failure(
             "the version folder has no 'contents' file; it is a legacy binary model, which Remodel does not read; open it in Xcode and save it to convert it to the XML format",
-            folder, rule: "unsupported-legacy-model")
+            folder, rule: .unsupportedLegacyModel)
     }
 
     /// What a bundle folder says without reading any version: its version folders in migration order,
@@ -184,7 +185,7 @@ public enum ModelReader {
         do {
             root = try XMLDocumentReader.read(path: plistPath)
         } catch {
-            return (nil, [Diagnostic(.error, rule: "malformed-xml", message: error.message, at: error.location)])
+            return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
         }
         guard let dict = root.children(named: "dict").first else { return (nil, []) }
         let items = dict.children
@@ -196,7 +197,7 @@ public enum ModelReader {
                 let message =
                     "the current version is '\(value.text)', but the bundle has no such version folder; choose an existing version in Xcode or fix .xccurrentversion"
                 return (
-                    nil, [Diagnostic(.error, rule: "missing-current-version", message: message, at: value.location)]
+                    nil, [Diagnostic(.error, rule: .missingCurrentVersion, message: message, at: value.location)]
                 )
             }
             return (name, [])

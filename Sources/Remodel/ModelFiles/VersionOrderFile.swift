@@ -32,7 +32,7 @@ enum VersionOrderFile {
             guard known.contains(name) else {
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "version-order-unknown",
+                        .error, rule: .versionOrderUnknown,
                         message: "the version order names '\(name)', which is not a version of this bundle",
                         at: location))
                 continue
@@ -42,14 +42,14 @@ enum VersionOrderFile {
                 if known.contains(old) {
                     diagnostics.append(
                         Diagnostic(
-                            .error, rule: "version-order-former-name",
+                            .error, rule: .versionOrderFormerName,
                             message:
                                 "'\(old)' is declared a former name of '\(name)', but it is a version of this bundle; a former name must be one no version has now",
                             at: location))
                 } else if let other = former[old], other != name {
                     diagnostics.append(
                         Diagnostic(
-                            .error, rule: "version-order-former-name",
+                            .error, rule: .versionOrderFormerName,
                             message:
                                 "'\(old)' is declared a former name of both '\(other)' and '\(name)'; keep it on one line",
                             at: location))
@@ -61,7 +61,7 @@ enum VersionOrderFile {
         for name in natural where !listed.contains(name) {
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "version-order-incomplete",
+                    .error, rule: .versionOrderIncomplete,
                     message:
                         "the version order does not list version '\(name)'; add it on its own line where it belongs",
                     at: SourceLocation(file: orderPath, line: 1, column: 1)))

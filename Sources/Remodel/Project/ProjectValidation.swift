@@ -75,7 +75,7 @@ public enum ProjectValidation {
             let places = searchedPlaces(searched)
             return readDiagnostics + [
                 Diagnostic(
-                    .error, rule: "mapping-unknown-model",
+                    .error, rule: .mappingUnknownModel,
                     message:
                         "no model named '\(file.modelName)' was found (looked in \(places)); give its .xcdatamodeld bundle as a path too",
                     at: file.source.location(of: "model"))

@@ -36,7 +36,7 @@ enum XcodeMappingValidation {
                 separator: " and ")
             return readDiagnostics + [
                 Diagnostic(
-                    .error, rule: "mapping-unknown-model",
+                    .error, rule: .mappingUnknownModel,
                     message:
                         "no model was found for this mapping model (its model paths are \(paths.isEmpty ? "missing" : paths), and its model snapshots match no version; looked in \(ProjectValidation.searchedPlaces(searched))); give its .xcdatamodeld bundle as a path too",
                     at: model.source.path?.start ?? model.location)
@@ -50,7 +50,9 @@ enum XcodeMappingValidation {
             translation.rules.compactMap { rule in
                 rule.policy.flatMap { registeredPolicyClasses.contains($0.className) ? $0.location : nil }
             })
-        diagnostics.removeAll { $0.rule == "xcode-mapping-policy" && $0.location.map(registered.contains) == true }
+        diagnostics.removeAll {
+            $0.rule == DiagnosticRule.xcodeMappingPolicy.rawValue && $0.location.map(registered.contains) == true
+        }
         let match = translation.match
         if loaded.isBackwards(in: bundle) {
             diagnostics.append(

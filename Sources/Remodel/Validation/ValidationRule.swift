@@ -2,7 +2,7 @@
 /// short description (listed in SARIF output and in `docs/VALIDATE.md`).
 struct ValidationRule: Sendable, Hashable {
     /// The stable identifier printed in brackets after each message.
-    let id: String
+    let id: DiagnosticRule
     /// Whether a finding is an error or a warning.
     let severity: Severity
     /// What the rule checks, in one sentence.
@@ -13,127 +13,127 @@ extension ValidationRule {
     // MARK: - Reported while reading (ModelReader)
 
     static let malformedXML = ValidationRule(
-        id: "malformed-xml", severity: .error, summary: "The file is not well-formed XML.")
+        id: .malformedXML, severity: .error, summary: "The file is not well-formed XML.")
     static let wrongRoot = ValidationRule(
-        id: "wrong-root", severity: .error, summary: "A model file's root element is not <model>.")
+        id: .wrongRoot, severity: .error, summary: "A model file's root element is not <model>.")
     static let unreadableModel = ValidationRule(
-        id: "unreadable-model", severity: .error, summary: "The path holds no model that can be read.")
+        id: .unreadableModel, severity: .error, summary: "The path holds no model that can be read.")
     static let unsupportedLegacyModel = ValidationRule(
-        id: "unsupported-legacy-model", severity: .error,
+        id: .unsupportedLegacyModel, severity: .error,
         summary: "A version folder has no contents file (legacy binary model).")
     static let missingCurrentVersion = ValidationRule(
-        id: "missing-current-version", severity: .error,
+        id: .missingCurrentVersion, severity: .error,
         summary: ".xccurrentversion names a version the bundle does not have.")
     static let versionOrderUnknown = ValidationRule(
-        id: "version-order-unknown", severity: .error,
+        id: .versionOrderUnknown, severity: .error,
         summary: "The version order file names a version the bundle does not have.")
     static let versionOrderIncomplete = ValidationRule(
-        id: "version-order-incomplete", severity: .error,
+        id: .versionOrderIncomplete, severity: .error,
         summary: "The version order file leaves out a version of the bundle.")
 
     // MARK: - Names
 
     static let invalidName = ValidationRule(
-        id: "invalid-name", severity: .error,
+        id: .invalidName, severity: .error,
         summary:
             "An entity or property name is not an identifier (letters, digits and underscores, not starting with a digit)."
     )
     static let reservedName = ValidationRule(
-        id: "reserved-name", severity: .error,
+        id: .reservedName, severity: .error,
         summary:
             "An entity or property name starts with '_' (the store reserves _pk, _entity and every such name) or an entity name starts with 'sqlite_'."
     )
     static let duplicateEntity = ValidationRule(
-        id: "duplicate-entity", severity: .error, summary: "Two entities of one version have the same name.")
+        id: .duplicateEntity, severity: .error, summary: "Two entities of one version have the same name.")
     static let duplicateProperty = ValidationRule(
-        id: "duplicate-property", severity: .error,
+        id: .duplicateProperty, severity: .error,
         summary: "An entity declares a property twice, or redefines a property it inherits.")
     static let propertyNameClash = ValidationRule(
-        id: "property-name-clash", severity: .error,
+        id: .propertyNameClash, severity: .error,
         summary:
             "An attribute and a relationship (or fetched property) of one entity, declared or inherited, have the same name."
     )
     static let entityNameCase = ValidationRule(
-        id: "entity-name-case", severity: .warning, summary: "An entity name does not start with an uppercase letter.")
+        id: .entityNameCase, severity: .warning, summary: "An entity name does not start with an uppercase letter.")
     static let propertyNameCase = ValidationRule(
-        id: "property-name-case", severity: .warning, summary: "A property name does not start with a lowercase letter."
+        id: .propertyNameCase, severity: .warning, summary: "A property name does not start with a lowercase letter."
     )
 
     // MARK: - Attributes
 
     static let unknownAttributeType = ValidationRule(
-        id: "unknown-attribute-type", severity: .error,
+        id: .unknownAttributeType, severity: .error,
         summary: "An attribute's type is not a Core Data type, or a stored attribute has type Undefined.")
     static let unknownComposite = ValidationRule(
-        id: "unknown-composite", severity: .error,
+        id: .unknownComposite, severity: .error,
         summary: "A Composite attribute names a composite the version does not define.")
     static let transformableWithoutTransformer = ValidationRule(
-        id: "transformable-without-transformer", severity: .warning,
+        id: .transformableWithoutTransformer, severity: .warning,
         summary: "A stored Transformable attribute names no value transformer.")
     static let invalidDefaultValue = ValidationRule(
-        id: "invalid-default-value", severity: .error,
+        id: .invalidDefaultValue, severity: .error,
         summary: "A default value does not parse as a value of the attribute's type.")
     static let invalidValueBound = ValidationRule(
-        id: "invalid-value-bound", severity: .error,
+        id: .invalidValueBound, severity: .error,
         summary: "A minimum or maximum does not parse for the attribute's type.")
     static let booleanWordForNumber = ValidationRule(
-        id: "boolean-word-for-number", severity: .warning,
+        id: .booleanWordForNumber, severity: .warning,
         summary: "A numeric attribute's default or bound is YES/NO/true/false, which Core Data reads as 1 or 0.")
     static let minGreaterThanMax = ValidationRule(
-        id: "min-greater-than-max", severity: .error, summary: "An attribute's minimum is greater than its maximum.")
+        id: .minGreaterThanMax, severity: .error, summary: "An attribute's minimum is greater than its maximum.")
     static let invalidRegularExpression = ValidationRule(
-        id: "invalid-regular-expression", severity: .error, summary: "A regular expression does not compile.")
+        id: .invalidRegularExpression, severity: .error, summary: "A regular expression does not compile.")
 
     // MARK: - Relationships
 
     static let unknownDeletionRule = ValidationRule(
-        id: "unknown-deletion-rule", severity: .error,
+        id: .unknownDeletionRule, severity: .error,
         summary: "A relationship's deletion rule is not Nullify, Cascade, Deny or No Action.")
     static let missingDestination = ValidationRule(
-        id: "missing-destination", severity: .error,
+        id: .missingDestination, severity: .error,
         summary: "A relationship has no destination entity, or names one that does not exist.")
     static let missingInverse = ValidationRule(
-        id: "missing-inverse", severity: .error,
+        id: .missingInverse, severity: .error,
         summary: "A relationship's inverse names no relationship of the destination.")
     static let inverseMismatch = ValidationRule(
-        id: "inverse-mismatch", severity: .warning,
+        id: .inverseMismatch, severity: .warning,
         summary:
             "A relationship's inverse does not point back at it (Xcode builds such models): each side is stored as a relationship without an inverse."
     )
     static let inverseEntityMismatch = ValidationRule(
-        id: "inverse-entity-mismatch", severity: .error,
+        id: .inverseEntityMismatch, severity: .error,
         summary: "A relationship's inverseEntity is not its destination entity.")
     static let invalidCount = ValidationRule(
-        id: "invalid-count", severity: .error,
+        id: .invalidCount, severity: .error,
         summary: "A relationship's minCount or maxCount is not a whole number of zero or more.")
     static let minCountGreaterThanMaxCount = ValidationRule(
-        id: "min-count-greater-than-max-count", severity: .error,
+        id: .minCountGreaterThanMaxCount, severity: .error,
         summary: "A relationship's minCount is greater than its maxCount.")
     static let noInverse = ValidationRule(
-        id: "no-inverse", severity: .warning, summary: "A relationship has no inverse (Xcode warns too).")
+        id: .noInverse, severity: .warning, summary: "A relationship has no inverse (Xcode warns too).")
     static let denyWithoutInverse = ValidationRule(
-        id: "deny-without-inverse", severity: .warning,
+        id: .denyWithoutInverse, severity: .warning,
         summary: "A to-many relationship with the Deny rule has no inverse.")
 
     // MARK: - Inheritance, constraints, versions
 
     static let missingParentEntity = ValidationRule(
-        id: "missing-parent-entity", severity: .error, summary: "An entity's parent entity does not exist.")
+        id: .missingParentEntity, severity: .error, summary: "An entity's parent entity does not exist.")
     static let inheritanceCycle = ValidationRule(
-        id: "inheritance-cycle", severity: .error, summary: "Entities inherit from each other in a cycle.")
+        id: .inheritanceCycle, severity: .error, summary: "Entities inherit from each other in a cycle.")
     static let unknownConstraintProperty = ValidationRule(
-        id: "unknown-constraint-property", severity: .error,
+        id: .unknownConstraintProperty, severity: .error,
         summary: "A uniqueness constraint names a property the entity does not have (inherited ones count).")
     static let unknownIndexProperty = ValidationRule(
-        id: "unknown-index-property", severity: .error,
+        id: .unknownIndexProperty, severity: .error,
         summary: "A fetch index names a property the entity does not have (inherited ones count).")
     static let identicalVersionHash = ValidationRule(
-        id: "identical-version-hash", severity: .warning,
+        id: .identicalVersionHash, severity: .warning,
         summary:
             "Two versions of a bundle have identical version hashes, so a store's version cannot be told from its hashes."
     )
     static let currentVersionNotLast = ValidationRule(
-        id: "current-version-not-last", severity: .warning,
+        id: .currentVersionNotLast, severity: .warning,
         summary:
             "The current version is not the last one in migration order, so later versions are never migrated to by default."
     )
@@ -151,7 +151,7 @@ extension ValidationRule {
 
     /// Each rule's summary by id, for output formats that describe the rules they use.
     static let summaries: [String: String] = Dictionary(
-        all.map { ($0.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
+        all.map { ($0.id.rawValue, $0.summary) }, uniquingKeysWith: { first, _ in first })
 }
 
 /// Diagnostics collected while validating, each made from its rule.

@@ -7,7 +7,7 @@ enum XcodeMappingNotes {
             source == destination
             ? "this mapping model maps '\(source)' to itself, so no step uses it"
             : "this mapping model goes from '\(source)' back to '\(destination)'; Remodel never migrates backwards, so it is not used"
-        return Diagnostic(.warning, rule: "xcode-mapping-backwards", message: message, at: location)
+        return Diagnostic(.warning, rule: .xcodeMappingBackwards, message: message, at: location)
     }
 
     /// A Remodel mapping file maps the same step, and wins.
@@ -15,7 +15,7 @@ enum XcodeMappingNotes {
         -> Diagnostic
     {
         Diagnostic(
-            .warning, rule: "xcode-mapping-superseded",
+            .warning, rule: .xcodeMappingSuperseded,
             message:
                 "the Remodel mapping file \(other) maps the same step ('\(source)' to '\(destination)') and is used instead of this mapping model",
             at: location)

@@ -102,7 +102,7 @@ struct ExpressionParserTests {
             let diagnostic = error(text)
             #expect(diagnostic?.message == message, "\(text)")
             #expect(diagnostic?.range == range, "\(text)")
-            #expect(diagnostic?.rule == "expression-syntax", "\(text)")
+            #expect(diagnostic?.rule.rawValue == "expression-syntax", "\(text)")
         }
     }
 

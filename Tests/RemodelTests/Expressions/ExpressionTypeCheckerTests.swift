@@ -113,7 +113,7 @@ struct ExpressionTypeCheckerTests {
             let diagnostic = error(text)
             #expect(diagnostic?.message == message, "\(text)")
             #expect(diagnostic?.range == range, "\(text)")
-            #expect(diagnostic?.rule == "expression-type", "\(text)")
+            #expect(diagnostic?.rule.rawValue == "expression-type", "\(text)")
         }
     }
 

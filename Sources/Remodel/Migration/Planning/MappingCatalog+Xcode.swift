@@ -20,7 +20,7 @@ extension MappingCatalog {
             if XcodeMappingLoader.isXcodeMapping(other) {
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-duplicate-step",
+                        .error, rule: .mappingDuplicateStep,
                         message:
                             "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(other): keep one",
                         at: at))

@@ -52,7 +52,7 @@ package struct MappingCatalog: Sendable {
             if let existing = mappings[pair] {
                 diagnostics.append(
                     Diagnostic(
-                        .error, rule: "mapping-duplicate-step",
+                        .error, rule: .mappingDuplicateStep,
                         message:
                             "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(existing.files.first ?? "?"): keep one",
                         at: file.source.location))

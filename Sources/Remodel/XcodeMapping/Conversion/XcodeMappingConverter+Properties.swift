@@ -29,7 +29,7 @@ extension XcodeMappingConverter {
         let message =
             "the filter \"\(filter.value)\" of the entity mapping \(entity.name) has no Remodel translation: \(reason)"
         diagnostics.append(
-            Diagnostic(.error, rule: "xcode-mapping-filter", message: message, at: filter.location(atOffset: offset)))
+            Diagnostic(.error, rule: .xcodeMappingFilter, message: message, at: filter.location(atOffset: offset)))
         rule.problems.append(
             MappingProblem(
                 entity: entity.destination?.value ?? entity.source?.value ?? entity.name, property: nil,
@@ -84,7 +84,7 @@ extension XcodeMappingConverter {
             if let named = translation.entityMapping, !model.entities.contains(where: { $0.name == named }) {
                 diagnostics.append(
                     Diagnostic(
-                        .warning, rule: "xcode-mapping-unknown-entity-mapping",
+                        .warning, rule: .xcodeMappingUnknownEntityMapping,
                         message:
                             "\(relationship.name.value) names the entity mapping \(named), which this mapping model does not have; Remodel rebuilds the relationship from \(translation.sourceRelationship ?? "nothing") all the same",
                         at: relationship.expressionLocation))
@@ -114,7 +114,7 @@ extension XcodeMappingConverter {
         if let policy = rule.policy {
             diagnostics.append(
                 Diagnostic(
-                    .warning, rule: "xcode-mapping-expression",
+                    .warning, rule: .xcodeMappingExpression,
                     message:
                         "\(entity.name).\(name): \(shown) has no Remodel translation (\(reason)); the Swift policy registered for \(policy.className) makes these objects",
                     at: mapping.expressionLocation))
@@ -126,7 +126,7 @@ extension XcodeMappingConverter {
         if mapping.expressionProblem == nil {
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "xcode-mapping-expression", message: "\(entity.name).\(name): \(message)",
+                    .error, rule: .xcodeMappingExpression, message: "\(entity.name).\(name): \(message)",
                     at: mapping.expressionLocation))
         }
         rule.problems.append(

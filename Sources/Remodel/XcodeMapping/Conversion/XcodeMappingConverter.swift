@@ -67,7 +67,7 @@ struct XcodeMappingConverter {
             result[index] = keep
             diagnostics.append(
                 Diagnostic(
-                    .warning, rule: "xcode-mapping-duplicate",
+                    .warning, rule: .xcodeMappingDuplicate,
                     message:
                         "a second entity mapping named \(drop.name); Core Data knows entity mappings by name, so Remodel uses the one at line \(keep.location.line) and ignores this one",
                     at: drop.location))
@@ -94,7 +94,7 @@ struct XcodeMappingConverter {
             translated.policy = requirement
             diagnostics.append(
                 Diagnostic(
-                    .warning, rule: "xcode-mapping-policy",
+                    .warning, rule: .xcodeMappingPolicy,
                     message:
                         "the entity mapping \(entity.name) needs a Swift policy named '\(policyClass.value)' (Core Data runs that class here); register an EntityPolicy under that name (MigrationOptions.register(_:forClass:)) before migrating, or write this step as a Remodel mapping file",
                     at: policyClass.start))
@@ -145,7 +145,7 @@ struct XcodeMappingConverter {
             guard match.destination.entity(named: entity.name) != nil else { continue }
             diagnostics.append(
                 Diagnostic(
-                    .warning, rule: "xcode-mapping-unmapped-entity",
+                    .warning, rule: .xcodeMappingUnmappedEntity,
                     message:
                         "no entity mapping reads \(entity.name), so Core Data would drop its objects in this step; Remodel carries them over as inferred (to drop them, write this step as a Remodel mapping file with <entity source=\"\(entity.name)\"/>)",
                     at: model.location))

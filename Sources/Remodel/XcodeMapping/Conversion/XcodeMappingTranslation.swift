@@ -55,7 +55,8 @@ struct XcodeMappingTranslation: Sendable {
             }
         }
         let kept = diagnostics.filter { diagnostic in
-            guard diagnostic.rule == "mapping-incomplete", let location = diagnostic.location else { return true }
+            guard diagnostic.rule == DiagnosticRule.mappingIncomplete.rawValue, let location = diagnostic.location
+            else { return true }
             if policyLocations.contains(location) { return false }
             return !(refused[location] ?? []).contains { diagnostic.message.hasPrefix($0) }
         }

@@ -33,7 +33,7 @@ enum XcodeMappingReader {
         do {
             root = try XMLDocumentReader.read(path: path)
         } catch {
-            return (nil, [Diagnostic(.error, rule: "malformed-xml", message: error.message, at: error.location)])
+            return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
         }
         return model(from: root, path: path)
     }
@@ -142,7 +142,7 @@ enum XcodeMappingReader {
             mapping.expressionProblem = error.message
             diagnostics.append(
                 Diagnostic(
-                    .error, rule: "xcode-mapping-data",
+                    .error, rule: .xcodeMappingData,
                     message: "the value expression of \(name.value) cannot be read: \(error.message)", at: data.location
                 ))
         }
@@ -169,6 +169,6 @@ enum XcodeMappingReader {
     }
 
     private static func structure(_ message: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(.error, rule: "xcode-mapping-structure", message: message, at: location)
+        Diagnostic(.error, rule: .xcodeMappingStructure, message: message, at: location)
     }
 }

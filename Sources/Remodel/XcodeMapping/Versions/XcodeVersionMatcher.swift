@@ -76,7 +76,7 @@ enum XcodeVersionMatcher {
             {
                 diagnostics.append(
                     Diagnostic(
-                        .warning, rule: "xcode-mapping-snapshot-differs",
+                        .warning, rule: .xcodeMappingSnapshotDiffers,
                         message:
                             "the \(role) model path names version '\(name)', but the model the mapping was made with differs from it: '\(name)' \(snapshot.differences(from: ModelSnapshot(version: version))); check the mapping in Xcode",
                         at: location))
@@ -135,6 +135,6 @@ enum XcodeVersionMatcher {
 
     private static func unknownVersion(_ message: String, at location: SourceLocation) -> Diagnostic {
         Diagnostic(
-            .error, rule: "xcode-mapping-unknown-version", message: "no version matches: " + message, at: location)
+            .error, rule: .xcodeMappingUnknownVersion, message: "no version matches: " + message, at: location)
     }
 }
