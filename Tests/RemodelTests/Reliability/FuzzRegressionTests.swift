@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Replays every input the fuzzers once crashed on (kept in
-/// `Tests/RemodelTests/Fixtures/Reliability/Fuzz/<target>/`) through the same checks
-/// the fuzz targets run, so a fixed crash stays fixed in the normal suite.
+/// Replays every input the fuzzers once crashed on, and hostile inputs written by hand (entity
+/// expansion, external entities, nesting thousands deep, invalid UTF-8, values out of every range; kept
+/// in `Tests/RemodelTests/Fixtures/Reliability/Fuzz/<target>/`), through the same checks the fuzz
+/// targets run, so a fixed crash stays fixed in the normal suite.
 struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Reliability/Fuzz")
@@ -30,6 +31,14 @@ struct FuzzRegressionTests {
         case "model": FuzzChecks.model(bytes)
         case "mapping": FuzzChecks.mapping(bytes)
         default: FuzzChecks.expression(bytes)
+        }
+    }
+
+    /// Each target's folder holds inputs (a hostile input kept by hand where the fuzzer has found no crash),
+    /// so the replay above always runs something.
+    @Test func everyTargetHasInputsToReplay() {
+        for target in ["model", "mapping", "expression"] {
+            #expect(Self.inputs.contains { $0.target == target }, "no input in Fuzz/\(target)")
         }
     }
 
