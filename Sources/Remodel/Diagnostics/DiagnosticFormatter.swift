@@ -6,9 +6,9 @@ import Foundation
 /// ```swift
 /// let text = DiagnosticFormatter.text(diagnostics, summary: "Checked 1 model (1 version): 1 error.")
 /// ```
-public enum DiagnosticFormatter {
+package enum DiagnosticFormatter {
     /// Where SARIF output says the tool is documented.
-    public static let informationURI = "https://github.com/remodel-swift/remodel/blob/main/docs/VALIDATE.md"
+    package static let informationURI = "https://github.com/remodel-swift/remodel/blob/main/docs/VALIDATE.md"
 
     /// One compiler-style line per diagnostic, sorted by file, line and column, then `summary`.
     ///
@@ -16,7 +16,7 @@ public enum DiagnosticFormatter {
     ///   - diagnostics: The diagnostics, in any order.
     ///   - summary: The closing line, such as `Checked 2 models (5 versions): no problems.`
     /// - Returns: The lines, each ending with a newline.
-    public static func text(_ diagnostics: [Diagnostic], summary: String) -> String {
+    package static func text(_ diagnostics: [Diagnostic], summary: String) -> String {
         (diagnostics.sorted().map(\.description) + [summary]).map { $0 + "\n" }.joined()
     }
 
@@ -25,7 +25,7 @@ public enum DiagnosticFormatter {
     ///
     /// - Parameter diagnostics: The diagnostics, in any order; they are sorted.
     /// - Returns: Indented JSON ending with a newline.
-    public static func json(_ diagnostics: [Diagnostic]) -> String {
+    package static func json(_ diagnostics: [Diagnostic]) -> String {
         let items = diagnostics.sorted().map { diagnostic -> JSONDocument in
             .object([
                 ("file", diagnostic.location.map { .string($0.file) } ?? .null),
@@ -49,7 +49,7 @@ public enum DiagnosticFormatter {
     ///   - ruleSummaries: A one-sentence description of each rule id (the id itself when missing).
     ///   - baseDirectory: The folder paths are made relative to; the current directory when `nil`.
     /// - Returns: Indented JSON ending with a newline.
-    public static func sarif(_ diagnostics: [Diagnostic], ruleSummaries: [String: String], baseDirectory: String? = nil)
+    package static func sarif(_ diagnostics: [Diagnostic], ruleSummaries: [String: String], baseDirectory: String? = nil)
         -> String
     {
         let baseDirectory = baseDirectory ?? FileManager.default.currentDirectoryPath

@@ -4,7 +4,7 @@
 /// it came from in a comment, and a `TO DO` comment where a policy class or an
 /// expression without translation stands. Read back, it maps as the Xcode
 /// mapping model does (less what the `TO DO` comments name).
-public enum XcodeMappingWriter {
+package enum XcodeMappingWriter {
     /// Converts the mapping model at `path` (the `.xcmappingmodel` folder or its `xcmapping.xml`) for `bundle`.
     ///
     /// For example:
@@ -14,7 +14,7 @@ public enum XcodeMappingWriter {
     /// ```
     /// - Returns: The mapping file's text (nil when the mapping model cannot be read or matched to two
     ///   versions of the bundle) and every problem found, with positions in `xcmapping.xml`.
-    public static func convert(path: String, bundle: ModelBundle) -> (text: String?, diagnostics: [Diagnostic]) {
+    package static func convert(path: String, bundle: ModelBundle) -> (text: String?, diagnostics: [Diagnostic]) {
         let file =
             path.hasSuffix(".xcmappingmodel") || path.hasSuffix(".xcmappingmodel/")
             ? (path.hasSuffix("/") ? path : path + "/") + "xcmapping.xml" : path

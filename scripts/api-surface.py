@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""Prints the public API of one module, one declaration a line, sorted, from SwiftPM's symbol graph.
+
+    swift package dump-symbol-graph --minimum-access-level public
+    scripts/api-surface.py .build/x86_64-unknown-linux-gnu/symbolgraph/Remodel.symbols.json
+
+Only declarations written in the package's sources are listed (not the members a type gets from a
+protocol's extension), each as its path and its declaration, so a renamed parameter, a new
+requirement or a changed type shows as a changed line.
+"""
+import json
+import sys
+
+graph = json.load(open(sys.argv[1]))
+lines = set()
+for symbol in graph["symbols"]:
+    location = symbol.get("location", {}).get("uri", "")
+    if "/Sources/" not in location:
+        continue
+    path = ".".join(symbol["pathComponents"])
+    declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
+    declaration = " ".join(declaration.split())
+    lines.add(f"{path}: {declaration}")
+for line in sorted(lines):
+    print(line)
