@@ -20,6 +20,9 @@ struct HistoryGenerator {
         var mappings: [(String, String)]
         /// What each step did, for a failure's message.
         var changes: [String]
+        /// The entity and attribute of the first version that every version keeps (renamed, moved, widened,
+        /// never removed), for the app's objects to stand on: most app objects then reach the last version.
+        var kept: (entity: Int, attribute: Int?)?
     }
 
     static let entityNames = ["Note", "NOTE", "Pet", "PET", "Cat", "Dog", "Item", "ITEM", "Visit", "Memo"]
@@ -38,6 +41,7 @@ struct HistoryGenerator {
     private var parsed: [ModelVersion] = []
     private var mappings: [(String, String)] = []
     private var changes: [String] = []
+    private var kept: (entity: Int, attribute: Int?)?
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -60,10 +64,14 @@ struct HistoryGenerator {
         guard try accept(first, change: "first version") else {
             throw RemodelError(.invalidModel, "the generator's first version does not validate:\n\(first.xml)")
         }
+        if chance(85) {
+            let entity = pick(first.entities)
+            kept = (entity.id, entity.attributes.isEmpty ? nil : pick(entity.attributes).id)
+        }
         while versions.count < total {
             try step()
         }
-        return History(name: modelName, versions: versions, mappings: mappings, changes: changes)
+        return History(name: modelName, versions: versions, mappings: mappings, changes: changes, kept: kept)
     }
 
     /// The version names: `History`, `History 2`, ….
@@ -73,38 +81,45 @@ struct HistoryGenerator {
     /// problem; returns whether it did.
     @discardableResult
     private mutating func accept(_ next: HistoryModel, change: String, mapping: String? = nil) throws -> Bool {
+        try rejection(of: next, change: change, mapping: mapping) == nil
+    }
+
+    /// Why a version is not kept, or nil when it is kept (see ``accept(_:change:mapping:)``).
+    private mutating func rejection(of next: HistoryModel, change: String, mapping: String? = nil) throws -> String? {
         let name = versionName(versions.count)
         let version: ModelVersion
         do {
             version = try makeVersion(name, next.xml)
         } catch {
-            return false
+            return "\(error)"
         }
         var diagnostics = DiagnosticList()
         ModelValidator.validate(version, into: &diagnostics)
-        guard !diagnostics.items.contains(where: { $0.severity == .error }) else { return false }
+        if let error = diagnostics.items.first(where: { $0.severity == .error }) { return "\(error)" }
         if let previous = parsed.last {
             let mappingModel: MappingModel
             if let mapping {
                 let root = try XMLDocumentReader.parse(Array(mapping.utf8), file: "mapping.xml")
                 guard case (let file?, let read) = MappingFileReader.mappingFile(from: root, path: "mapping.xml"),
                     !read.contains(where: { $0.severity == .error })
-                else { return false }
+                else { return "the mapping file does not read" }
                 let (merged, resolved) = MappingResolver.resolve(
                     file: file, bundle: makeBundle(modelName, previous, version))
-                guard let merged, !resolved.contains(where: { $0.severity == .error }) else { return false }
+                guard let merged, !resolved.contains(where: { $0.severity == .error }) else {
+                    return "the mapping file does not resolve: \(resolved)"
+                }
                 mappingModel = merged
             } else {
                 mappingModel = MappingInference.infer(from: previous, to: version, modelName: modelName)
             }
-            guard mappingModel.problems.isEmpty else { return false }
+            if let problem = mappingModel.problems.first { return "\(problem)" }
             if let mapping { mappings.append(("step \(versions.count).xml", mapping)) }
         }
         versions.append((name, next))
         parsed.append(version)
         changes.append("\(name): \(change)")
         model = next
-        return true
+        return nil
     }
 
     /// Draws changes until one gives a version that is kept.
@@ -127,9 +142,11 @@ struct HistoryGenerator {
         let attribute = HistoryModel.Attribute(
             id: makeID(), name: "spare\(nextID)", type: .string, isOptional: true, defaultValue: nil)
         next.entities[index].attributes.append(attribute)
-        guard try accept(next, change: "added \(next.entities[index].name).\(attribute.name)") else {
+        if let reason = try rejection(of: next, change: "added \(next.entities[index].name).\(attribute.name)") {
             throw RemodelError(
-                .invalidModel, "the generator made no valid version after \(versionName(versions.count - 1)):\n\(model.xml)")
+                .invalidModel,
+                "the generator made no valid version after \(versionName(versions.count - 1)) (\(reason)):\n\(model.xml)"
+            )
         }
     }
 
@@ -201,15 +218,20 @@ struct HistoryGenerator {
             var attribute = newAttribute(avoiding: next.namesInUse(around: id))
         else { return nil }
         // A required attribute added to an entity that has objects needs its default; newAttribute gives one.
-        if !attribute.isOptional && attribute.defaultValue == nil { attribute.defaultValue = defaultValue(for: attribute.type) }
+        if !attribute.isOptional && attribute.defaultValue == nil {
+            attribute.defaultValue = defaultValue(for: attribute.type)
+        }
         next.entities[index].attributes.append(attribute)
-        return "added \(next.entities[index].name).\(attribute.name) (\(attribute.type.rawValue)\(attribute.isOptional ? ", optional" : ""))"
+        return
+            "added \(next.entities[index].name).\(attribute.name) (\(attribute.type.rawValue)\(attribute.isOptional ? ", optional" : ""))"
     }
 
     private mutating func removeAttribute(_ next: inout HistoryModel) -> String? {
         let holders = next.entities.filter { !$0.attributes.isEmpty }
         guard !holders.isEmpty, let index = next.index(ofEntity: pick(holders).id) else { return nil }
-        let removed = next.entities[index].attributes.remove(at: Int.random(in: 0..<next.entities[index].attributes.count, using: &random))
+        let position = Int.random(in: 0..<next.entities[index].attributes.count, using: &random)
+        guard next.entities[index].attributes[position].id != kept?.attribute else { return nil }
+        let removed = next.entities[index].attributes.remove(at: position)
         return "removed \(next.entities[index].name).\(removed.name)"
     }
 
@@ -242,7 +264,6 @@ struct HistoryGenerator {
             name = pick(Self.attributeNames)
         }
         guard name != attribute.name, !inUse.contains(name) else { return nil }
-        attribute.elementID = attribute.elementID ?? attribute.name
         attribute.pastNames.append(attribute.name)
         let old = attribute.name
         attribute.name = name
@@ -273,19 +294,24 @@ struct HistoryGenerator {
         ]
         let holders = next.entities.filter { $0.attributes.contains { wider[$0.type] != nil } }
         guard !holders.isEmpty, let index = next.index(ofEntity: pick(holders).id) else { return nil }
-        let positions = next.entities[index].attributes.indices.filter { wider[next.entities[index].attributes[$0].type] != nil }
+        let positions = next.entities[index].attributes.indices.filter {
+            wider[next.entities[index].attributes[$0].type] != nil
+        }
         let position = pick(positions)
         var attribute = next.entities[index].attributes[position]
         let from = attribute.type
         attribute.type = pick(wider[from] ?? [from])
         if attribute.defaultValue != nil { attribute.defaultValue = defaultValue(for: attribute.type) }
         next.entities[index].attributes[position] = attribute
-        return "widened \(next.entities[index].name).\(attribute.name) from \(from.rawValue) to \(attribute.type.rawValue)"
+        return
+            "widened \(next.entities[index].name).\(attribute.name) from \(from.rawValue) to \(attribute.type.rawValue)"
     }
 
     private mutating func removeEntity(_ next: inout HistoryModel) -> String? {
         guard next.entities.count > 2 else { return nil }
-        let leaves = next.entities.filter { entity in !next.entities.contains { $0.parent == entity.id } }
+        let leaves = next.entities.filter { entity in
+            entity.id != kept?.entity && !next.entities.contains { $0.parent == entity.id }
+        }
         guard !leaves.isEmpty else { return nil }
         let removed = pick(leaves)
         next.entities.removeAll { $0.id == removed.id }
@@ -300,14 +326,15 @@ struct HistoryGenerator {
         let roll = Int.random(in: 0..<100, using: &random)
         let name: String
         if roll < 35 {
-            name = entity.name == entity.name.uppercased() ? entity.name.prefix(1) + entity.name.dropFirst().lowercased() : entity.name.uppercased()
+            name =
+                entity.name == entity.name.uppercased()
+                ? entity.name.prefix(1) + entity.name.dropFirst().lowercased() : entity.name.uppercased()
         } else if roll < 55, let back = entity.pastNames.last(where: { !taken.contains($0) }) {
             name = back
         } else {
             name = pick(Self.entityNames)
         }
         guard !taken.contains(name) else { return nil }
-        entity.elementID = entity.elementID ?? entity.name
         entity.pastNames.append(entity.name)
         let old = entity.name
         entity.name = name
@@ -340,7 +367,8 @@ struct HistoryGenerator {
         }
         let parent = pick(parents)
         // Objects moved under a parent get its attributes: required ones need a default.
-        guard next.lineage(parent.id).allSatisfy({ $0.attributes.allSatisfy { $0.isOptional || $0.defaultValue != nil } })
+        guard
+            next.lineage(parent.id).allSatisfy({ $0.attributes.allSatisfy { $0.isOptional || $0.defaultValue != nil } })
         else { return nil }
         next.entities[index].parent = parent.id
         return "moved \(moved.name) under \(parent.name)"
@@ -355,6 +383,7 @@ struct HistoryGenerator {
         guard candidates.count >= 2 else { return nil }
         let into = pick(candidates)
         let from = pick(candidates.filter { $0.id != into.id })
+        guard from.id != kept?.entity else { return nil }
         guard !next.links.contains(where: { $0.owner == from.id || $0.target == from.id }),
             into.attributes.allSatisfy({ $0.isOptional || $0.defaultValue != nil })
         else { return nil }
@@ -388,8 +417,11 @@ struct HistoryGenerator {
         next.links.append(link)
         let kind =
             "\(link.isToMany ? (link.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
-            + (link.inverse.map { ", inverse \($0.name) \($0.isToMany ? ($0.isOrdered ? "ordered to-many" : "to-many") : "to-one")" } ?? "")
-        return "added relationship \(next.entity(owner)?.name ?? "").\(name) → \(next.entity(target)?.name ?? "") (\(kind))"
+            + (link.inverse.map {
+                ", inverse \($0.name) \($0.isToMany ? ($0.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
+            } ?? "")
+        return
+            "added relationship \(next.entity(owner)?.name ?? "").\(name) → \(next.entity(target)?.name ?? "") (\(kind))"
     }
 
     private mutating func removeLink(_ next: inout HistoryModel) -> String? {
@@ -405,7 +437,6 @@ struct HistoryGenerator {
         let inUse = next.namesInUse(around: link.owner)
         let name = chance(30) ? caseVariant(of: link.name) : pick(Self.relationshipNames)
         guard name != link.name, !inUse.contains(name), link.inverse?.name != name else { return nil }
-        link.elementID = link.elementID ?? link.name
         let old = link.name
         link.name = name
         next.links[position] = link

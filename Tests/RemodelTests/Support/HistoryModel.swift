@@ -2,7 +2,8 @@
 
 /// One version of a generated model history: entities, attributes and relationships with identities that
 /// stay the same through renames (so a mutation can follow an element), written as Xcode writes a
-/// `contents` file (entities, attributes and relationships by name).
+/// `contents` file (entities, attributes and relationships by name), each element with a renaming
+/// identifier of its own from the start (`element-7`), so that a rename in any version is matched.
 struct HistoryModel {
     struct Attribute {
         var id: Int
@@ -92,7 +93,8 @@ struct HistoryModel {
         var head = #"<entity name="\#(entity.name)" representedClassName="\#(entity.name)""#
         if let parent = entity.parent.flatMap(self.entity) { head += #" parentEntity="\#(parent.name)""# }
         if entity.isAbstract { head += #" isAbstract="YES""# }
-        if let elementID = entity.elementID { head += #" elementID="\#(elementID)""# }
+        let identifier = entity.elementID ?? "element-\(entity.id)"
+        head += #" elementID="\#(identifier)""#
         var properties: [(String, String)] = entity.attributes.map { ($0.name, attributeXML($0)) }
         for link in links {
             guard let target = self.entity(link.target), let owner = self.entity(link.owner) else { continue }
@@ -101,7 +103,8 @@ struct HistoryModel {
                     (
                         link.name,
                         relationshipXML(
-                            link.name, elementID: link.elementID, toMany: link.isToMany, ordered: link.isOrdered,
+                            link.name, elementID: link.elementID ?? "element-\(link.id)", toMany: link.isToMany,
+                            ordered: link.isOrdered,
                             destination: target.name, inverse: link.inverse.map { ($0.name, target.name) })
                     ))
             }
@@ -110,7 +113,8 @@ struct HistoryModel {
                     (
                         inverse.name,
                         relationshipXML(
-                            inverse.name, elementID: inverse.elementID, toMany: inverse.isToMany,
+                            inverse.name, elementID: inverse.elementID ?? "element-\(link.id)-inverse",
+                            toMany: inverse.isToMany,
                             ordered: inverse.isOrdered, destination: owner.name, inverse: (link.name, owner.name))
                     ))
             }
@@ -130,7 +134,8 @@ struct HistoryModel {
                 attribute.type == .date
                 ? #" defaultDateTimeInterval="\#(value)""# : #" defaultValueString="\#(value)""#
         }
-        if let elementID = attribute.elementID { text += #" elementID="\#(elementID)""# }
+        let identifier = attribute.elementID ?? "element-\(attribute.id)"
+        text += #" elementID="\#(identifier)""#
         return text + #" usesScalarValueType="YES"/>"#
     }
 

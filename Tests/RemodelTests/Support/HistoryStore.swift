@@ -73,13 +73,11 @@ final class HistoryStore {
         _ history: HistoryGenerator.History, layout: StoreLayout, random: inout SplitMix64
     ) -> [String] {
         let first = history.versions[0].model
-        let kept = first.entities.filter { entity in
-            !entity.isAbstract && history.versions.allSatisfy { $0.model.entity(entity.id) != nil }
-        }
         let concrete = first.entities.filter { !$0.isAbstract }
-        let candidates = !kept.isEmpty && Int.random(in: 0..<100, using: &random) < 75 ? kept : concrete
-        guard !candidates.isEmpty else { return [] }
-        let entity = candidates[Int.random(in: 0..<candidates.count, using: &random)]
+        guard !concrete.isEmpty else { return [] }
+        let entity =
+            history.kept.flatMap { kept in concrete.first { $0.id == kept.entity } }
+            ?? concrete[Int.random(in: 0..<concrete.count, using: &random)]
         guard let table = layout.table(forEntity: entity.name)?.name else { return [] }
         let t = quoteIdentifier(table)
         var sql = [
@@ -88,15 +86,10 @@ final class HistoryStore {
             "CREATE TABLE app_ref (id INTEGER PRIMARY KEY, target INTEGER REFERENCES \(t) (\(StoreColumn.pk)), tag TEXT)",
             "INSERT INTO app_ref (target, tag) SELECT \(StoreColumn.pk), app_tag FROM \(t)",
         ]
-        let survivors = entity.attributes.filter { attribute in
-            history.versions.allSatisfy { version in
-                version.model.entity(entity.id)?.attributes.contains { $0.id == attribute.id } ?? false
-            }
-        }
-        let attributes =
-            !survivors.isEmpty && Int.random(in: 0..<100, using: &random) < 75 ? survivors : entity.attributes
-        if let attribute = attributes.isEmpty
-            ? nil : attributes[Int.random(in: 0..<attributes.count, using: &random)],
+        let keptAttribute = history.kept?.attribute.flatMap { id in entity.attributes.first { $0.id == id } }
+        if let attribute = keptAttribute
+            ?? (entity.attributes.isEmpty
+                ? nil : entity.attributes[Int.random(in: 0..<entity.attributes.count, using: &random)]),
             let column = layout.columnName(of: attribute.name, in: entity.name).map(quoteIdentifier)
         {
             if Int.random(in: 0..<100, using: &random) < 50 {
