@@ -23,6 +23,8 @@ struct HistoryGenerator {
         /// The entity and attribute of the first version that every version keeps (renamed, moved, widened,
         /// never removed), for the app's objects to stand on: most app objects then reach the last version.
         var kept: (entity: Int, attribute: Int?)?
+        /// The versions as read when they were made (with `contents` as their path).
+        var parsed: [ModelVersion]
     }
 
     static let entityNames = ["Note", "NOTE", "Pet", "PET", "Cat", "Dog", "Item", "ITEM", "Visit", "Memo"]
@@ -71,7 +73,8 @@ struct HistoryGenerator {
         while versions.count < total {
             try step()
         }
-        return History(name: modelName, versions: versions, mappings: mappings, changes: changes, kept: kept)
+        return History(
+            name: modelName, versions: versions, mappings: mappings, changes: changes, kept: kept, parsed: parsed)
     }
 
     /// The version names: `History`, `History 2`, ….

@@ -16,16 +16,34 @@ final class HistoryStore {
 
     var mappings: String { folder.file("Mappings") }
 
+    /// Plans made once for both roads: they differ only in how the steps are grouped into passes.
+    private let plans: MigrationPlanCache
+
+    /// Memory-backed where the system has it (`/dev/shm`): the property is about what the passes write, and
+    /// a file system that syncs would spend most of a seed's time on the many small stores' flushes.
+    private static let base =
+        FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+
     init(_ history: HistoryGenerator.History, random: inout SplitMix64) throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder(in: Self.base)
         self.history = history
         let path = try BundleWriting.write(
             history.name, in: folder.path, versions: history.versions.map { ($0.name, $0.model.xml) })
         try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
         for (name, xml) in history.mappings { _ = try folder.write(xml, to: "Mappings/" + name) }
-        bundle = try ModelBundle(contentsOf: path)
+        // The versions as the generator read them (each once), at the files just written (a store carries its
+        // version's file).
+        bundle = ModelBundle(
+            name: history.name, path: path,
+            versions: history.parsed.map { version in
+                var version = version
+                version.path = "\(path)/\(version.name).xcdatamodel/contents"
+                return version
+            })
+        plans = MigrationPlanCache(
+            bundle: bundle, options: MigrationOptions(mappingsDirectory: folder.file("Mappings")))
         template = folder.file("template.sqlite")
-        let first = bundle.versions[0]
+        let first = try bundle.loadVersion(named: bundle.versionNames[0])
         _ = try Store.create(at: template, bundle: bundle, version: first.name)
         let connection = try SQLiteConnection(path: template, mode: .readWrite)
         try GeneratedStoreData.fill(connection, version: first, objectsPerEntity: 3)
@@ -57,8 +75,10 @@ final class HistoryStore {
         try FileManager.default.copyItem(atPath: template, toPath: store)
         var options = MigrationOptions(mappingsDirectory: mappings, batchSize: 2)
         options.composesSteps = composed
+        var migrator = Migrator(bundle: bundle, options: options)
+        migrator.plans = plans
         do {
-            try await Migrator(bundle: bundle, options: options).migrate(storeAt: store)
+            try await migrator.migrate(storeAt: store)
         } catch {
             return .refused(error.message.replacingOccurrences(of: road, with: "<store folder>"))
         }

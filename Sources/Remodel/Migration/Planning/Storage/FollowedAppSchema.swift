@@ -52,15 +52,32 @@ struct FollowedAppSchema {
             }
         }
         // The tables as the store has them; the objects on them as strictly as SQLite allows.
+        // (A view's query and a trigger's body are compiled when they are used: so they are here.)
         for object in app.modelTableIndexes + app.views + app.triggers {
             do {
                 try scratch.setDoubleQuotedStrings(false)
                 try scratch.execute(object.sql)
+                try compileUses(of: object, on: scratch)
                 continue
             } catch {}
             needsDoubleQuotedStrings.insert(Self.key(object))
             try scratch.setDoubleQuotedStrings(true)
+            try scratch.execute("DROP \(object.type.uppercased()) IF EXISTS \(quoteIdentifier(object.name))")
             try scratch.execute(object.sql)
+        }
+    }
+
+    /// Compiles what uses a view or a trigger (never run).
+    private func compileUses(of object: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) {
+        switch object.type {
+        case "view":
+            _ = try scratch.prepare("SELECT * FROM \(quoteIdentifier(object.name))")
+        case "trigger":
+            for statement in try SchemaRehearsal.firingStatements(of: object, on: scratch) {
+                _ = try scratch.prepare(statement)
+            }
+        default:
+            break
         }
     }
 

@@ -156,7 +156,7 @@ struct SchemaRehearsal {
         for trigger in app.triggers {
             try replay(trigger, on: scratch)
             try checkUpdatedColumns(of: trigger, on: scratch)
-            for statement in try firingStatements(of: trigger, on: scratch) {
+            for statement in try Self.firingStatements(of: trigger, on: scratch) {
                 try compile(statement, for: trigger, on: scratch)
             }
         }
@@ -342,7 +342,7 @@ struct SchemaRehearsal {
     }
 
     /// Statements that fire a trigger, for SQLite to compile its body against the new schema (never run).
-    private func firingStatements(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
+    static func firingStatements(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
         -> [String]
     {
         let table = quoteIdentifier(trigger.table)
