@@ -136,6 +136,31 @@ struct RenumberedKeyTests {
         )
     }
 
+    /// NOTE moved under Note: their tables (NOTE and Note_table, SQLite's names being the same in any case)
+    /// merge into Note, where Note's objects stay and NOTE's get new keys. A foreign key or an FTS index naming
+    /// NOTE finds a table of that name afterwards, but not the same objects: refused, naming it.
+    @Test(arguments: [
+        (
+            "CREATE TABLE app_ref (id INTEGER PRIMARY KEY, note INTEGER REFERENCES NOTE (_pk))",
+            "the app's foreign key app_ref.note references NOTE, whose objects Twins → Twins 2 merges into Note with new keys (_pk): its rows would point at other objects or at nothing. Map its values to the new keys (the step's plan names the tables it renumbers) or drop the foreign key before migrating; Remodel does not change it silently"
+        ),
+        (
+            "CREATE VIRTUAL TABLE app_search USING fts5(text, content='NOTE', content_rowid='_pk')",
+            "the app's table app_search indexes NOTE by its keys (content=), and Twins → Twins 2 merges the objects of NOTE into Note with new keys (_pk): the index would point at other objects. Drop it before migrating and build it again for the new version (its 'rebuild' command); Remodel does not change it silently"
+        ),
+    ])
+    func aReferenceToATableRenumberedUnderItsOwnNameInAnotherCaseIsRefused(app: String, message: String) async throws {
+        let text = #"<attribute name="text" optional="YES" attributeType="String"/>"#
+        let roads = try TwoRoads(
+            "Twins",
+            versions: [
+                ("Twins", #"<entity name="NOTE">\#(text)</entity><entity name="Note">\#(text)</entity>"#),
+                ("Twins 2", #"<entity name="NOTE" parentEntity="Note"/><entity name="Note">\#(text)</entity>"#),
+            ],
+            seed: #"{"NOTE": [{"_pk": 1, "text": "loud"}], "Note": [{"_pk": 1, "text": "quiet"}]}"#, app: [app])
+        try await roads.expectRefusal(message)
+    }
+
     /// The table that stays under a new name (Pet renamed Animal while Cat moves under it) keeps its keys, and
     /// the app's foreign key follows it to its new name.
     @Test func theTableThatStaysKeepsItsKeysUnderANewName() async throws {

@@ -145,7 +145,10 @@ struct SchemaRehearsal {
             }
             // An index over a model table (FTS `content=`) reads it on a scan: a table or column the pass
             // renames or drops fails here, on the empty schema.
-            if isVirtual(table) { try scan(table, on: scratch) }
+            if isVirtual(table) {
+                try scan(table, on: scratch)
+                try checkContentTable(of: table)
+            }
         }
         try checkForeignKeys(on: scratch)
         for index in app.modelTableIndexes { try replay(index, on: scratch) }
@@ -257,22 +260,17 @@ struct SchemaRehearsal {
                 if case .text(let name) = row[0] { return name.lowercased() }
                 return nil
             }
+            if let merged = mergedWithNewKeys(named: parent) {
+                throw RemodelError(
+                    .migrationNotPlannable,
+                    "the app's foreign key \(child).\(from) references \(parent), whose objects \(stepName) merges into \(merged) with new keys (_pk): its rows would point at other objects or at nothing. Map its values to the new keys (the step's plan names the tables it renumbers) or drop the foreign key before migrating; Remodel does not change it silently",
+                    entity: child, property: from)
+            }
             let problem: String
             if parentColumns.isEmpty {
                 // Not a table of the new schema: the step's doing only when it was a model table.
                 guard app.layoutTables.contains(lowered), !followed.contains(lowered) else { continue }
-                if let merged = changes.renumbered.keys.sorted().first(where: { table in
-                    changes.feeders[table]?.contains { $0.lowercased() == lowered } ?? false
-                }) {
-                    problem =
-                        "whose objects \(stepName) merges into \(merged) with new keys (_pk): its rows would point at other objects or at nothing. Map its values to the new keys (the step's plan names the tables it renumbers) or drop the foreign key before migrating; Remodel does not change it silently"
-                    throw RemodelError(
-                        .migrationNotPlannable,
-                        "the app's foreign key \(child).\(from) references \(parent), \(problem)",
-                        entity: child, property: from)
-                } else {
-                    problem = "a table \(stepName) removes (or splits)"
-                }
+                problem = "a table \(stepName) removes (or splits)"
             } else if case .text(let to) = row[3], !parentColumns.contains(to.lowercased()) {
                 problem = "whose column \(to) \(stepName) renames or drops"
             } else {
@@ -283,6 +281,27 @@ struct SchemaRehearsal {
                 "the app's foreign key \(child).\(from) references \(parent), \(problem): its rows would point at nothing. Change or drop the foreign key before migrating and add it again for the new version; Remodel does not change it silently",
                 entity: child, property: from)
         }
+    }
+
+    /// The destination table a source table's objects go to with new keys (merged into a table that another
+    /// source table stays in, or into a new one), by the name an app's object gives it (SQLite's way).
+    private func mergedWithNewKeys(named name: String) -> String? {
+        guard let source = sourceTables[name.lowercased()] else { return nil }
+        return changes.renumbered.keys.sorted().first { table in
+            (changes.feeders[table]?.contains(source) ?? false) && (changes.renumbered[table] ?? nil) != source
+        }
+    }
+
+    /// An FTS index of the app over a model table (`content=`) finds its rows by their keys: over a table whose
+    /// objects the step gives new keys, it would point at other objects.
+    private func checkContentTable(of table: AppSchema.Object) throws(RemodelError) {
+        guard let content = SQLVirtualTableOptions(table.sql)?.value(of: "content"), !content.isEmpty,
+            let merged = mergedWithNewKeys(named: content)
+        else { return }
+        throw RemodelError(
+            .migrationNotPlannable,
+            "the app's table \(table.name) indexes \(content) by its keys (content=), and \(stepName) merges the objects of \(content) into \(merged) with new keys (_pk): the index would point at other objects. Drop it before migrating and build it again for the new version (its 'rebuild' command); Remodel does not change it silently",
+            entity: table.name)
     }
 
     private func isVirtual(_ table: AppSchema.Object) -> Bool {
