@@ -87,6 +87,15 @@ extension SQLiteConnection {
         try check(remodel_sqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, nil))
     }
 
+    /// Whether a double-quoted name that names no column is taken as a string, as SQLite's default build
+    /// does for compatibility (`SQLITE_DBCONFIG_DQS_DDL` and `_DML`). Off, `"title"` that names no column
+    /// is an error, as SQLite's documentation advises: a schema rehearsed that way finds an index or view
+    /// naming a column that is gone, which SQLite would otherwise take as the constant `'title'`.
+    func setDoubleQuotedStrings(_ allowed: Bool) throws(RemodelError) {
+        try check(remodel_sqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, allowed ? 1 : 0, nil))
+        try check(remodel_sqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, allowed ? 1 : 0, nil))
+    }
+
     /// `PRAGMA data_version`: changes when another connection commits to the database.
     func dataVersion() throws(RemodelError) -> SQLiteValue? {
         try scalar("PRAGMA data_version")

@@ -7,8 +7,9 @@ import Testing
 final class TemporaryFolder {
     let path: String
 
-    init() throws {
-        path = NSTemporaryDirectory() + "remodel-store-tests-" + UUID().uuidString
+    /// A folder under `base` (default: the system's temporary folder).
+    init(in base: String = NSTemporaryDirectory()) throws {
+        path = base + (base.hasSuffix("/") ? "" : "/") + "remodel-store-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 

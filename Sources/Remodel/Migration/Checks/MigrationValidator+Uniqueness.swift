@@ -41,12 +41,10 @@ extension MigrationValidator {
         return failures
     }
 
-    /// What SQLite's own check found (`findings`, from ``ConcurrentStoreChecks``), and its foreign key check
-    /// of what the step wrote (see `foreignKeyFailures()`).
-    func integrityFailures(_ findings: [String]) throws(RemodelError) -> [ValidationFailure] {
-        let failures = findings.map { text in
+    /// What SQLite's own check found (`findings`, from ``ConcurrentStoreChecks``).
+    func integrityFailures(_ findings: [String]) -> [ValidationFailure] {
+        findings.map { text in
             ValidationFailure(entity: "-", primaryKey: nil, property: nil, rule: .integrityCheck, message: text)
         }
-        return failures + (try foreignKeyFailures())
     }
 }

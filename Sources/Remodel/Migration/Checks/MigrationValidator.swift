@@ -13,7 +13,7 @@ struct MigrationValidator {
     /// The pragmas of SQLite's own check of the store, run beside the model's rules (none: another step of
     /// the pass, or the check of the original file, covers it).
     let integrityPragmas: [String]
-    /// The tables the pass wrote: SQLite's foreign key check covers the app's tables among them and those
+    /// The tables the step wrote: SQLite's foreign key check covers the app's tables among them and those
     /// whose parent table is among them, unless `checksWholeFile`.
     let writtenTables: [String]
     /// Whether the pass's store is checked as a whole (a hook or ``MigrationOptions/checksEverything``).
@@ -92,12 +92,14 @@ struct MigrationValidator {
         if let storeChecks {
             let results = try storeChecks.results()
             failures += try joinTableFailures(ends, found: results.answers)
-            failures += try integrityFailures(results.findings)
+            failures += integrityFailures(results.findings)
         } else {
             failures += try joinTableFailures(
                 ends,
                 found: try ends.map { (end) throws(RemodelError) -> Bool in try scan.answer(end.probe, connection) })
         }
+        // Every step's: a row a step leaves dangling is named with that step, in one pass as step by step.
+        failures += try foreignKeyFailures()
         completed += units.storeChecks
         try report(completed, total, nil)
         for validation in customValidations {

@@ -10,6 +10,12 @@ struct InstanceCopier {
             try context.connection.execute(KeyPlan.createKeyTableSQL)
         }
         var nextKey: [String: Int64] = [:]
+        // The objects of a table that stays keep their keys; the others are numbered after its largest.
+        for table in context.destinationLayout.tables where context.changes.isRebuilt(table.name) {
+            if let staying = context.keys.staying(into: table.name) {
+                nextKey[table.name] = try maximumKey(of: staying)
+            }
+        }
         let mappings = context.resolvedMappings.filter {
             !$0.sourceEntity.isAbstract && context.changes.isRebuilt($0.destinationTable)
         }
@@ -111,8 +117,11 @@ struct InstanceCopier {
             separator: ", ")
         insert.parameters.insert(.text(destinationName), at: 0)
 
+        // An object of the table that stays keeps its key (recorded as it is, for the links); others take the next.
+        let keeps = context.keys.keepingMappings.contains(index)
+        let newKey = keeps ? "s.\(StoreColumn.pk)" : "? + row_number() OVER (ORDER BY s.\(StoreColumn.pk))"
         let keySQL =
-            "INSERT INTO \"_RemodelKeys\" (mapping, source_table, source_pk, destination_table, destination_pk) SELECT ?, ?, s.\(StoreColumn.pk), ?, ? + row_number() OVER (ORDER BY s.\(StoreColumn.pk)) FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
+            "INSERT INTO \"_RemodelKeys\" (mapping, source_table, source_pk, destination_table, destination_pk) SELECT ?, ?, s.\(StoreColumn.pk), ?, \(newKey) FROM \(sourceFrom) WHERE \(range)\(filterSQL)"
         let copySQL: String
         if remapped {
             copySQL =
@@ -131,11 +140,10 @@ struct InstanceCopier {
                 if let keyStatement {
                     let base = nextKey[destinationTable, default: 0]
                     try keyStatement.bind(
-                        [.integer(Int64(index)), .text(sourceTable), .text(destinationTable), .integer(base)]
-                            + rangeValues
-                            + (filter?.parameters ?? []))
+                        [.integer(Int64(index)), .text(sourceTable), .text(destinationTable)]
+                            + (keeps ? [] : [.integer(base)]) + rangeValues + (filter?.parameters ?? []))
                     try keyStatement.step()
-                    nextKey[destinationTable] = base + Int64(connection.changes)
+                    if !keeps { nextKey[destinationTable] = base + Int64(connection.changes) }
                     try copyStatement.bind(insert.parameters + [.integer(Int64(index))] + rangeValues)
                 } else {
                     try copyStatement.bind(insert.parameters + rangeValues + (filter?.parameters ?? []))

@@ -16,6 +16,8 @@ struct PolicyWriter {
     private var pending: [(primaryKey: Int64, object: DestinationObject)] = []
     /// Records keys for phase 2 when the table does not keep source keys.
     private let key: SQLiteStatement?
+    /// Whether the objects are those of the table that stays in a table others are merged into (``KeyPlan``).
+    private let keepsSourceKeys: Bool
     /// The last key handed to an object that does not take its source object's key.
     private(set) var nextKey: Int64
 
@@ -25,6 +27,7 @@ struct PolicyWriter {
     ) throws(RemodelError) {
         self.entityName = entity.name
         self.nextKey = nextKey
+        keepsSourceKeys = context.keys.keepingMappings.contains(mappingIndex)
         let stored = context.destination.attributes(of: entity).filter(\.isStored)
         let width = stored.count + 2
         let rows = max(1, min(64, context.connection.parameterLimit / width))
@@ -58,11 +61,11 @@ struct PolicyWriter {
     }
 
     /// Takes the objects made from one source object: the first takes the source key when the
-    /// table keeps keys, every other one the next free key.
+    /// table keeps keys (or stays, in a table that others are merged into), every other one the next free key.
     mutating func write(_ made: MadeObjects) throws(RemodelError) {
         for position in made.objects.indices {
             let primaryKey: Int64
-            if key == nil && position == 0 {
+            if (key == nil || keepsSourceKeys) && position == 0 {
                 primaryKey = made.sourceKey
             } else {
                 nextKey += 1

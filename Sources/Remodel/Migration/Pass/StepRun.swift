@@ -102,12 +102,14 @@ struct StepRun {
             ? EarlyFlush(path: destinationPath) : nil
         defer { flush?.wait() }
         let scope = options.checksWhatPassesWrite ? plan.checks : nil
-        // SQLite's checks (the file's, the app's foreign keys) cover what the whole pass wrote, once, at its end.
-        let written = isLast ? pass.writtenTables : []
-        // Where the store being migrated is checked whole beside the passes, each pass checks what it wrote.
+        // SQLite's check of the file covers what the whole pass wrote, once, at its end (where the store being
+        // migrated is checked whole beside the passes, each pass checks what it wrote); the app's foreign keys
+        // are checked on what each step wrote, so that a row a step leaves dangling is named with that step.
         let pragmas =
             isLast
-            ? options.integrityCheck.pragmas(writtenTables: written, wholeFile: options.originalFileCheck == nil) : []
+            ? options.integrityCheck.pragmas(
+                writtenTables: pass.writtenTables, wholeFile: options.originalFileCheck == nil) : []
+        let written = plan.changes.writtenTables(of: plan.destinationLayout)
         let (tracker, number, step) = (pass.tracker, pass.number, step)
         let validator = MigrationValidator(
             connection: connection, version: step.destination, layout: plan.destinationLayout, scope: scope,

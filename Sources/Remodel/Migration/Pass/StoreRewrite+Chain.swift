@@ -16,15 +16,17 @@ extension StoreRewrite {
     /// dropping its indexes (the rebuilt table builds its own under the same names). Other tables keep
     /// their references to it as they are (`legacy_alter_table`): an app's `REFERENCES Person` names the
     /// rebuilt `Person` afterwards, as in a step that reads the store being migrated. A table rebuilt under a
-    /// new name (``StorageChanges/rebuiltRenames(sourceTables:)``) is first renamed to it, references and all.
+    /// new name (``StorageChanges/rebuiltRenames()``) is first renamed to it, references and all.
     func setAside() throws(RemodelError) -> ChainedSource {
         let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
         let names = source.tables.map(\.name) + source.joinTables.map(\.name)
-        let renames = changes.rebuiltRenames(sourceTables: Set(names.map { $0.lowercased() }))
+        let renames = changes.rebuiltRenames()
+        // Those renamed last: a new name may be that of a table set aside before it.
+        let order = names.filter { renames[$0] == nil } + names.filter { renames[$0] != nil }
         var result = ChainedSource(tables: .destination)
         do {
             try connection.transaction { () throws(RemodelError) in
-                for name in names where !carriedSources.contains(name) {
+                for name in order where !carriedSources.contains(name) {
                     let indexes = try connection.rows(
                         "SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = ? COLLATE NOCASE AND sql IS NOT NULL",
                         [.text(name)])

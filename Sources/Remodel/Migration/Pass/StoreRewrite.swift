@@ -47,20 +47,21 @@ struct StoreRewrite {
         }
     }
 
+    /// Drops the source tables the step does not carry: those rebuilt under a new name last, each renamed
+    /// first (``StorageChanges/rebuiltRenames()``) so that the app's foreign keys to it follow it (the app's
+    /// triggers and views are set aside already; the rows are read from the source file).
     private func dropTablesNotCarried() throws(RemodelError) {
         let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
         let names = source.tables.map(\.name) + source.joinTables.map(\.name)
-        let renames = changes.rebuiltRenames(sourceTables: Set(names.map { $0.lowercased() }))
+        let renames = changes.rebuiltRenames()
+        for name in names where !carriedSources.contains(name) && renames[name] == nil {
+            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(name))")
+        }
         for name in names where !carriedSources.contains(name) {
-            var dropped = name
-            if let renamed = renames[name] {
-                // The app's foreign keys to the table follow it to its new name (the app's triggers and views
-                // are set aside already); the rows are read from the source file.
-                try connection.execute(
-                    "ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
-                dropped = renamed
-            }
-            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(dropped))")
+            guard let renamed = renames[name] else { continue }
+            try connection.execute(
+                "ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
+            try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(renamed))")
         }
     }
 

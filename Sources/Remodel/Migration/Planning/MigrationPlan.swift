@@ -28,6 +28,18 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// carries (``MigrationOptions/downgrade``).
     public var isDowngrade = false
 
+    /// The tables a step gives new keys to, in the plan's words.
+    private static func renumbering(_ plan: StepPlan) -> [String] {
+        plan.keys.renumbered.map { table, staying in
+            let others = (plan.changes.feeders[table] ?? []).subtracting(staying.map { [$0] } ?? []).sorted()
+            let from =
+                others.isEmpty
+                ? "objects made twice from \(staying ?? table)" : "objects from \(others.joined(separator: ", "))"
+            let kept = staying.map { ", numbered after those of \($0), which keep theirs" } ?? ""
+            return "  Renumbers \(table): \(from) get new keys (_pk)\(kept)"
+        }
+    }
+
     /// The plan step by step, entity by entity, property by property, each with its provenance.
     public var description: String {
         guard !steps.isEmpty else { return "\(modelName): the store is at \(targetVersion); nothing to do.\n" }
@@ -71,6 +83,12 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
             where loss.sourceVersion == step.source.name && loss.destinationVersion == step.destination.name {
                 lines.append("  Drops \(loss.detail)")
             }
+            if index < stepPlans.count { lines += Self.renumbering(stepPlans[index]) }
+        }
+        if stepPlans.contains(where: { !$0.keys.renumbered.isEmpty }) {
+            lines.append(
+                "Keys a step renumbers are followed where the store declares them (the model's relationships, the app's foreign keys and REFERENCES, which are refused where they name a table merged away); a key kept where nothing declares it (an INTEGER column without REFERENCES, a key outside the store) cannot be known and is not changed."
+            )
         }
         if !carried.isEmpty {
             lines.append("Carried as they are: " + carried.joined(separator: ", "))

@@ -14,7 +14,8 @@ enum PlanRehearsal {
         var rehearsals: [SchemaRehearsal] = []
         for step in steps {
             let rehearsal = SchemaRehearsal(
-                app: app, destination: step.destinationLayout, changes: step.changes, stepName: step.name)
+                app: app, source: step.sourceLayout, destination: step.destinationLayout, changes: step.changes,
+                stepName: step.name)
             try rehearsal.run()
             rehearsals.append(rehearsal)
             app = rehearsal.appAfter

@@ -1,12 +1,16 @@
-/// How destination objects get their `_pk`: the same as the source object's
-/// where a destination table is fed from exactly one source table and no
-/// source object can arrive twice; otherwise new keys, recorded in a key table.
+/// How destination objects get their `_pk`: the same as the source object's where a destination table is fed
+/// from exactly one source table and no source object can arrive twice; otherwise new keys, recorded in a key
+/// table — except for the objects of the table that *stays* (DESIGN.md, Migration 11): where one of the source
+/// tables is the destination table itself (the same root entity, perhaps renamed: `Pet` when `Cat` moves
+/// under it), its objects keep their keys and the others get keys above its largest. So a reference an app
+/// declared to that table (a foreign key, an FTS `content_rowid`) still names the same objects; the tables
+/// merged into it are gone, and a reference to one of them is refused at planning.
 struct KeyPlan {
     /// How one destination table gets its keys.
     enum Mode: Equatable {
         /// Same `_pk` as in this source table.
         case preserved(sourceTable: String)
-        /// New keys, recorded in ``KeyPlan/keyTable``.
+        /// New keys, recorded in ``KeyPlan/keyTable`` (but those of ``KeyPlan/staying(into:)``'s objects).
         case remapped
     }
 
@@ -14,26 +18,66 @@ struct KeyPlan {
     static let keyTable = "_RemodelKeys"
 
     private(set) var modes: [String: Mode] = [:]
+    /// The source table that stays in each remapped table that has one.
+    private var stays: [String: String] = [:]
+    /// The entity mappings (indexes into the mapping's entities) whose objects keep their source keys in a
+    /// remapped table: the first from each entity of the table that stays.
+    private(set) var keepingMappings: Set<Int> = []
 
     /// Plans keys for one step's mapping.
     init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) {
-        var feeders: [String: [(sourceTable: String, sourceEntity: String)]] = [:]
-        for entity in mapping.entities {
+        var feeders: [String: [(index: Int, sourceTable: String, sourceEntity: String)]] = [:]
+        for (index, entity) in mapping.entities.enumerated() {
             guard let from = entity.source, let to = entity.destination,
                 let sourceTable = source.table(forEntity: from)?.name,
                 let destinationTable = destination.table(forEntity: to)?.name
             else { continue }
-            feeders[destinationTable, default: []].append((sourceTable, from))
+            feeders[destinationTable, default: []].append((index, sourceTable, from))
         }
         for (table, list) in feeders {
             let tables = Set(list.map(\.sourceTable))
             let entities = list.map(\.sourceEntity)
             if tables.count == 1, Set(entities).count == entities.count, let only = tables.first {
                 modes[table] = .preserved(sourceTable: only)
-            } else {
-                modes[table] = .remapped
+                continue
+            }
+            modes[table] = .remapped
+            guard
+                let stay = Self.stayingTable(
+                    of: table, feeders: tables, mapping: mapping, source: source,
+                    destination: destination)
+            else { continue }
+            stays[table] = stay
+            var seen: Set<String> = []
+            for feeder in list where feeder.sourceTable == stay && seen.insert(feeder.sourceEntity).inserted {
+                keepingMappings.insert(feeder.index)
             }
         }
+    }
+
+    /// The feeder of a destination table that is that table: the source table of the entity mapped into its
+    /// root entity (an entity renamed keeps its table), else the feeder of the same name.
+    private static func stayingTable(
+        of table: String, feeders: Set<String>, mapping: MappingModel, source: StoreLayout, destination: StoreLayout
+    ) -> String? {
+        if let root = destination.tables.first(where: { $0.name == table })?.entities.first {
+            for entity in mapping.entities where entity.destination == root {
+                guard let from = entity.source, let sourceTable = source.table(forEntity: from),
+                    sourceTable.entities.first == from, feeders.contains(sourceTable.name)
+                else { continue }
+                return sourceTable.name
+            }
+        }
+        return feeders.contains(table) ? table : nil
+    }
+
+    /// The source table whose objects keep their keys in a remapped destination table, if one stays.
+    func staying(into table: String) -> String? { stays[table] }
+
+    /// The destination tables some of whose objects get new keys, each with the source tables they come from
+    /// (those that stay keep theirs), for the plan's words.
+    var renumbered: [(table: String, staying: String?)] {
+        modes.filter { $0.value == .remapped }.keys.sorted().map { ($0, stays[$0]) }
     }
 
     func mode(ofDestinationTable table: String) -> Mode? { modes[table] }

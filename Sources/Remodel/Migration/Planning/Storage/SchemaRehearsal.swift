@@ -1,22 +1,42 @@
 /// Tries the schema a pass leaves — the destination layout's tables with the app's columns, the app's own
 /// tables — in an empty in-memory database, and creates the app's indexes, views and triggers on it as
-/// they are. One that names a table or column the pass renames or drops fails there, before anything
-/// is written, and stops the migration naming it: Remodel never drops an app's object silently.
+/// SQLite leaves them once it has made the step's renames (``FollowedAppSchema``). One that names a table
+/// or column the pass drops (or renames where SQLite cannot follow it: a column of a rebuilt table) fails
+/// there, before anything is written, and stops the migration naming it: Remodel never drops an app's
+/// object silently. A table of the new version that takes the name of another table of the store (`NOTE`
+/// beside `Note`, whose table becomes `Note_table`) is rehearsed under a name of its own, so that an app's
+/// object still naming `Note` fails too instead of reading the new table.
 struct SchemaRehearsal {
+    /// What the app has in the store when the step starts.
     let app: AppSchema
     let destination: StoreLayout
     let changes: StorageChanges
     /// Names the step that is rehearsed, for messages (`Library → Library 2`).
     let stepName: String
+    /// The app's objects once SQLite has made the step's renames.
+    let followed: FollowedAppSchema
+    /// The source layout's tables (hierarchy and join), by lowercased name.
+    private let sourceTables: [String: String]
+
+    init(app: AppSchema, source: StoreLayout, destination: StoreLayout, changes: StorageChanges, stepName: String) {
+        self.app = app
+        self.destination = destination
+        self.changes = changes
+        self.stepName = stepName
+        followed = FollowedAppSchema(app: app, source: source, changes: changes)
+        sourceTables = Dictionary(
+            (source.tables.map(\.name) + source.joinTables.map(\.name)).map { ($0.lowercased(), $0) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The prefix of the name a table that takes another table's name is rehearsed under.
+    private static let takenPrefix = "_remodel_taken_"
 
     /// The columns the app added that each destination table keeps, with their definitions.
     func appColumns(of table: String) -> [(name: String, definition: String)] {
-        let sources =
-            changes.carriedTables[table].map { [$0.source] }
-            ?? (changes.feeders[table].map { Array($0).sorted() } ?? [])
         var result: [(name: String, definition: String)] = []
-        for source in sources {
-            for column in app.extraColumns[source] ?? []
+        for source in sources(of: table) {
+            for column in followed.app.extraColumns[source] ?? []
             where !result.contains(where: { $0.name.lowercased() == column.name.lowercased() }) {
                 result.append(column)
             }
@@ -24,22 +44,48 @@ struct SchemaRehearsal {
         return result
     }
 
+    /// The source tables whose rows a destination hierarchy table holds.
+    private func sources(of table: String) -> [String] {
+        changes.carriedTables[table].map { [$0.source] } ?? (changes.feeders[table].map { Array($0).sorted() } ?? [])
+    }
+
     /// The `CREATE TABLE` of a destination hierarchy table, with the app's columns after the layout's.
     func createSQL(of table: StoreLayout.Table) -> String {
+        createSQL(of: table, named: table.name)
+    }
+
+    private func createSQL(of table: StoreLayout.Table, named name: String) -> String {
         let columns = table.columns.map(\.definitionSQL) + appColumns(of: table.name).map(\.definition)
-        return "CREATE TABLE \(quoteIdentifier(table.name)) (" + columns.joined(separator: ", ") + ")"
+        return "CREATE TABLE \(quoteIdentifier(name)) (" + columns.joined(separator: ", ") + ")"
+    }
+
+    /// Whether a destination table (hierarchy or join) has the name, as SQLite compares names, of a source
+    /// table its rows do not come from: an app's object naming that table meant the other one.
+    func takesAnotherTablesName(_ table: String) -> Bool {
+        guard let source = sourceTables[table.lowercased()] else { return false }
+        if changes.sourceTable(ofCarried: table) == source { return false }
+        if destination.joinTable(named: table) != nil { return !changes.isRebuilt(table) || source != table }
+        return !(changes.feeders[table]?.contains(source) ?? false)
     }
 
     /// What the app has in the store once the step is done: its columns where they went, the destination
-    /// layout's indexes; its own tables, indexes, triggers and views as they were.
+    /// layout's tables and indexes; its own tables, indexes, triggers and views as SQLite left them.
     var appAfter: AppSchema {
-        var next = app
+        var next = followed.app
         next.extraColumns = [:]
+        next.generatedColumns = [:]
         for table in destination.tables {
             let columns = appColumns(of: table.name)
             if !columns.isEmpty { next.extraColumns[table.name] = columns }
+            let generated = sources(of: table.name).reduce(into: Set<String>()) {
+                $0.formUnion(app.generatedColumns[$1] ?? [])
+            }
+            if !generated.isEmpty { next.generatedColumns[table.name] = generated }
         }
         next.layoutIndexes = Set(destination.indexes.map(\.name))
+        next.joinTables = Set(destination.joinTables.map(\.name))
+        next.layoutTables = Set(
+            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { $0.lowercased() })
         return next
     }
 
@@ -65,9 +111,11 @@ struct SchemaRehearsal {
 
     private func rehearse() throws(RemodelError) {
         guard !app.isEmpty else { return }
+        let app = followed.app
         try checkAppColumnsArrive()
         try checkAppTableNames()
         let scratch = try SQLiteConnection(path: ":memory:")
+        try scratch.setDoubleQuotedStrings(false)
         for table in destination.tables {
             let layoutNames = Set(table.columns.map { $0.name.lowercased() })
             if let clash = appColumns(of: table.name).first(where: { layoutNames.contains($0.name.lowercased()) }) {
@@ -78,7 +126,15 @@ struct SchemaRehearsal {
             }
             try createTable(table, on: scratch)
         }
-        for join in destination.joinTables { try scratch.execute(join.createSQL) }
+        for (offset, join) in destination.joinTables.enumerated() {
+            var sql = join.createSQL
+            if takesAnotherTablesName(join.name) {
+                sql = sql.replacingOccurrences(
+                    of: "CREATE TABLE \(quoteIdentifier(join.name))",
+                    with: "CREATE TABLE \"_remodel_taken_join_\(offset)\"")
+            }
+            try scratch.execute(sql)
+        }
         for table in app.tables where table.type == "table" {
             do {
                 try scratch.execute(table.sql)
@@ -89,7 +145,10 @@ struct SchemaRehearsal {
             }
             // An index over a model table (FTS `content=`) reads it on a scan: a table or column the pass
             // renames or drops fails here, on the empty schema.
-            if isVirtual(table) { try scan(table, on: scratch) }
+            if isVirtual(table) {
+                try scan(table, on: scratch)
+                try checkContentTable(of: table)
+            }
         }
         try checkForeignKeys(on: scratch)
         for index in app.modelTableIndexes { try replay(index, on: scratch) }
@@ -99,7 +158,8 @@ struct SchemaRehearsal {
         }
         for trigger in app.triggers {
             try replay(trigger, on: scratch)
-            for statement in try firingStatements(of: trigger, on: scratch) {
+            try checkUpdatedColumns(of: trigger, on: scratch)
+            for statement in try Self.firingStatements(of: trigger, on: scratch) {
                 try compile(statement, for: trigger, on: scratch)
             }
         }
@@ -109,8 +169,10 @@ struct SchemaRehearsal {
     /// column or a `CHECK` over a column the pass renames or drops) is found by adding the app's columns one
     /// by one, and named.
     private func createTable(_ table: StoreLayout.Table, on scratch: SQLiteConnection) throws(RemodelError) {
+        // A table that takes another table's name is created under one of its own (see the type's summary).
+        let name = takesAnotherTablesName(table.name) ? Self.takenPrefix + table.name : table.name
         do {
-            try scratch.execute(createSQL(of: table))
+            try scratch.execute(createSQL(of: table, named: name))
             return
         } catch {}
         var columns = table.columns.map(\.definitionSQL)
@@ -132,7 +194,7 @@ struct SchemaRehearsal {
             }
         }
         // Not an app column's doing: the model's own schema, which Remodel makes.
-        try scratch.execute(createSQL(of: table))
+        try scratch.execute(createSQL(of: table, named: name))
     }
 
     /// Every column the app added to a model table must arrive somewhere: on a table the pass carries, or
@@ -141,7 +203,7 @@ struct SchemaRehearsal {
     private func checkAppColumnsArrive() throws(RemodelError) {
         let kept = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
             .union(changes.feeders.values.flatMap { $0 })
-        for (table, columns) in app.extraColumns.sorted(by: { $0.key < $1.key }) where !kept.contains(table) {
+        for (table, columns) in followed.app.extraColumns.sorted(by: { $0.key < $1.key }) where !kept.contains(table) {
             guard let column = columns.first else { continue }
             let what =
                 app.joinTables.contains(table)
@@ -172,28 +234,37 @@ struct SchemaRehearsal {
     /// Every foreign key the app declared (on its own tables, or on a column it added to a model table) that
     /// points at a model table must still find that table and its columns after the pass. A table the pass
     /// carries or rebuilds under a new name is followed (SQLite's `ALTER TABLE … RENAME` rewrites the
-    /// references; see ``StorageChanges/rebuiltRenames(sourceTables:)``); one it removes, or whose objects go
+    /// references; see ``StorageChanges/rebuiltRenames()``); one it removes, or whose objects go
     /// to several tables, is refused, naming the key.
     private func checkForeignKeys(on scratch: SQLiteConnection) throws(RemodelError) {
         let followed = Set(
             changes.carriedTables.values.filter { $0.source != $0.destination }.map { $0.source.lowercased() }
         )
         .union(changes.carriedJoins.filter { $0.key != $0.value }.map { $0.value.lowercased() })
-        .union(changes.rebuiltRenames(sourceTables: app.layoutTables).keys.map { $0.lowercased() })
+        .union(changes.rebuiltRenames().keys.map { $0.lowercased() })
         let keys = try scratch.rows(
             """
             SELECT m.name, p."table", p."from", p."to" FROM sqlite_master AS m JOIN pragma_foreign_key_list(m.name) AS p
             WHERE m.type = 'table' ORDER BY m.name, p.id, p.seq
             """)
         for row in keys {
-            guard case .text(let child) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else {
-                continue
-            }
+            guard case .text(let scratchName) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2]
+            else { continue }
+            // A table rehearsed under a name of its own (see the type's summary) is named as the store names it.
+            let child =
+                scratchName.hasPrefix(Self.takenPrefix)
+                ? String(scratchName.dropFirst(Self.takenPrefix.count)) : scratchName
             let lowered = parent.lowercased()
             let parentColumns = try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(parent)]).compactMap {
                 row -> String? in
                 if case .text(let name) = row[0] { return name.lowercased() }
                 return nil
+            }
+            if let merged = mergedWithNewKeys(named: parent) {
+                throw RemodelError(
+                    .migrationNotPlannable,
+                    "the app's foreign key \(child).\(from) references \(parent), whose objects \(stepName) merges into \(merged) with new keys (_pk): its rows would point at other objects or at nothing. Map its values to the new keys (the step's plan names the tables it renumbers) or drop the foreign key before migrating; Remodel does not change it silently",
+                    entity: child, property: from)
             }
             let problem: String
             if parentColumns.isEmpty {
@@ -212,6 +283,27 @@ struct SchemaRehearsal {
         }
     }
 
+    /// The destination table a source table's objects go to with new keys (merged into a table that another
+    /// source table stays in, or into a new one), by the name an app's object gives it (SQLite's way).
+    private func mergedWithNewKeys(named name: String) -> String? {
+        guard let source = sourceTables[name.lowercased()] else { return nil }
+        return changes.renumbered.keys.sorted().first { table in
+            (changes.feeders[table]?.contains(source) ?? false) && (changes.renumbered[table] ?? nil) != source
+        }
+    }
+
+    /// An FTS index of the app over a model table (`content=`) finds its rows by their keys: over a table whose
+    /// objects the step gives new keys, it would point at other objects.
+    private func checkContentTable(of table: AppSchema.Object) throws(RemodelError) {
+        guard let content = SQLVirtualTableOptions(table.sql)?.value(of: "content"), !content.isEmpty,
+            let merged = mergedWithNewKeys(named: content)
+        else { return }
+        throw RemodelError(
+            .migrationNotPlannable,
+            "the app's table \(table.name) indexes \(content) by its keys (content=), and \(stepName) merges the objects of \(content) into \(merged) with new keys (_pk): the index would point at other objects. Drop it before migrating and build it again for the new version (its 'rebuild' command); Remodel does not change it silently",
+            entity: table.name)
+    }
+
     private func isVirtual(_ table: AppSchema.Object) -> Bool {
         table.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
     }
@@ -226,7 +318,7 @@ struct SchemaRehearsal {
 
     private func replay(_ object: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) {
         do {
-            try scratch.execute(object.sql)
+            try asTheStoreHasIt(object, on: scratch) { () throws(RemodelError) in try scratch.execute(object.sql) }
         } catch {
             throw refusal(object, error)
         }
@@ -235,14 +327,41 @@ struct SchemaRehearsal {
     private func compile(_ sql: String, for object: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
     {
         do {
-            _ = try scratch.prepare(sql)
+            try asTheStoreHasIt(object, on: scratch) { () throws(RemodelError) in _ = try scratch.prepare(sql) }
         } catch {
             throw refusal(object, error)
         }
     }
 
+    /// Runs `body` with SQLite's double-quoted-string fallback where the object needs it on the store's own
+    /// schema (``FollowedAppSchema/needsDoubleQuotedStrings``), and without it otherwise.
+    private func asTheStoreHasIt(
+        _ object: AppSchema.Object, on scratch: SQLiteConnection, _ body: () throws(RemodelError) -> Void
+    ) throws(RemodelError) {
+        guard followed.needsDoubleQuotedStrings.contains(FollowedAppSchema.key(object)) else { return try body() }
+        try scratch.setDoubleQuotedStrings(true)
+        defer { try? scratch.setDoubleQuotedStrings(false) }
+        try body()
+    }
+
+    /// The columns a trigger's `UPDATE OF` lists must be columns of its table: SQLite does not check them, and
+    /// a trigger on a column the step drops would never fire again.
+    private func checkUpdatedColumns(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError) {
+        let listed = SQLTriggerHeader(trigger.sql)?.updatedColumns ?? []
+        guard !listed.isEmpty else { return }
+        let columns = Set(
+            try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(trigger.table)]).compactMap {
+                row -> String? in
+                if case .text(let name) = row[0] { return name.lowercased() }
+                return nil
+            })
+        if let missing = listed.first(where: { !columns.contains($0.lowercased()) }) {
+            throw refusal(trigger, RemodelError(.sqlite, "no such column: \(missing)"))
+        }
+    }
+
     /// Statements that fire a trigger, for SQLite to compile its body against the new schema (never run).
-    private func firingStatements(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
+    static func firingStatements(of trigger: AppSchema.Object, on scratch: SQLiteConnection) throws(RemodelError)
         -> [String]
     {
         let table = quoteIdentifier(trigger.table)

@@ -122,6 +122,11 @@ struct StepStorageAnalysis {
             if case .entityName = column.content { return false }
             return !used.contains(column.name)
         }.map(\.name)
+        // A dropped column stays until the step's phases are done (they may read it), and SQLite compares names
+        // without letter case: a column of the new version named like it (`menuID` beside the dropped `menuId`)
+        // could not be added or renamed to. Such a table is rebuilt.
+        let names = Set(table.columns.map { $0.name.lowercased() })
+        guard !dropped.contains(where: { names.contains($0.lowercased()) }) else { return nil }
         return StorageChanges.CarriedTable(
             source: feeder, destination: table.name, columns: columns, droppedColumns: dropped)
     }

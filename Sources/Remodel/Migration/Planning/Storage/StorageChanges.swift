@@ -52,6 +52,10 @@ struct StorageChanges: Equatable {
     var carriedJoins: [String: String] = [:]
     /// The source hierarchy tables whose objects arrive in each destination hierarchy table.
     var feeders: [String: Set<String>] = [:]
+    /// The destination tables whose objects get new keys (several source tables merged into one, or a source
+    /// object arriving twice), each with the source table that stays and keeps its keys, if one does
+    /// (``KeyPlan``).
+    var renumbered: [String: String?] = [:]
 
     /// The destination tables (hierarchy and join) of `layout` whose pages the pass writes: rebuilt ones, and
     /// carried ones it drops columns of (SQLite rewrites their rows) or fills. A rename or a new empty column
@@ -69,23 +73,28 @@ struct StorageChanges: Equatable {
     /// Whether a destination table (hierarchy or join) is rebuilt.
     func isRebuilt(_ table: String) -> Bool { carriedTables[table] == nil && carriedJoins[table] == nil }
 
-    /// Rebuilt hierarchy tables that are one source table under a new name (an entity renamed and changed),
-    /// source → destination: the source table is renamed before it is dropped, so that SQLite rewrites the
-    /// app's foreign keys to it (`ALTER TABLE … RENAME`). Only where the source feeds that table alone, is
-    /// not carried anywhere, and the new name is not one of the source's tables (`sourceTables`, lowercased).
-    func rebuiltRenames(sourceTables: Set<String>) -> [String: String] {
-        let carriedSources = Set(carriedTables.values.map(\.source))
+    /// Rebuilt hierarchy tables that are one source table under a new name (an entity renamed and changed, or
+    /// the table that stays among several merged), source → destination: the source table is renamed before it is dropped, so that SQLite rewrites the
+    /// app's foreign keys to it (`ALTER TABLE … RENAME`). Only where the source feeds that table alone and is
+    /// not carried anywhere, and the new name (compared as SQLite compares names) is not that of a table
+    /// still standing when the renames run: a carried one, or another table renamed. The tables a step drops
+    /// go first (``StoreRewrite``), so a new name may be that of one of them: `Item_table` rebuilt as `Item`
+    /// where the entity `ITEM` is removed.
+    func rebuiltRenames() -> [String: String] {
+        let carriedSources = Set(carriedTables.values.map(\.source)).union(carriedJoins.values)
         var destinationsOf: [String: Int] = [:]
         for (_, sources) in feeders { for source in sources { destinationsOf[source, default: 0] += 1 } }
         var renames: [String: String] = [:]
-        for (destination, sources) in feeders where isRebuilt(destination) && sources.count == 1 {
-            guard let source = sources.first, source.lowercased() != destination.lowercased(),
-                destinationsOf[source] == 1,
-                !carriedSources.contains(source), !sourceTables.contains(destination.lowercased())
+        for (destination, sources) in feeders where isRebuilt(destination) {
+            // One source table, or the one that stays among those merged (its objects keep their keys).
+            let staying = renumbered[destination] ?? nil
+            guard let source = sources.count == 1 ? sources.first : staying, source != destination,
+                destinationsOf[source] == 1, !carriedSources.contains(source)
             else { continue }
             renames[source] = destination
         }
-        return renames
+        let standing = Set((carriedSources.union(renames.keys)).map { $0.lowercased() })
+        return renames.filter { !standing.contains($0.value.lowercased()) }
     }
 
     /// The source table a carried destination table comes from.
@@ -108,6 +117,7 @@ extension StorageChanges {
             else { continue }
             feeders[destinationTable, default: []].insert(sourceTable)
         }
+        for (table, staying) in analysis.keys.renumbered { renumbered[table] = .some(staying) }
     }
 
     /// The changes of one step. `policies` names destination entities whose objects Swift code makes.
