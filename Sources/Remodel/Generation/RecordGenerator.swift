@@ -72,6 +72,28 @@ public struct RecordGenerator: Sendable {
         return files.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
 
+    /// Everything in one file: the tables' types and the schema, as a build-tool plugin writes them (it must name
+    /// its outputs before it reads the model).
+    ///
+    /// For example:
+    /// ```swift
+    /// try RecordGenerator(bundle: bundle).writeCombined(to: "\(workDirectory)/LibraryRecords.swift")
+    /// ```
+    /// - Parameter path: The file, replaced when its contents change.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the file cannot be written.
+    public func writeCombined(to path: String) throws(RemodelError) {
+        let shape = self.shape
+        let data = Data(RecordWriter(shape: shape, bundleName: bundleName, access: access).combinedFile().utf8)
+        if FileManager.default.contents(atPath: path) == data { return }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw RemodelError(.io, "cannot write a generated file: \(error.localizedDescription)", path: path)
+        }
+    }
+
     /// Writes the generated files into a folder (made if missing), removing the generated files a previous run
     /// left there that this one does not write, and nothing else.
     ///

@@ -3,6 +3,10 @@
 /// records read and check values with.
 extension RecordWriter {
     func schemaFile() -> String {
+        header("What the records were generated for, and the check of a store", publicFoundation: false) + schemaBody()
+    }
+
+    func schemaBody() -> String {
         var out = SwiftWriter()
         let version = shape.layout.version
         out.doc(
@@ -56,7 +60,7 @@ extension RecordWriter {
             writeLinks(to: &out)
         }
         out.line()
-        return header("What the records were generated for, and the check of a store") + out.text + supportText()
+        return out.text + supportText()
     }
 
     private func writeCheck(to out: inout SwiftWriter) {

@@ -11,15 +11,23 @@ struct RecordWriter {
     var schema: String { shape.schemaTypeName }
     var versionName: String { shape.layout.version.name }
 
-    func header(_ subject: String) -> String {
+    /// Whether public declarations of these entities name a Foundation type (so the import must be public too).
+    func usesFoundation(_ entities: [RecordShape.EntityShape]) -> Bool {
+        let foundationTypes: Set<String> = ["Date", "Decimal", "Data", "UUID", "URL"]
+        return entities.contains { entity in
+            entity.attributes.contains { foundationTypes.contains(AttributeSwiftType.name(of: $0.attribute.type)) }
+        }
+    }
+
+    func header(_ subject: String, publicFoundation: Bool) -> String {
         """
         \(RecordGenerator.marker) from the model \(SwiftNames.stringLiteral(bundleName)), \
         version \(SwiftNames.stringLiteral(versionName)) (Remodel \(version)).
         // \(subject). Do not edit: run `remodel generate` again when the model changes.
         // swift-format-ignore-file
 
-        import Foundation
-        import GRDB
+        \(access == .public && publicFoundation ? "public " : "")import Foundation
+        \(access == .public ? "public " : "")import GRDB
 
         """
     }
@@ -29,6 +37,20 @@ struct RecordWriter {
     // MARK: - A table's file
 
     func tableFile(_ index: Int) -> String {
+        let table = shape.tables[index]
+        return header(
+            "The table \(Self.literal(table.table.name))",
+            publicFoundation: usesFoundation(table.entityIndexes.map { shape.entities[$0] })) + tableBody(index)
+    }
+
+    /// Every table and the schema in one file, for a build-tool plugin that declares one output per model.
+    func combinedFile() -> String {
+        var text = header("Every table of the version and its schema", publicFoundation: usesFoundation(shape.entities))
+        for index in shape.tables.indices { text += tableBody(index) + "\n" }
+        return text + schemaBody()
+    }
+
+    func tableBody(_ index: Int) -> String {
         let table = shape.tables[index]
         var out = SwiftWriter()
         if table.isHierarchy {
@@ -42,7 +64,7 @@ struct RecordWriter {
         writeRecordConformance(table, to: &out)
         out.line()
         writeAssociations(table, to: &out)
-        return header("The table \(Self.literal(table.table.name))") + out.text
+        return out.text
     }
 
     /// The enum of a table holding a hierarchy: one case per concrete entity.
