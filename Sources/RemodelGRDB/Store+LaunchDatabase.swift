@@ -35,7 +35,8 @@ extension Store {
         configuration: GRDB.Configuration = GRDB.Configuration(), check: @escaping @Sendable (Database) throws -> Void,
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws -> (DatabasePool, StoreLaunchOutcome) {
-        let outcome = try await launchAndClose(at: path, bundle: bundle, seed: seed, options: options, progress: progress)
+        let outcome = try await launchAndClose(
+            at: path, bundle: bundle, seed: seed, options: options, progress: progress)
         let pool = try DatabasePool(path: path, configuration: waiting(configuration))
         try await pool.read { db in try check(db) }
         return (pool, outcome)
@@ -65,7 +66,8 @@ extension Store {
         configuration: GRDB.Configuration = GRDB.Configuration(), check: @escaping @Sendable (Database) throws -> Void,
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws -> (DatabaseQueue, StoreLaunchOutcome) {
-        let outcome = try await launchAndClose(at: path, bundle: bundle, seed: seed, options: options, progress: progress)
+        let outcome = try await launchAndClose(
+            at: path, bundle: bundle, seed: seed, options: options, progress: progress)
         let queue = try DatabaseQueue(path: path, configuration: waiting(configuration))
         try await queue.read { db in try check(db) }
         return (queue, outcome)

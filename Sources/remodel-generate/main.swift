@@ -29,7 +29,9 @@ while !arguments.isEmpty {
     }
 }
 guard let model, let output = options["output"] else {
-    fail("usage: remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--access public|internal]", status: 64)
+    fail(
+        "usage: remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--access public|internal]",
+        status: 64)
 }
 guard let access = RecordGenerator.Access(rawValue: options["access"] ?? "internal") else {
     fail("--access is public or internal", status: 64)

@@ -26,7 +26,10 @@ struct GeneratedCodeTests {
         #expect(committed == files.map(\.name).sorted())
         for file in files {
             let text = try String(contentsOf: directory.appendingPathComponent(file.name), encoding: .utf8)
-            #expect(text == file.contents, "\(folder)/\(file.name) is stale: run remodel generate \(fixture.model) --output Tests/GeneratedRecords/\(folder) --access public")
+            #expect(
+                text == file.contents,
+                "\(folder)/\(file.name) is stale: run remodel generate \(fixture.model) --output Tests/GeneratedRecords/\(folder) --access public"
+            )
         }
     }
 }

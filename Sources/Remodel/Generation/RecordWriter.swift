@@ -160,7 +160,20 @@ struct RecordWriter {
             for field in entity.attributes {
                 let type = AttributeSwiftType.name(of: field.attribute.type) + (field.isOptional ? "?" : "")
                 out.doc(attributeDoc(field))
-                out.line("\(open)var \(field.swiftName): \(type)")
+                guard field.attribute.type == .decimal else {
+                    out.line("\(open)var \(field.swiftName): \(type)")
+                    continue
+                }
+                // A Decimal keeps the text the store holds (`12.30` stays `12.30`) until it is set.
+                let wrap =
+                    field.isOptional
+                    ? "newValue.map(\(schema).StoredDecimal.init)" : "\(schema).StoredDecimal(newValue)"
+                let unwrap = field.isOptional ? "_\(field.swiftName)?.value" : "_\(field.swiftName).value"
+                out.block("\(open)var \(field.swiftName): \(type)") { out in
+                    out.line("get { \(unwrap) }")
+                    out.line("set { _\(field.swiftName) = \(wrap) }")
+                }
+                out.line("var _\(field.swiftName): \(schema).StoredDecimal\(field.isOptional ? "?" : "")")
             }
             for field in entity.toOnes {
                 out.doc(
@@ -219,7 +232,17 @@ struct RecordWriter {
         out.doc("An object with the model's default values; `insert` gives it its key.")
         out.block("\(open)init(\(parameters.joined(separator: ", ")))") { out in
             out.line("self.id = id")
-            for field in entity.attributes { out.line("self.\(field.swiftName) = \(field.swiftName)") }
+            for field in entity.attributes {
+                if field.attribute.type == .decimal {
+                    let wrap =
+                        field.isOptional
+                        ? "\(field.swiftName).map(\(schema).StoredDecimal.init)"
+                        : "\(schema).StoredDecimal(\(field.swiftName))"
+                    out.line("self._\(field.swiftName) = \(wrap)")
+                } else {
+                    out.line("self.\(field.swiftName) = \(field.swiftName)")
+                }
+            }
             for field in entity.toOnes { out.line("self.\(field.swiftName) = \(field.swiftName)") }
         }
     }
@@ -244,11 +267,12 @@ struct RecordWriter {
                 } else {
                     read = "try row.decode(\(type)?.self, atIndex: \(field.index))"
                 }
+                let target = field.attribute.type == .decimal ? "_\(field.swiftName)" : field.swiftName
                 if field.isOptional {
-                    out.line("\(field.swiftName) = \(read)")
+                    out.line("\(target) = \(read)")
                 } else {
                     out.line(
-                        "\(field.swiftName) = try \(schema).required(\(read), row, \(Self.literal(entity.entity.name)), \(Self.literal(field.attribute.name)))"
+                        "\(target) = try \(schema).required(\(read), row, \(Self.literal(entity.entity.name)), \(Self.literal(field.attribute.name)))"
                     )
                 }
             }
@@ -387,7 +411,9 @@ struct RecordWriter {
             out.line("    container[\(Self.literal(StoreColumn.entity))] = \(entityLiteral)")
             for field in entity.attributes {
                 let column = Self.literal(field.column)
-                if field.isOptional {
+                if field.attribute.type == .decimal {
+                    out.line("    container[\(column)] = _\(field.swiftName)\(field.isOptional ? "?" : "").stored")
+                } else if field.isOptional {
                     let mapped = AttributeSwiftType.storedExpression("$0", type: field.attribute.type)
                     let value = mapped == "$0" ? field.swiftName : "\(field.swiftName).map { \(mapped) }"
                     out.line("    container[\(column)] = \(value)")

@@ -216,18 +216,40 @@ extension DiligenceSchema {
         try row.decode(Double?.self, atIndex: index).map(Date.init(timeIntervalSince1970:))
     }
 
+    /// A Decimal attribute's value with the exact value the store holds, written back unchanged until the
+    /// value is set (`12.30` is not rewritten `12.3`); equal and hashed by value.
+    struct StoredDecimal: Hashable, Sendable {
+        let value: Decimal
+        let stored: DatabaseValue
+
+        /// A value set in Swift: stored as its digits, `Decimal.description`.
+        init(_ value: Decimal) {
+            self.value = value
+            self.stored = value.description.databaseValue
+        }
+
+        init(value: Decimal, stored: DatabaseValue) {
+            self.value = value
+            self.stored = stored
+        }
+
+        static func == (lhs: StoredDecimal, rhs: StoredDecimal) -> Bool { lhs.value == rhs.value }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
+
     /// A Decimal: its digits as TEXT (a number that a migration wrote as one is read too).
-    static func decimal(_ row: Row, _ index: Int, _ entity: String, _ attribute: String) throws -> Decimal? {
+    static func decimal(_ row: Row, _ index: Int, _ entity: String, _ attribute: String) throws -> StoredDecimal? {
         let value = try row.decode(DatabaseValue.self, atIndex: index)
         switch value.storage {
         case .null: return nil
-        case .int64(let integer): return Decimal(integer)
-        case .double(let double): return Decimal(double)
+        case .int64(let integer): return StoredDecimal(value: Decimal(integer), stored: value)
+        case .double(let double): return StoredDecimal(value: Decimal(double), stored: value)
         case .string(let text):
             guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
                 throw undecodable(row, entity, attribute, "\"\(text)\"", "a decimal number")
             }
-            return decimal
+            return StoredDecimal(value: decimal, stored: value)
         case .blob: throw undecodable(row, entity, attribute, "binary data", "a decimal number")
         }
     }

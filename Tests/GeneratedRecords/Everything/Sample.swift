@@ -38,7 +38,11 @@ public struct Sample: Identifiable, Hashable, Sendable {
     /// `i64`: Integer 64, optional.
     public var i64: Int64?
     /// `dec`: Decimal, optional.
-    public var dec: Decimal?
+    public var dec: Decimal? {
+        get { _dec?.value }
+        set { _dec = newValue.map(EverythingSchema.StoredDecimal.init) }
+    }
+    var _dec: EverythingSchema.StoredDecimal?
     /// `dbl`: Double, optional.
     public var dbl: Double?
     /// `flt`: Float, optional.
@@ -66,7 +70,7 @@ public struct Sample: Identifiable, Hashable, Sendable {
         self.i16 = i16
         self.i32 = i32
         self.i64 = i64
-        self.dec = dec
+        self._dec = dec.map(EverythingSchema.StoredDecimal.init)
         self.dbl = dbl
         self.flt = flt
         self.str = str
@@ -105,7 +109,7 @@ public struct Sample: Identifiable, Hashable, Sendable {
         i16 = try row.decode(Int16?.self, atIndex: 2)
         i32 = try row.decode(Int32?.self, atIndex: 3)
         i64 = try row.decode(Int64?.self, atIndex: 4)
-        dec = try EverythingSchema.decimal(row, 5, "Sample", "dec")
+        _dec = try EverythingSchema.decimal(row, 5, "Sample", "dec")
         dbl = try row.decode(Double?.self, atIndex: 6)
         flt = try row.decode(Float?.self, atIndex: 7)
         str = try row.decode(String?.self, atIndex: 8)
@@ -143,7 +147,7 @@ extension Sample {
         container["i16"] = i16
         container["i32"] = i32
         container["i64"] = i64
-        container["dec"] = dec.map { $0.description }
+        container["dec"] = _dec?.stored
         container["dbl"] = dbl
         container["flt"] = flt
         container["str"] = str

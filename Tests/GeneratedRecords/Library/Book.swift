@@ -36,7 +36,11 @@ public struct Book: Identifiable, Hashable, Sendable {
     /// `pageCount`: Integer 32, optional.
     public var pageCount: Int32?
     /// `price`: Decimal, optional.
-    public var price: Decimal?
+    public var price: Decimal? {
+        get { _price?.value }
+        set { _price = newValue.map(LibrarySchema.StoredDecimal.init) }
+    }
+    var _price: LibrarySchema.StoredDecimal?
     /// `publishedOn`: Date, optional.
     public var publishedOn: Date?
     /// `title`: String.
@@ -49,7 +53,7 @@ public struct Book: Identifiable, Hashable, Sendable {
         self.id = id
         self.isbn = isbn
         self.pageCount = pageCount
-        self.price = price
+        self._price = price.map(LibrarySchema.StoredDecimal.init)
         self.publishedOn = publishedOn
         self.title = title
         self.author = author
@@ -72,7 +76,7 @@ public struct Book: Identifiable, Hashable, Sendable {
         id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
         isbn = try row.decode(String?.self, atIndex: 2)
         pageCount = try row.decode(Int32?.self, atIndex: 3)
-        price = try LibrarySchema.decimal(row, 4, "Book", "price")
+        _price = try LibrarySchema.decimal(row, 4, "Book", "price")
         publishedOn = try LibrarySchema.date(row, 5, "Book", "publishedOn")
         title = try LibrarySchema.required(try row.decode(String?.self, atIndex: 6), row, "Book", "title")
         author = try row.decode(Int64?.self, atIndex: 7).map(Person.ID.init(rawValue:))
@@ -96,7 +100,7 @@ extension Book {
         container["_entity"] = "Book"
         container["isbn"] = isbn
         container["pageCount"] = pageCount
-        container["price"] = price.map { $0.description }
+        container["price"] = _price?.stored
         container["publishedOn"] = publishedOn.map { $0.timeIntervalSince1970 }
         container["title"] = title
         container["author"] = author?.rawValue
