@@ -106,10 +106,15 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/GeneratedRecords/Everything"
         ),
+        .target(
+            name: "NamesRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Names"
+        ),
         .testTarget(
             name: "RecordsTests",
             dependencies: [
-                "Remodel", "RemodelGRDB", "LibraryRecords", "DiligenceRecords", "EverythingRecords",
+                "Remodel", "RemodelGRDB", "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -12,6 +12,7 @@ struct GeneratedCodeTests {
         ("Models/Library.xcdatamodeld", "Library"),
         ("Models/Diligence.xcdatamodeld", "Diligence"),
         ("Tests/RemodelTests/Fixtures/Store/Everything.xcdatamodel", "Everything"),
+        ("Tests/RemodelTests/Fixtures/Generation/Names.xcdatamodel", "Names"),
     ]
 
     @Test(arguments: fixtures.map(\.folder))
