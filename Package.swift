@@ -62,7 +62,9 @@ let package = Package(
         .executableTarget(
             name: "RemodelBench",
             // RemodelSQLite: the bench reads SQLite's own counters (statement times, page caches, heap high-water).
-            dependencies: ["Remodel", "RemodelSQLite"],
+            dependencies: [
+                "Remodel", "RemodelSQLite", "LibraryRecords", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/remodel-bench"
         ),
         // The plugins' tool: `remodel generate` with Remodel alone (no argument parser to build).
