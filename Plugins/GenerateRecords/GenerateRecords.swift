@@ -13,7 +13,7 @@ struct GenerateRecords: CommandPlugin {
         let access = extractor.extractOption(named: "access").last ?? "internal"
         let folder = extractor.extractOption(named: "output").last ?? "Generated"
         let targets = names.isEmpty ? context.package.targets : try context.package.targets(named: names)
-        let tool = try context.tool(named: "remodel-generate")
+        let tool = try context.tool(named: "RemodelGenerate")
         for case let target as SourceModuleTarget in targets {
             for model in ModelFolders.models(under: target.directoryURL) {
                 let output = target.directoryURL.appendingPathComponent(folder)

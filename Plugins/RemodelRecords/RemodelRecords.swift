@@ -20,7 +20,7 @@ import PackagePlugin
 struct RemodelRecords: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let tool = try context.tool(named: "remodel-generate")
+        let tool = try context.tool(named: "RemodelGenerate")
         return ModelFolders.models(under: target.directoryURL).map { model in
             let name = model.deletingPathExtension().lastPathComponent + "Records.swift"
             let output = context.pluginWorkDirectoryURL.appendingPathComponent(name)

@@ -16,7 +16,8 @@ import Remodel
 enum RecordsBench {
     static let runs = 3
     static let inserts = 100_000
-    static let columns = "\"_pk\", \"_entity\", \"isbn\", \"pageCount\", \"price\", \"publishedOn\", \"title\", \"author\""
+    static let columns =
+        "\"_pk\", \"_entity\", \"isbn\", \"pageCount\", \"price\", \"publishedOn\", \"title\", \"author\""
 
     /// A book read by hand, as a GRDB user writes it: by column index, the layout's encodings.
     struct HandBook: FetchableRecord {
@@ -116,11 +117,13 @@ enum RecordsBench {
                     try book.insert(db)
                 }
             } else {
-                let statement = try db.cachedStatement(sql: "INSERT INTO \"Book\" (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO \"Book\" (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 for i in 0..<inserts {
                     let price = Decimal(i % 5000)
                     try statement.execute(arguments: [
-                        nil, "Book", "978-\(i)", Int32(i % 1000), price.description, 1.7e9 + Double(i), "Volume \(i)", nil,
+                        nil, "Book", "978-\(i)", Int32(i % 1000), price.description, 1.7e9 + Double(i), "Volume \(i)",
+                        nil,
                     ])
                     _ = db.lastInsertedRowID
                 }

@@ -431,20 +431,10 @@ struct RecordWriter {
             writeAroundSave(entity, table: table, to: &out)
             out.line()
             writeAroundDelete(entity, to: &out)
+            out.line()
+            writeInsert(entity, table: table, to: &out)
             guard table.isHierarchy else { return }
             let record = table.recordTypeName
-            out.line()
-            out.doc(
-                """
-                Inserts the object as a row of the table \(Self.literal(table.table.name)), after `validate()`, and \
-                gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-                - Throws: `\(schema).RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-                """)
-            out.block("\(open)mutating func insert(_ db: Database) throws") { out in
-                out.line("var record = \(record).\(entity.caseName)(self)")
-                out.line("try record.insert(db)")
-                out.line("id = record.id")
-            }
             out.line()
             out.doc(
                 """
@@ -473,6 +463,65 @@ struct RecordWriter {
                 out.line("try \(record).\(entity.caseName)(self).delete(db)")
             }
         }
+    }
+
+    /// `insert` as one cached statement: what GRDB's `insert` does for the record (validate, write the row, give
+    /// the key, keep the other sides), without building a persistence container and its SQL for every object.
+    /// GRDB's own `insert(_:onConflict:)` still works, through the record's hooks.
+    private func writeInsert(
+        _ entity: RecordShape.EntityShape, table: RecordShape.TableShape, to out: inout SwiftWriter
+    ) {
+        let columns =
+            [StoreColumn.pk, StoreColumn.entity] + entity.attributes.map(\.column) + entity.toOnes.map(\.column)
+        let sql =
+            "INSERT INTO \(quoteIdentifier(table.table.name)) (\(columns.map(quoteIdentifier).joined(separator: ", "))) "
+            + "VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        var values = ["id == .unassigned ? nil : id.rawValue", Self.literal(entity.entity.name)]
+        for field in entity.attributes {
+            if field.attribute.type == .decimal {
+                values.append("_\(field.swiftName)\(field.isOptional ? "?" : "").stored")
+            } else if field.isOptional {
+                let mapped = AttributeSwiftType.storedExpression("$0", type: field.attribute.type)
+                values.append(mapped == "$0" ? field.swiftName : "\(field.swiftName).map { \(mapped) }")
+            } else {
+                values.append(AttributeSwiftType.storedExpression(field.swiftName, type: field.attribute.type))
+            }
+        }
+        values += entity.toOnes.map { "\($0.swiftName)?.rawValue" }
+        let properties = propertyNamesByColumn(entity)
+        let constraints = entity.uniqueness.map { "[" + $0.map { Self.literal($0) }.joined(separator: ", ") + "]" }
+        out.doc(
+            """
+            Inserts the object as a row of the table \(Self.literal(table.table.name)), after `validate()`, and gives \
+            it its key (the next `_pk`, as the store numbers objects) unless it has one.
+            - Throws: `\(schema).RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+            """)
+        out.block("\(open)mutating func insert(_ db: Database) throws") { out in
+            out.line("try validate()")
+            out.line("let statement = try db.cachedStatement(sql: \(Self.literal(sql)))")
+            out.line("do {")
+            out.line("    try statement.execute(arguments: [\(values.joined(separator: ", "))])")
+            out.line("} catch let error as DatabaseError {")
+            out.line(
+                "    throw \(schema).RecordError.saving(error, \(Self.literal(entity.entity.name)), id.rawValue, constraints: [\(constraints.joined(separator: ", "))], properties: \(properties))"
+            )
+            out.line("}")
+            out.line("if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }")
+            for field in keptToOnes(entity) {
+                out.line(
+                    "if \(field.swiftName) != nil { try _keep\(SwiftNames.upperFirst(field.swiftName))(db, key: id.rawValue, old: nil) }"
+                )
+            }
+        }
+    }
+
+    /// `["column": "property", …]` for telling a constraint's columns in the model's terms.
+    private func propertyNamesByColumn(_ entity: RecordShape.EntityShape) -> String {
+        let pairs =
+            entity.attributes.map { ($0.column, $0.attribute.name) }
+            + entity.toOnes.map { ($0.column, $0.relationship.name) }
+        guard !pairs.isEmpty else { return "[:]" }
+        return "[" + pairs.map { "\(Self.literal($0.0)): \(Self.literal($0.1))" }.joined(separator: ", ") + "]"
     }
 
     /// The to-ones whose other side is kept in step after a save: an ordered inverse (the position) or a

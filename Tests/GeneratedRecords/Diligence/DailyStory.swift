@@ -105,6 +105,19 @@ extension DailyStory {
         guard id != .unassigned else { _ = try delete(); return }
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "DailyStory", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `DiligenceSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"DailyStory\" (\"_pk\", \"_entity\", \"day\", \"image\", \"mood\", \"text\", \"title\") VALUES (?, ?, ?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "DailyStory", day.timeIntervalSince1970, image, mood, text, title])
+        } catch let error as DatabaseError {
+            throw DiligenceSchema.RecordError.saving(error, "DailyStory", id.rawValue, constraints: [], properties: ["day": "day", "image": "image", "mood": "mood", "text": "text", "title": "title"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension DailyStory: FetchableRecord, MutablePersistableRecord {

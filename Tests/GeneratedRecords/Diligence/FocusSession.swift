@@ -99,6 +99,19 @@ extension FocusSession {
         guard id != .unassigned else { _ = try delete(); return }
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "FocusSession", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `DiligenceSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"FocusSession\" (\"_pk\", \"_entity\", \"end\", \"interruptions\", \"start\", \"task\") VALUES (?, ?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "FocusSession", end.map { $0.timeIntervalSince1970 }, interruptions, start.timeIntervalSince1970, task?.rawValue])
+        } catch let error as DatabaseError {
+            throw DiligenceSchema.RecordError.saving(error, "FocusSession", id.rawValue, constraints: [], properties: ["end": "end", "interruptions": "interruptions", "start": "start", "task": "task"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension FocusSession {

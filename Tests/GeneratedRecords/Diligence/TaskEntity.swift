@@ -126,6 +126,19 @@ extension TaskEntity {
         _ = try delete()
         for object in cascadeSessions { try object.delete(db) }
     }
+
+    /// Inserts the object as a row of the table "Task", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `DiligenceSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Task\" (\"_pk\", \"_entity\", \"alertTime\", \"breakMinutes\", \"color\", \"createdAt\", \"focusMinutes\", \"isArchived\", \"mode\", \"name\") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Task", alertTime.map { $0.timeIntervalSince1970 }, breakMinutes, color, createdAt.timeIntervalSince1970, focusMinutes, isArchived, mode, name])
+        } catch let error as DatabaseError {
+            throw DiligenceSchema.RecordError.saving(error, "Task", id.rawValue, constraints: [], properties: ["alertTime": "alertTime", "breakMinutes": "breakMinutes", "color": "color", "createdAt": "createdAt", "focusMinutes": "focusMinutes", "isArchived": "isArchived", "mode": "mode", "name": "name"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension TaskEntity {

@@ -141,9 +141,14 @@ extension Book {
     /// Inserts the object as a row of the table "Item", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
     /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
     public mutating func insert(_ db: Database) throws {
-        var record = AnyItem.book(self)
-        try record.insert(db)
-        id = record.id
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Item\" (\"_pk\", \"_entity\", \"title\", \"pages\", \"owner\") VALUES (?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Book", title, pages, owner?.rawValue])
+        } catch let error as DatabaseError {
+            throw EverythingSchema.RecordError.saving(error, "Book", id.rawValue, constraints: [], properties: ["title": "title", "pages": "pages", "owner": "owner"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
     /// Writes the object's values over its row, after `validate()`.
@@ -352,9 +357,14 @@ extension Gadget {
     /// Inserts the object as a row of the table "Item", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
     /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
     public mutating func insert(_ db: Database) throws {
-        var record = AnyItem.gadget(self)
-        try record.insert(db)
-        id = record.id
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Item\" (\"_pk\", \"_entity\", \"title\", \"watts\", \"owner\") VALUES (?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Gadget", title, watts, owner?.rawValue])
+        } catch let error as DatabaseError {
+            throw EverythingSchema.RecordError.saving(error, "Gadget", id.rawValue, constraints: [], properties: ["title": "title", "watts": "watts", "owner": "owner"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
     /// Writes the object's values over its row, after `validate()`.

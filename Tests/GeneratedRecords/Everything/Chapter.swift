@@ -98,6 +98,20 @@ extension Chapter {
         guard id != .unassigned else { _ = try delete(); return }
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Chapter", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Chapter\" (\"_pk\", \"_entity\", \"name\", \"book\") VALUES (?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Chapter", name, book?.rawValue])
+        } catch let error as DatabaseError {
+            throw EverythingSchema.RecordError.saving(error, "Chapter", id.rawValue, constraints: [], properties: ["name": "name", "book": "book"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+        if book != nil { try _keepBook(db, key: id.rawValue, old: nil) }
+    }
 }
 
 extension Chapter {

@@ -103,6 +103,19 @@ extension Person {
         try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?", arguments: [id.rawValue])
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Person", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"name\", \"age\", \"manager\") VALUES (?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Person", name, age, manager?.rawValue])
+        } catch let error as DatabaseError {
+            throw EverythingSchema.RecordError.saving(error, "Person", id.rawValue, constraints: [], properties: ["name": "name", "age": "age", "manager": "manager"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension Person {

@@ -172,6 +172,19 @@ extension Sample {
         guard id != .unassigned else { _ = try delete(); return }
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Sample", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Sample\" (\"_pk\", \"_entity\", \"i16\", \"i32\", \"i64\", \"dec\", \"dbl\", \"flt\", \"str\", \"flag\", \"when\", \"blob\", \"id\", \"link\", \"thing\", \"place\") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Sample", i16, i32, i64, _dec?.stored, dbl, flt, str, flag, when.map { $0.timeIntervalSince1970 }, blob, id_.map { $0.uuidString }, link.map { $0.absoluteString }, thing, place])
+        } catch let error as DatabaseError {
+            throw EverythingSchema.RecordError.saving(error, "Sample", id.rawValue, constraints: [], properties: ["i16": "i16", "i32": "i32", "i64": "i64", "dec": "dec", "dbl": "dbl", "flt": "flt", "str": "str", "flag": "flag", "when": "when", "blob": "blob", "id": "id", "link": "link", "thing": "thing", "place": "place"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension Sample: FetchableRecord, MutablePersistableRecord {

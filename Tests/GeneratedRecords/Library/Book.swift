@@ -119,6 +119,19 @@ extension Book {
         try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?", arguments: [id.rawValue])
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Book", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `LibrarySchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Book\" (\"_pk\", \"_entity\", \"isbn\", \"pageCount\", \"price\", \"publishedOn\", \"title\", \"author\") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Book", isbn, pageCount, _price?.stored, publishedOn.map { $0.timeIntervalSince1970 }, title, author?.rawValue])
+        } catch let error as DatabaseError {
+            throw LibrarySchema.RecordError.saving(error, "Book", id.rawValue, constraints: [], properties: ["isbn": "isbn", "pageCount": "pageCount", "price": "price", "publishedOn": "publishedOn", "title": "title", "author": "author"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension Book {

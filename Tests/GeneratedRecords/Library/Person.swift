@@ -94,6 +94,19 @@ extension Person {
         try db.execute(sql: "UPDATE \"Book\" SET \"author\" = NULL WHERE \"author\" = ?", arguments: [id.rawValue])
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Person", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `LibrarySchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"age\", \"email\", \"fullName\") VALUES (?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Person", age, email, fullName])
+        } catch let error as DatabaseError {
+            throw LibrarySchema.RecordError.saving(error, "Person", id.rawValue, constraints: [], properties: ["age": "age", "email": "email", "fullName": "fullName"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension Person {

@@ -82,6 +82,19 @@ extension Tag {
         try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"destination\" = ?", arguments: [id.rawValue])
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Tag", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `LibrarySchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Tag\" (\"_pk\", \"_entity\", \"name\") VALUES (?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Tag", name])
+        } catch let error as DatabaseError {
+            throw LibrarySchema.RecordError.saving(error, "Tag", id.rawValue, constraints: [["name"]], properties: ["name": "name"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension Tag {

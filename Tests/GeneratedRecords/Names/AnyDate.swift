@@ -75,6 +75,19 @@ extension AnyDate {
         guard id != .unassigned else { _ = try delete(); return }
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "AnyDate", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"AnyDate\" (\"_pk\", \"_entity\") VALUES (?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "AnyDate"])
+        } catch let error as DatabaseError {
+            throw NamesSchema.RecordError.saving(error, "AnyDate", id.rawValue, constraints: [], properties: [:])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension AnyDate: FetchableRecord, MutablePersistableRecord {

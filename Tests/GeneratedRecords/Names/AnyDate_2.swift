@@ -134,9 +134,14 @@ extension TypeEntity {
     /// Inserts the object as a row of the table "Date", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
     /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
     public mutating func insert(_ db: Database) throws {
-        var record = AnyDate_2.typeEntity(self)
-        try record.insert(db)
-        id = record.id
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Date\" (\"_pk\", \"_entity\", \"validate\", \"hashValue\") VALUES (?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Type", validate_, hashValue_])
+        } catch let error as DatabaseError {
+            throw NamesSchema.RecordError.saving(error, "Type", id.rawValue, constraints: [], properties: ["validate": "validate", "hashValue": "hashValue"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
     /// Writes the object's values over its row, after `validate()`.
@@ -248,9 +253,14 @@ extension ProtocolEntity {
     /// Inserts the object as a row of the table "Date", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
     /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
     public mutating func insert(_ db: Database) throws {
-        var record = AnyDate_2.protocolEntity(self)
-        try record.insert(db)
-        id = record.id
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Date\" (\"_pk\", \"_entity\", \"validate\") VALUES (?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Protocol", validate_])
+        } catch let error as DatabaseError {
+            throw NamesSchema.RecordError.saving(error, "Protocol", id.rawValue, constraints: [], properties: ["validate": "validate"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
     /// Writes the object's values over its row, after `validate()`.

@@ -85,6 +85,19 @@ extension DataEntity {
         try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?", arguments: [id.rawValue])
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Data", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Data\" (\"_pk\", \"_entity\", \"insert\") VALUES (?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Data", insert_.map { $0.timeIntervalSince1970 }])
+        } catch let error as DatabaseError {
+            throw NamesSchema.RecordError.saving(error, "Data", id.rawValue, constraints: [], properties: ["insert": "insert"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension DataEntity {

@@ -117,6 +117,19 @@ extension NotificationEntity {
         guard id != .unassigned else { _ = try delete(); return }
         _ = try delete()
     }
+
+    /// Inserts the object as a row of the table "Notification", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Notification\" (\"_pk\", \"_entity\", \"default\", \"class\", \"operator\", \"self\", \"id\", \"Type\", \"data\") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Notification", default_, class_, operator_, self_, id_.map { $0.uuidString }, Type_, data?.rawValue])
+        } catch let error as DatabaseError {
+            throw NamesSchema.RecordError.saving(error, "Notification", id.rawValue, constraints: [], properties: ["default": "default", "class": "class", "operator": "operator", "self": "self", "id": "id", "Type": "Type", "data": "data"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
 }
 
 extension NotificationEntity {

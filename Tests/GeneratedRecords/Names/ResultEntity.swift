@@ -98,6 +98,20 @@ extension ResultEntity {
         _ = try delete()
         for object in cascadePartner { try object.delete(db) }
     }
+
+    /// Inserts the object as a row of the table "Result", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
+    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
+    public mutating func insert(_ db: Database) throws {
+        try validate()
+        let statement = try db.cachedStatement(sql: "INSERT INTO \"Result\" (\"_pk\", \"_entity\", \"partner\") VALUES (?, ?, ?)")
+        do {
+            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Result", partner?.rawValue])
+        } catch let error as DatabaseError {
+            throw NamesSchema.RecordError.saving(error, "Result", id.rawValue, constraints: [], properties: ["partner": "partner"])
+        }
+        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+        if partner != nil { try _keepPartner(db, key: id.rawValue, old: nil) }
+    }
 }
 
 extension ResultEntity {
