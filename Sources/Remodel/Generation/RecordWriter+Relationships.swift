@@ -42,6 +42,8 @@ extension RecordWriter {
         let fetchType = shape.fetchType(of: field.destination)
         let key = shape.keyType(of: field.destination)
         let upper = SwiftNames.upperFirst(field.swiftName)
+        let keepsInverse: Bool
+        if case .none = field.inverse { keepsInverse = false } else { keepsInverse = true }
         out.doc("A request for the `\(field.relationship.name)` relationship's \(field.destination), if there is one.")
         out.block("\(open)var \(field.swiftName)Request: QueryInterfaceRequest<\(fetchType)>") { out in
             out.line(
@@ -64,8 +66,7 @@ extension RecordWriter {
             }
             let quotedTable = quoteIdentifier(table.table.name)
             let column = quoteIdentifier(field.column)
-            if case .none = field.inverse {
-            } else {
+            if keepsInverse {
                 out.line(
                     "let old = try Int64.fetchOne(db, sql: \(Self.literal("SELECT \(column) FROM \(quotedTable) WHERE \(pk) = ?")), arguments: [id.rawValue])"
                 )
@@ -74,8 +75,7 @@ extension RecordWriter {
                 "try db.execute(sql: \(Self.literal("UPDATE \(quotedTable) SET \(column) = ? WHERE \(pk) = ?")), arguments: [destination?.rawValue, id.rawValue])"
             )
             out.line("\(field.swiftName) = destination")
-            if case .none = field.inverse {
-            } else {
+            if keepsInverse {
                 out.line("try _keep\(upper)(db, key: id.rawValue, old: old)")
             }
         }

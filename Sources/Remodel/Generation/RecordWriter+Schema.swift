@@ -40,18 +40,16 @@ extension RecordWriter {
             out.line()
             out.doc("The tables and columns `check(_:)` looks for: each hierarchy table's, then the join tables'.")
             out.line("static let tables: [(name: String, columns: [String])] = [")
-            do {
-                for table in shape.layout.tables {
-                    let columns = table.columns.map { Self.literal($0.name) }.joined(separator: ", ")
-                    out.line("    (\(Self.literal(table.name)), [\(columns)]),")
-                }
-                for join in shape.layout.joinTables {
-                    let columns = [
-                        StoreColumn.joinSource, StoreColumn.joinDestination, StoreColumn.joinSourceOrder,
-                        StoreColumn.joinDestinationOrder,
-                    ].map(Self.literal).joined(separator: ", ")
-                    out.line("    (\(Self.literal(join.name)), [\(columns)]),")
-                }
+            for table in shape.layout.tables {
+                let columns = table.columns.map { Self.literal($0.name) }.joined(separator: ", ")
+                out.line("    (\(Self.literal(table.name)), [\(columns)]),")
+            }
+            let joinColumns = [
+                StoreColumn.joinSource, StoreColumn.joinDestination, StoreColumn.joinSourceOrder,
+                StoreColumn.joinDestinationOrder,
+            ].map(Self.literal).joined(separator: ", ")
+            for join in shape.layout.joinTables {
+                out.line("    (\(Self.literal(join.name)), [\(joinColumns)]),")
             }
             out.line("]")
             out.line()

@@ -455,7 +455,8 @@ struct RecordWriter {
             out.line()
             out.doc(
                 """
-                Deletes the object, following the model's delete rules (see `_aroundDelete`).
+                Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
+                every reference to the object is cleared.
                 - Returns: Whether there was a row to delete.
                 """)
             out.line("@discardableResult")

@@ -164,7 +164,8 @@ extension Book {
         id = record.id
     }
 
-    /// Deletes the object, following the model's delete rules (see `_aroundDelete`).
+    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
+    /// every reference to the object is cleared.
     /// - Returns: Whether there was a row to delete.
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
@@ -380,7 +381,8 @@ extension Gadget {
         id = record.id
     }
 
-    /// Deletes the object, following the model's delete rules (see `_aroundDelete`).
+    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
+    /// every reference to the object is cleared.
     /// - Returns: Whether there was a row to delete.
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {

@@ -157,7 +157,8 @@ extension TypeEntity {
         id = record.id
     }
 
-    /// Deletes the object, following the model's delete rules (see `_aroundDelete`).
+    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
+    /// every reference to the object is cleared.
     /// - Returns: Whether there was a row to delete.
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
@@ -276,7 +277,8 @@ extension ProtocolEntity {
         id = record.id
     }
 
-    /// Deletes the object, following the model's delete rules (see `_aroundDelete`).
+    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
+    /// every reference to the object is cleared.
     /// - Returns: Whether there was a row to delete.
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
