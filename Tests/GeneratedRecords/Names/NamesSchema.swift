@@ -254,9 +254,6 @@ extension NamesSchema {
         func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
-    /// Decimals are written with a `.`, whatever the user's locale: made once, not for every row.
-    static let posix = Locale(identifier: "en_US_POSIX")
-
     /// A Decimal: its digits as TEXT (a number that a migration wrote as one is read too).
     static func decimal(_ row: Row, _ index: Int, _ entity: String, _ attribute: String) throws -> StoredDecimal? {
         let value = try row.decode(DatabaseValue.self, atIndex: index)
@@ -265,7 +262,8 @@ extension NamesSchema {
         case .int64(let integer): return StoredDecimal(value: Decimal(integer), stored: value)
         case .double(let double): return StoredDecimal(value: Decimal(double), stored: value)
         case .string(let text):
-            guard let decimal = Decimal(string: text, locale: posix) else {
+            // No locale: the `.` the store writes, whatever the user's locale (and no locale made per row).
+            guard let decimal = Decimal(string: text, locale: nil) else {
                 throw undecodable(row, entity, attribute, "\"\(text)\"", "a decimal number")
             }
             return StoredDecimal(value: decimal, stored: value)
