@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -7,13 +7,23 @@ let package = Package(
     products: [
         .library(name: "Remodel", targets: ["Remodel"]),
         .library(name: "RemodelTesting", targets: ["RemodelTesting"]),
+        // Launch a store, then open a GRDB pool on it (docs/TYPED-ACCESS.md). An app that uses only `Remodel`
+        // builds no GRDB: SwiftPM builds a dependency only for the products that use it.
+        .library(name: "RemodelGRDB", targets: ["RemodelGRDB"]),
         .executable(name: "remodel", targets: ["RemodelCLI"]),
         .executable(name: "remodel-bench", targets: ["RemodelBench"]),
+        .executable(name: "remodel-generate", targets: ["RemodelGenerate"]),
+        // Generated GRDB records: at build time from a target's models, or written into the package on demand.
+        .plugin(name: "RemodelRecords", targets: ["RemodelRecords"]),
+        .plugin(name: "GenerateRecords", targets: ["GenerateRecords"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target Remodel`; a plugin, never linked into an app.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // For RemodelGRDB, the generated records' tests and the bench; 7.10.0 is the version tested on Linux
+        // (it has GRDB's Linux adjustments), and GRDB 8 may change the record protocols the generated code uses.
+        .package(url: "https://github.com/groue/GRDB.swift", "7.10.0"..<"8.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -36,6 +46,10 @@ let package = Package(
             name: "RemodelTesting",
             dependencies: ["Remodel"]
         ),
+        .target(
+            name: "RemodelGRDB",
+            dependencies: ["Remodel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "RemodelCLI",
             dependencies: [
@@ -48,18 +62,68 @@ let package = Package(
         .executableTarget(
             name: "RemodelBench",
             // RemodelSQLite: the bench reads SQLite's own counters (statement times, page caches, heap high-water).
-            dependencies: ["Remodel", "RemodelSQLite"],
+            dependencies: [
+                "Remodel", "RemodelSQLite", "LibraryRecords", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/remodel-bench"
+        ),
+        // The plugins' tool: `remodel generate` with Remodel alone (no argument parser to build).
+        .executableTarget(
+            name: "RemodelGenerate",
+            dependencies: ["Remodel"],
+            path: "Sources/remodel-generate"
+        ),
+        .plugin(
+            name: "RemodelRecords",
+            capability: .buildTool(),
+            dependencies: ["RemodelGenerate"]
+        ),
+        .plugin(
+            name: "GenerateRecords",
+            capability: .command(
+                intent: .custom(verb: "generate-records", description: "Write the GRDB records of the targets' models"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated records into the target")]
+            ),
+            dependencies: ["RemodelGenerate"]
         ),
         .testTarget(
             name: "RemodelTests",
             dependencies: ["Remodel", "RemodelTesting"],
             resources: [.copy("Fixtures")]
         ),
+        // Generated code, committed and compiled: the sample models and the test fixture with every type,
+        // inheritance and relationship kind. RecordsTests regenerates each and compares the bytes.
+        .target(
+            name: "LibraryRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Library"
+        ),
+        .target(
+            name: "DiligenceRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Diligence"
+        ),
+        .target(
+            name: "EverythingRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Everything"
+        ),
+        .target(
+            name: "NamesRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Names"
+        ),
+        .testTarget(
+            name: "RecordsTests",
+            dependencies: [
+                "Remodel", "RemodelGRDB", "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))

@@ -64,6 +64,8 @@ struct ScenarioRunner {
             try CopyLimit.measure(storeAt: try value("--store"), step: step, result: &result)
         case "launch":
             try await Launch.run(folder: try value("--store"), result: &result)
+        case "records":
+            try RecordsBench.run(folder: try value("--store"), objects: objects, result: &result)
         case "policy":
             try await Policy.run(source: try value("--store"), result: &result)
         case "validate":

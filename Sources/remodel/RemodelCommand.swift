@@ -17,7 +17,7 @@ struct RemodelCommand: AsyncParsableCommand {
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
             ExportCommand.self, StatusCommand.self, MigrateCommand.self, RollbackCommand.self,
             ConvertMappingCommand.self, SeedCommand.self, ImportCoreDataCommand.self,
-            TestMatrixCommand.self, DemoCommand.self,
+            TestMatrixCommand.self, GenerateCommand.self, DemoCommand.self,
         ]
     )
 

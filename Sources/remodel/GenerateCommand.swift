@@ -1,0 +1,63 @@
+import ArgumentParser
+import Remodel
+
+/// `remodel generate`: Swift records for a model version, on GRDB.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write Swift types for a model version's objects, as GRDB records (docs/TYPED-ACCESS.md).",
+        discussion: """
+            Writes one file per table and <Model>Schema.swift into the folder, replacing the files an earlier run \
+            generated there and nothing else; the same model gives the same bytes. A model with errors is refused, \
+            its errors printed as `remodel validate` prints them.
+            """)
+
+    /// The access levels, as spelled on the command line.
+    enum AccessLevel: String, ExpressibleByArgument, CaseIterable {
+        case `public`, `internal`
+    }
+
+    @Argument(help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    var model: String
+
+    @Option(name: .long, help: "The version to generate for (default: the current one).")
+    var version: String?
+
+    @Option(name: .long, help: "The folder to write the Swift files into.")
+    var output: String
+
+    @Option(name: .long, help: "The access level of the generated declarations.")
+    var access: AccessLevel = .internal
+
+    @OptionGroup var quiet: QuietOption
+
+    func run() throws {
+        // A model that `validate` rejects is never used.
+        let report: ValidationReport
+        do {
+            report = try ProjectValidation.validate(paths: [model])
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        if report.errorCount > 0 {
+            for diagnostic in report.diagnostics where diagnostic.severity == .error {
+                printToStandardError(diagnostic.description)
+            }
+            printError(
+                "\(model) has \(report.errorCount == 1 ? "an error" : "\(report.errorCount) errors"); fix the model, then generate again"
+            )
+            throw ExitCode(1)
+        }
+        let bundle = try loadBundle(model)
+        let files = try runReportingFailure(status: 2) { () throws(RemodelError) in
+            let generator = try RecordGenerator(
+                bundle: bundle, version: version, access: access == .public ? .public : .internal)
+            return try generator.write(to: output)
+        }
+        if !quiet.quiet {
+            let name = version ?? bundle.currentVersionName
+            print("Wrote \(files.count) files for version \"\(name)\" of \"\(bundle.name)\" to \(output).")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import NamesRecords
+import Remodel
+import Testing
+
+/// Entity names that are Swift's, Foundation's or GRDB's types, attribute names that are keywords or members of a
+/// record: the generated code compiles (this file's target builds it) and reads as the name rule says.
+struct NamesRecordsTests {
+    let bundle: ModelBundle
+
+    init() throws { bundle = try RecordsTestSupport.model("Tests/RemodelTests/Fixtures/Generation/Names.xcdatamodel") }
+
+    @Test func clashingNamesFollowTheRule() throws {
+        let folder = try RecordsTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("names.sqlite").path
+        _ = try Store.create(at: path, bundle: bundle)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try NamesSchema.check(db)
+            var notification = NotificationEntity(
+                default_: "d", class_: "c", operator_: 3, self_: true, id_: UUID(), Type_: "t")
+            try notification.insert(db)
+            var data = DataEntity(insert_: Date(timeIntervalSince1970: 0))
+            try data.insert(db)
+            try notification.setData(data.id, in: db)
+            var type = TypeEntity(validate_: 1.5, hashValue_: 7)
+            try type.insert(db)
+            var kind = ProtocolEntity()
+            try kind.insert(db)
+            #expect(try AnyDate_2.fetchAll(db).count == 2)
+            var plain = AnyDate()
+            try plain.insert(db)
+            #expect(try AnyDate.fetchCount(db) == 1)
+            #expect(try NotificationEntity.fetchOne(db, id: notification.id)?.class_ == "c")
+            // Swift's own types keep their meaning beside the entities.
+            let date: Date = Date(timeIntervalSince1970: 1)
+            let task = Task<Int, Never> { 1 }
+            task.cancel()
+            #expect(date.timeIntervalSince1970 == 1)
+        }
+    }
+
+    @Test func oneToOneLinksKeepBothSides() throws {
+        let folder = try RecordsTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("partners.sqlite").path
+        _ = try Store.create(at: path, bundle: bundle)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            var error = ErrorEntity()
+            try error.insert(db)
+            var first = ResultEntity()
+            try first.insert(db)
+            var second = ResultEntity()
+            try second.insert(db)
+            try error.setPartner(first.id, in: db)
+            #expect(try ResultEntity.fetchOne(db, id: first.id)?.partner == error.id)
+            // Linked through the other side: the old partner lets go, the error names the new one.
+            try second.setPartner(error.id, in: db)
+            #expect(try ResultEntity.fetchOne(db, id: first.id)?.partner == nil)
+            #expect(try ErrorEntity.fetchOne(db, id: error.id)?.partner == second.id)
+            // A plain update keeps both sides too.
+            var reread = try #require(try ErrorEntity.fetchOne(db, id: error.id))
+            reread.partner = first.id
+            try reread.update(db)
+            #expect(try ResultEntity.fetchOne(db, id: first.id)?.partner == error.id)
+            #expect(try ResultEntity.fetchOne(db, id: second.id)?.partner == nil)
+            // Result.partner cascades: deleting the result deletes its error.
+            let result = try #require(try ResultEntity.fetchOne(db, id: first.id))
+            try result.delete(db)
+            #expect(try ErrorEntity.fetchCount(db) == 0)
+        }
+        let store = try Store.open(at: path, bundle: bundle)
+        #expect(try store.exportJSONString().contains(#""Result": ["#))
+    }
+
+    @Test func denyRefusesADeleteWhileTheRelationshipHoldsObjects() throws {
+        let folder = try RecordsTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("deny.sqlite").path
+        _ = try Store.create(at: path, bundle: bundle)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            var data = DataEntity()
+            try data.insert(db)
+            var notification = NotificationEntity(data: data.id)
+            try notification.insert(db)
+            let error = try #require(throws: NamesSchema.RecordError.self) { try data.delete(db) }
+            #expect(
+                error.description
+                    == #"Data _pk 1 cannot be deleted: its relationship "notifications" has the Deny delete rule and still holds objects; unlink or delete them first"#
+            )
+            try notification.delete(db)
+            #expect(try data.delete(db))
+        }
+    }
+}
