@@ -148,11 +148,27 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
-        let tracker = ProgressTracker(cancellation: cancellation, observer: observer)
-        // Fail fast, before taking any lock, on what is not a store of this model. A store another process
-        // is writing is not refused here: the lock waits for the writer, then reads the version again.
+        let heartbeat = MigrationHeartbeat()
+        let tracker = ProgressTracker(cancellation: cancellation) { progress in
+            heartbeat.publish(fraction: progress.fraction)
+            observer(progress)
+        }
+        // One migration of a store at a time, across processes: taken before anything reads the store, so a
+        // migration waiting here holds no connection that would keep the one under way from replacing it.
+        let migrationLock = try MigrationLock.acquire(
+            files.lockPath, storePath: path, silenceMilliseconds: options.lockTimeoutMilliseconds,
+            heartbeat: heartbeat
+        ) { (holder) throws(RemodelError) in
+            try tracker.reportWaiting(otherFraction: holder?.fraction)
+        }
+        defer { migrationLock?.release() }
+        // Fail fast, before taking the store's lock, on what is not a store of this model, and stop at once at a
+        // store already at the target (another process may just have migrated it). A store another process is
+        // writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
-            try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
+            let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+            try checkMigratable(inspection)
+            if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) { return report }
         } catch  where error.code == .locked {}
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
@@ -207,6 +223,25 @@ public struct Migrator: Sendable {
             losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
         return report
+    }
+
+    /// The report for a store found at the target version, with nothing to roll back: it needs no lock on the
+    /// store (a WAL store another process has open, as an app does once it migrated it, is left alone).
+    private func alreadyAtTarget(_ inspection: StoreInspection, started: Date, tracker: ProgressTracker)
+        throws(RemodelError) -> MigrationReport?
+    {
+        let target = options.targetVersion ?? bundle.currentVersionName
+        guard !inspection.hasUnfinishedTransaction else { return nil }
+        switch inspection.state {
+        case .current(let version) where version == target, .older(let version, _) where version == target:
+            try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
+            try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
+            return MigrationReport(
+                path: inspection.path, sourceVersion: version, targetVersion: version, steps: 0, objects: 0,
+                seconds: Date().timeIntervalSince(started), backupPath: nil, rolledBackUnfinishedTransaction: false)
+        default:
+            return nil
+        }
     }
 
     /// Reads the store's version again under the lock (another process may have migrated it meanwhile)
