@@ -336,10 +336,31 @@ extension Migrator {
     func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
         -> MigrationPlan
     {
+        let plan: MigrationPlan
         if case .newer = inspection.state, options.downgrade != .refuse {
-            return try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
+            plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
+        } else {
+            plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
         }
-        return try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
+        try checkEveryRowPlaceable(plan, store: store, path: inspection.path)
+        return plan
+    }
+
+    /// Refuses a store whose rows a step would read entity by entity while some `_entity` names no entity it
+    /// can place: they would be left out of the migrated store without a word. Tables with an `_entity` index
+    /// are searched in it (the inspection did, too); a table of one entity is read whole only when the plan
+    /// rebuilds it, or everything is checked (``MigrationOptions/checksEverything``).
+    private func checkEveryRowPlaceable(_ plan: MigrationPlan, store: SQLiteConnection, path: String)
+        throws(RemodelError)
+    {
+        guard let first = plan.stepPlans.first else { return }
+        let scope: UnplaceableRows.Scope = options.checksEverything ? .all : .indexedAnd(plan.tablesRebuiltFrom)
+        let drifts = try UnplaceableRows.drifts(on: store, layout: first.sourceLayout, scope: scope)
+        guard !drifts.isEmpty else { return }
+        throw StoreInspection(
+            path: path, state: .schemaDrift(version: plan.sourceVersion, drifts: drifts), modelName: bundle.name,
+            currentVersionName: bundle.currentVersionName, migrationSteps: nil
+        ).refusal(or: .schemaDrift)
     }
 
     /// Throws unless a store so inspected can be migrated with these options (a newer store can, when a
