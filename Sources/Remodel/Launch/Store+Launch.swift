@@ -50,6 +50,8 @@ extension Store {
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
+        // Every road below uses the current version: a model with errors is refused before the store is looked at.
+        try bundle.requireNoErrors(inVersions: [bundle.currentVersionName])
         // Another process may be launching the same store (an app and its extension): one creates or migrates
         // it, the other finds what it made. Looking again settles a store created under this one's feet.
         for attempt in 1...3 {

@@ -172,6 +172,8 @@ enum SchemaDriftCheck {
         case .current(let version), .older(let version, _): name = version
         default: return state
         }
+        // The version the store is at is about to be used: a model with errors never is.
+        try bundle.requireNoErrors(inVersions: [name])
         let layout = StoreLayout(version: try bundle.loadVersion(named: name))
         var drifts = try drifts(on: connection, layout: layout)
         // Rows are looked for only in tables that are all there.

@@ -36,6 +36,7 @@ extension Store {
         } else {
             version = bundle.currentVersion
         }
+        try bundle.requireNoErrors(inVersions: [version.name])
         guard !FileManager.default.fileExists(atPath: path) else {
             throw RemodelError(
                 .incompatibleStore,
