@@ -209,9 +209,12 @@ public struct Migrator: Sendable {
             }
         } catch {
             files.removeLeftovers()
-            // Errors about the data (validation, cancellation) know no file of their own: name the store.
+            // Errors about the data (validation, cancellation) know no file of their own, and an error on one of the
+            // migration's own files (the store being built, a step's store) names a file the user never sees: name
+            // the store.
             var error = error
             if error.path == nil && error.location == nil { error.path = path }
+            if let named = error.path, named.hasPrefix(files.target + ".remodel-") { error.path = path }
             throw error
         }
         files.removeLeftovers()

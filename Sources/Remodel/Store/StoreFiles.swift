@@ -102,7 +102,9 @@ struct StoreFiles {
 
     /// Atomically replaces `destination` with `source` (POSIX `rename`).
     static func replace(_ destination: String, with source: String) throws(RemodelError) {
-        guard rename(source, destination) == 0 else { throw ioError("cannot rename \(source) over it", destination) }
+        guard rename(source, destination) == 0 else {
+            throw ioError("cannot put the migrated store (built beside it) in its place", destination)
+        }
     }
 
     /// Makes `link` a second name of `path` (no copy).
