@@ -131,9 +131,18 @@ import Testing
         #expect(outcome == .opened && reopened.version.name == "Zoo 2")
     }
 
-    /// Opening a current store checks the version it reads, not the others: an error in an older version
-    /// does not stop a launch (a migration from that version would be refused).
-    @Test func aLaunchChecksOnlyTheVersionItReads() async throws {
+    /// A launch checks the version it reads and no other: an error in the current version refuses it, with
+    /// nothing created; an error in an older version does not stop it (a migration from there would be refused).
+    @Test func aLaunchChecksTheVersionItReadsAndNoOther() async throws {
+        let broken = try TemporaryFolder()
+        let brokenPath = try BundleWriting.write(
+            "Zoo", in: broken.path, versions: [("Zoo", Self.zoo), ("Zoo 2", Self.boundsSwapped)])
+        try await expectRefusedUntouched(
+            .invalidModel, .description(Self.refusal(brokenPath, errors: "an error")), folder: broken.path
+        ) {
+            _ = try await Store.launch(at: broken.file("zoo.sqlite"), bundle: try ModelBundle(contentsOf: brokenPath))
+        }
+
         let folder = try TemporaryFolder()
         let bundlePath = try BundleWriting.write(
             "Zoo", in: folder.path, versions: [("Zoo", Self.boundsSwapped), ("Zoo 2", Self.zoo)])
