@@ -7,12 +7,6 @@ import Testing
 /// Remodel's own temporary files or tables, which the user cannot find or act on: import, create, migrate
 /// (composed and step by step), downgrade, rollback and import-core-data, through the API and the command.
 @Suite struct MessagesNameTheUsersFileTests {
-    /// What Remodel names its temporary files, folders and tables (docs/STORE-LAYOUT.md, StoreFiles).
-    static let temporaryNames = [
-        ".remodel-migrating", ".remodel-step-", ".remodel-create-", ".remodel-write-", ".remodel-core-data-",
-        ".remodel-lock", "remodel-wal-", "remodel-rollback-", "remodel-core-data-", "_remodel_",
-    ]
-
     /// App 2 makes Person.nick required with the default "anon", App 3 makes Person.age a String.
     static let appVersions = [
         (
@@ -186,11 +180,10 @@ import Testing
         for refusal in refusals {
             if ProcessInfo.processInfo.environment["REMODEL_PRINT_REFUSALS"] != nil { print(refusal) }
             #expect(refusal.text != "(not refused)", "\(refusal)")
-            let named = Self.temporaryNames.filter { refusal.text.contains($0) }
-            #expect(named.isEmpty, "names \(named): \(refusal)")
+            expectNoTemporaryName(refusal.text)
             #expect(refusal.text.contains(refusal.file), "does not name \(refusal.file): \(refusal)")
         }
-        let left = try folder.contents().filter { name in Self.temporaryNames.contains { name.contains($0) } }
+        let left = try folder.contents().filter { name in remodelTemporaryNames.contains { name.contains($0) } }
         #expect(left.isEmpty, "temporary files left: \(left)")
     }
 }

@@ -3,6 +3,19 @@ import Testing
 
 @testable import Remodel
 
+/// The names Remodel gives its own temporary files, folders and tables (StoreFiles, Store.create, the
+/// private copies, the pass's tables): no refusal may show one, the user cannot find or act on it.
+let remodelTemporaryNames = [
+    ".remodel-migrating", ".remodel-step-", ".remodel-create-", ".remodel-write-", ".remodel-core-data-",
+    ".remodel-lock", "remodel-wal-", "remodel-rollback-", "remodel-core-data-", "_remodel_",
+]
+
+/// Records an issue when `text` shows one of ``remodelTemporaryNames``.
+func expectNoTemporaryName(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let named = remodelTemporaryNames.filter { text.contains($0) }
+    #expect(named.isEmpty, "names \(named): \(text)", sourceLocation: sourceLocation)
+}
+
 /// What a refusal must say, word for word.
 enum RefusalText {
     /// ``RemodelError/message`` alone.
@@ -18,8 +31,9 @@ enum RefusalText {
     }
 }
 
-/// Runs `attempt`, which must be refused with `code` and `text`, and checks that every file of `folder` (the
-/// store's, with whatever lies beside it) is byte for byte as it was and that nothing was added or removed.
+/// Runs `attempt`, which must be refused with `code` and `text` (which names none of Remodel's temporary
+/// files), and checks that every file of `folder` (the store's, with whatever lies beside it) is byte for
+/// byte as it was and that nothing was added or removed.
 /// - Returns: The error, for what else a test checks (its entity, `_pk`, property).
 @discardableResult
 func expectRefusedUntouched(
@@ -35,6 +49,7 @@ func expectRefusedUntouched(
         caught = error
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         text.check(error, sourceLocation: sourceLocation)
+        expectNoTemporaryName(error.description, sourceLocation: sourceLocation)
     }
     let after = try FolderSnapshot(folder)
     #expect(after == before, "the folder changed: before \(before); after \(after)", sourceLocation: sourceLocation)
@@ -57,6 +72,7 @@ func expectRefusedUntouched(
         caught = error
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         text.check(error, sourceLocation: sourceLocation)
+        expectNoTemporaryName(error.description, sourceLocation: sourceLocation)
     }
     let after = try FolderSnapshot(folder)
     #expect(after == before, "the folder changed: before \(before); after \(after)", sourceLocation: sourceLocation)
@@ -73,6 +89,7 @@ func expectCommandRefusedUntouched(
     let result = try RemodelProcess.run(arguments)
     #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
     expectSameText(result.error, error, sourceLocation: sourceLocation)
+    expectNoTemporaryName(result.error, sourceLocation: sourceLocation)
     #expect(result.output == "", sourceLocation: sourceLocation)
     let after = try FolderSnapshot(folder)
     #expect(after == before, "the folder changed: before \(before); after \(after)", sourceLocation: sourceLocation)
