@@ -20,7 +20,10 @@ extension Store {
     /// (with seed data, like an app's bundled defaults), migrates it when it is
     /// older (reporting progress), opens it when current, and refuses a store
     /// written by a newer app, another model's store or a file that is not a store,
-    /// leaving that file untouched. Per-user stores are just separate paths.
+    /// leaving that file untouched. Per-user stores are just separate paths. When several processes launch the
+    /// same store at once (an app and its extension), one creates or migrates it and the others wait for that,
+    /// then open it (``MigrationProgress/Phase/waiting`` tells `progress`). A model whose current version has
+    /// errors that `remodel validate` reports is refused before the store is looked at.
     ///
     /// For example:
     /// ```swift
