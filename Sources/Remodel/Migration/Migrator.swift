@@ -168,7 +168,11 @@ public struct Migrator: Sendable {
         do {
             let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
             try checkMigratable(inspection)
-            if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) { return report }
+            if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) {
+                // What an interrupted run left is this migration's to remove: no other can run while it holds the lock.
+                if migrationLock != nil { files.removeLeftovers() }
+                return report
+            }
         } catch  where error.code == .locked {}
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
