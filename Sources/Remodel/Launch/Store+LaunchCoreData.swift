@@ -38,7 +38,7 @@ extension Store {
             }
             do {
                 imported = try await work.value().get()
-            } catch where error.code == .incompatibleStore && FileManager.default.fileExists(atPath: path) {
+            } catch  where error.code == .incompatibleStore && FileManager.default.fileExists(atPath: path) {
                 // Another process launching at the same time imported it first: launch the store it made.
                 imported = nil
             }
