@@ -198,6 +198,53 @@ extension Tag {
         for round in 0..<Self.manyRounds { try twoLaunches(wal: round % 2 == 1) }
     }
 
+    /// Two processes launching at once, the first launch of an app whose other build kept its data in Core
+    /// Data: one imports the Core Data store, the other opens what it made (it found the store there, or
+    /// lost the race to put it there).
+    private func twoFirstLaunchesImportingCoreData() throws {
+        let folder = try TemporaryFolder()
+        let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"))
+        let bundle = try BundleWriting.write(
+            "Zoo", in: folder.path, versions: [("Zoo 1", CoreDataStoreBuilder.zooEntities)])
+        let store = folder.file("zoo-remodel.sqlite")
+        let environment = ["REMODEL_LAUNCH_STORE": store, "REMODEL_LAUNCH_MODEL": bundle, "REMODEL_CORE_DATA": source]
+        let children = try (0..<2).map { _ in
+            try ChildTest.start("importsAndLaunchesTheStoreNamedByTheParent", environment: environment)
+        }
+        let outcomes = children.map { $0.wait() }
+        let happened = outcomes.map(\.description).joined(separator: "\n")
+        #expect(outcomes.allSatisfy { $0.status == 0 }, "\(happened)")
+        let results = outcomes.map { outcome in
+            outcome.output.split(separator: "\n").first { $0.hasPrefix("launch: ") }.map(String.init) ?? ""
+        }
+        #expect(results.sorted() == ["launch: imported", "launch: opened"], "\(happened)")
+        let zoo = try ModelBundle(contentsOf: bundle)
+        #expect(try Store.open(at: store, bundle: zoo).exportJSONString().contains(#""name": "Tom""#))
+        let left = try folder.contents().filter { $0.contains(".remodel-") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test func twoFirstLaunchesImportTheCoreDataStoreOnce() throws {
+        for _ in 0..<Self.everydayRounds { try twoFirstLaunchesImportingCoreData() }
+    }
+
+    @Test(.tags(.manyRounds), .enabled(if: ProcessInfo.processInfo.environment["REMODEL_ROUNDS"] != nil))
+    func twoFirstLaunchesImportingCoreDataManyRounds() throws {
+        for _ in 0..<Self.manyRounds { try twoFirstLaunchesImportingCoreData() }
+    }
+
+    /// The child of ``twoFirstLaunchesImportingCoreData()``: the first launch importing the Core Data store.
+    @Test(.enabled(if: ChildTest.isChild("importsAndLaunchesTheStoreNamedByTheParent")))
+    func importsAndLaunchesTheStoreNamedByTheParent() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = try #require(environment["REMODEL_LAUNCH_STORE"])
+        let bundle = try ModelBundle(contentsOf: try #require(environment["REMODEL_LAUNCH_MODEL"]))
+        let (store, outcome, imported) = try await Store.launch(
+            at: path, bundle: bundle, importingCoreDataFrom: try #require(environment["REMODEL_CORE_DATA"]))
+        #expect(store.version.name == "Zoo 1" && outcome == .opened)
+        print(imported == nil ? "launch: opened" : "launch: imported")
+    }
+
     /// The child of ``twoLaunches(wal:)``: launches the store the parent names, prints what it did.
     @Test(.enabled(if: ChildTest.isChild("launchesTheStoreNamedByTheParent")))
     func launchesTheStoreNamedByTheParent() async throws {
