@@ -65,7 +65,7 @@ final class FleetFolder {
     /// The folder of this process's templates (its process id, then a UUID: a process id is used again).
     static let templatesFolder =
         NSTemporaryDirectory() + templatesPrefix + "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
-    static let templatesPrefix = "remodel-fleet-templates-"
+    static let templatesPrefix = "remodel-fleet-test-templates-"
 
     static let templates: Result<Templates, any Error> = Result {
         let templates = Templates(folder: templatesFolder)
