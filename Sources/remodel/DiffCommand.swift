@@ -44,7 +44,7 @@ struct DiffCommand: ParsableCommand {
         do {
             diff = try ModelDiff(bundle: bundle, from: origin, to: target)
         } catch {
-            printError(error.description)
+            printFailure(error)
             throw ExitCode(2)
         }
         print(format == .json ? diff.json : diff.text, terminator: "")

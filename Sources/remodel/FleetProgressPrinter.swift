@@ -10,6 +10,8 @@ final class FleetProgressPrinter: @unchecked Sendable {
     private var tally: FleetTally
     private var barShown = false
     private var lastDraw = Date.distantPast
+    /// The model errors already printed (guarded by `lock`).
+    private var listedDiagnostics: Set<[Diagnostic]> = []
 
     init(style: ProgressStyle, tally: FleetTally) {
         self.style = style.resolved
@@ -48,7 +50,12 @@ final class FleetProgressPrinter: @unchecked Sendable {
         if let report = result.report {
             write(MigrateCommand.summary(report) + "\n", error: false)
         } else if let error = result.error {
-            write("error: \(error.description)\n", error: true)
+            // A model's errors refuse every store alike: they are listed once, each store's line follows.
+            var lines = failureText(error)
+            if !error.diagnostics.isEmpty, !listedDiagnostics.insert(error.diagnostics).inserted {
+                lines = "error: \(error.description)\n"
+            }
+            write(lines, error: true)
         }
         switch style {
         case .json: write(result.eventJSONLine + "\n" + tally.jsonLine() + "\n", error: true)

@@ -80,7 +80,7 @@ struct FleetRun {
                 )
             case .failed(let result):
                 counts[result.outcome, default: 0] += 1
-                printError(result.error?.description ?? result.outcome.rawValue)
+                if let error = result.error { printFailure(error) } else { printError(result.outcome.rawValue) }
             }
         }
         func count(_ outcome: StoreMigrationResult.Outcome) -> String { ProgressPrinter.grouped(counts[outcome] ?? 0) }

@@ -91,7 +91,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 print(plan.description, terminator: "")
                 if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
             } catch {
-                printError(error.description)
+                printFailure(error)
                 throw ExitCode(ExitStatus.of(error))
             }
             return
@@ -103,7 +103,7 @@ struct MigrateCommand: AsyncParsableCommand {
             if !output.quiet { print(Self.summary(report)) }
         } catch {
             printer.finish()
-            printError(error.description)
+            printFailure(error)
             throw ExitCode(ExitStatus.of(error))
         }
     }

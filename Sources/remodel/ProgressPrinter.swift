@@ -116,6 +116,14 @@ final class ProgressPrinter: @unchecked Sendable {
     static func line(_ progress: MigrationProgress) -> ProgressLine {
         let what: String
         switch progress.phase {
+        case .waiting:
+            let done = progress.total > 0 ? progress.completed * 100 / progress.total : 0
+            return ProgressLine(
+                fraction: progress.fraction,
+                stage: [
+                    "waiting for another process's migration of this store (\(done)% done)",
+                    "waiting for another process's migration (\(done)%)", "waiting (\(done)%)",
+                ], item: nil)
         case .planning: what = "planning"
         case .instances: what = "objects"
         case .relationships: what = "relationships"

@@ -42,7 +42,7 @@ struct StatusCommand: ParsableCommand {
                 print(plan.description, terminator: "")
                 if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
             } catch {
-                printError("the store cannot be migrated yet: \(error.description)")
+                printFailure(error, prefix: "the store cannot be migrated yet: ")
                 throw ExitCode(1)
             }
         default:

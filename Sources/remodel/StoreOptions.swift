@@ -28,7 +28,7 @@ func runReportingFailure<T>(status: Int32 = 1, _ body: () throws(RemodelError) -
     do {
         return try body()
     } catch {
-        printError(error.description)
+        printFailure(error)
         throw ExitCode(status)
     }
 }

@@ -61,7 +61,7 @@ struct TestMatrixCommand: AsyncParsableCommand {
             model: model, mappings: mappings ?? defaultMappingsDirectory(), fixtures: fixtures, objects: objects,
             seedNumber: seedNumber)
         if case .failure(let error) = matrix.bundle {
-            printError(error.description)
+            printFailure(error)
             throw ExitCode(2)
         }
         matrix.versions = versions.isEmpty ? nil : versions

@@ -26,6 +26,38 @@ final class CoreDataImporter {
     }
 
     func run() throws(RemodelError) -> CoreDataImport {
+        do {
+            return try importing()
+        } catch {
+            throw explained(error)
+        }
+    }
+
+    /// An error told in the user's files: SQLite finding a page of the Core Data store damaged (read through the
+    /// store being written, attached) names that store and what to do; any other error on the store being
+    /// written names the new store's path, never its temporary name beside it.
+    private func explained(_ error: RemodelError) -> RemodelError {
+        let primary = (error.sqliteCode ?? 0) & 0xFF
+        if error.code == .sqlite, primary == 11 || primary == 26 {  // SQLITE_CORRUPT, SQLITE_NOTADB
+            var reason = error.message.components(separatedBy: " - while").first ?? error.message
+            if reason.hasPrefix("SQLite error"), let colon = reason.range(of: ": ") {
+                reason = String(reason[colon.upperBound...])
+            }
+            var damaged = RemodelError(
+                .notAStore,
+                "the Core Data store is damaged (SQLite: \(reason)), so nothing was imported: recover what it holds (the sqlite3 shell's `.recover`) or import a backup of it",
+                path: source, cause: error)
+            damaged.sqliteCode = error.sqliteCode
+            return damaged
+        }
+        var error = error
+        if let named = error.path, URL(fileURLWithPath: named).lastPathComponent.contains(".remodel-core-data-") {
+            error.path = target
+        }
+        return error
+    }
+
+    private func importing() throws(RemodelError) -> CoreDataImport {
         guard !FileManager.default.fileExists(atPath: target) else {
             throw RemodelError(
                 .incompatibleStore,

@@ -50,7 +50,7 @@ final class CoreDataSource {
         if let error = failure {
             throw RemodelError(
                 .io,
-                "the store keeps data in its side files (-wal or -journal), and Remodel, which never writes beside it, cannot make a private copy to read them in \(folder): \(error.localizedDescription)",
+                "the store keeps data in its side files (-wal or -journal), and Remodel, which never writes beside it, cannot make a private copy to read them in the temporary folder \(FileSystem.folder(of: folder)) (TMPDIR): \(error.localizedDescription)",
                 path: path)
         }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent

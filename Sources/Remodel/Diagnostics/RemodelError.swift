@@ -76,6 +76,9 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
     public var cause: (any Error & Sendable)?
     /// SQLite's result code, for errors with code ``Code/sqlite``.
     public var sqliteCode: Int32?
+    /// For a model that `remodel validate` rejects (``Code/invalidModel``): every error it reports, each
+    /// printed `path:line:column: error: message [rule]` as `validate` prints it.
+    public var diagnostics: [Diagnostic] = []
 
     /// Creates an error.
     public init(

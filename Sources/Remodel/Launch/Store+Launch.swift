@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// What ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` (or ``Store/openOrCreate(at:bundle:)``)
 /// found and did.
 public enum StoreLaunchOutcome: Sendable, Hashable {
@@ -18,7 +20,10 @@ extension Store {
     /// (with seed data, like an app's bundled defaults), migrates it when it is
     /// older (reporting progress), opens it when current, and refuses a store
     /// written by a newer app, another model's store or a file that is not a store,
-    /// leaving that file untouched. Per-user stores are just separate paths.
+    /// leaving that file untouched. Per-user stores are just separate paths. When several processes launch the
+    /// same store at once (an app and its extension), one creates or migrates it and the others wait for that,
+    /// then open it (``MigrationProgress/Phase/waiting`` tells `progress`). A model whose current version has
+    /// errors that `remodel validate` reports is refused before the store is looked at.
     ///
     /// For example:
     /// ```swift
@@ -48,23 +53,53 @@ extension Store {
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
-        let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
-        switch inspection.state {
-        case .missing:
-            return (try Store.create(at: path, bundle: bundle, seed: seed), .created)
-        case .current:
-            return (try Store.open(at: path, bundle: bundle), .opened)
-        case .older, .newer:
-            if case .newer = inspection.state, options.downgrade == .refuse {
-                throw inspection.refusal(or: .newerStore, path: path)
+        // Every road below uses the current version: a model with errors is refused before the store is looked at.
+        try bundle.requireNoErrors(inVersions: [bundle.currentVersionName])
+        // Another process may be launching the same store (an app and its extension): one creates or migrates
+        // it, the other finds what it made. Looking again settles a store created under this one's feet.
+        for attempt in 1...3 {
+            let inspection: StoreInspection
+            do {
+                inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+            } catch  where error.code == .locked {
+                // Another process holds the store in the middle of a migration: the migrator waits for it.
+                return try await migrate(at: path, bundle: bundle, options: options, progress: progress)
             }
-            var migrationOptions = options
-            migrationOptions.targetVersion = nil
-            let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
-                storeAt: path, progress: progress)
-            return (try Store.open(at: path, bundle: bundle), .migrated(report))
-        default:
-            throw inspection.refusal(or: .incompatibleStore, path: path)
+            switch inspection.state {
+            case .missing:
+                do {
+                    return (try Store.create(at: path, bundle: bundle, seed: seed), .created)
+                } catch
+                    where error.code == .incompatibleStore && attempt < 3
+                    && FileManager.default.fileExists(atPath: path)
+                {
+                    continue
+                }
+            case .current:
+                return (try Store.open(at: path, bundle: bundle), .opened)
+            case .older, .newer:
+                if case .newer = inspection.state, options.downgrade == .refuse {
+                    throw inspection.refusal(or: .newerStore, path: path)
+                }
+                return try await migrate(at: path, bundle: bundle, options: options, progress: progress)
+            default:
+                throw inspection.refusal(or: .incompatibleStore, path: path)
+            }
         }
+        throw RemodelError(
+            .incompatibleStore, "the store kept changing while it was being opened; open it again", path: path)
+    }
+
+    /// Migrates the store to the current version and opens it: ``StoreLaunchOutcome/opened`` when another
+    /// process migrated it meanwhile (the migrator waited for that migration and found the store current).
+    private static func migrate(
+        at path: String, bundle: ModelBundle, options: MigrationOptions,
+        progress: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
+        var migrationOptions = options
+        migrationOptions.targetVersion = nil
+        let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
+            storeAt: path, progress: progress)
+        return (try Store.open(at: path, bundle: bundle), report.steps == 0 ? .opened : .migrated(report))
     }
 }

@@ -36,7 +36,12 @@ extension Store {
             let work = BackgroundThread { () throws(RemodelError) in
                 try Store.importCoreData(from: coreDataStore, bundle: bundle, into: path, version: coreDataVersion)
             }
-            imported = try await work.value().get()
+            do {
+                imported = try await work.value().get()
+            } catch  where error.code == .incompatibleStore && FileManager.default.fileExists(atPath: path) {
+                // Another process launching at the same time imported it first: launch the store it made.
+                imported = nil
+            }
         }
         let (store, outcome) = try await launch(at: path, bundle: bundle, options: options, progress: progress)
         return (store, outcome, imported)

@@ -148,11 +148,31 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
-        let tracker = ProgressTracker(cancellation: cancellation, observer: observer)
-        // Fail fast, before taking any lock, on what is not a store of this model. A store another process
-        // is writing is not refused here: the lock waits for the writer, then reads the version again.
+        let heartbeat = MigrationHeartbeat()
+        let tracker = ProgressTracker(cancellation: cancellation) { progress in
+            heartbeat.publish(fraction: progress.fraction)
+            observer(progress)
+        }
+        // One migration of a store at a time, across processes: taken before anything reads the store, so a
+        // migration waiting here holds no connection that would keep the one under way from replacing it.
+        let migrationLock = try MigrationLock.acquire(
+            files.lockPath, storePath: path, silenceMilliseconds: options.lockTimeoutMilliseconds,
+            heartbeat: heartbeat
+        ) { (holder) throws(RemodelError) in
+            try tracker.reportWaiting(otherFraction: holder?.fraction)
+        }
+        defer { migrationLock?.release() }
+        // Fail fast, before taking the store's lock, on what is not a store of this model, and stop at once at a
+        // store already at the target (another process may just have migrated it). A store another process is
+        // writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
-            try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
+            let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+            try checkMigratable(inspection)
+            if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) {
+                // What an interrupted run left is this migration's to remove: no other can run while it holds the lock.
+                if migrationLock != nil { files.removeLeftovers() }
+                return report
+            }
         } catch  where error.code == .locked {}
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
@@ -193,9 +213,12 @@ public struct Migrator: Sendable {
             }
         } catch {
             files.removeLeftovers()
-            // Errors about the data (validation, cancellation) know no file of their own: name the store.
+            // Errors about the data (validation, cancellation) know no file of their own, and an error on one of the
+            // migration's own files (the store being built, a step's store) names a file the user never sees: name
+            // the store.
             var error = error
             if error.path == nil && error.location == nil { error.path = path }
+            if let named = error.path, named.hasPrefix(files.target + ".remodel-") { error.path = path }
             throw error
         }
         files.removeLeftovers()
@@ -207,6 +230,25 @@ public struct Migrator: Sendable {
             losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
         return report
+    }
+
+    /// The report for a store found at the target version, with nothing to roll back: it needs no lock on the
+    /// store (a WAL store another process has open, as an app does once it migrated it, is left alone).
+    private func alreadyAtTarget(_ inspection: StoreInspection, started: Date, tracker: ProgressTracker)
+        throws(RemodelError) -> MigrationReport?
+    {
+        let target = options.targetVersion ?? bundle.currentVersionName
+        guard !inspection.hasUnfinishedTransaction else { return nil }
+        switch inspection.state {
+        case .current(let version) where version == target, .older(let version, _) where version == target:
+            try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
+            try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
+            return MigrationReport(
+                path: inspection.path, sourceVersion: version, targetVersion: version, steps: 0, objects: 0,
+                seconds: Date().timeIntervalSince(started), backupPath: nil, rolledBackUnfinishedTransaction: false)
+        default:
+            return nil
+        }
     }
 
     /// Reads the store's version again under the lock (another process may have migrated it meanwhile)
@@ -301,10 +343,31 @@ extension Migrator {
     func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
         -> MigrationPlan
     {
+        let plan: MigrationPlan
         if case .newer = inspection.state, options.downgrade != .refuse {
-            return try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
+            plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
+        } else {
+            plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
         }
-        return try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
+        try checkEveryRowPlaceable(plan, store: store, path: inspection.path)
+        return plan
+    }
+
+    /// Refuses a store whose rows a step would read entity by entity while some `_entity` names no entity it
+    /// can place: they would be left out of the migrated store without a word. Tables with an `_entity` index
+    /// are searched in it (the inspection did, too); a table of one entity is read whole only when the plan
+    /// rebuilds it, or everything is checked (``MigrationOptions/checksEverything``).
+    private func checkEveryRowPlaceable(_ plan: MigrationPlan, store: SQLiteConnection, path: String)
+        throws(RemodelError)
+    {
+        guard let first = plan.stepPlans.first else { return }
+        let scope: UnplaceableRows.Scope = options.checksEverything ? .all : .indexedAnd(plan.tablesRebuiltFrom)
+        let drifts = try UnplaceableRows.drifts(on: store, layout: first.sourceLayout, scope: scope)
+        guard !drifts.isEmpty else { return }
+        throw StoreInspection(
+            path: path, state: .schemaDrift(version: plan.sourceVersion, drifts: drifts), modelName: bundle.name,
+            currentVersionName: bundle.currentVersionName, migrationSteps: nil
+        ).refusal(or: .schemaDrift)
     }
 
     /// Throws unless a store so inspected can be migrated with these options (a newer store can, when a

@@ -1,7 +1,12 @@
 extension ModelDiff {
     /// Compares two versions of a bundle.
-    /// - Throws: ``RemodelError`` when a version does not exist.
+    /// - Throws: ``RemodelError`` when a version does not exist, or the versions compared (and those between)
+    ///   have errors (``ModelBundle/requireNoErrors(inVersions:)``).
     public init(bundle: ModelBundle, from: String, to: String) throws(RemodelError) {
+        // An unknown version is named by the comparison, with the bundle's versions.
+        if let start = bundle.index(ofVersion: from), let end = bundle.index(ofVersion: to) {
+            try bundle.requireNoErrors(inVersions: Array(bundle.versionNames[min(start, end)...max(start, end)]))
+        }
         try self.init(comparing: bundle, from: from, to: to)
         let destination = try bundle.requireVersion(named: to, code: .invalidMapping)
         self.lints += Self.droppedOnTheWay(bundle: bundle, from: from, to: to, destination: destination)

@@ -123,6 +123,11 @@ public struct ModelBundle: Sendable, Hashable {
     /// The versions read so far (for tests of what launch reads).
     var loadedVersionNames: Set<String> { loader.loadedNames }
 
+    /// What `check` finds in the version `name`, worked out once per bundle read (a fleet asks for each store).
+    func checked(_ name: String, _ check: () -> [Diagnostic]) -> [Diagnostic] {
+        loader.checked(name, check)
+    }
+
     public static func == (lhs: ModelBundle, rhs: ModelBundle) -> Bool {
         lhs.name == rhs.name && lhs.path == rhs.path && lhs.versionNames == rhs.versionNames
             && lhs.declaredCurrentVersionName == rhs.declaredCurrentVersionName
@@ -165,6 +170,19 @@ private final class VersionLoader: @unchecked Sendable {
         results[name] = stored
         lock.unlock()
         return try stored.get()
+    }
+
+    /// The problems found in a version, by name; guarded by `lock`.
+    private var problems: [String: [Diagnostic]] = [:]
+
+    func checked(_ name: String, _ check: () -> [Diagnostic]) -> [Diagnostic] {
+        if let known = lock.locked({ problems[name] }) { return known }
+        let found = check()
+        return lock.locked {
+            if let known = problems[name] { return known }
+            problems[name] = found
+            return found
+        }
     }
 
     var loadedNames: Set<String> {

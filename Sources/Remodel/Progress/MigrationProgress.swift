@@ -4,6 +4,10 @@
 public struct MigrationProgress: Sendable, Hashable, Codable {
     /// The phases of a migration step, in order.
     public enum Phase: String, Sendable, Hashable, Codable {
+        /// Waiting for another process's migration of the same store (an app and its extension launching
+        /// together, two workers, a fleet given the store twice): one migrates, the others wait, then find
+        /// the store current. ``completed`` of ``total`` (10,000) is how far that migration is.
+        case waiting
         /// Reading the store and planning.
         case planning
         /// Phase 1: creating objects and computing their attributes.

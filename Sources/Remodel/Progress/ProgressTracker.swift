@@ -27,6 +27,7 @@ final class ProgressTracker {
     private let started = Date()
     private var lastFraction = 0.0
     private var lastDelivery = Date.distantPast
+    private var lastWaitingReport = Date.distantPast
     /// The pass and phase reported last, and the total its first report gave.
     private var current: (step: Int, phase: MigrationProgress.Phase, total: Int)?
     /// The step of the current pass whose phases are reported, and how many steps the pass runs.
@@ -71,7 +72,7 @@ final class ProgressTracker {
         let steps = passes.count
         var fraction: Double
         switch phase {
-        case .planning: fraction = 0
+        case .waiting, .planning: fraction = 0
         case .finished: fraction = 1
         default:
             let weight = Self.weights[phase] ?? (0, 0)
@@ -103,6 +104,21 @@ final class ProgressTracker {
                 phase: phase, step: pass, steps: steps, entity: entity, completed: completed, total: total,
                 fraction: fraction,
                 estimatedSecondsRemaining: remaining, planSteps: planSteps, planStep: planStep))
+    }
+
+    /// Reports that this migration waits for another process's, which is `otherFraction` done (0…1; `nil`
+    /// when it has not said yet), at most 4 times a second; throws if this migration was cancelled.
+    func reportWaiting(otherFraction: Double?) throws(RemodelError) {
+        try checkCancellation()
+        let now = Date()
+        guard now.timeIntervalSince(lastWaitingReport) >= 0.25 else { return }
+        lastWaitingReport = now
+        let scale = 10_000
+        let done = Int(((otherFraction ?? 0) * Double(scale)).rounded(.down))
+        observer(
+            MigrationProgress(
+                phase: .waiting, step: 0, steps: 0, entity: nil, completed: min(max(done, 0), scale), total: scale,
+                fraction: lastFraction, estimatedSecondsRemaining: nil))
     }
 
     /// The total of the phase being reported: the one its first report gave.

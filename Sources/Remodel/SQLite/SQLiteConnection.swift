@@ -53,13 +53,24 @@ package final class SQLiteConnection {
     /// Opens a file that nothing else has open, read-only, with SQLite's `immutable=1`: no lock is
     /// taken and no `-wal`, `-shm` or `-journal` file is created beside it, so not a byte changes.
     ///
-    /// Only for a store in WAL mode with neither `-wal` nor `-shm` beside it (see `StoreSnapshot`):
+    /// Only for a store in WAL mode with no `-wal` beside it (see `StoreSnapshot`):
     /// a connection of `mode=ro` would create both and, unable to delete them, leave them behind.
     /// Closing it closes its descriptor outright (SQLite keeps no lock to hand over), which drops any
     /// POSIX lock this process holds on the file: never open one while the process holds the store.
     convenience init(immutable path: String, reportedAs reported: String) throws(RemodelError) {
         try self.init(
             uri: Self.fileURI(for: path) + "?immutable=1",
+            flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
+            path: reported)
+    }
+
+    /// Opens a store in WAL mode whose `-wal` and `-shm` are there, read-only without writing a byte beside it:
+    /// `mode=ro` alone maps the `-shm` for writing (a reader sets read marks in it, and rebuilds it when no
+    /// connection has it open); `readonly_shm=1` opens it read-only, and SQLite then reads the log itself
+    /// when it cannot use the `-shm` as it is.
+    convenience init(readingSideFiles path: String, reportedAs reported: String) throws(RemodelError) {
+        try self.init(
+            uri: Self.readOnlyURI(for: path) + "&readonly_shm=1",
             flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
             path: reported)
     }

@@ -46,7 +46,8 @@ public struct SeedGenerator: Sendable {
     }
 
     /// A generator for a version of a bundle, given by name.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the bundle has no such version.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the bundle has no such version,
+    ///   or the version has errors (``ModelBundle/requireNoErrors(inVersions:)``).
     public init(bundle: ModelBundle, version name: String, counts: [String: Int] = [:]) throws(RemodelError) {
         guard let version = bundle.version(named: name) else {
             let names = bundle.versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
@@ -54,6 +55,7 @@ public struct SeedGenerator: Sendable {
                 .invalidModel, "model \"\(bundle.name)\" has no version \"\(name)\"; its versions are \(names)",
                 path: bundle.path)
         }
+        try bundle.requireNoErrors(inVersions: [name])
         self.init(version: version, counts: counts)
     }
 

@@ -52,7 +52,7 @@ enum HotJournal {
         if let error = failure {
             throw RemodelError(
                 .io,
-                "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot make a private copy to roll back in \(folder): \(error.localizedDescription)",
+                "the store has a hot journal (a program stopped in the middle of a write), and Remodel, which does not write to a store to look at it, cannot make a private copy to roll back in the temporary folder \(FileSystem.folder(of: folder)) (TMPDIR): \(error.localizedDescription)",
                 path: path)
         }
         let copy = folder + "/" + URL(fileURLWithPath: target).lastPathComponent

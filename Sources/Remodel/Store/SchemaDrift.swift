@@ -1,10 +1,13 @@
-/// One way a store's schema no longer matches the layout of the version it records: a model table, join
-/// table or column that was dropped or renamed by hand or by another tool (`sqlite3`, a database browser).
+/// One way a store no longer matches the layout of the version it records: a model table, join table or
+/// column that was dropped or renamed by hand or by another tool (`sqlite3`, a database browser), or rows
+/// whose `_entity` the version cannot place.
 ///
-/// Remodel compares the schema alone (no row is read) before it opens, launches, migrates, exports or
-/// imports a store, as Room checks its identity hash at every open, and refuses a drifted store untouched
+/// Remodel compares the schema before it opens, launches, migrates, exports or imports a store, as Room
+/// checks its identity hash at every open, and refuses a drifted store untouched
 /// (``RemodelError/Code/schemaDrift``): reading or migrating it would fail halfway or lose the values of
-/// what is missing. Tables, columns, indexes, triggers and views the app added are not drift.
+/// what is missing. Tables, columns, indexes, triggers and views the app added are not drift. Rows are
+/// looked for in the `_entity` index of each table of several entities (a few page reads); a table of one
+/// entity is read whole only where it is read anyway (an export, a migration that rebuilds it).
 ///
 /// For example:
 /// ```swift
@@ -24,6 +27,31 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
         case notATable
         /// The table is there, but a column of the version's layout is not.
         case missingColumn
+        /// Rows of the table name in `_entity` no concrete entity stored in it (see ``unplaceable``): export
+        /// and migration read a table entity by entity, and would leave them out.
+        case unplaceableRows
+    }
+
+    /// Why the version cannot place rows, for ``Kind/unplaceableRows``.
+    public enum UnplaceableReason: Sendable, Hashable {
+        /// The version has no entity of that name.
+        case unknown
+        /// The entity is abstract: it has no objects of its own.
+        case abstract
+        /// The entity is stored in another table (named).
+        case otherTable(String)
+    }
+
+    /// The rows of one `_entity` value the version cannot place, for ``Kind/unplaceableRows``.
+    public struct UnplaceableRows: Sendable, Hashable {
+        /// The value in `_entity`, as SQL writes it (`'Ghost'`, `NULL`, `X'00'`).
+        public let value: String
+        /// The smallest `_pk` among those rows.
+        public let firstKey: Int64
+        /// How many rows have that value.
+        public let count: Int
+        /// Why the version cannot place them.
+        public let reason: UnplaceableReason
     }
 
     /// What drifted.
@@ -35,6 +63,20 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
     /// For ``Kind/missingColumn``: the columns of the table that neither the layout has nor the app's
     /// additions are known by (a renamed column shows up here), in table order.
     public let unexpectedColumns: [String]
+    /// For ``Kind/unplaceableRows``: the value, the first `_pk` and the count of those rows.
+    public var unplaceable: UnplaceableRows? = nil
+
+    init(kind: Kind, table: String, column: String?, unexpectedColumns: [String]) {
+        self.kind = kind
+        self.table = table
+        self.column = column
+        self.unexpectedColumns = unexpectedColumns
+    }
+
+    init(unplaceable table: String, value: SQLiteValue, firstKey: Int64, count: Int, reason: UnplaceableReason) {
+        self.init(kind: .unplaceableRows, table: table, column: StoreColumn.entity, unexpectedColumns: [])
+        unplaceable = UnplaceableRows(value: value.description, firstKey: firstKey, count: count, reason: reason)
+    }
 
     /// The drift in words: `table "Person" has no column "age" (its columns the model does not have: "years")`.
     public var description: String {
@@ -48,6 +90,17 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
                 ? ""
                 : " (its columns the model does not have: \(unexpectedColumns.map { "\"\($0)\"" }.joined(separator: ", ")))"
             return "table \"\(table)\" has no column \"\(column ?? "")\"\(others)"
+        case .unplaceableRows:
+            guard let rows = unplaceable else { return "table \"\(table)\" has rows of no entity" }
+            let why: String
+            switch rows.reason {
+            case .unknown: why = "no entity of this version"
+            case .abstract: why = "an abstract entity, which has no objects of its own"
+            case .otherTable(let other): why = "an entity stored in table \"\(other)\""
+            }
+            let which = rows.count == 1 ? "a row" : "\(rows.count) rows"
+            let first = rows.count == 1 ? "_pk \(rows.firstKey)" : "the first _pk \(rows.firstKey)"
+            return "table \"\(table)\" has \(which) (\(first)) whose \(StoreColumn.entity) is \(rows.value), \(why)"
         }
     }
 }
@@ -108,16 +161,23 @@ enum SchemaDriftCheck {
     }
 
     /// `state` as classified from the metadata, or ``StoreInspection/State/schemaDrift(version:drifts:)``
-    /// when the store's schema no longer matches the version it is at.
+    /// when the store's schema no longer matches the version it is at, or rows in the tables `rows` searches
+    /// have an `_entity` the version cannot place (``UnplaceableRows``).
     static func checked(
-        _ state: StoreInspection.State, on connection: SQLiteConnection, bundle: ModelBundle
+        _ state: StoreInspection.State, on connection: SQLiteConnection, bundle: ModelBundle,
+        rows: UnplaceableRows.Scope = .indexed
     ) throws(RemodelError) -> StoreInspection.State {
         let name: String
         switch state {
         case .current(let version), .older(let version, _): name = version
         default: return state
         }
-        let drifts = try drifts(on: connection, layout: StoreLayout(version: try bundle.loadVersion(named: name)))
+        // The version the store is at is about to be used: a model with errors never is.
+        try bundle.requireNoErrors(inVersions: [name])
+        let layout = StoreLayout(version: try bundle.loadVersion(named: name))
+        var drifts = try drifts(on: connection, layout: layout)
+        // Rows are looked for only in tables that are all there.
+        if drifts.isEmpty { drifts = try UnplaceableRows.drifts(on: connection, layout: layout, scope: rows) }
         return drifts.isEmpty ? state : .schemaDrift(version: name, drifts: drifts)
     }
 }

@@ -36,6 +36,7 @@ extension Store {
         } else {
             version = bundle.currentVersion
         }
+        try bundle.requireNoErrors(inVersions: [version.name])
         guard !FileManager.default.fileExists(atPath: path) else {
             throw RemodelError(
                 .incompatibleStore,
@@ -52,6 +53,9 @@ extension Store {
         } catch {
             FileSystem.removeQuietly(temporary)
             FileSystem.removeQuietly(temporary + "-journal")
+            // The store being built beside the new one has a name the user never sees: name the store asked for.
+            var error = error
+            if error.path == temporary { error.path = path }
             throw error
         }
         return Store(

@@ -46,6 +46,7 @@ extension Store {
     package func exportJSON(to outputPath: String, progress: ((OperationProgress) -> Void)?) throws(RemodelError) {
         try FileSystem.writeAtomically(to: outputPath) { (output: inout JSONOutput) throws(RemodelError) in
             try readTransaction { () throws(RemodelError) in
+                try checkEveryRowPlaceable(.all)
                 var exporter = JSONExporter(layout: layout, connection: connection)
                 exporter.progress = OperationProgressReporter(progress)
                 try exporter.export(to: &output)
@@ -74,6 +75,7 @@ extension Store {
     ) throws(RemodelError) {
         var output = JSONOutput(descriptor: descriptor, path: outputPath)
         try readTransaction { () throws(RemodelError) in
+            try checkEveryRowPlaceable(.all)
             var exporter = JSONExporter(layout: layout, connection: connection)
             exporter.progress = OperationProgressReporter(progress)
             try exporter.export(to: &output)
@@ -85,11 +87,24 @@ extension Store {
     package func exportJSONString(objectsPerEntity: Int? = nil) throws(RemodelError) -> String {
         var output = JSONOutput()
         try readTransaction { () throws(RemodelError) in
+            // Only the first objects of each entity are read then: no table is read whole to look for strays.
+            try checkEveryRowPlaceable(objectsPerEntity == nil ? .all : .indexed)
             var exporter = JSONExporter(layout: layout, connection: connection)
             exporter.objectsPerEntity = objectsPerEntity
             try exporter.export(to: &output)
         }
         return output.text
+    }
+
+    /// Refuses the store when rows of the tables `scope` searches have an `_entity` its version cannot place:
+    /// the export reads entity by entity, and would leave them out without a word (``UnplaceableRows``).
+    private func checkEveryRowPlaceable(_ scope: UnplaceableRows.Scope) throws(RemodelError) {
+        let drifts = try UnplaceableRows.drifts(on: connection, layout: layout, scope: scope)
+        guard !drifts.isEmpty else { return }
+        throw StoreInspection(
+            path: path, state: .schemaDrift(version: version.name, drifts: drifts), modelName: bundle.name,
+            currentVersionName: bundle.currentVersionName, migrationSteps: nil
+        ).refusal(or: .schemaDrift)
     }
 
     /// Runs `body` in a read transaction, so an export sees one consistent state.

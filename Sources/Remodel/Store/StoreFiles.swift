@@ -18,6 +18,8 @@ import Foundation
 /// - `Library.sqlite.remodel-migrating`: the store being built; renamed over the original at the end.
 /// - `Library.sqlite.remodel-step-N`: the result of step N of a multi-step migration, removed after step N+1.
 /// - `Library.sqlite.remodel-backup`: the original, kept with `--keep-backup` (replaced by the next backup).
+/// - `Library.sqlite.remodel-lock`: while a migration runs, the file it holds locked so that no other
+///   migration of the store starts meanwhile (see `MigrationLock`); removed before the lock is let go.
 /// - `-wal`, `-shm`, `-journal` of each of them: SQLite's own sidecar files.
 struct StoreFiles {
     /// The store path as given (it may be a symbolic link).
@@ -36,18 +38,22 @@ struct StoreFiles {
     /// What the name of the store built by the last step ends with.
     static let temporarySuffix = ".remodel-migrating"
     var backupPath: String { target + ".remodel-backup" }
+    /// The file one migration at a time holds locked (`MigrationLock`).
+    var lockPath: String { target + Self.lockSuffix }
+    static let lockSuffix = ".remodel-lock"
     func stepPath(_ step: Int) -> String { target + ".remodel-step-\(step)" }
 
     static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
 
-    /// Files an interrupted migration may have left: temporary and step stores with their sidecars.
+    /// Files an interrupted migration may have left: temporary and step stores with their sidecars. Not the
+    /// lock file, which the migration that removes leftovers holds (and removes as it lets go).
     func leftovers() -> [String] {
         let folder = FileSystem.folder(of: target)
         let name = URL(fileURLWithPath: target).lastPathComponent
         let prefix = name + ".remodel-"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return entries.filter { entry in
-            entry.hasPrefix(prefix) && !entry.hasPrefix(name + ".remodel-backup")
+            entry.hasPrefix(prefix) && !entry.hasPrefix(name + ".remodel-backup") && entry != name + Self.lockSuffix
         }.sorted().map { folder + "/" + $0 }
     }
 
@@ -96,7 +102,9 @@ struct StoreFiles {
 
     /// Atomically replaces `destination` with `source` (POSIX `rename`).
     static func replace(_ destination: String, with source: String) throws(RemodelError) {
-        guard rename(source, destination) == 0 else { throw ioError("cannot rename \(source) over it", destination) }
+        guard rename(source, destination) == 0 else {
+            throw ioError("cannot put the migrated store (built beside it) in its place", destination)
+        }
     }
 
     /// Makes `link` a second name of `path` (no copy).

@@ -134,8 +134,13 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
             return
                 "The store at \(path) says it is at version \"\(version)\", but its entity hashes differ from that version of model \"\(modelName)\": that version was edited after the store was written; restore it and put the changes in a new version."
         case .schemaDrift(let version, let drifts):
+            let rows = drifts.filter { $0.kind == .unplaceableRows }
+            guard rows.count == drifts.count else {
+                return
+                    "The store at \(path) records version \"\(version)\" of model \"\(modelName)\", but its schema no longer matches that version: \(drifts.map(\.description).joined(separator: "; ")). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+            }
             return
-                "The store at \(path) records version \"\(version)\" of model \"\(modelName)\", but its schema no longer matches that version: \(drifts.map(\.description).joined(separator: "; ")). It was changed by hand or by another tool, so Remodel left it untouched: restore what is missing (or the store from a backup), then try again."
+                "The store at \(path) records version \"\(version)\" of model \"\(modelName)\", but it has rows that version cannot place: \(rows.map(\.description).joined(separator: "; ")). They were written by hand or by another tool, and exporting or migrating would leave them out, so Remodel left the store untouched: give those rows the \(StoreColumn.entity) of an entity of that table (or delete them), or add their entity to the model in a new version, then try again."
         case .newerFormat(let format):
             return
                 "The store at \(path) is in store format \(format), newer than the format \(StoreMetadata.currentFormatVersion) this build of Remodel reads: it was written by a newer version of the app, so it was left untouched; open it with that version of the app."

@@ -4,16 +4,18 @@ internal import Foundation
 ///
 /// - with a hot journal (a program stopped in the middle of a write), from a private copy rolled back
 ///   in the temporary folder: the store as it is once SQLite rolls it back (see ``HotJournal``);
-/// - in WAL mode with neither `-wal` nor `-shm` beside it (no connection has it open, its log is
-///   empty), with SQLite's `immutable=1`: a `mode=ro` connection would create both files and, not
+/// - in WAL mode with no `-wal` beside it (no connection has it open, its log is empty; a `-shm` may be
+///   left over), with SQLite's `immutable=1`: a `mode=ro` connection would create the files and, not
 ///   allowed to delete them, leave them behind. Such a connection takes no lock, so a program that
 ///   opened the store meanwhile and checkpointed into it could tear what it reads: ``checkUnchanged()``
 ///   tells, by the file's size and times, and a reader then reads again;
 /// - in WAL mode with a `-wal` but no `-shm` (a store copied out of a device or a backup with its log:
 ///   a `mode=ro` connection would create the `-shm` beside it), from a private copy of the store and
 ///   its `-wal` in the temporary folder, where SQLite reads the log;
-/// - otherwise read-only (`mode=ro`): a WAL store whose `-wal` is there is read with its log, and the
-///   files were there before.
+/// - in WAL mode with its `-wal` and `-shm`, read-only with the `-shm` opened read-only too
+///   (`readonly_shm=1`): a `mode=ro` connection writes read marks into the `-shm`, and rebuilds it when
+///   no connection has it open; SQLite reads the log itself when it cannot use the `-shm` as it is;
+/// - otherwise (a rollback-journal store) read-only (`mode=ro`).
 ///
 /// The snapshot opens the store's file itself (its header, and the file when immutable or copied):
 /// closing such a descriptor drops every POSIX lock this process holds on the file, SQLite's
@@ -108,11 +110,11 @@ final class StoreSnapshot {
             connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             try connection.execute("PRAGMA query_only = ON")
-        } else if StoreFileHeader.isWAL(path: readPath), !Self.exists(readPath + "-wal"),
-            !Self.exists(readPath + "-shm")
-        {
+        } else if StoreFileHeader.isWAL(path: readPath), !Self.exists(readPath + "-wal") {
             unlockedFrom = Self.fingerprint(readPath)
             connection = try SQLiteConnection(immutable: readPath, reportedAs: path)
+        } else if StoreFileHeader.isWAL(path: readPath) {
+            connection = try SQLiteConnection(readingSideFiles: readPath, reportedAs: path)
         } else {
             connection = try SQLiteConnection(path: readPath, mode: .readOnly, reportedAs: path)
         }

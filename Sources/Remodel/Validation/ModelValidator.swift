@@ -24,6 +24,13 @@ package enum ModelValidator {
         return list.items.sorted()
     }
 
+    /// The errors (not the warnings) the rules that look at one version find in it, sorted.
+    static func errors(in version: ModelVersion) -> [Diagnostic] {
+        var list = DiagnosticList()
+        validate(version, into: &list)
+        return list.items.filter { $0.severity == .error }.sorted()
+    }
+
     /// Runs every rule that looks at one version.
     static func validate(_ version: ModelVersion, into list: inout DiagnosticList) {
         NameRules.check(version, into: &list)

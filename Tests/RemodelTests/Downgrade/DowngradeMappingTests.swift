@@ -103,7 +103,7 @@ struct DowngradeMappingTests {
         func list(ordered: Bool) -> String {
             #"<entity name="List"><attribute name="name" attributeType="String"/><relationship name="items" optional="YES" toMany="YES" "#
                 + (ordered ? #"ordered="YES" "# : "")
-                + #"deletionRule="Nullify" destinationEntity="Item" inverseName="list" inverseEntity="List"/></entity><entity name="Item"><attribute name="label" attributeType="String"/><relationship name="list" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="List" inverseName="items" inverseEntity="List"/></entity>"#
+                + #"deletionRule="Nullify" destinationEntity="Item" inverseName="list" inverseEntity="Item"/></entity><entity name="Item"><attribute name="label" attributeType="String"/><relationship name="list" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="List" inverseName="items" inverseEntity="List"/></entity>"#
         }
         let versions = [("App", list(ordered: false)), ("App 2", list(ordered: true))]
         let folder = try TemporaryFolder()

@@ -46,7 +46,8 @@ import Testing
             tally[.migrated] == 18 && tally[.current] == 4 && tally[.refused] == 2 && tally.objectsMigrated == 36,
             "12 stores from Library whose Person table (3 objects) is rebuilt")
         #expect(plans.catalogReads == 1)
-        #expect(plans.plannedVersions == ["Library", "Library 2", "Library 3"])
+        // A store already current needs no plan: it is found current before its lock is taken.
+        #expect(plans.plannedVersions.sorted() == ["Library", "Library 2"])
         #expect(Set(progressed.values) == Set(fleet.allPaths).subtracting(fleet.paths(.newer)))
     }
 

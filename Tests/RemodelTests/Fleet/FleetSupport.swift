@@ -55,22 +55,22 @@ final class FleetFolder {
         try folder.contents().filter { $0.contains(".remodel-") }
     }
 
-    /// The template stores, made once per test process (in a folder named after it; folders of
-    /// earlier processes are removed).
+    /// The template stores, made once per test process in a folder named after it, which the process
+    /// removes as it exits. Folders of other test runs (on this machine, at the same time) are theirs.
     struct Templates: Sendable {
         let folder: String
         func path(_ kind: Kind) -> String { folder + "/" + kind.rawValue + ".sqlite" }
     }
 
+    /// The folder of this process's templates (its process id, then a UUID: a process id is used again).
+    static let templatesFolder =
+        NSTemporaryDirectory() + templatesPrefix + "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+    static let templatesPrefix = "remodel-fleet-test-templates-"
+
     static let templates: Result<Templates, any Error> = Result {
-        let prefix = "remodel-fleet-templates-"
-        for old in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
-        where old.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + old)
-        }
-        let templates = Templates(
-            folder: NSTemporaryDirectory() + prefix + "\(ProcessInfo.processInfo.processIdentifier)")
+        let templates = Templates(folder: templatesFolder)
         try FileManager.default.createDirectory(atPath: templates.folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FleetFolder.templatesFolder) }
         let bundle = try MigrationFixtures.library()
         _ = try Store.create(
             at: templates.path(.library1), bundle: bundle, version: "Library",

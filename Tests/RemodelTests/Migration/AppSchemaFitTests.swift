@@ -38,22 +38,12 @@ struct AppSchemaFitTests {
 
     /// Planning (as `status` and `--dry-run` do) and migrating both refuse with `message`, changing nothing.
     private func expectRefusedAtPlanning(_ store: MigrationCase, _ message: String) async throws {
-        let before = try store.snapshot()
-        do {
+        try expectRefusedUntouched(.migrationNotPlannable, .message(message), folder: store.folder.path) {
             _ = try Migrator(bundle: store.bundle).plan(storeAt: store.store)
-            Issue.record("the plan did not refuse")
-        } catch {
-            #expect(error.code == .migrationNotPlannable)
-            expectSameText(error.message, message)
         }
-        do {
+        try await expectRefusedUntouched(.migrationNotPlannable, .message(message), folder: store.folder.path) {
             try await store.migrate()
-            Issue.record("the migration did not refuse")
-        } catch let error as RemodelError {
-            #expect(error.code == .migrationNotPlannable)
-            expectSameText(error.message, message)
         }
-        #expect(try store.snapshot() == before)
     }
 
     @Test func anAppColumnOnTheTableOfARemovedEntityIsRefusedNotDropped() async throws {

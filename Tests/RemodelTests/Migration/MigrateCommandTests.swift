@@ -91,27 +91,19 @@ import Testing
 
     @Test func failureExitsNonZeroWithOneSentenceAndChangesNothing() throws {
         let migration = try MigrationCase(fixture: "RequiredNil")
-        let before = try migration.snapshot()
         let bundle = MigrationFixtures.path("RequiredNil", "Refuse.xcdatamodeld")
-        let result = try RemodelProcess.run(
+        // One sentence naming the store, then one line per offending object.
+        try expectCommandRefusedUntouched(
             [
                 "migrate", migration.store, "--model", bundle, "--mappings",
                 MigrationFixtures.path("RequiredNil", "Mappings"), "--progress", "none",
-            ])
-        #expect(result.status != 0)
-        #expect(result.output == "")
-        // One sentence naming the store, then one line per offending object.
-        let lines = result.error.split(separator: "\n").map(String.init)
-        #expect(
-            lines.first
-                == "error: \(migration.store): the data migrated from Refuse to Refuse 2 breaks the model's rules, so the store was left as it was:"
-        )
-        #expect(
-            lines.dropFirst() == [
-                #"  - Item _pk 2 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
-                #"  - Item _pk 3 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]"#,
-            ])
-        #expect(try migration.snapshot() == before)
+            ],
+            error: """
+                error: \(migration.store): the data migrated from Refuse to Refuse 2 breaks the model's rules, so the store was left as it was:
+                  - Item _pk 2 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]
+                  - Item _pk 3 "number": a value is required, but it is nil; give it a default in the model or a value in the mapping [required]
+
+                """, folder: migration.folder.path)
     }
 
     @Test func garbageStoreExitsNonZeroWithOneLine() throws {

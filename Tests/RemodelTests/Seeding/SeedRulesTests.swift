@@ -129,7 +129,13 @@ struct SeedRulesTests {
             ], "\(plan.problems.map(\.description))")
         let folder = try TemporaryFolder()
         try generator.write(objects: 4, to: folder.file("seed.json"))
-        _ = try Store.create(at: folder.file("store.sqlite"), bundle: bundle, seed: folder.file("seed.json"))
+        // The seed is written, but no store is made with a model `remodel validate` rejects (minimum above maximum).
+        let error = #expect(throws: RemodelError.self) {
+            _ = try Store.create(at: folder.file("store.sqlite"), bundle: bundle, seed: folder.file("seed.json"))
+        }
+        #expect(error?.code == .invalidModel)
+        #expect(error?.diagnostics.map(\.rule) == ["min-greater-than-max"])
+        #expect(try folder.contents() == ["seed.json"])
     }
 
     @Test func aMinimumCountAboveTheObjectsThereAreIsNamed() throws {

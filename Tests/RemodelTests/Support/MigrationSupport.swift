@@ -91,14 +91,24 @@ final class MigrationCase {
     func snapshot() throws -> FolderSnapshot { try FolderSnapshot(folder.path) }
 }
 
-/// The names and bytes of every file in a folder.
+/// The names and bytes of every file in a folder and its subfolders (by path from the folder).
 struct FolderSnapshot: Equatable, CustomStringConvertible {
     var files: [String: Data]
 
     init(_ path: String) throws {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: path) {
-            files[name] = try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))
+        var folders = [""]
+        while let folder = folders.popLast() {
+            for name in try FileManager.default.contentsOfDirectory(atPath: path + "/" + folder) {
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: path + "/" + relative, isDirectory: &isFolder)
+                if isFolder.boolValue {
+                    folders.append(relative)
+                } else {
+                    files[relative] = try Data(contentsOf: URL(fileURLWithPath: path + "/" + relative))
+                }
+            }
         }
         self.files = files
     }

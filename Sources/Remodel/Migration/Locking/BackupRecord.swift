@@ -8,7 +8,8 @@ import Foundation
 
 /// What a migration that keeps a backup records beside it (`<store>.remodel-backup.json`), so that
 /// `remodel rollback` can tell whether the store was written since: the fingerprint of the store the
-/// migration made, and which file the backup is (device, inode and size of the original it keeps).
+/// migration made, and which file the backup is (device, inode, size and modification time of the original
+/// it keeps: a file put there by hand can get the inode of the one it replaced, but not its time).
 ///
 /// The record is removed before the backup is made and written after it, before the migrated store
 /// replaces the original: a crash at any moment leaves no record, or one that matches only the store
@@ -16,17 +17,27 @@ import Foundation
 struct BackupRecord: Sendable, Hashable {
     /// The store the migration made.
     var store: StoreFingerprint
-    /// The backup's file: device, inode, size.
+    /// The backup's file: device, inode, size, modification time (seconds, nanoseconds); a record written by
+    /// an earlier build has the first three only.
     var backupFile: [Int64]
 
     /// Where the record of the backup at `backupPath` is.
     static func path(for backupPath: String) -> String { backupPath + ".json" }
 
-    /// The device, inode and size of a file, or `nil` when there is none (`stat`, which opens no descriptor).
+    /// The device, inode, size and modification time (seconds, nanoseconds) of a file, or `nil` when there is
+    /// none (`stat`, which opens no descriptor).
     static func identity(of path: String) -> [Int64]? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size)]
+        return [
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+            Int64(info.st_mtim.tv_nsec),
+        ]
+    }
+
+    /// Whether the file so identified now is the backup the record names (as far as the record tells).
+    func isBackup(_ identity: [Int64]) -> Bool {
+        backupFile.count >= 3 && identity.starts(with: backupFile)
     }
 
     /// Removes the record of the backup at `backupPath`, if any.
@@ -71,7 +82,7 @@ struct BackupRecord: Sendable, Hashable {
             if case .number(let text) = item { return Int64(text) }
             return nil
         }
-        guard file.count == 3 else { return nil }
+        guard file.count == 3 || file.count == 5 else { return nil }
         return BackupRecord(store: StoreFingerprint(size: size, changeCounter: counter, hash: hash), backupFile: file)
     }
 }

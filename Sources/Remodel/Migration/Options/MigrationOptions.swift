@@ -15,7 +15,9 @@ public struct MigrationOptions: Sendable {
     public var keepBackup: Bool
     /// Source keys per batch in phase 1: smaller batches give finer progress and cancellation.
     public var batchSize: Int
-    /// How long to wait for another process's lock on the store before failing, in milliseconds.
+    /// How long to wait for another process's lock on the store before failing, in milliseconds; and how long
+    /// another process migrating the same store may give no sign of life (at least 2 s) before this one stops
+    /// waiting for it. A migration at work is waited for however long it takes (``MigrationProgress/Phase/waiting``).
     public var lockTimeoutMilliseconds: Int
     /// Checks of your own, run in phase 3 on every step's result.
     public var validations: [CustomValidation]

@@ -39,6 +39,16 @@ final class MigrationPlanCache: @unchecked Sendable {
         return Set(prepared.keys)
     }
 
+    /// The versions a plan from `version` to the target reads, in order (the one named, when the order
+    /// does not lead there: the planner then says why).
+    private func versionsWalked(from version: String) -> [String] {
+        let names = bundle.versionNames
+        guard let start = bundle.index(ofVersion: version),
+            let end = bundle.index(ofVersion: targetVersion ?? bundle.currentVersionName), start <= end
+        else { return names.contains(version) ? [version] : [] }
+        return Array(names[start...end])
+    }
+
     /// The plan for a store at `version`; `screen` drops the first step's problems that cannot bite that store
     /// (nil: a plan for no store in particular, every problem refused).
     func plan(
@@ -66,6 +76,8 @@ final class MigrationPlanCache: @unchecked Sendable {
             catalogReads += 1
         }
         let result = Result { () throws(RemodelError) -> Prepared in
+            // A model with errors is never used: the versions this plan walks are checked first.
+            try bundle.requireNoErrors(inVersions: versionsWalked(from: version))
             var draft = try MigrationPlanner.draft(bundle: bundle, from: version, to: targetVersion, catalog: catalog)
             let options = self.options
             draft.stepPlans = StepPlan.chain(draft.steps) { step in

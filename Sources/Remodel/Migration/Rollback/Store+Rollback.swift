@@ -52,7 +52,7 @@ extension Store {
                 "the backup \(backup) has no record of the store its migration made (\(BackupRecord.path(for: backup))), so Remodel cannot tell whether the store was written since; if no write since matters, move the backup over the store yourself",
                 path)
         }
-        guard record.backupFile == backupFile else {
+        guard record.isBackup(backupFile) else {
             throw refusal(
                 "the backup \(backup) is not the file the last migration kept (it was replaced or changed since), so it is not put back",
                 path)
@@ -70,6 +70,12 @@ extension Store {
         let replacedVersion = Self.recordedVersion(files.target)
         let restoredVersion = Self.recordedVersion(backup)
 
+        // Not while a migration of the store runs: wait for it (the check under the lock then sees what it wrote).
+        let migrationLock = try MigrationLock.acquire(
+            files.lockPath, storePath: path, silenceMilliseconds: lockTimeoutMilliseconds,
+            heartbeat: MigrationHeartbeat()
+        ) { (_) throws(RemodelError) in }
+        defer { migrationLock?.release() }
         let lock = try StoreLock(files: files, timeoutMilliseconds: lockTimeoutMilliseconds)
         defer { lock.release() }
         // Checked again under the lock: a write between the first look and the lock is caught here.

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import Remodel
+
+/// A read of a store — its inspection (`status`), a plan (`--dry-run`), an export, the model it carries —
+/// writes nothing beside it, also when a program left a WAL store's log and shared-memory index behind (it
+/// stopped without a checkpoint): a `mode=ro` connection rebuilt the `-shm` (and, beside a `-shm` alone,
+/// created a `-wal`). The reads see the data in the log.
+@Suite struct ReadsWriteNothingTests {
+    /// A "Library" store in WAL mode whose last write is in a log left beside it with its `-shm`; without
+    /// `log`, the log is gone and a `-shm` alone is left.
+    private func leftBehind(_ folder: TemporaryFolder, log: Bool) throws -> String {
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: 10)
+        try StoreStates.makeWAL(store)
+        do {
+            let writer = try SQLiteConnection(path: store, mode: .readWrite)
+            try writer.setCheckpointsOnClose(false)
+            try writer.execute("UPDATE Person SET lastName = 'Logged' WHERE _pk = 1")
+            if !log { _ = try writer.rows("PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        if !log { try FileManager.default.removeItem(atPath: store + "-wal") }
+        try #require(
+            try folder.contents()
+                == (log
+                    ? ["library.sqlite", "library.sqlite-shm", "library.sqlite-wal"]
+                    : ["library.sqlite", "library.sqlite-shm"]))
+        return store
+    }
+
+    @Test(arguments: [true, false]) func readsLeaveTheStoreItsLogAndItsIndexAsTheyWere(log: Bool) async throws {
+        let folder = try TemporaryFolder()
+        let store = try leftBehind(folder, log: log)
+        let before = try FolderSnapshot(folder.path)
+        let inspection = try StoreInspector.inspect(path: store, bundle: Reliability.library)
+        #expect(inspection.state == .older(version: "Library", matchedBy: .name))
+        #expect(try FolderSnapshot(folder.path) == before, "inspection")
+        let plan = try Migrator(
+            bundle: Reliability.library, options: MigrationOptions(mappingsDirectory: Reliability.mappingsPath)
+        ).plan(storeAt: store)
+        #expect(plan.steps.count == 2)
+        #expect(try StoreInspector.carriedModel(path: store)?.versionName == "Library")
+        #expect(try FolderSnapshot(folder.path) == before, "plan and carried model")
+        #expect(try Reliability.status(store).status == 0)
+        #expect(try Reliability.remodel(Reliability.migrateArguments(store) + ["--dry-run"]).status == 0)
+        let output = try TemporaryFolder()
+        let export = try Reliability.remodel([
+            "export", store, "--model", Reliability.modelPath, "--output", output.file("export.json"),
+        ])
+        #expect(export.status == 0, "\(export)")
+        #expect(
+            try String(contentsOfFile: output.file("export.json"), encoding: .utf8).contains("\"lastName\": \"Logged\"")
+        )
+        #expect(try FolderSnapshot(folder.path) == before, "status, --dry-run, export")
+    }
+}
