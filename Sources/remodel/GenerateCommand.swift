@@ -32,29 +32,12 @@ struct GenerateCommand: ParsableCommand {
     @OptionGroup var quiet: QuietOption
 
     func run() throws {
-        // A model that `validate` rejects is never used.
-        let report: ValidationReport
-        do {
-            report = try ProjectValidation.validate(paths: [model])
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
-        if report.errorCount > 0 {
-            for diagnostic in report.diagnostics where diagnostic.severity == .error {
-                printToStandardError(diagnostic.description)
-            }
-            printError(
-                "\(model) has \(report.errorCount == 1 ? "an error" : "\(report.errorCount) errors"); fix the model, then generate again"
-            )
-            throw ExitCode(1)
-        }
         let bundle = try loadBundle(model)
-        let files = try runReportingFailure(status: 2) { () throws(RemodelError) in
-            let generator = try RecordGenerator(
-                bundle: bundle, version: version, access: access == .public ? .public : .internal)
-            return try generator.write(to: output)
+        // A model that `validate` rejects is never used: the generator refuses it, printing its errors.
+        let generator = try runReportingFailure(status: 1) { () throws(RemodelError) in
+            try RecordGenerator(bundle: bundle, version: version, access: access == .public ? .public : .internal)
         }
+        let files = try runReportingFailure(status: 2) { () throws(RemodelError) in try generator.write(to: output) }
         if !quiet.quiet {
             let name = version ?? bundle.currentVersionName
             print("Wrote \(files.count) files for version \"\(name)\" of \"\(bundle.name)\" to \(output).")

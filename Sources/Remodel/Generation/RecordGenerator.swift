@@ -45,10 +45,13 @@ public struct RecordGenerator: Sendable {
     ///   - version: The version to generate for (default: the current one).
     ///   - access: Whether the generated declarations are `public` or `internal`.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the version is unknown or cannot
-    ///   be read, naming the bundle's versions.
+    ///   be read, naming the bundle's versions, or has errors that `remodel validate` reports (a model with
+    ///   errors is never used; the error's ``RemodelError/diagnostics`` lists them).
     public init(bundle: ModelBundle, version: String? = nil, access: Access = .internal) throws(RemodelError) {
         self.bundleName = bundle.name
-        self.version = try bundle.requireVersion(named: version ?? bundle.currentVersionName, code: .invalidModel)
+        let name = version ?? bundle.currentVersionName
+        self.version = try bundle.requireVersion(named: name, code: .invalidModel)
+        try bundle.requireNoErrors(inVersions: [name])
         self.access = access
     }
 

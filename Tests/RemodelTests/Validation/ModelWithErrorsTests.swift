@@ -54,6 +54,7 @@ import Testing
             (["migrate", store, "--model", bundle, "--progress", "none"], 1),
             (["migrate", store, "--model", bundle, "--dry-run"], 1),
             (["seed", bundle, "--version", "Zoo 2"], 1),
+            (["generate", bundle, "--output", folder.file("Records")], 1),
             (["diff", bundle], 2),
         ]
         for (arguments, status) in commands {
