@@ -2,7 +2,7 @@
 """Prints the public API of one module, one declaration a line, sorted, from SwiftPM's symbol graph.
 
     swift package dump-symbol-graph --minimum-access-level public
-    scripts/api-surface.py .build/x86_64-unknown-linux-gnu/symbolgraph/Remodel.symbols.json
+    scripts/api-surface.py .build/x86_64-unknown-linux-gnu/symbolgraph/Remodel*.symbols.json
 
 Only declarations written in the package's sources are listed (not the members a type gets from a
 protocol's extension), each as its path and its declaration, so a renamed parameter, a new
@@ -11,9 +11,15 @@ requirement or a changed type shows as a changed line.
 import json
 import sys
 
-graph = json.load(open(sys.argv[1]))
 lines = set()
-for symbol in graph["symbols"]:
+symbols = []
+for path in sys.argv[1:]:
+    # `Module@Other.symbols.json` holds the module's extensions of another module's types.
+    try:
+        symbols += json.load(open(path))["symbols"]
+    except FileNotFoundError:
+        pass
+for symbol in symbols:
     location = symbol.get("location", {}).get("uri", "")
     if "/Sources/" not in location:
         continue

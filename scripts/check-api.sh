@@ -14,7 +14,7 @@ graphs=$(swift build --show-bin-path)/../symbolgraph
 status=0
 for module in Remodel RemodelTesting RemodelGRDB; do
     current=$(mktemp)
-    python3 scripts/api-surface.py "$graphs/$module.symbols.json" >"$current"
+    python3 scripts/api-surface.py "$graphs/$module.symbols.json" "$graphs/$module"@*.symbols.json >"$current"
     if [ "${1:-}" = "--update" ]; then
         mv "$current" "docs/api/$module.txt"
     elif ! diff -u "docs/api/$module.txt" "$current"; then
