@@ -20,9 +20,14 @@ extension JSONOutput {
 
     /// Starts an object on its own line with its `_pk` (the first of an entity without a comma before it).
     mutating func writeObjectStart(first: Bool, primaryKey: Int64) {
-        write(first ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
+        write(bytes: first ? Self.firstObjectStart : Self.objectStart)
         write(primaryKey)
     }
+
+    /// `\n    {"_pk": `: the start of an entity's first object.
+    private static let firstObjectStart = Array("\n    {\"\(StoreColumn.pk)\": ".utf8)
+    /// `,\n    {"_pk": `: the start of every other object.
+    private static let objectStart = Array(",\n    {\"\(StoreColumn.pk)\": ".utf8)
 
     /// `, "name": ` as bytes, to write before a value.
     static func keyBytes(_ name: String) -> [UInt8] {

@@ -82,8 +82,7 @@ struct JSONExporter {
         try statement.bind(parameters + [.text(entity.name)] + (objectsPerEntity.map { [.integer(Int64($0))] } ?? []))
         var count = 0
         while try statement.step() {
-            output.write(count == 0 ? "\n    {\"_pk\": " : ",\n    {\"_pk\": ")
-            output.write(statement.int64(at: 0))
+            output.writeObjectStart(first: count == 0, primaryKey: statement.int64(at: 0))
             for (index, field) in fields.enumerated() {
                 output.writeKey(keys[index])
                 let column = index + 1
