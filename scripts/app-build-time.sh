@@ -3,14 +3,15 @@
 # build of their own app: a throwaway package in a temporary folder with one `Store.launch` call,
 # built with a fresh scratch path and a fresh package cache. Prints the build's wall and CPU time and
 # the load average before and after (the figure means little on a busy machine), runs the app once,
-# and removes the folder.
+# and removes the folder. It also names the modules and plugins the build compiled (an app that depends
+# only on the `Remodel` product must compile nothing else); REMODEL_APP_BUILD_LOG=FILE keeps the log.
 #
 #   scripts/app-build-time.sh
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 app=$(mktemp -d /tmp/remodel-app-build.XXXXXX)
-trap 'rm -rf "$app"' EXIT
+trap 'if [ -n "${REMODEL_APP_BUILD_LOG:-}" ] && [ -f "$app/build.log" ]; then cp "$app/build.log" "$REMODEL_APP_BUILD_LOG"; fi; rm -rf "$app"' EXIT
 mkdir -p "$app/Sources/LibraryApp"
 cat > "$app/Package.swift" <<MANIFEST
 // swift-tools-version:6.0
@@ -41,4 +42,7 @@ cd "$app"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 time swift build --scratch-path "$app/.build-clean" --cache-path "$app/.cache-clean" >"$app/build.log" 2>&1 || { cat "$app/build.log"; exit 1; }
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# `Compiling Remodel File.swift`, `Compiling plugin GenerateManual`, `Emitting module X`: what was built.
+echo "compiled: $(grep -oE '(Compiling plugin [A-Za-z0-9_-]+|Compiling [A-Za-z0-9_]+ |Emitting module [A-Za-z0-9_]+)' "$app/build.log" \
+    | sed -E 's/^Compiling plugin /plugin /; s/^Compiling //; s/^Emitting module //; s/ $//' | sort -u | tr '\n' ' ')"
 "$app/.build-clean/debug/LibraryApp"

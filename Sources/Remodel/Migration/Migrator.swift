@@ -154,7 +154,7 @@ public struct Migrator: Sendable {
         do {
             try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
         } catch  where error.code == .locked {}
-        try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
+        try tracker.report(.planning, pass: 0, entity: nil, completed: 0, total: 1, force: true)
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         defer { lock.release() }
@@ -162,9 +162,9 @@ public struct Migrator: Sendable {
         let plan = try plan(under: lock)
         let passes = StepComposition.passes(of: plan.steps, options: options)
         tracker.planned(passes: passes)
-        try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
+        try tracker.report(.planning, pass: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
-            try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
+            try tracker.report(.finished, pass: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
                 objects: 0,
@@ -199,7 +199,7 @@ public struct Migrator: Sendable {
             throw error
         }
         files.removeLeftovers()
-        try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
+        try tracker.report(.finished, pass: passes.count, entity: nil, completed: 1, total: 1, force: true)
         var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
             objects: objects, seconds: Date().timeIntervalSince(started),
@@ -259,7 +259,7 @@ public struct Migrator: Sendable {
             let findings = try originalCheck.results().findings
             if !findings.isEmpty { throw Self.damagedStoreError(findings) }
         }
-        try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
+        try tracker.report(.replace, pass: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
         // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
         let objects = try Self.objectCount(

@@ -43,7 +43,9 @@ import Testing
         for line in lines.dropLast() {
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-            for key in ["phase", "step", "steps", "entity", "completed", "total", "fraction"] {
+            for key in [
+                "phase", "step", "steps", "pass", "passes", "passSteps", "entity", "completed", "total", "fraction",
+            ] {
                 #expect(object[key] != nil, "\(key) missing in \(line)")
             }
             #expect(object["entity"] is String || object["entity"] is NSNull)
@@ -54,7 +56,8 @@ import Testing
         #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "never decreasing: \(fractions)")
         #expect(fractions.last == 1.0)
         #expect(phases.first == "planning" && phases.last == "finished")
-        #expect(Set(phases) == ["planning", "instances", "relationships", "validation", "replace", "finished"])
+        #expect(
+            Set(phases) == ["planning", "instances", "relationships", "indexes", "validation", "replace", "finished"])
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 
