@@ -119,6 +119,11 @@ final class ProgressPrinter: @unchecked Sendable {
         groupedDigits(number)
     }
 
+    /// `1 object`, `3,000 objects`; `1 entity`, `2 entities` with `plural`.
+    static func counted(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(groupedDigits(number)) \(number == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).
     private func locked(_ body: () -> Void) {
         lock.lock()

@@ -175,10 +175,9 @@ public struct Migrator: Sendable {
         try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment(now: started)
-        var objects = 0
-        var losses: [DataLoss] = []
+        var built = Built()
         do {
-            (objects, losses) = try build(
+            built = try build(
                 plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
@@ -186,7 +185,7 @@ public struct Migrator: Sendable {
                 with: files.temporaryPath, backupPath: keepsBackup(plan) ? files.backupPath : nil)
             {
                 let again = try self.plan(under: lock)
-                (objects, losses) = try build(
+                built = try build(
                     again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock,
                     environment: environment,
                     tracker: tracker)
@@ -202,10 +201,12 @@ public struct Migrator: Sendable {
         try tracker.report(.finished, pass: passes.count, entity: nil, completed: 1, total: 1, force: true)
         var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: objects, seconds: Date().timeIntervalSince(started),
+            objects: built.objects, seconds: Date().timeIntervalSince(started),
             backupPath: keepsBackup(plan) ? files.backupPath : nil,
-            losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
+            losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
+        report.writtenTables = built.writtenTables
+        report.tableCount = built.tableCount
         return report
     }
 
@@ -218,12 +219,20 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// What the passes built: the objects in the tables they wrote, those tables, and what the steps dropped.
+    private struct Built {
+        var objects = 0
+        var writtenTables: [String] = []
+        var tableCount = 0
+        var losses: [DataLoss] = []
+    }
+
     /// Runs the plan's passes from the store into the temporary store; counts its objects, and what the steps dropped.
     private func build(
         _ plan: MigrationPlan, passes: [ClosedRange<Int>], files: StoreFiles, lock: StoreLock,
         environment: ExpressionEnvironment,
         tracker: ProgressTracker
-    ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
+    ) throws(RemodelError) -> Built {
         var sourcePath = files.path
         var losses: [DataLoss] = []
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
@@ -262,12 +271,13 @@ public struct Migrator: Sendable {
         try tracker.report(.replace, pass: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
         // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
+        let written = Set(PassExecutor.writtenTables(of: plan.stepPlans))
+        let tables = plan.stepPlans.last?.destinationLayout.tables.map(\.name) ?? []
+        let writtenTables = tables.filter(written.contains)
         let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly),
-            layout: plan.stepPlans.last?.destinationLayout,
-            tables: Set(PassExecutor.writtenTables(of: plan.stepPlans)))
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), tables: writtenTables)
         try tracker.checkCancellation()
-        return (objects, losses)
+        return Built(objects: objects, writtenTables: writtenTables, tableCount: tables.count, losses: losses)
     }
 
     /// What SQLite's check of the store being migrated found.
@@ -280,14 +290,11 @@ public struct Migrator: Sendable {
                 + "`.recover`) or restore a backup, then migrate again:\n\(lines)")
     }
 
-    /// The objects in those hierarchy tables of `layout` that are in `tables`.
-    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>)
-        throws(RemodelError) -> Int
-    {
-        guard let layout else { return 0 }
+    /// The objects in `tables` (hierarchy tables).
+    private static func objectCount(_ connection: SQLiteConnection, tables: [String]) throws(RemodelError) -> Int {
         var count = 0
-        for table in layout.tables where tables.contains(table.name) {
-            if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {
+        for table in tables {
+            if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table))") {
                 count += Int(rows)
             }
         }
