@@ -48,12 +48,26 @@ extension Store {
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
+        let (opened, outcome) = try await prepareLaunch(
+            at: path, bundle: bundle, seed: seed, options: options, opensCurrent: true,
+            cancellation: CancellationFlag(), observer: progress)
+        if let opened { return (opened, outcome) }
+        return (try Store.open(at: path, bundle: bundle), outcome)
+    }
+
+    /// What a launch does to the file: inspects it once, then creates it, leaves it (opening it from that
+    /// inspection when `opensCurrent`) or migrates it, reporting to `observer`. Returns the store it created
+    /// or opened; a migrated one is for the caller to open.
+    static func prepareLaunch(
+        at path: String, bundle: ModelBundle, seed: String?, options: MigrationOptions, opensCurrent: Bool,
+        cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws(RemodelError) -> (opened: Store?, outcome: StoreLaunchOutcome) {
         let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
         switch inspection.state {
         case .missing:
             return (try Store.create(at: path, bundle: bundle, seed: seed), .created)
         case .current:
-            return (try Store.open(at: path, bundle: bundle), .opened)
+            return (opensCurrent ? try Store.open(at: path, inspected: inspection, bundle: bundle) : nil, .opened)
         case .older, .newer:
             if case .newer = inspection.state, options.downgrade == .refuse {
                 throw inspection.refusal(or: .newerStore, path: path)
@@ -61,8 +75,8 @@ extension Store {
             var migrationOptions = options
             migrationOptions.targetVersion = nil
             let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
-                storeAt: path, progress: progress)
-            return (try Store.open(at: path, bundle: bundle), .migrated(report))
+                storeAt: path, cancellation: cancellation, inspected: true, observer: observer)
+            return (nil, .migrated(report))
         default:
             throw inspection.refusal(or: .incompatibleStore, path: path)
         }

@@ -114,13 +114,16 @@ public struct Migrator: Sendable {
     }
 
     /// The migration on a thread of its own, cancelled by `cancellation` or by cancelling the calling task.
+    /// `inspected`: the caller has just inspected the store and found it migratable (a launch), so the
+    /// quick check before the lock is not made twice; the version is read again under the lock all the same.
     func migrate(
-        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+        storeAt path: String, cancellation: CancellationFlag, inspected: Bool = false,
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws(RemodelError) -> MigrationReport {
         let migrator = self
         // The stack a process's main thread has: hostile models and expressions recurse deep.
         let migration = BackgroundThread(stackSize: 8 << 20) { () throws(RemodelError) -> MigrationReport in
-            try migrator.run(storeAt: path, cancellation: cancellation, observer: observer)
+            try migrator.run(storeAt: path, cancellation: cancellation, inspected: inspected, observer: observer)
         }
         return try await withTaskCancellationHandler {
             await migration.value()
@@ -144,16 +147,19 @@ public struct Migrator: Sendable {
 
     /// The migration itself, synchronous on the calling thread.
     func run(
-        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+        storeAt path: String, cancellation: CancellationFlag, inspected: Bool = false,
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
         let tracker = ProgressTracker(cancellation: cancellation, observer: observer)
         // Fail fast, before taking any lock, on what is not a store of this model. A store another process
         // is writing is not refused here: the lock waits for the writer, then reads the version again.
-        do {
-            try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
-        } catch  where error.code == .locked {}
+        if !inspected {
+            do {
+                try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
+            } catch  where error.code == .locked {}
+        }
         try tracker.report(.planning, pass: 0, entity: nil, completed: 0, total: 1, force: true)
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
