@@ -57,6 +57,13 @@ import Testing
             ])
     }
 
+    /// A wider terminal has room for what the counts count (the frame the README and docs/MIGRATION.md show).
+    @Test func aFrameAt100Columns() {
+        #expect(
+            ProgressBar(Self.composedPass[4]).rendered(columns: 100)
+                == "█████████░░░░░░░░░░░  48%  step 1/2 validation  Book  375,000/400,000 rows checked  ETA 2s")
+    }
+
     /// Every frame at a width has the same bar, and fits: from a narrow terminal to a wide one.
     @Test(arguments: [20, 40, 60, 80, 120, 200])
     func theBarKeepsItsCellsAndFits(columns: Int) {
