@@ -8,16 +8,17 @@ import Foundation
 /// which step of a pass reports next. A phase's `total` is the one its first
 /// report gives: later reports of the same step and phase keep it.
 final class ProgressTracker {
-    /// How much of a step each phase takes, in order; they add up to 1. Measured with
-    /// `remodel-bench --objects 100000,1000000 --only migrate,migrate3` (release, 2 cores): the
-    /// wall-time shares of phase 1, phase 2, the index builds, phase 3 (with the metadata) and the
-    /// replace, planning left out (docs/MIGRATION.md, "Progress").
+    /// How much of a step each phase takes, in order; they add up to 1. From the wall-time shares
+    /// `remodel-bench --objects 100000,1000000 --only migrate,migrate3,oneOfTen --repeat 3` measured
+    /// (release, 2 cores; planning, the copy and the schema left out), with phase 2 kept at 15%: its
+    /// share is 0–1% where the benchmark's links are carried and was 44% when every table was rebuilt
+    /// (docs/BENCHMARK.md, "Phase shares").
     static let weights: [MigrationProgress.Phase: (start: Double, share: Double)] = [
-        .instances: (0.0, 0.27),
-        .relationships: (0.27, 0.30),
-        .indexes: (0.57, 0.14),
-        .validation: (0.71, 0.27),
-        .replace: (0.98, 0.02),
+        .instances: (0.0, 0.40),
+        .relationships: (0.40, 0.15),
+        .indexes: (0.55, 0.15),
+        .validation: (0.70, 0.25),
+        .replace: (0.95, 0.05),
     ]
 
     /// The plan's steps each pass covers, in order; empty until planned.

@@ -24,7 +24,7 @@ import Testing
         #expect(rate.secondsRemaining(at: 1, now: start + 4) == 0)
     }
 
-    /// Planning takes 5 s, then phase 1 runs at a steady rate (a whole step would take 4 / 0.27 s): the first
+    /// Planning takes 5 s, then phase 1 runs at a steady rate (4 s for its share of the step): the first
     /// estimate comes after a second of work, and it is that rate's, not one that counts the planning.
     @Test func theEstimateIsTheWorksRate() throws {
         let clock = ManualClock()
