@@ -58,8 +58,8 @@ public struct MigrationProgress: Sendable, Hashable, Codable {
     /// The whole migration's fraction done, 0…1, rounded down to 4 decimals. Each phase weighs its
     /// measured share of a step, so the fraction moves with the time spent.
     public var fraction: Double
-    /// Seconds left, estimated from the rate of the work so far; `nil` until that rate is known (see
-    /// ``ProgressRate``).
+    /// Seconds left, estimated from the rate of the work so far (planning left out); `nil` until that rate
+    /// is known: a second of work, and 5% of the migration done.
     public var estimatedSecondsRemaining: Double?
 
     /// Creates a progress value.
