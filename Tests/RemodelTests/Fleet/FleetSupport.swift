@@ -64,8 +64,11 @@ final class FleetFolder {
 
     static let templates: Result<Templates, any Error> = Result {
         let prefix = "remodel-fleet-templates-"
+        // What an earlier test run left, but not the templates of a run still going (another session's suite on
+        // the same machine): the folder's suffix is its process's id.
         for old in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
         where old.hasPrefix(prefix) {
+            if let owner = Int32(old.dropFirst(prefix.count)), kill(owner, 0) == 0 || errno == EPERM { continue }
             try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + old)
         }
         let templates = Templates(
