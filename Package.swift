@@ -17,10 +17,17 @@ let package = Package(
         .plugin(name: "RemodelRecords", targets: ["RemodelRecords"]),
         .plugin(name: "GenerateRecords", targets: ["GenerateRecords"]),
     ],
+    traits: [
+        // SwiftPM brings every dependency of every product of a package into the graph of an app that depends on
+        // it, and compiles the plugins of each (swift-argument-parser's GenerateManual and GenerateDoccReference).
+        // An app that uses only the libraries leaves this trait out: `.package(url: …, from: …, traits: [])`.
+        .trait(
+            name: "CommandLineTool",
+            description: "The remodel tool's argument parser (swift-argument-parser); the libraries need nothing."),
+        .default(enabledTraits: ["CommandLineTool"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `swift package generate-documentation --target Remodel`; a plugin, never linked into an app.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // For RemodelGRDB, the generated records' tests and the bench; 7.10.0 is the version tested on Linux
         // (it has GRDB's Linux adjustments), and GRDB 8 may change the record protocols the generated code uses.
         .package(url: "https://github.com/groue/GRDB.swift", "7.10.0"..<"8.0.0"),
@@ -55,7 +62,9 @@ let package = Package(
             dependencies: [
                 "Remodel",
                 "RemodelTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLineTool"])),
             ],
             path: "Sources/remodel"
         ),
@@ -128,4 +137,10 @@ for target in package.targets where target.type != .system && target.type != .pl
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
     target.swiftSettings = settings
+}
+
+// The DocC plugin serves `swift package generate-documentation --target Remodel` alone, which `.ci/run` runs with
+// REMODEL_DOCS=1 set: any other build of the package (a fresh clone's `swift build`) neither fetches nor compiles it.
+if Context.environment["REMODEL_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

@@ -72,11 +72,11 @@ enum ChainMigration {
     }
 
     /// The progress phases under the report's names: `plan` (planning, then each pass's copy and schema
-    /// until its phase 1 reports), `phase1`, `phase2`, `phase3`, `replace`.
+    /// until its phase 1 reports), `phase1`, `phase2`, `indexes`, `phase3`, `replace`.
     private static func parts(_ phases: [String: Double]) -> [String: Double] {
         let names = [
-            "planning": "plan", "instances": "phase1", "relationships": "phase2", "validation": "phase3",
-            "replace": "replace",
+            "planning": "plan", "instances": "phase1", "relationships": "phase2", "indexes": "indexes",
+            "validation": "phase3", "replace": "replace",
         ]
         var parts: [String: Double] = [:]
         for (phase, seconds) in phases {

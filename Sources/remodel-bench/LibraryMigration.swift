@@ -38,10 +38,11 @@ enum LibraryMigration {
 /// SQLite trace: `plan` (inspection, lock, planning, the free-space check), `copy` (from the last
 /// statement before the step's store is opened to its opening: the byte copy), `schema` (from there to
 /// phase 1: reading the copy's schema, rehearsing the change, `ALTER`s, dropping and creating the rebuilt
-/// tables), `phase1`, `phase2` (the links), `indexes` (the non-unique `CREATE INDEX`es at the end of
-/// phase 2), `phase3` (validation, `quick_check`, unique indexes, metadata), `replace` (flush, rename).
+/// tables), `phase1`, `phase2` (the links), `indexes` (the progress phase of that name: the step's
+/// `CREATE INDEX`es, unique ones included), `phase3` (validation, `quick_check`, metadata), `replace`
+/// (flush, rename).
 ///
-/// Without a trace (`--no-trace`) `plan` holds the copy and the schema, and `phase2` the indexes.
+/// Without a trace (`--no-trace`) `plan` holds the copy and the schema.
 struct PhaseSplit {
     static let order = ["plan", "copy", "schema", "phase1", "phase2", "indexes", "phase3", "replace", "sql"]
 
@@ -59,19 +60,15 @@ struct PhaseSplit {
         // Each part ends where the next one that happened starts.
         var points: [Double?] = [
             start, beforeCopy, opened, clock.first("instances"), clock.first("relationships"),
-            clock.first("validation"),
-            clock.first("replace"), end,
+            clock.first("indexes"), clock.first("validation"), clock.first("replace"), end,
         ]
         for index in points.indices.reversed() where points[index] == nil {
             points[index] = index + 1 < points.count ? points[index + 1] : end
         }
         let at = points.map { $0 ?? end }
-        let indexes = entries.filter {
-            $0.sql.hasPrefix("CREATE INDEX") && $0.first >= at[4] - 0.001 && $0.last <= at[5] + 0.001
-        }.map(\.seconds).reduce(0, +)
         var parts = [
             "plan": at[1] - at[0], "copy": at[2] - at[1], "schema": at[3] - at[2], "phase1": at[4] - at[3],
-            "phase2": at[5] - at[4] - indexes, "indexes": indexes, "phase3": at[6] - at[5], "replace": at[7] - at[6],
+            "phase2": at[5] - at[4], "indexes": at[6] - at[5], "phase3": at[7] - at[6], "replace": at[8] - at[7],
         ]
         if opened == nil {
             parts["plan"] = (parts["plan"] ?? 0) + (parts["copy"] ?? 0) + (parts["schema"] ?? 0)

@@ -95,7 +95,7 @@ enum Measure {
             var previous = (phase: "planning", step: 0, time: start)
             for mark in marks + [("end", -1, end)] {
                 phases[previous.phase, default: 0] += mark.time - previous.time
-                if previous.step > 0, ["instances", "relationships", "validation"].contains(previous.phase) {
+                if previous.step > 0, ["instances", "relationships", "indexes", "validation"].contains(previous.phase) {
                     steps[previous.step, default: 0] += mark.time - previous.time
                 }
                 previous = mark

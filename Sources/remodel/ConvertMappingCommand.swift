@@ -6,11 +6,19 @@ struct ConvertMappingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert-mapping",
         abstract: "Write an Xcode mapping model (.xcmappingmodel) as a Remodel mapping file, ready to review.",
-        discussion: """
-            Policy classes and expressions without a translation are written as TO DO comments. \
-            Exit status: 0 when the file was written with no error, 1 when it was written but has errors \
-            (printed on standard error), 2 when nothing could be written.
-            """
+        discussion: CommandHelp.discussion(
+            "Policy classes and expressions without a translation are written as TO DO comments.",
+            examples: [
+                .init(
+                    "remodel convert-mapping Library2to3.xcmappingmodel", "--model Models/Library.xcdatamodeld",
+                    "-o \"Mappings/Library 2 to Library 3.xml\"",
+                    does: "Write the Xcode mapping model as a Remodel mapping file, to review and keep.")
+            ],
+            exitStatus: [
+                .success("the file was written with no error"),
+                .refused("it was written, but has errors (printed on standard error)"),
+                .couldNotStart("nothing could be written: a model or mapping model that cannot be read"), .usage,
+            ])
     )
 
     @Argument(help: "The .xcmappingmodel folder (or its xcmapping.xml).")
@@ -19,15 +27,14 @@ struct ConvertMappingCommand: ParsableCommand {
     @Option(help: "The .xcdatamodeld bundle the mapping model maps between two versions of.")
     var model: String
 
-    @Option(help: "Write the mapping file here instead of standard output.")
-    var output: String?
+    @OptionGroup var output: OutputFileOption
 
     func run() throws {
         let bundle = try loadBundle(model)
         let (text, diagnostics) = XcodeMappingWriter.convert(path: mappingModel, bundle: bundle)
         for diagnostic in diagnostics.sorted() { printToStandardError(diagnostic.description) }
         guard let text else { throw ExitCode(2) }
-        try writeOutput(text, to: output, describing: "the mapping file")
+        try writeOutput(text, to: output.output, describing: "the mapping file")
         if diagnostics.containsErrors { throw ExitCode(1) }
     }
 }

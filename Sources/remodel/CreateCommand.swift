@@ -4,7 +4,22 @@ import Remodel
 struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create a store at a version of a model, optionally filled from a JSON seed file.")
+        abstract: "Create a store at a version of a model, optionally filled from a JSON seed file.",
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init(
+                    "remodel create library.sqlite --model Models/Library.xcdatamodeld",
+                    does: "Create an empty store at the current version."),
+                .init(
+                    "remodel create library.sqlite --model Models/Library.xcdatamodeld",
+                    "--version Library --seed seed.json",
+                    does: "Create a store at version Library, filled from seed.json."),
+            ],
+            exitStatus: [
+                .success("the store was created"),
+                .refused("refused, nothing written: a file is already there, a seed value or link the model rejects"),
+                .couldNotStart(), .usage,
+            ]))
 
     @OptionGroup var options: StoreOptions
 
@@ -20,12 +35,13 @@ struct CreateCommand: ParsableCommand {
         let bundle = try options.bundle()
         let printer = ProgressPrinter(quiet: output.quiet)
         defer { printer.finish(clearing: true) }
-        let store = try runReportingFailure { () throws(RemodelError) in
+        let (store, seeded) = try runReportingFailure { () throws(RemodelError) in
             try Store.create(at: options.store, bundle: bundle, version: version, seed: seed) { printer.print($0) }
         }
         printer.finish(clearing: true)
         if !output.quiet {
-            print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\".")
+            let filled = seed.map { " with \(ProgressPrinter.counted(seeded, "object")) from \($0)" } ?? ", empty"
+            print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\"\(filled).")
         }
     }
 }

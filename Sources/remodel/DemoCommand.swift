@@ -7,7 +7,17 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract:
-            "Create a store of the oldest sample Library version with generated data, migrate it to the current version, show the result."
+            "Create a store of the oldest sample Library version with generated data, migrate it to the current version, show the result.",
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init("remodel demo", does: "Run the demo from the Remodel folder: 200,000 objects, then the result."),
+                .init("remodel demo --people 1000 --progress none", does: "A small one, without the bar."),
+            ],
+            exitStatus: [
+                .success("the demo ran"),
+                .refused("it failed: the sample model was not found, or the migration failed (the error says why)"),
+                .usage,
+            ])
     )
 
     @Option(help: "How many people to generate (each with about 1.5 books).")

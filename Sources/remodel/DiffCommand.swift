@@ -5,10 +5,20 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show what changed between two versions of a model and how each change will be migrated.",
-        discussion: """
-            Exit status: 0 when every change can be inferred or has no error, 1 when a change needs a \
-            mapping file (an error line ending in [needs-mapping]), 2 when the command could not run.
-            """)
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init(
+                    "remodel diff Models/Library.xcdatamodeld",
+                    does: "What the current version changed, and how each change is migrated."),
+                .init(
+                    "remodel diff Models/Library.xcdatamodeld --from Library --to \"Library 3\"", "--format json",
+                    does: "The same for two versions, as JSON."),
+            ],
+            exitStatus: [
+                .success("every change can be inferred, or has no error"),
+                .refused("a change needs a mapping file (an error line ending in [needs-mapping])"),
+                .couldNotStart("a model that cannot be read, an unknown version"), .usage,
+            ]))
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 

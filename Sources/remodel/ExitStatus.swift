@@ -6,7 +6,7 @@ enum ExitStatus {
     /// Every store is at the target: migrated, or already there.
     static let done: Int32 = 0
     /// Some store was refused for a reason a retry will not fix: its data, the model or mapping files,
-    /// a newer store, not a store. (Also: the model could not be read.)
+    /// a newer store, not a store. (A model that cannot be read at all is 2: the command could not start.)
     static let refused: Int32 = 1
     /// The command line cannot be acted on: ArgumentParser's status for a bad argument (`EX_USAGE`).
     static let usage: Int32 = ExitCode.validationFailure.rawValue
@@ -27,12 +27,15 @@ enum ExitStatus {
     }
 
     /// What `remodel migrate --help` says about them.
-    static let help = """
-        Exit status:
-          \(done)   every store is at the target (migrated, or already current)
-          \(refused)   some store refused: a retry will not fix it (data, model, newer store)
-          \(transient)  none refused, some failed transiently or not started: --resume
-          \(usage)  usage error: a bad option, no store, a glob that matches nothing
-        Refusals win over transient failures.
-        """
+    static let help: [ExitStatusLine] = [
+        .success("every store is at the target (migrated, or already current)"),
+        .refused("some store refused: a retry will not fix it (data, model, newer store)"),
+        .couldNotStart("the model cannot be read"),
+        ExitStatusLine(
+            status: usage,
+            meaning: "a command line it does not understand: a bad option, no store, a glob that matches no file"),
+        ExitStatusLine(
+            status: transient,
+            meaning: "none refused (a refusal wins), some failed transiently or not started: run again with --resume"),
+    ]
 }

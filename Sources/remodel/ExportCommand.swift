@@ -4,12 +4,27 @@ import Remodel
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Export every object of a store as JSON, in a deterministic order.")
+        commandName: "export", abstract: "Export every object of a store as JSON, in a deterministic order.",
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init(
+                    "remodel export library.sqlite --model Models/Library.xcdatamodeld", "-o library.json",
+                    does: "Write every object to library.json; two exports compare with diff."),
+                .init(
+                    "remodel export library.sqlite --model Models/Library.xcdatamodeld", "--carried-model",
+                    does: "Print the model the store carries (its version's contents XML)."),
+            ],
+            exitStatus: [
+                .success("the export was written"),
+                .refused(
+                    "refused: not a store of this model, a newer store, a store that drifted, an output that cannot be written"
+                ),
+                .couldNotStart(), .usage,
+            ]))
 
     @OptionGroup var options: StoreOptions
 
-    @Option(name: [.short, .long], help: "The file to write (default: standard output).")
-    var output: String?
+    @OptionGroup var file: OutputFileOption
 
     @Flag(
         help:
@@ -26,11 +41,11 @@ struct ExportCommand: ParsableCommand {
             return
         }
         // A bar on the terminal the JSON is written to would be mixed into it.
-        let printer = ProgressPrinter(quiet: quiet.quiet || (output == nil && isatty(STDOUT_FILENO) == 1))
+        let printer = ProgressPrinter(quiet: quiet.quiet || (file.output == nil && isatty(STDOUT_FILENO) == 1))
         defer { printer.finish(clearing: true) }
         try runReportingFailure { () throws(RemodelError) in
             let store = try Store.openForReading(at: options.store, bundle: bundle)
-            if let output {
+            if let output = file.output {
                 try store.exportJSON(to: output) { printer.print($0) }
             } else {
                 try store.exportJSONToStandardOutput { printer.print($0) }
@@ -58,6 +73,6 @@ extension ExportCommand {
             }
             return carried
         }
-        try writeOutput(carried.contents, to: output, describing: "the carried model")
+        try writeOutput(carried.contents, to: file.output, describing: "the carried model")
     }
 }

@@ -101,37 +101,15 @@ final class FleetProgressPrinter: @unchecked Sendable {
         (error ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
     }
 
-    /// The fleet's bar, at most `width - 1` columns: the bar shrinks first, then the percentage,
-    /// the rate and the time left go; the store count and the failures stay.
+    /// The fleet's bar, at most `width - 1` columns, with the cells of any bar at that width: the rate goes
+    /// first, then the time left; the store count and the failures stay.
     static func bar(_ tally: FleetTally, at now: Date, width: Int) -> String {
-        let room = max(1, width - 1)
         let fraction = tally.total > 0 ? Double(tally.finished) / Double(tally.total) : 1
-        let count = "\(ProgressPrinter.grouped(tally.finished))/\(ProgressPrinter.grouped(tally.total)) stores"
-        let failed = tally.failures > 0 ? ["\(ProgressPrinter.grouped(tally.failures)) failed"] : []
-        var optional = [String(format: "%d%%", Int((fraction * 100).rounded(.down)))]
-        optional.append("\(ProgressPrinter.grouped(Int(tally.objectsPerSecond(at: now).rounded()))) obj/s")
-        if let eta = tally.estimatedSecondsRemaining(at: now), tally.finished < tally.total {
-            optional.append("ETA " + duration(eta))
-        }
-        while true {
-            let text = ([count] + optional + failed).joined(separator: "  ")
-            let barWidth = min(30, room - text.count - 2)
-            if barWidth >= 10 || (optional.isEmpty && barWidth >= 4) {
-                let filled = Int((fraction * Double(barWidth)).rounded(.down))
-                return String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "  "
-                    + text
-            }
-            if optional.isEmpty { return String(text.prefix(room)) }
-            // Drop the percentage first, then the rate, then the time left.
-            optional.removeFirst()
-        }
-    }
-
-    /// `45s`, `2m05s`, `1h02m`.
-    static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.up))
-        if whole < 60 { return "\(whole)s" }
-        if whole < 3600 { return String(format: "%dm%02ds", whole / 60, whole % 60) }
-        return String(format: "%dh%02dm", whole / 3600, whole / 60 % 60)
+        var stores = "\(ProgressPrinter.grouped(tally.finished))/\(ProgressPrinter.grouped(tally.total)) stores"
+        if tally.failures > 0 { stores += "  \(ProgressPrinter.grouped(tally.failures)) failed" }
+        let rate = "\(ProgressPrinter.grouped(Int(tally.objectsPerSecond(at: now).rounded()))) obj/s"
+        let remaining = tally.finished < tally.total ? tally.estimatedSecondsRemaining(at: now) : nil
+        return ProgressBar(fraction: fraction, stage: [stores], counts: [rate], secondsRemaining: remaining)
+            .rendered(columns: width)
     }
 }

@@ -6,11 +6,27 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write Swift types for a model version's objects, as GRDB records (docs/TYPED-ACCESS.md).",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             Writes one file per table and <Model>Schema.swift into the folder, replacing the files an earlier run \
             generated there and nothing else; the same model gives the same bytes. A model with errors is refused, \
             its errors printed as `remodel validate` prints them.
-            """)
+            """,
+            examples: [
+                .init(
+                    "remodel generate Models/Library.xcdatamodeld -o Sources/App/Records",
+                    does: "Write GRDB records for the current version of Library into Sources/App/Records."),
+                .init(
+                    "remodel generate Models/Library.xcdatamodeld --version \"Library 2\"",
+                    "--access public -o Records",
+                    does: "Write public records for Library 2, for a library target."),
+            ],
+            exitStatus: [
+                .success("the files were written"),
+                .refused("nothing written: the model has errors (printed as `remodel validate` prints them)"),
+                .couldNotStart("a model that cannot be read, an unknown version, a folder that cannot be written"),
+                .usage,
+            ]))
 
     /// The access levels, as spelled on the command line.
     enum AccessLevel: String, ExpressibleByArgument, CaseIterable {
@@ -23,7 +39,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "The version to generate for (default: the current one).")
     var version: String?
 
-    @Option(name: .long, help: "The folder to write the Swift files into.")
+    @Option(
+        name: [.short, .long], help: ArgumentHelp("The folder to write the Swift files into.", valueName: "folder"))
     var output: String
 
     @Option(name: .long, help: "The access level of the generated declarations.")

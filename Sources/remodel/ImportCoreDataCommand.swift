@@ -5,10 +5,24 @@ struct ImportCoreDataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-core-data",
         abstract: "Import a store that Core Data wrote into a new Remodel store, at the version that wrote it.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             The Core Data store is read without writing a byte in it or beside it. Then migrate the new \
             store to the current version with `remodel migrate`.
-            """)
+            """,
+            examples: [
+                .init(
+                    "remodel import-core-data Backup/Notes.sqlite",
+                    "--model Models/Notes.xcdatamodeld --into notes.sqlite",
+                    does: "Import the Core Data store at the version that wrote it; the next line says what to run.")
+            ],
+            exitStatus: [
+                .success("the store was imported"),
+                .refused(
+                    "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into"
+                ),
+                .couldNotStart(), .usage,
+            ]))
 
     @Argument(help: "The Core Data store (.sqlite); its -wal and .<Name>_SUPPORT folder are read too.")
     var source: String

@@ -6,13 +6,25 @@ struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Migrate stores to the model's current version (or --to a version), safely: one, or a fleet.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             One store prints one line. Several stores (paths, quoted globs, --stores-from), or any of the options from \
             --stores-from on, run as a fleet: each store migrated as one is, --jobs at a time, a line per store and a \
             summary.
-
-            \(ExitStatus.help)
-            """)
+            """,
+            examples: [
+                .init(
+                    "remodel migrate library.sqlite --model Models/Library.xcdatamodeld",
+                    does: "Migrate the store to the current version, with the mapping files in Mappings."),
+                .init(
+                    "remodel migrate library.sqlite --model Models/Library.xcdatamodeld", "--dry-run",
+                    does: "Print the plan, step by step, and change nothing."),
+                .init(
+                    "remodel migrate 'users/*.sqlite' --model Models/Library.xcdatamodeld",
+                    "--jobs 4 --report fleet.jsonl",
+                    does: "Migrate every user's store, 4 at a time, a JSON line per store in fleet.jsonl."),
+            ],
+            exitStatus: ExitStatus.help))
 
     @Argument(help: ArgumentHelp("The store files; a quoted glob is expanded.", valueName: "store"))
     var stores: [String] = []
@@ -118,9 +130,8 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
         var text = String(
-            format: "Migrated %@ %@from %@ to %@ in %@: %@ objects written, %.2f s.", report.path,
-            report.isDowngrade ? "down " : "",
-            report.sourceVersion, report.targetVersion, steps, ProgressPrinter.grouped(report.objects), report.seconds)
+            format: "Migrated %@ %@from %@ to %@ in %@: %@, %.2f s.", report.path, report.isDowngrade ? "down " : "",
+            report.sourceVersion, report.targetVersion, steps, writtenAndCarried(report), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
         for loss in report.losses where loss.count != 0 {
             text +=
@@ -128,6 +139,26 @@ struct MigrateCommand: AsyncParsableCommand {
                 ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
         }
         return text + rollback
+    }
+}
+
+extension MigrateCommand {
+    /// What the objects written count: `3 objects written to Person and Tag, 1 other table carried as it
+    /// was`; `0 objects written, every table carried as it was`.
+    static func writtenAndCarried(_ report: MigrationReport) -> String {
+        let objects = ProgressPrinter.counted(report.objects, "object") + " written"
+        let written = report.writtenTables
+        guard !written.isEmpty else { return objects + ", every table carried as it was" }
+        let tables =
+            written.count > 3
+            ? "\(written.count) tables (\(written.prefix(3).joined(separator: ", ")), …)"
+            : written.count == 1
+                ? written[0] : written.dropLast().joined(separator: ", ") + " and " + written[written.count - 1]
+        let others = report.tableCount - written.count
+        let carried =
+            others <= 0
+            ? "" : others == 1 ? ", 1 other table carried as it was" : ", \(others) other tables carried as they were"
+        return "\(objects) to \(tables)\(carried)"
     }
 }
 

@@ -33,7 +33,8 @@ final class ProgressPrinter: @unchecked Sendable {
     private var lastLine = ""
     private var lastStage: [String] = []
     private var lastDraw = Date.distantPast
-    private var started = Date()
+    /// The time left of an operation other than a migration (a migration's comes with its progress).
+    private var rate = ProgressRate()
 
     init(style: ProgressStyle) {
         self.style = style.resolved
@@ -50,7 +51,7 @@ final class ProgressPrinter: @unchecked Sendable {
             case .json:
                 FileHandle.standardError.write(Data((progress.jsonLine + "\n").utf8))
             case .bar:
-                draw(Self.line(progress), final: progress.phase == .finished)
+                draw(ProgressBar(progress), final: progress.phase == .finished)
             case .auto, .none:
                 return
             }
@@ -64,8 +65,9 @@ final class ProgressPrinter: @unchecked Sendable {
                 return
             }
             guard style == .bar else { return }
-            if progress.completed == 0 && lastLine.isEmpty { started = Date() }
-            draw(Self.line(progress, elapsed: Date().timeIntervalSince(started)), final: false)
+            if progress.completed == 0 && lastLine.isEmpty { rate = ProgressRate() }
+            let remaining = rate.secondsRemaining(at: progress.fraction, now: Date())
+            draw(ProgressBar(progress, secondsRemaining: progress.fraction < 1 ? remaining : nil), final: false)
         }
     }
 
@@ -100,7 +102,7 @@ final class ProgressPrinter: @unchecked Sendable {
 
     /// Redraws the bar in place: back to the start of the line, clear it, write the new line, which is
     /// narrower than the terminal so that it never wraps onto a line of its own.
-    private func draw(_ line: ProgressLine, final: Bool) {
+    private func draw(_ line: ProgressBar, final: Bool) {
         let now = Date()
         // At most 20 redraws a second, but a new phase or item is shown at once.
         let stage = line.stage + [line.item ?? ""]
@@ -113,69 +115,13 @@ final class ProgressPrinter: @unchecked Sendable {
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text + (final ? "\n" : "")).utf8))
     }
 
-    static func line(_ progress: MigrationProgress) -> ProgressLine {
-        let what: String
-        switch progress.phase {
-        case .waiting:
-            let done = progress.total > 0 ? progress.completed * 100 / progress.total : 0
-            return ProgressLine(
-                fraction: progress.fraction,
-                stage: [
-                    "waiting for another process's migration of this store (\(done)% done)",
-                    "waiting for another process's migration (\(done)%)", "waiting (\(done)%)",
-                ], item: nil)
-        case .planning: what = "planning"
-        case .instances: what = "objects"
-        case .relationships: what = "relationships"
-        case .validation: what = "checks"
-        case .replace: what = "replacing"
-        case .finished: what = "done"
-        }
-        var stage = [what]
-        if progress.phase != .planning {
-            let pass = "pass \(progress.step)/\(progress.steps)"
-            if let steps = progress.planSteps {
-                let covered =
-                    steps.count == 1 ? "step \(steps.lowerBound)" : "steps \(steps.lowerBound)–\(steps.upperBound)"
-                stage = ["\(pass) (\(covered)) \(what)", "\(pass) \(what)", what]
-            } else {
-                stage = ["\(pass) \(what)", what]
-            }
-        }
-        var line = ProgressLine(fraction: progress.fraction, stage: stage, item: progress.entity)
-        if progress.total > 1, [.instances, .relationships, .validation].contains(progress.phase) {
-            let counts = "\(grouped(progress.completed))/\(grouped(progress.total))"
-            line.counts = [counts + (progress.phase == .instances ? " objects" : " rows"), counts]
-        }
-        if progress.phase != .finished { line.secondsRemaining = progress.estimatedSecondsRemaining }
-        return line
-    }
-
-    static func line(_ progress: OperationProgress, elapsed: Double) -> ProgressLine {
-        var line = ProgressLine(fraction: progress.fraction, stage: [progress.activity], item: progress.item)
-        let counts: String
-        switch progress.unit {
-        case .bytes: counts = "\(megabytes(progress.completed))/\(megabytes(progress.total)) MB"
-        case .objects, .files: counts = "\(grouped(progress.completed))/\(grouped(progress.total))"
-        }
-        line.counts = progress.unit == .bytes ? [counts] : [counts + " " + progress.unit.rawValue, counts]
-        let fraction = progress.fraction
-        if fraction > 0.02, elapsed > 0.2 { line.secondsRemaining = elapsed * (1 - fraction) / fraction }
-        return line
-    }
-
     static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return result
+        groupedDigits(number)
     }
 
-    private static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f", Double(bytes) / 1_000_000)
+    /// `1 object`, `3,000 objects`; `1 entity`, `2 entities` with `plural`.
+    static func counted(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(groupedDigits(number)) \(number == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// Runs `body` holding `lock` (`NSLocking.withLock` needs macOS 14).

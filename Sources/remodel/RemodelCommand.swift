@@ -7,11 +7,19 @@ struct RemodelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remodel",
         abstract: "Validate Core Data models and migrate SQLite stores between their versions.",
-        discussion: """
-            Exit status: 0 on success; 1 when the command ran and found a problem (errors in files, a \
-            store it refuses); 2 when it could not start (a model or path that cannot be read); 64 for a \
-            command line it does not understand.
-            """,
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init("remodel validate", does: "Check the models in Models and the mapping files in Mappings."),
+                .init(
+                    "remodel migrate library.sqlite --model Models/Library.xcdatamodeld",
+                    does: "Migrate a store to the model's current version."),
+                .init("remodel help migrate", does: "A subcommand's options, examples and exit statuses."),
+            ],
+            exitStatus: [
+                .success("success"),
+                .refused("the command ran and found a problem (errors in files, a store it refuses)"),
+                .couldNotStart(), .usage,
+            ]),
         version: Remodel.version,
         subcommands: [
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
@@ -42,14 +50,36 @@ struct RemodelCommand: AsyncParsableCommand {
         }
     }
 
+    /// A help screen with one `--version`. `remodel --version` is ArgumentParser's own flag, which it
+    /// checks only after a subcommand's options, so `remodel create --version V` still reaches `create` (as
+    /// DESIGN.md pins it); but it lists that flag in every subcommand's help, beside the `--version <version>`
+    /// of the subcommands that take a model version, and offers no way to leave it out (its issue 36). So
+    /// the help of such a subcommand drops the tool's line and keeps its own.
+    static func oneVersionOption(_ help: String) -> String {
+        let lines = help.components(separatedBy: "\n")
+        guard lines.contains(where: { $0.hasPrefix("  --version <") }) else { return help }
+        return lines.filter { !($0.hasPrefix("  --version ") && $0.hasSuffix(" Show the version.")) }
+            .joined(separator: "\n")
+    }
+
     /// Prints what `error` says (help and `--version` on standard output, failures on standard error
-    /// with the prefix `error:`) and exits with its status.
+    /// with the prefix `error:`) and exits with its status. A bad argument found while the subcommand runs
+    /// (a glob that matches no store) is followed by the subcommand's usage, as one found while parsing is.
     private static func exit(reporting error: any Error, of command: any ParsableCommand.Type) -> Never {
         let status = command.exitCode(for: error)
         var message = command.fullMessage(for: error)
         if status == .success {
-            if !message.isEmpty { print(message) }
+            if !message.isEmpty { print(oneVersionOption(message)) }
             Foundation.exit(0)
+        }
+        if let validation = error as? ValidationError, command != Self.self {
+            // The subcommand's own `fullMessage` would name it without `remodel`.
+            let name = command.configuration.commandName ?? ""
+            message = """
+                error: \(validation.message)
+                Usage: \(usageString(for: command))
+                  See 'remodel \(name) --help' for more information.
+                """
         }
         if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
         if !message.isEmpty { printToStandardError(message) }

@@ -7,11 +7,22 @@ struct RollbackCommand: ParsableCommand {
         commandName: "rollback",
         abstract:
             "Put back the backup a migration kept (--keep-backup, --downgrade allow-loss), if the store was not written since.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             The migration recorded the store it made beside the backup (STORE.remodel-backup.json). The backup is \
             renamed over the store only when the store is still exactly that; a store written since is never \
             overwritten: the command refuses, says why, and changes nothing.
-            """)
+            """,
+            examples: [
+                .init(
+                    "remodel rollback library.sqlite",
+                    does: "Put back library.sqlite.remodel-backup, kept by `remodel migrate --keep-backup`.")
+            ],
+            exitStatus: [
+                .success("the backup was put back"),
+                .refused("refused, nothing changed: no backup, or the store was written since the migration"),
+                .usage,
+            ]))
 
     @Argument(help: "The store file.")
     var store: String

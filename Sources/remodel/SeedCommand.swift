@@ -6,12 +6,23 @@ struct SeedCommand: ParsableCommand {
         commandName: "seed",
         abstract:
             "Write valid, deterministic synthetic data for a version of a model, as JSON that `remodel import` reads.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             Every concrete entity gets objects; values respect optionality, bounds, regular expressions (the \
             common subset), defaults and uniqueness constraints; relationships are consistent on both sides \
             and within their counts. Rules that cannot be satisfied are named on standard error as warnings. \
             The same --seed-number gives the same bytes.
-            """)
+            """,
+            examples: [
+                .init(
+                    "remodel seed Models/Library.xcdatamodeld --version \"Library 2\"", "--objects 1000 -o seed.json",
+                    does: "Write 1,000 objects of each entity of Library 2, for `remodel create --seed`.")
+            ],
+            exitStatus: [
+                .success("the data was written (warnings name the rules it could not satisfy)"),
+                .refused("nothing written: an unknown version, an output that cannot be written"), .couldNotStart(),
+                .usage,
+            ]))
 
     @Argument(help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
     var model: String
@@ -25,8 +36,7 @@ struct SeedCommand: ParsableCommand {
     @Option(name: .customLong("seed-number"), help: "The seed number: the same number gives the same data.")
     var seedNumber: UInt64 = 1
 
-    @Option(name: .long, help: "The file to write (default: standard output).")
-    var output: String?
+    @OptionGroup var file: OutputFileOption
 
     func validate() throws {
         guard objects >= 0 else { throw ValidationError("--objects must be 0 or more") }
@@ -36,7 +46,7 @@ struct SeedCommand: ParsableCommand {
         let bundle = try loadBundle(model)
         let plan = try runReportingFailure { () throws(RemodelError) in
             let generator = try SeedGenerator(bundle: bundle, version: version)
-            if let output {
+            if let output = file.output {
                 return try generator.write(objects: objects, seedNumber: seedNumber, to: output)
             }
             return try generator.writeToStandardOutput(objects: objects, seedNumber: seedNumber)
@@ -44,10 +54,10 @@ struct SeedCommand: ParsableCommand {
         for problem in plan.problems {
             printToStandardError("warning: \(problem)")
         }
-        if let output {
+        if let output = file.output {
             let entities = plan.counts.filter { $0.value > 0 }.count
             print(
-                "Wrote \(plan.objectCount) objects of \(entities) entities at version \"\(version)\" to \(output) (seed number \(seedNumber))."
+                "Wrote \(ProgressPrinter.counted(plan.objectCount, "object")) of \(ProgressPrinter.counted(entities, "entity", plural: "entities")) at version \"\(version)\" to \(output) (seed number \(seedNumber))."
             )
         }
     }

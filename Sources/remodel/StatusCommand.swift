@@ -4,7 +4,18 @@ import Remodel
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Say which version a store is at and what would happen next.")
+        commandName: "status", abstract: "Say which version a store is at and what would happen next.",
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init(
+                    "remodel status library.sqlite --model Models/Library.xcdatamodeld",
+                    does: "Name the store's version and print the plan `remodel migrate` would run.")
+            ],
+            exitStatus: [
+                .success("the store is missing, current, or older with a migration that can be planned"),
+                .refused("newer than the model, another model's, not a store, or older but not migratable yet"),
+                .couldNotStart(), .usage,
+            ]))
 
     @OptionGroup var options: StoreOptions
 

@@ -7,13 +7,25 @@ struct TestMatrixCommand: AsyncParsableCommand {
         commandName: "test-matrix",
         abstract:
             "Migrate a store of every version of a model, with data, to the current version, and check it against the plan.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             For each version up to the current one (the head), a store is created with generated data (and \
             with each fixture of that version), migrated with the mapping files, and checked: the migration \
             succeeds, each entity has the objects the plan carries, carried values and links are unchanged, \
-            and no mapping file drops data that inference would carry. Exits 1 when a result is not the one \
-            expected.
-            """)
+            and no mapping file drops data that inference would carry.
+            """,
+            examples: [
+                .init(
+                    "remodel test-matrix Models/Library.xcdatamodeld",
+                    does: "Migrate a store of every version to the head, and check each."),
+                .init(
+                    "remodel test-matrix Models/Library.xcdatamodeld", "--fixtures Tests/Fixtures --format json",
+                    does: "The same with hand-written data too, as JSON for CI."),
+            ],
+            exitStatus: [
+                .success("every result is the one expected"), .refused("a result is not the one expected"),
+                .couldNotStart(), .usage,
+            ]))
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 

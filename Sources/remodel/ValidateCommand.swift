@@ -6,10 +6,18 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check model and mapping files.",
-        discussion: """
-            Exit status: 0 when no error was found (warnings are allowed unless --strict), \
-            1 when errors were found (or warnings with --strict), 2 when the command could not run.
-            """
+        discussion: CommandHelp.discussion(
+            examples: [
+                .init("remodel validate", does: "Check the models in Models and the mapping files in Mappings."),
+                .init(
+                    "remodel validate Models/Library.xcdatamodeld Mappings", "--format sarif > remodel.sarif",
+                    does: "Check one model and its mappings; write SARIF for a CI job to annotate."),
+            ],
+            exitStatus: [
+                .success("no error (warnings are allowed unless --strict)"),
+                .refused("errors found (or warnings, with --strict)"), .couldNotStart("a path that cannot be read"),
+                .usage,
+            ])
     )
 
     /// The output formats, as spelled on the command line.

@@ -49,9 +49,9 @@ package enum DiagnosticFormatter {
     ///   - ruleSummaries: A one-sentence description of each rule id (the id itself when missing).
     ///   - baseDirectory: The folder paths are made relative to; the current directory when `nil`.
     /// - Returns: Indented JSON ending with a newline.
-    package static func sarif(_ diagnostics: [Diagnostic], ruleSummaries: [String: String], baseDirectory: String? = nil)
-        -> String
-    {
+    package static func sarif(
+        _ diagnostics: [Diagnostic], ruleSummaries: [String: String], baseDirectory: String? = nil
+    ) -> String {
         let baseDirectory = baseDirectory ?? FileManager.default.currentDirectoryPath
         let sorted = diagnostics.sorted()
         var ruleIDs: [String] = []

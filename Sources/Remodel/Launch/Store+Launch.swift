@@ -53,17 +53,34 @@ extension Store {
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
-        // Every road below uses the current version: a model with errors is refused before the store is looked at.
+        let (opened, outcome) = try await prepareLaunch(
+            at: path, bundle: bundle, seed: seed, options: options, opensCurrent: true,
+            cancellation: CancellationFlag(), observer: progress)
+        if let opened { return (opened, outcome) }
+        return (try Store.open(at: path, bundle: bundle), outcome)
+    }
+
+    /// What a launch does to the file: inspects it once, then creates it, leaves it (opening it from that
+    /// inspection when `opensCurrent`) or migrates it, reporting to `observer`. Returns the store it created
+    /// or opened; a migrated one is for the caller to open.
+    ///
+    /// Every road uses the current version: a model with errors is refused before the store is looked at.
+    /// Another process may be launching the same store (an app and its extension): one creates or migrates
+    /// it, the other finds what it made; looking again settles a store created under this one's feet.
+    static func prepareLaunch(
+        at path: String, bundle: ModelBundle, seed: String?, options: MigrationOptions, opensCurrent: Bool,
+        cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws(RemodelError) -> (opened: Store?, outcome: StoreLaunchOutcome) {
         try bundle.requireNoErrors(inVersions: [bundle.currentVersionName])
-        // Another process may be launching the same store (an app and its extension): one creates or migrates
-        // it, the other finds what it made. Looking again settles a store created under this one's feet.
         for attempt in 1...3 {
             let inspection: StoreInspection
             do {
                 inspection = try StoreInspector.inspect(path: path, bundle: bundle)
             } catch  where error.code == .locked {
                 // Another process holds the store in the middle of a migration: the migrator waits for it.
-                return try await migrate(at: path, bundle: bundle, options: options, progress: progress)
+                return try await migrate(
+                    at: path, bundle: bundle, options: options, inspected: false, cancellation: cancellation,
+                    observer: observer)
             }
             switch inspection.state {
             case .missing:
@@ -76,12 +93,14 @@ extension Store {
                     continue
                 }
             case .current:
-                return (try Store.open(at: path, bundle: bundle), .opened)
+                return (opensCurrent ? try Store.open(at: path, inspected: inspection, bundle: bundle) : nil, .opened)
             case .older, .newer:
                 if case .newer = inspection.state, options.downgrade == .refuse {
                     throw inspection.refusal(or: .newerStore, path: path)
                 }
-                return try await migrate(at: path, bundle: bundle, options: options, progress: progress)
+                return try await migrate(
+                    at: path, bundle: bundle, options: options, inspected: true, cancellation: cancellation,
+                    observer: observer)
             default:
                 throw inspection.refusal(or: .incompatibleStore, path: path)
             }
@@ -90,16 +109,16 @@ extension Store {
             .incompatibleStore, "the store kept changing while it was being opened; open it again", path: path)
     }
 
-    /// Migrates the store to the current version and opens it: ``StoreLaunchOutcome/opened`` when another
-    /// process migrated it meanwhile (the migrator waited for that migration and found the store current).
+    /// Migrates the store to the current version: ``StoreLaunchOutcome/opened`` when another process migrated
+    /// it meanwhile (the migrator waited for that migration and found the store current).
     private static func migrate(
-        at path: String, bundle: ModelBundle, options: MigrationOptions,
-        progress: @escaping @Sendable (MigrationProgress) -> Void
-    ) async throws(RemodelError) -> (Store, StoreLaunchOutcome) {
+        at path: String, bundle: ModelBundle, options: MigrationOptions, inspected: Bool,
+        cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    ) async throws(RemodelError) -> (opened: Store?, outcome: StoreLaunchOutcome) {
         var migrationOptions = options
         migrationOptions.targetVersion = nil
         let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
-            storeAt: path, progress: progress)
-        return (try Store.open(at: path, bundle: bundle), report.steps == 0 ? .opened : .migrated(report))
+            storeAt: path, cancellation: cancellation, inspected: inspected, observer: observer)
+        return (nil, report.steps == 0 ? .opened : .migrated(report))
     }
 }

@@ -2,6 +2,13 @@ public import Foundation
 
 /// A migration started with ``Migrator/start(storeAt:)-(String)``: its progress as an
 /// `AsyncSequence` and as a `Foundation.Progress`, and its result.
+///
+/// For example:
+/// ```swift
+/// let run = migrator.start(storeAt: "library.sqlite")
+/// for await progress in run.progressUpdates { print(progress.fraction) }
+/// let report = try await run.result
+/// ```
 public final class MigrationRun: Sendable {
     /// Every progress value, in order; finishes when the migration ends.
     public let progressUpdates: AsyncStream<MigrationProgress>
@@ -11,20 +18,20 @@ public final class MigrationRun: Sendable {
     private let cancellation: CancellationFlag
 
     init(migrator: Migrator, path: String) {
-        let flag = CancellationFlag()
-        let foundationProgress = Progress(totalUnitCount: 1_000_000)
-        foundationProgress.isCancellable = true
-        foundationProgress.cancellationHandler = { flag.cancel() }
-        let (stream, continuation) = AsyncStream<MigrationProgress>.makeStream(bufferingPolicy: .unbounded)
-        self.progressUpdates = stream
-        self.progress = foundationProgress
-        self.cancellation = flag
-        let box = ProgressBox(foundationProgress)
+        let channel = ProgressChannel()
+        self.progressUpdates = channel.updates
+        self.progress = channel.progress
+        self.cancellation = channel.cancellation
         self.task = Task.detached {
-            defer { continuation.finish() }
-            return try await migrator.migrate(storeAt: path, cancellation: flag) { value in
-                continuation.yield(value)
-                box.update(value.fraction)
+            do {
+                let report = try await migrator.migrate(storeAt: path, cancellation: channel.cancellation) { value in
+                    channel.report(value)
+                }
+                channel.finish(done: true)
+                return report
+            } catch {
+                channel.finish(done: false)
+                throw error
             }
         }
     }
@@ -38,14 +45,5 @@ public final class MigrationRun: Sendable {
     public func cancel() {
         cancellation.cancel()
         task.cancel()
-    }
-}
-
-/// Lets the migration task update a `Foundation.Progress`.
-private final class ProgressBox: @unchecked Sendable {
-    private let progress: Progress
-    init(_ progress: Progress) { self.progress = progress }
-    func update(_ fraction: Double) {
-        progress.completedUnitCount = Int64(fraction * Double(progress.totalUnitCount))
     }
 }

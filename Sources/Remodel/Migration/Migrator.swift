@@ -114,13 +114,16 @@ public struct Migrator: Sendable {
     }
 
     /// The migration on a thread of its own, cancelled by `cancellation` or by cancelling the calling task.
+    /// `inspected`: the caller has just inspected the store and found it migratable (a launch), so the
+    /// quick check before the lock is not made twice; the version is read again under the lock all the same.
     func migrate(
-        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+        storeAt path: String, cancellation: CancellationFlag, inspected: Bool = false,
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws(RemodelError) -> MigrationReport {
         let migrator = self
         // The stack a process's main thread has: hostile models and expressions recurse deep.
         let migration = BackgroundThread(stackSize: 8 << 20) { () throws(RemodelError) -> MigrationReport in
-            try migrator.run(storeAt: path, cancellation: cancellation, observer: observer)
+            try migrator.run(storeAt: path, cancellation: cancellation, inspected: inspected, observer: observer)
         }
         return try await withTaskCancellationHandler {
             await migration.value()
@@ -144,7 +147,8 @@ public struct Migrator: Sendable {
 
     /// The migration itself, synchronous on the calling thread.
     func run(
-        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+        storeAt path: String, cancellation: CancellationFlag, inspected: Bool = false,
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
@@ -155,26 +159,33 @@ public struct Migrator: Sendable {
         }
         // One migration of a store at a time, across processes: taken before anything reads the store, so a
         // migration waiting here holds no connection that would keep the one under way from replacing it.
+        var waited = false
         let migrationLock = try MigrationLock.acquire(
             files.lockPath, storePath: path, silenceMilliseconds: options.lockTimeoutMilliseconds,
             heartbeat: heartbeat
         ) { (holder) throws(RemodelError) in
+            waited = true
             try tracker.reportWaiting(otherFraction: holder?.fraction)
         }
         defer { migrationLock?.release() }
         // Fail fast, before taking the store's lock, on what is not a store of this model, and stop at once at a
-        // store already at the target (another process may just have migrated it). A store another process is
-        // writing is not refused here: the lock waits for the writer, then reads the version again.
-        do {
-            let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
-            try checkMigratable(inspection)
-            if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) {
-                // What an interrupted run left is this migration's to remove: no other can run while it holds the lock.
-                if migrationLock != nil { files.removeLeftovers() }
-                return report
-            }
-        } catch  where error.code == .locked {}
-        try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
+        // store already at the target (another process may just have migrated it). A caller that has just
+        // inspected the store (a launch) is not asked again, unless it waited for another migration here. A
+        // store another process is writing is not refused here: the lock waits for the writer, then reads the
+        // version again.
+        if !inspected || waited {
+            do {
+                let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+                try checkMigratable(inspection)
+                if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) {
+                    // What an interrupted run left is this migration's to remove: no other can run while it holds
+                    // the lock.
+                    if migrationLock != nil { files.removeLeftovers() }
+                    return report
+                }
+            } catch  where error.code == .locked {}
+        }
+        try tracker.report(.planning, pass: 0, entity: nil, completed: 0, total: 1, force: true)
 
         let lock = try StoreLock(files: files, timeoutMilliseconds: options.lockTimeoutMilliseconds)
         defer { lock.release() }
@@ -182,9 +193,9 @@ public struct Migrator: Sendable {
         let plan = try plan(under: lock)
         let passes = StepComposition.passes(of: plan.steps, options: options)
         tracker.planned(passes: passes)
-        try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
+        try tracker.report(.planning, pass: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
-            try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
+            try tracker.report(.finished, pass: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
                 objects: 0,
@@ -195,10 +206,9 @@ public struct Migrator: Sendable {
         try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment(now: started)
-        var objects = 0
-        var losses: [DataLoss] = []
+        var built = Built()
         do {
-            (objects, losses) = try build(
+            built = try build(
                 plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
@@ -206,7 +216,7 @@ public struct Migrator: Sendable {
                 with: files.temporaryPath, backupPath: keepsBackup(plan) ? files.backupPath : nil)
             {
                 let again = try self.plan(under: lock)
-                (objects, losses) = try build(
+                built = try build(
                     again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock,
                     environment: environment,
                     tracker: tracker)
@@ -222,13 +232,15 @@ public struct Migrator: Sendable {
             throw error
         }
         files.removeLeftovers()
-        try tracker.report(.finished, step: plan.steps.count, entity: nil, completed: 1, total: 1, force: true)
+        try tracker.report(.finished, pass: passes.count, entity: nil, completed: 1, total: 1, force: true)
         var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: objects, seconds: Date().timeIntervalSince(started),
+            objects: built.objects, seconds: Date().timeIntervalSince(started),
             backupPath: keepsBackup(plan) ? files.backupPath : nil,
-            losses: losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
+            losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
+        report.writtenTables = built.writtenTables
+        report.tableCount = built.tableCount
         return report
     }
 
@@ -241,8 +253,8 @@ public struct Migrator: Sendable {
         guard !inspection.hasUnfinishedTransaction else { return nil }
         switch inspection.state {
         case .current(let version) where version == target, .older(let version, _) where version == target:
-            try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
-            try tracker.report(.finished, step: 1, entity: nil, completed: 1, total: 1, force: true)
+            try tracker.report(.planning, pass: 0, entity: nil, completed: 1, total: 1, force: true)
+            try tracker.report(.finished, pass: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: inspection.path, sourceVersion: version, targetVersion: version, steps: 0, objects: 0,
                 seconds: Date().timeIntervalSince(started), backupPath: nil, rolledBackUnfinishedTransaction: false)
@@ -260,12 +272,20 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// What the passes built: the objects in the tables they wrote, those tables, and what the steps dropped.
+    private struct Built {
+        var objects = 0
+        var writtenTables: [String] = []
+        var tableCount = 0
+        var losses: [DataLoss] = []
+    }
+
     /// Runs the plan's passes from the store into the temporary store; counts its objects, and what the steps dropped.
     private func build(
         _ plan: MigrationPlan, passes: [ClosedRange<Int>], files: StoreFiles, lock: StoreLock,
         environment: ExpressionEnvironment,
         tracker: ProgressTracker
-    ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
+    ) throws(RemodelError) -> Built {
         var sourcePath = files.path
         var losses: [DataLoss] = []
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
@@ -301,15 +321,16 @@ public struct Migrator: Sendable {
             let findings = try originalCheck.results().findings
             if !findings.isEmpty { throw Self.damagedStoreError(findings) }
         }
-        try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
+        try tracker.report(.replace, pass: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
         // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
+        let written = Set(PassExecutor.writtenTables(of: plan.stepPlans))
+        let tables = plan.stepPlans.last?.destinationLayout.tables.map(\.name) ?? []
+        let writtenTables = tables.filter(written.contains)
         let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly),
-            layout: plan.stepPlans.last?.destinationLayout,
-            tables: Set(PassExecutor.writtenTables(of: plan.stepPlans)))
+            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), tables: writtenTables)
         try tracker.checkCancellation()
-        return (objects, losses)
+        return Built(objects: objects, writtenTables: writtenTables, tableCount: tables.count, losses: losses)
     }
 
     /// What SQLite's check of the store being migrated found.
@@ -322,14 +343,11 @@ public struct Migrator: Sendable {
                 + "`.recover`) or restore a backup, then migrate again:\n\(lines)")
     }
 
-    /// The objects in those hierarchy tables of `layout` that are in `tables`.
-    private static func objectCount(_ connection: SQLiteConnection, layout: StoreLayout?, tables: Set<String>)
-        throws(RemodelError) -> Int
-    {
-        guard let layout else { return 0 }
+    /// The objects in `tables` (hierarchy tables).
+    private static func objectCount(_ connection: SQLiteConnection, tables: [String]) throws(RemodelError) -> Int {
         var count = 0
-        for table in layout.tables where tables.contains(table.name) {
-            if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table.name))") {
+        for table in tables {
+            if case .integer(let rows)? = try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table))") {
                 count += Int(rows)
             }
         }

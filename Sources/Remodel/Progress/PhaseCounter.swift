@@ -3,20 +3,20 @@
 final class PhaseCounter {
     private let tracker: ProgressTracker
     private let phase: MigrationProgress.Phase
-    private let step: Int
+    private let pass: Int
     private let weights: [Int]
     private let total: Int
     private var completed = 0
     private var next = 0
 
     /// Starts the phase: reports 0 of the weights' sum.
-    init(_ phase: MigrationProgress.Phase, step: Int, weights: [Int], tracker: ProgressTracker) throws(RemodelError) {
+    init(_ phase: MigrationProgress.Phase, pass: Int, weights: [Int], tracker: ProgressTracker) throws(RemodelError) {
         self.tracker = tracker
         self.phase = phase
-        self.step = step
+        self.pass = pass
         self.weights = weights
         self.total = weights.reduce(0, +)
-        try tracker.report(phase, step: step, entity: nil, completed: 0, total: total, force: true)
+        try tracker.report(phase, pass: pass, entity: nil, completed: 0, total: total, force: true)
     }
 
     /// Reports the next unit done, naming what it was about.
@@ -25,6 +25,6 @@ final class PhaseCounter {
             completed += weights[next]
             next += 1
         }
-        try tracker.report(phase, step: step, entity: entity, completed: completed, total: total)
+        try tracker.report(phase, pass: pass, entity: entity, completed: completed, total: total)
     }
 }

@@ -4,47 +4,45 @@ import Foundation
 /// and hands each value to the migration's observer.
 ///
 /// The tracker is made before planning (it reports planning from 0 to 1 of 1);
-/// ``planned(passes:)`` then tells it how the plan runs. A phase's `total` is
-/// the one its first report gives: later reports of the same pass and phase
-/// keep it.
+/// ``planned(passes:)`` then tells it how the plan runs, and ``beginStep(_:of:)``
+/// which step of a pass reports next. A phase's `total` is the one its first
+/// report gives: later reports of the same step and phase keep it.
 final class ProgressTracker {
-    /// How much of a pass each phase takes, in order; they add up to 1. Measured with
-    /// `remodel-bench --objects 100000,1000000 --only migrate,migrate3` (release, 2 cores): the
-    /// wall-time shares of phase 1, phase 2 (with the non-unique indexes), phase 3 (with the unique
-    /// indexes and the metadata) and the replace, planning left out, were 23–33%, 37–43%, 28–36% and
-    /// 1–4% over the four runs.
+    /// How much of a step each phase takes, in order; they add up to 1. From the wall-time shares
+    /// `remodel-bench --objects 100000,1000000 --only migrate,migrate3,oneOfTen --repeat 3` measured
+    /// (release, 2 cores; planning, the copy and the schema left out), with phase 2 kept at 15%: its
+    /// share is 0–1% where the benchmark's links are carried and was 44% when every table was rebuilt
+    /// (docs/BENCHMARK.md, "Phase shares").
     static let weights: [MigrationProgress.Phase: (start: Double, share: Double)] = [
-        .instances: (0.0, 0.27),
-        .relationships: (0.27, 0.42),
-        .validation: (0.69, 0.29),
-        .replace: (0.98, 0.02),
+        .instances: (0.0, 0.40),
+        .relationships: (0.40, 0.15),
+        .indexes: (0.55, 0.15),
+        .validation: (0.70, 0.25),
+        .replace: (0.95, 0.05),
     ]
 
     /// The plan's steps each pass covers, in order; empty until planned.
     private var passes: [ClosedRange<Int>]
     private let observer: @Sendable (MigrationProgress) -> Void
     private let cancellation: CancellationFlag
-    private let started = Date()
+    private let clock: @Sendable () -> Date
+    private var rate = ProgressRate()
     private var lastFraction = 0.0
     private var lastDelivery = Date.distantPast
     private var lastWaitingReport = Date.distantPast
-    /// The pass and phase reported last, and the total its first report gave.
+    /// The step and phase reported last, and the total its first report gave.
     private var current: (step: Int, phase: MigrationProgress.Phase, total: Int)?
     /// The step of the current pass whose phases are reported, and how many steps the pass runs.
     private var stepOfPass = (offset: 0, count: 1)
 
-    /// A tracker for a plan of `steps` passes of one step each.
-    convenience init(
-        steps: Int, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+    /// A tracker whose plan is not known yet; `clock` tells the time (tests give their own).
+    init(
+        cancellation: CancellationFlag, clock: @escaping @Sendable () -> Date = { Date() },
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) {
-        self.init(cancellation: cancellation, observer: observer)
-        planned(passes: (0..<max(steps, 0)).map { ($0 + 1)...($0 + 1) })
-    }
-
-    /// A tracker whose plan is not known yet.
-    init(cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void) {
         self.passes = []
         self.cancellation = cancellation
+        self.clock = clock
         self.observer = observer
     }
 
@@ -53,37 +51,44 @@ final class ProgressTracker {
         self.passes = passes
     }
 
-    /// Tells which of the current pass's steps reports next (0-based), of how many: each step of a pass
-    /// takes an equal share of it, its phases in their proportions.
+    /// Tells which of the current pass's steps reports next (0-based), of how many.
     func beginStep(_ offset: Int, of count: Int) {
         stepOfPass = (offset, max(count, 1))
         current = nil
     }
 
     /// Reports progress and throws if the migration was cancelled.
-    /// - Parameter step: The pass, 1-based (0 while planning).
+    /// - Parameter pass: The pass, 1-based (0 while planning); the step is the one ``beginStep(_:of:)`` named.
     func report(
-        _ phase: MigrationProgress.Phase, step: Int, entity: String?, completed: Int, total: Int, force: Bool = false
+        _ phase: MigrationProgress.Phase, pass: Int, entity: String?, completed: Int, total: Int, force: Bool = false
     ) throws(RemodelError) {
         try checkCancellation()
+        let steps = passes.last?.upperBound ?? 0
+        let pass = phase == .finished ? passes.count : pass
+        let passSteps = passes.indices.contains(pass - 1) ? passes[pass - 1] : nil
+        let step: Int
+        switch phase {
+        case .planning: step = 0
+        case .finished: step = steps
+        default: step = passSteps.map { min($0.lowerBound + stepOfPass.offset, $0.upperBound) } ?? pass
+        }
         let total = fixedTotal(phase, step: step, total: total)
         let completed = min(max(completed, 0), total)
         let within = total > 0 ? Double(completed) / Double(total) : 1
-        let steps = passes.count
         var fraction: Double
         switch phase {
         case .waiting, .planning: fraction = 0
         case .finished: fraction = 1
         default:
+            // Each step of the plan takes an equal share, its phases in their proportions.
             let weight = Self.weights[phase] ?? (0, 0)
-            let withinPass =
-                (Double(stepOfPass.offset) + weight.start + weight.share * within) / Double(stepOfPass.count)
-            fraction = (Double(step - 1) + withinPass) / Double(max(steps, 1))
+            fraction = (Double(step - 1) + weight.start + weight.share * within) / Double(max(steps, 1))
         }
         // Four decimals are more than any bar shows, and keep `0.035` from printing as `0.034999999999999996`.
-        fraction = (fraction * 10_000).rounded(.down) / 10_000
+        // (A hair above, so that 0.0003, which is 2.9999999999999996 ten-thousandths, stays 0.0003.)
+        fraction = (fraction * 10_000 + 1e-7).rounded(.down) / 10_000
         fraction = min(phase == .finished ? 1 : 0.9999, max(lastFraction, fraction))
-        let now = Date()
+        let now = clock()
         // Deliver at most ~20 times a second, but always at phase boundaries.
         guard
             force || phase == .finished || completed == 0 || completed >= total
@@ -91,34 +96,29 @@ final class ProgressTracker {
         else { return }
         lastFraction = fraction
         lastDelivery = now
-        let elapsed = now.timeIntervalSince(started)
-        let remaining: Double? =
-            phase == .finished ? 0 : (fraction > 0.02 && elapsed > 0.2 ? elapsed * (1 - fraction) / fraction : nil)
-        let pass = phase == .finished ? steps : step
-        let planSteps = passes.indices.contains(pass - 1) ? passes[pass - 1] : nil
-        let planStep =
-            phase == .planning || phase == .finished
-            ? nil : planSteps.map { min($0.lowerBound + stepOfPass.offset, $0.upperBound) }
+        // The rate is that of the work: it starts with the first value after planning.
+        let remaining = phase == .planning ? nil : rate.secondsRemaining(at: fraction, now: now)
         observer(
             MigrationProgress(
-                phase: phase, step: pass, steps: steps, entity: entity, completed: completed, total: total,
-                fraction: fraction,
-                estimatedSecondsRemaining: remaining, planSteps: planSteps, planStep: planStep))
+                phase: phase, step: step, steps: steps, pass: pass, passes: passes.count,
+                passSteps: phase == .planning ? nil : passSteps, entity: entity, completed: completed, total: total,
+                fraction: fraction, estimatedSecondsRemaining: remaining))
     }
 
     /// Reports that this migration waits for another process's, which is `otherFraction` done (0…1; `nil`
     /// when it has not said yet), at most 4 times a second; throws if this migration was cancelled.
     func reportWaiting(otherFraction: Double?) throws(RemodelError) {
         try checkCancellation()
-        let now = Date()
+        let now = clock()
         guard now.timeIntervalSince(lastWaitingReport) >= 0.25 else { return }
         lastWaitingReport = now
         let scale = 10_000
         let done = Int(((otherFraction ?? 0) * Double(scale)).rounded(.down))
         observer(
             MigrationProgress(
-                phase: .waiting, step: 0, steps: 0, entity: nil, completed: min(max(done, 0), scale), total: scale,
-                fraction: lastFraction, estimatedSecondsRemaining: nil))
+                phase: .waiting, step: 0, steps: 0, pass: 0, passes: 0, passSteps: nil, entity: nil,
+                completed: min(max(done, 0), scale), total: scale, fraction: lastFraction,
+                estimatedSecondsRemaining: nil))
     }
 
     /// The total of the phase being reported: the one its first report gave.

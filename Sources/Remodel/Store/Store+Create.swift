@@ -22,14 +22,15 @@ extension Store {
     public static func create(
         at path: String, bundle: ModelBundle, version versionName: String? = nil, seed: String? = nil
     ) throws(RemodelError) -> Store {
-        try create(at: path, bundle: bundle, version: versionName, seed: seed, progress: nil)
+        try create(at: path, bundle: bundle, version: versionName, seed: seed, progress: nil).store
     }
 
     /// ``create(at:bundle:version:seed:)-(String,_,_,_)``, telling `progress` how much of the seed is read.
+    /// - Returns: The store, and how many objects the seed put in it.
     package static func create(
         at path: String, bundle: ModelBundle, version versionName: String?, seed: String?,
         progress: ((OperationProgress) -> Void)?
-    ) throws(RemodelError) -> Store {
+    ) throws(RemodelError) -> (store: Store, seeded: Int) {
         let version: ModelVersion
         if let versionName {
             version = try bundle.requireVersion(named: versionName, code: .invalidModel)
@@ -46,8 +47,9 @@ extension Store {
         // A symbolic link to nothing yet: the store is made where it leads, and the link kept.
         let target = try FileSystem.resolvingLinks(path)
         let temporary = temporaryPath(beside: target, purpose: "create")
+        let seeded: Int
         do {
-            try build(at: temporary, bundle: bundle, version: version, seed: seed, progress: progress)
+            seeded = try build(at: temporary, bundle: bundle, version: version, seed: seed, progress: progress)
             try StoreFiles.synchronize(file: temporary)
             try FileSystem.moveNew(from: temporary, to: target)
         } catch {
@@ -58,15 +60,17 @@ extension Store {
             if error.path == temporary { error.path = path }
             throw error
         }
-        return Store(
+        let store = Store(
             path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite)
         )
+        return (store, seeded)
     }
 
+    /// Builds the store at `path`. - Returns: How many objects the seed put in it.
     private static func build(
         at path: String, bundle: ModelBundle, version: ModelVersion, seed: String?,
         progress: ((OperationProgress) -> Void)?
-    ) throws(RemodelError) {
+    ) throws(RemodelError) -> Int {
         let connection = try SQLiteConnection(path: path, mode: .create)
         // The temporary file is deleted on any failure, so it needs no journal while it is built.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
@@ -75,6 +79,7 @@ extension Store {
         for sql in layout.createTablesSQL { try connection.execute(sql) }
         let history = [StoreMetadata.entry(from: nil, to: version.name, mapping: "created")]
         try StoreMetadata(modelName: bundle.name, version: version, history: history).write(to: connection)
+        var seeded = 0
         if let seed {
             let importer = JSONImporter(layout: layout, connection: connection, path: seed)
             importer.progress = OperationProgressReporter(progress)
@@ -83,11 +88,13 @@ extension Store {
             try importer.finish()
             try StoreIndexes.build(layout, on: connection, path: seed)
             try importer.validateRelationshipCounts()
+            seeded = importer.objectCount
         } else {
             try StoreIndexes.build(layout, on: connection, path: path)
         }
         try connection.execute("COMMIT")
         try connection.execute("PRAGMA journal_mode = DELETE")
+        return seeded
     }
 
     /// A fresh hidden file name in the same folder as `path` (so a rename stays on one file system).

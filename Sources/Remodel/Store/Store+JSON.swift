@@ -6,18 +6,24 @@ extension Store {
     ///
     /// For example:
     /// ```swift
-    /// try store.importJSON(from: "more-books.json")
+    /// let count = try store.importJSON(from: "more-books.json")
+    /// print("imported \(count) objects")
     /// ```
     /// - Parameter jsonPath: The JSON file.
+    /// - Returns: How many objects were imported.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidValue`` naming the entity, `_pk` and
     ///   attribute or relationship at fault (`Person _pk 3 attribute "age": expected an integer, found "old"`);
     ///   the store is then unchanged.
-    public func importJSON(from jsonPath: String) throws(RemodelError) {
+    @discardableResult
+    public func importJSON(from jsonPath: String) throws(RemodelError) -> Int {
         try importJSON(from: jsonPath, progress: nil)
     }
 
     /// ``importJSON(from:)-(String)``, telling `progress` how much of the file is read.
-    package func importJSON(from jsonPath: String, progress: ((OperationProgress) -> Void)?) throws(RemodelError) {
+    @discardableResult
+    package func importJSON(from jsonPath: String, progress: ((OperationProgress) -> Void)?) throws(RemodelError)
+        -> Int
+    {
         let importer = JSONImporter(layout: layout, connection: connection, path: jsonPath)
         importer.progress = OperationProgressReporter(progress)
         try connection.transaction { () throws(RemodelError) in
@@ -27,6 +33,7 @@ extension Store {
             try StoreIndexes.build(layout, on: connection, path: jsonPath)
             try importer.validateRelationshipCounts()
         }
+        return importer.objectCount
     }
 
     /// Exports every object as JSON to a file, writing while reading rows; the file is replaced only

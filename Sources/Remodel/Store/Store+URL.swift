@@ -33,8 +33,10 @@ extension Store {
     /// ```swift
     /// try store.importJSON(from: moreBooksURL)
     /// ```
+    /// - Returns: How many objects were imported.
     /// - Throws: ``RemodelError`` as the path-taking method does.
-    public func importJSON(from url: URL) throws(RemodelError) {
+    @discardableResult
+    public func importJSON(from url: URL) throws(RemodelError) -> Int {
         try importJSON(from: try url.filePath())
     }
 

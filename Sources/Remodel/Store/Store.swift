@@ -52,7 +52,14 @@ public final class Store {
     ///   ``StoreInspection/refusal``'s code when the file is not a store of a version of this bundle;
     ///   the file is left untouched.
     public static func open(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
-        let version = try openableVersion(try StoreInspector.inspect(path: path, bundle: bundle), bundle: bundle)
+        try open(at: path, inspected: try StoreInspector.inspect(path: path, bundle: bundle), bundle: bundle)
+    }
+
+    /// Opens the store at `path` that `inspection` has just looked at (a launch), without reading it again.
+    static func open(at path: String, inspected inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError)
+        -> Store
+    {
+        let version = try openableVersion(inspection, bundle: bundle)
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         return Store(path: path, bundle: bundle, version: version, connection: connection)
     }

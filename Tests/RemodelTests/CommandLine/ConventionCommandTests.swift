@@ -88,5 +88,25 @@ struct ConventionCommandTests {
         #expect(migrated.status == 0 && migrated.output == "" && migrated.error == "", "\(migrated)")
         let validated = try RemodelProcess.run(["validate", model, "-q"])
         #expect(validated.status == 0 && validated.output == "")
+        // `-o` is `--output` in every subcommand that writes what it could print.
+        let written = folder.file("seed.json")
+        let seeded = try RemodelProcess.run(["seed", model, "--version", "Library", "--objects", "2", "-o", written])
+        #expect(seeded.status == 0, "\(seeded)")
+        #expect(
+            seeded.output == "Wrote 4 objects of 2 entities at version \"Library\" to \(written) (seed number 1).\n")
+        #expect(try String(contentsOfFile: written, encoding: .utf8).contains("\"Person\": ["))
+    }
+
+    /// A bad argument found while the command runs (a glob that matches no store) is followed by the usage
+    /// of `remodel migrate`, as one found while parsing is: the usage names the tool.
+    @Test func aGlobThatMatchesNothingShowsTheUsageWithTheToolsName() throws {
+        let folder = try TemporaryFolder()
+        let result = try RemodelProcess.run(["migrate", folder.file("users-*.sqlite"), "--model", model])
+        #expect(result.status == 64)
+        #expect(
+            result.error.hasPrefix("error: no file matches the pattern \(folder.file("users-*.sqlite"))"), "\(result)")
+        #expect(
+            result.error.contains("\nUsage: remodel migrate [<options>] [<store> ...] --model <model>\n"), "\(result)")
+        #expect(result.error.hasSuffix("\n  See 'remodel migrate --help' for more information.\n"), "\(result)")
     }
 }

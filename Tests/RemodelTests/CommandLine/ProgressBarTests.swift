@@ -20,9 +20,17 @@ import Testing
         #expect(screen.redraws >= 5, "the bar is drawn again as the migration goes: \(screen.redraws) times")
         #expect(screen.lines.count == 1, "only the finished bar is left: \(screen.lines)")
         let bar = try #require(screen.lines.first)
-        #expect(bar.contains("100%") && bar.hasSuffix("done"), "\(bar)")
-        // The two steps of the plan run as one pass.
-        #expect(bar.hasSuffix("100%  pass 1/1 (steps 1–2) done"), "\(bar)")
+        // The two steps of the plan run as one pass: the bar counts the plan's steps, under the API's names.
+        #expect(bar.hasSuffix("100%  step 2/2 finished"), "\(bar)")
+        // Every frame has the bar's cells for this width, whatever the text beside it.
+        let frames = screen.frames + screen.lines
+        #expect(frames.count >= 5)
+        for frame in frames {
+            #expect(frame.filter { $0 == "█" || $0 == "░" }.count == ProgressBar.cells(columns: columns), "\(frame)")
+        }
+        let phases = Set(
+            frames.compactMap { frame in MigrationProgress.Phase.allCases.first { frame.contains($0.rawValue) } })
+        #expect(phases.isSubset(of: Set(MigrationProgress.Phase.allCases)) && phases.contains(.finished), "\(frames)")
     }
 
     /// `create --seed`, `import`, `export` and `validate` draw the bar while they work and clear it when done.
@@ -57,16 +65,16 @@ import Testing
         return "{\n  \"Person\": [\n" + objects.joined(separator: ",\n") + "\n  ]\n}\n"
     }
 
-    /// `--progress json` prints fractions with at most 4 decimals and names the plan's steps of the pass and the
-    /// step running.
+    /// `--progress json` prints fractions with at most 4 decimals, the plan's steps apart from the passes, and
+    /// the steps of the pass.
     @Test func theJSONLineHasNoFloatNoise() throws {
         let progress = MigrationProgress(
-            phase: .relationships, step: 1, steps: 2, entity: "AVeryLongEntityNameIndeed", completed: 1_234_567,
-            total: 9_876_543,
-            fraction: 0.4321, estimatedSecondsRemaining: 12.3, planSteps: 1...3, planStep: 2)
+            phase: .relationships, step: 2, steps: 3, pass: 1, passes: 1, passSteps: 1...3,
+            entity: "AVeryLongEntityNameIndeed", completed: 1_234_567, total: 9_876_543, fraction: 0.4321,
+            estimatedSecondsRemaining: 12.3)
         #expect(
             progress.jsonLine
-                == #"{"phase":"relationships","step":1,"steps":2,"entity":"AVeryLongEntityNameIndeed","completed":1234567,"total":9876543,"fraction":0.4321,"eta":12.3,"planSteps":[1,3],"planStep":2}"#
+                == #"{"phase":"relationships","step":2,"steps":3,"pass":1,"passes":1,"passSteps":[1,3],"entity":"AVeryLongEntityNameIndeed","completed":1234567,"total":9876543,"fraction":0.4321,"eta":12.3}"#
         )
     }
 }

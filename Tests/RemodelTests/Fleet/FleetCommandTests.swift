@@ -260,7 +260,9 @@ import Testing
         }
         let progress = try #require(events["progress"])
         #expect(Set(progress.compactMap { $0["store"] as? String }) == Set(stores.prefix(3)))
-        for key in ["phase", "step", "steps", "entity", "completed", "total", "fraction"] {
+        for key in [
+            "phase", "step", "steps", "pass", "passes", "passSteps", "entity", "completed", "total", "fraction",
+        ] {
             #expect(progress.allSatisfy { $0[key] != nil }, "\(key) missing")
         }
         let results = try #require(events["store"])

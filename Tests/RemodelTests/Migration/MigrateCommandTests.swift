@@ -29,6 +29,38 @@ import Testing
         #expect(try migration.snapshot() == before)
     }
 
+    /// The dry run prints, for an attribute the model's default fills, the value the migration writes: Diligence 2
+    /// adds `Task.isArchived`, a Boolean whose default is `NO`; the plan says `false`, and `false` is what the
+    /// migrated tasks hold.
+    @Test func theDryRunPrintsTheDefaultValueItWillWrite() throws {
+        let folder = try TemporaryFolder()
+        let (model, seed, store) = ("Models/Diligence.xcdatamodeld", folder.file("seed.json"), folder.file("d.sqlite"))
+        #expect(
+            try RemodelProcess.run(["seed", model, "--version", "Diligence", "--objects", "3", "-o", seed]).status == 0)
+        #expect(
+            try RemodelProcess.run(["create", store, "--model", model, "--version", "Diligence", "--seed", seed]).status
+                == 0)
+        let plan = try RemodelProcess.run(["migrate", store, "--model", model, "--dry-run"])
+        #expect(
+            plan.output.contains("\n      isArchived = false  [inferred: model default \"NO\"]\n"), "\(plan.output)")
+        #expect(plan.output.contains("\n      mood = nil  [inferred: new, starts empty]\n"), "\(plan.output)")
+        #expect(try RemodelProcess.run(["migrate", store, "--model", model, "-q"]).status == 0)
+        let exported = try RemodelProcess.run(["export", store, "--model", model]).output
+        let tasks = exported.split(separator: "\n").filter { $0.contains("\"isArchived\"") }
+        #expect(tasks.count == 3 && tasks.allSatisfy { $0.contains("\"isArchived\": false") }, "\(tasks)")
+    }
+
+    /// The closing line says what its count counts: the objects written, in the tables the migration wrote,
+    /// and how many tables it carried as they were.
+    @Test func theClosingLineSaysWhatItCounted() throws {
+        let migration = try library()
+        let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model])
+        #expect(
+            result.output.hasPrefix(
+                "Migrated \(migration.store) from Library to Library 3 in 2 steps: 3 objects written to Person and Tag, 1 other table carried as it was, "
+            ), "\(result.output)")
+    }
+
     @Test func progressJSONLinesOnStandardError() throws {
         let migration = try library()
         let result = try RemodelProcess.run(["migrate", migration.store, "--model", Self.model, "--progress", "json"])
@@ -43,7 +75,9 @@ import Testing
         for line in lines.dropLast() {
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-            for key in ["phase", "step", "steps", "entity", "completed", "total", "fraction"] {
+            for key in [
+                "phase", "step", "steps", "pass", "passes", "passSteps", "entity", "completed", "total", "fraction",
+            ] {
                 #expect(object[key] != nil, "\(key) missing in \(line)")
             }
             #expect(object["entity"] is String || object["entity"] is NSNull)
@@ -54,7 +88,8 @@ import Testing
         #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "never decreasing: \(fractions)")
         #expect(fractions.last == 1.0)
         #expect(phases.first == "planning" && phases.last == "finished")
-        #expect(Set(phases) == ["planning", "instances", "relationships", "validation", "replace", "finished"])
+        #expect(
+            Set(phases) == ["planning", "instances", "relationships", "indexes", "validation", "replace", "finished"])
         expectSameText(try migration.export(), try MigrationFixtures.text("Library", "expected-3.json"))
     }
 

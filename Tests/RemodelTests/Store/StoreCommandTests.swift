@@ -15,9 +15,11 @@ struct StoreCommandTests {
 
         let created = try RemodelProcess.run(["create", store, "--model", model, "--version", "Library"])
         #expect(created.status == 0)
-        #expect(created.output == "Created \(store) at version \"Library\" of model \"Library\".\n")
+        #expect(created.output == "Created \(store) at version \"Library\" of model \"Library\", empty.\n")
 
-        #expect(try RemodelProcess.run(["import", store, people, "--model", model]).status == 0)
+        let imported = try RemodelProcess.run(["import", store, people, "--model", model])
+        #expect(imported.status == 0)
+        #expect(imported.output == "Imported 1 object from \(people) into \(store).\n", "the objects that went in")
 
         let exported = try RemodelProcess.run(["export", store, "--model", model])
         #expect(exported.status == 0)
@@ -42,6 +44,20 @@ struct StoreCommandTests {
             ))
         #expect(status.output.contains("Step 1: Library → Library 2 (mapping file"))
         #expect(status.output.contains("Step 2: Library 2 → Library 3 (inferred)"))
+    }
+
+    /// A load says how many objects went in.
+    @Test func createWithASeedCountsTheObjects() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        let seed = MigrationFixtures.path("Library", "seed.json")
+        let created = try RemodelProcess.run([
+            "create", store, "--model", model, "--version", "Library", "--seed", seed,
+        ])
+        #expect(created.status == 0)
+        #expect(
+            created.output
+                == "Created \(store) at version \"Library\" of model \"Library\" with 6 objects from \(seed).\n")
     }
 
     @Test func aBadSeedValueFailsNamingTheObjectAndLeavesNoStore() throws {

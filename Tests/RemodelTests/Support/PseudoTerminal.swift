@@ -22,6 +22,8 @@ enum PseudoTerminal {
         var drawn = 0
         /// How many times a line was cleared to be drawn again.
         var redraws: Int
+        /// Each line as it was when it was cleared to be drawn again (the frames of a progress bar), in order.
+        var frames: [String] = []
         /// Escape sequences the model does not know (it knows `ESC [ 2K`, clear the line).
         var unknownEscapes: [String]
         var status: Int32
@@ -123,6 +125,7 @@ enum PseudoTerminal {
                     if next.properties.isAlphabetic { break }
                 }
                 if sequence == "[2K" {
+                    if !rows[row].isEmpty { screen.frames.append(String(rows[row])) }
                     rows[row] = []
                     screen.redraws += 1
                 } else {

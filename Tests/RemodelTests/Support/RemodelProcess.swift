@@ -12,13 +12,19 @@ enum RemodelProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs `remodel arguments…` in the package's root folder; returns the exit status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    /// Runs `remodel arguments…` in the package's root folder, with `environment` added to this process's;
+    /// returns the exit status, standard output and standard error.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String, error: String
+    ) {
         let executable: URL = try #require(Self.executable, "build the remodel product first")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = ValidationSupport.packageRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -112,7 +112,7 @@ struct ConvertMappingTests {
         let output = project.folder.file("converted.xml")
         let mappingModel = project.mappings + "/ShopToShop2.xcmappingmodel"
         let run = try RemodelProcess.run([
-            "convert-mapping", mappingModel, "--model", project.bundlePath, "--output", output,
+            "convert-mapping", mappingModel, "--model", project.bundlePath, "-o", output,
         ])
         #expect(run.status == 0)
         #expect(run.output == "")

@@ -26,7 +26,7 @@ struct InstanceCopier {
             progress.total += Int(bounds[resolved.index]?[2].integerValue ?? 0)
         }
         try context.tracker.report(
-            .instances, step: context.step, entity: nil, completed: 0, total: progress.total, force: true)
+            .instances, pass: context.pass, entity: nil, completed: 0, total: progress.total, force: true)
         var copied: [CopiedToOneColumn] = []
         for resolved in mappings {
             copied += try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
@@ -154,7 +154,7 @@ struct InstanceCopier {
             let done = Double(upper - low + 1) / Double(high - low + 1)
             progress.completed = startedAt + Int(done * Double(total))
             try context.tracker.report(
-                .instances, step: context.step, entity: destinationName, completed: progress.completed,
+                .instances, pass: context.pass, entity: destinationName, completed: progress.completed,
                 total: progress.total)
             lower = upper
         }

@@ -75,7 +75,7 @@ struct PolicyCopier {
             }
             progress.completed += read
             try context.tracker.report(
-                .instances, step: context.step, entity: destinationEntity.name, completed: progress.completed,
+                .instances, pass: context.pass, entity: destinationEntity.name, completed: progress.completed,
                 total: progress.total)
             FaultPoint.afterBatch.reach()
         }

@@ -76,9 +76,15 @@ public struct MigrationReport: Sendable, Hashable {
     public var targetVersion: String
     /// The number of steps run (0 when the store was already at the target).
     public var steps: Int
-    /// Objects the migration wrote: those in the tables it rebuilt or gave values. Tables carried byte for byte
-    /// are not read, so that a migration costs what it changes; their objects are not counted.
+    /// Objects the migration wrote: those in the tables it rebuilt or gave values (``writtenTables``). Tables
+    /// carried byte for byte are not read, so that a migration costs what it changes; their objects are not counted.
     public var objects: Int
+    /// The tables (one per entity hierarchy, named as in the target version) whose objects the migration wrote,
+    /// which ``objects`` counts.
+    public var writtenTables: [String] = []
+    /// The tables (one per entity hierarchy) of the target version: those not in ``writtenTables`` were carried
+    /// byte for byte.
+    public var tableCount = 0
     /// Wall time, in seconds.
     public var seconds: Double
     /// The kept original, with ``MigrationOptions/keepBackup`` (beside the file the store path's

@@ -1,5 +1,5 @@
 /// One step of a pass, on the pass's copy of the store: prepare the schema, phase 1 (instances), phase 2
-/// (relationships and indexes), phase 3 (checks). Each stage hands the next what it found.
+/// (relationships), the indexes, phase 3 (checks). Each stage hands the next what it found.
 struct StepRun {
     let plan: StepPlan
     let rehearsal: SchemaRehearsal
@@ -22,9 +22,10 @@ struct StepRun {
         let copied = try InstanceCopier(context: context).run()
         FaultPoint.afterInstances.reach()
         let (indexes, uniqueIndexes) = try indexesToBuild()
-        // Building the indexes is the end of phase 2 for progress: it can take as long as the links.
-        let relationships = try RelationshipBuilder(context: context, copied: copied).run(
-            followedBy: indexes + uniqueIndexes)
+        let relationships = RelationshipBuilder(context: context, copied: copied)
+        // The rows each index build weighs, from the counts phase 2 asks anyway (each table is counted once).
+        let indexWeights = try relationships.progressRows(of: indexes + uniqueIndexes)
+        try relationships.run()
         FaultPoint.afterRelationships.reach()
         try rewrite.copyAppColumns(keys: plan.keys, from: context.sourceTables)
         if plan.keys.needsKeyTable {
@@ -33,16 +34,9 @@ struct StepRun {
         try rewrite.finishCarriedTables()
         if let chain { try rewrite.dropSetAside(chain) }
         try runHook(options.hooks.afterStep, database, when: "after")
-        try connection.transaction { () throws(RemodelError) in
-            for index in indexes {
-                try connection.execute(index.createSQL)
-                try relationships.done(index.table)
-            }
-        }
-        let provenUnique = try UniqueIndexBuild(connection: connection).run(uniqueIndexes) {
-            (table) throws(RemodelError) in
-            try relationships.done(table)
-        }
+        let provenUnique = try IndexBuild(
+            connection: connection, plain: indexes, unique: uniqueIndexes, weights: indexWeights
+        ).run(pass: pass.number, tracker: pass.tracker)
         try check(provenUnique: provenUnique)
         FaultPoint.afterValidation.reach()
         try connection.transaction { () throws(RemodelError) in
@@ -124,7 +118,7 @@ struct StepRun {
             weights: try ValidationWeights(
                 connection: connection, layout: plan.destinationLayout, skipping: scope?.untouched ?? [])
         ) { (completed: Int, total: Int, entity: String?) throws(RemodelError) in
-            try tracker.report(.validation, step: number, entity: entity, completed: completed, total: total)
+            try tracker.report(.validation, pass: number, entity: entity, completed: completed, total: total)
         }
         let failures = try validator.run()
         if !failures.isEmpty { throw PassExecutor.validationError(failures, step: step) }

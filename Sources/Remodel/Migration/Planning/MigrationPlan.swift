@@ -67,7 +67,9 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
                         "  \(entity.destination ?? "?")\(from): \(entity.kind.rawValue)\(filter) (\(entity.provenance)\(policy))"
                     )
                     for attribute in entity.attributes {
-                        let value = attribute.value?.text ?? "nil"
+                        let value =
+                            attribute.value?.text
+                            ?? Self.writtenDefault(of: attribute, in: entity.destination, version: step.destination)
                         lines.append("      \(attribute.destination) = \(value)  [\(attribute.provenance)]")
                     }
                     for relationship in entity.relationships {
@@ -94,5 +96,26 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
             lines.append("Carried as they are: " + carried.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the migration writes for an attribute mapped to no expression: its model default, as the store
+    /// holds it but written as an expression would be (`false` for a Boolean default `NO`, `'text'`, `12`),
+    /// or `nil`.
+    static func writtenDefault(of mapping: AttributeMapping, in entityName: String?, version: ModelVersion) -> String {
+        guard case .modelDefault(let text) = mapping.provenance,
+            let entity = entityName.flatMap(version.entity(named:)),
+            let attribute = version.attribute(named: mapping.destination, in: entity),
+            let stored = ModelDefaultValue.stored(text, as: attribute.type)
+        else { return "nil" }
+        switch (attribute.type, stored) {
+        case (.boolean, .integer(let flag)): return flag != 0 ? "true" : "false"
+        case (.date, .real(let seconds)): return ISODate.format(seconds).map { "'\($0)'" } ?? "\(seconds)"
+        case (_, .integer(let number)): return "\(number)"
+        case (_, .real(let number)): return "\(number)"
+        case (_, .text(let string)):
+            let escaped = string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+            return "'\(escaped)'"
+        default: return "nil"
+        }
     }
 }

@@ -16,9 +16,8 @@ struct RelationshipBuilder {
     private var connection: SQLiteConnection { context.connection }
 
     /// Rebuilds the relationships of the tables the step rebuilds (links stored in carried tables are in the
-    /// copy already). Progress counts rows: each unit weighs the rows of the table it updates, and the phase
-    /// goes on with the `indexes` the step builds next, whose units it returns for the step to report.
-    func run(followedBy indexes: [StoreLayout.Index] = []) throws(RemodelError) -> PhaseCounter {
+    /// copy already). Progress counts rows: each unit weighs the rows of the table it updates.
+    func run() throws(RemodelError) {
         let work = plannedWrites().filter { write in
             switch write.storage {
             case .column(let table, _), .inverseColumn(let table, _, _): return context.changes.isRebuilt(table)
@@ -29,8 +28,7 @@ struct RelationshipBuilder {
         let weights =
             try progressRows(of: work.map { context.destinationLayout.table(forEntity: $0.entity.name)?.name })
             + progressRows(of: copied.map(\.table)) + progressRows(of: orders.map(\.table))
-            + progressRows(of: indexes)
-        let progress = try PhaseCounter(.relationships, step: context.step, weights: weights, tracker: context.tracker)
+        let progress = try PhaseCounter(.relationships, pass: context.pass, weights: weights, tracker: context.tracker)
         for write in work {
             try connection.transaction { () throws(RemodelError) in try perform(write) }
             try progress.done(write.entity.name)
@@ -43,7 +41,6 @@ struct RelationshipBuilder {
             try renumber(order)
             try progress.done(order.table)
         }
-        return progress
     }
 
     // MARK: - What to write

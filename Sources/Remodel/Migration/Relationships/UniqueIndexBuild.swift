@@ -1,6 +1,6 @@
 internal import RemodelSQLite
 
-/// Builds a step's new unique indexes at the end of phase 2, before phase 3 looks for duplicates.
+/// Builds a step's new unique indexes at the end of the indexes phase, before phase 3 looks for duplicates.
 ///
 /// SQLite sorts the rows to build a unique index and stops at the first two that are equal, so an index it
 /// builds proves its uniqueness constraint holds: phase 3 then skips its own search for duplicates of that

@@ -4,7 +4,7 @@
 final class StepContext {
     let connection: SQLiteConnection
     /// The pass's number, for progress.
-    let step: Int
+    let pass: Int
     let source: ModelVersion
     let destination: ModelVersion
     let sourceLayout: StoreLayout
@@ -36,7 +36,7 @@ final class StepContext {
         for policy in policies { byDestination[policy.destination] = policy }
         self.policies = byDestination
         self.connection = connection
-        self.step = pass
+        self.pass = pass
         self.source = plan.step.source
         self.destination = plan.step.destination
         self.sourceLayout = plan.sourceLayout

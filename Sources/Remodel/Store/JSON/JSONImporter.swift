@@ -18,6 +18,8 @@ final class JSONImporter {
     }
 
     private(set) var relationshipIDs: [RelationshipID: Int64] = [:]
+    /// The objects inserted so far.
+    private(set) var objectCount = 0
     private var plans: [String: EntityPlan] = [:]
     private var insertLink: SQLiteStatement?
     /// Told how many bytes of the file are read, as objects are loaded.
@@ -184,6 +186,7 @@ final class JSONImporter {
         } catch {
             throw insertFailure(error, subject: subject, location: location, entity: entityName, primaryKey: primaryKey)
         }
+        objectCount += 1
         let owner = primaryKey ?? connection.lastInsertedRowID
         for (id, relationship, value) in relationshipValues {
             try loadLinks(id: id, relationship: relationship, value: value, owner: owner) { message in
