@@ -262,8 +262,11 @@ public struct Migrator: Sendable {
         try tracker.report(.replace, step: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
         // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
+        let counting = try SQLiteConnection(path: files.temporaryPath, mode: .readOnly)
+        // `count(*)` reads each page of a table once: a cache would only hold them.
+        try counting.execute("PRAGMA cache_size = \(PageCaches.scanPages)")
         let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly),
+            counting,
             layout: plan.stepPlans.last?.destinationLayout,
             tables: Set(PassExecutor.writtenTables(of: plan.stepPlans)))
         try tracker.checkCancellation()

@@ -26,7 +26,9 @@ struct InstanceCopier {
             copied += try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
         }
         if context.keys.needsKeyTable {
-            try context.connection.execute(KeyPlan.indexKeyTableSQL)
+            try PageCaches.buildingIndexes(on: context.connection) { () throws(RemodelError) in
+                try context.connection.execute(KeyPlan.indexKeyTableSQL)
+            }
         }
         return copied
     }

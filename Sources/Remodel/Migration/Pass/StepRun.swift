@@ -33,22 +33,28 @@ struct StepRun {
         try rewrite.finishCarriedTables()
         if let chain { try rewrite.dropSetAside(chain) }
         try runHook(options.hooks.afterStep, database, when: "after")
-        try connection.transaction { () throws(RemodelError) in
-            for index in indexes {
-                try connection.execute(index.createSQL)
-                try relationships.done(index.table)
+        let provenUnique = try PageCaches.buildingIndexes(on: connection) { () throws(RemodelError) in
+            try connection.transaction { () throws(RemodelError) in
+                for index in indexes {
+                    try connection.execute(index.createSQL)
+                    try relationships.done(index.table)
+                }
             }
-        }
-        let provenUnique = try UniqueIndexBuild(connection: connection).run(uniqueIndexes) {
-            (table) throws(RemodelError) in
-            try relationships.done(table)
+            return try UniqueIndexBuild(connection: connection).run(uniqueIndexes) { (table) throws(RemodelError) in
+                try relationships.done(table)
+            }
         }
         try check(provenUnique: provenUnique)
         FaultPoint.afterValidation.reach()
-        try connection.transaction { () throws(RemodelError) in
-            // Built before phase 3 (UniqueIndexBuild) but for those that met duplicates, which phase 3 names. One it
-            // did not search (a carried table whose store lacked the index) fails here rather than passing without it.
-            for index in plan.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
+        try PageCaches.buildingIndexes(on: connection) { () throws(RemodelError) in
+            try connection.transaction { () throws(RemodelError) in
+                // Built before phase 3 (UniqueIndexBuild) but for those that met duplicates, which phase 3 names. One
+                // it did not search (a carried table whose store lacked the index) fails here rather than passing
+                // without it.
+                for index in plan.destinationLayout.indexes where index.isUnique {
+                    try connection.execute(index.createSQL)
+                }
+            }
         }
         return losses
     }
