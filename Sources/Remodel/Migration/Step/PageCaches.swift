@@ -7,9 +7,9 @@
 /// index builds alone run with the larger cache (``buildingIndexes(on:_:)``).
 enum PageCaches {
     /// The step's connection: the copy of the store being changed.
-    static let stepKiB = 512
+    static let stepKiB = 256
     /// The store a pass's first step reads, attached read-only.
-    static let sourceKiB = 128
+    static let sourceKiB = 64
     /// The step's connection while it builds indexes: the sorter's memory.
     static let indexBuildKiB = 4096
     /// A connection that reads each page once (SQLite's check of the store, the final object count).
