@@ -47,8 +47,14 @@ public struct ModelVersion: Sendable, Hashable {
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
     private var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
-    /// once, when the version is made: recognising a store compares it with every version's, for every store.
-    public private(set) var entityHashes: [String: String] = [:]
+    /// when first asked, then kept: recognising a store asks it of the store's version (of every version,
+    /// for a store that records no version name), writing a store's metadata of its version; the versions
+    /// a migration passes through never need it.
+    public var entityHashes: [String: String] { hashes.get { computeEntityHashes() } }
+    private let hashes = OnceValue<[String: String]>()
+
+    /// Whether ``entityHashes`` was computed (tests).
+    var hashesAreComputed: Bool { hashes.isComputed }
 
     /// Creates a version from its entities.
     public init(
@@ -71,7 +77,21 @@ public struct ModelVersion: Sendable, Hashable {
             if let parent = entity.parentName, parent != entity.name { children[parent, default: []].append(position) }
         }
         self.childrenByName = children
-        self.entityHashes = computeEntityHashes()
+    }
+
+    /// Versions are equal when what they were made of is: the indexes and hashes follow from it.
+    public static func == (lhs: ModelVersion, rhs: ModelVersion) -> Bool {
+        lhs.name == rhs.name && lhs.path == rhs.path && lhs.entities == rhs.entities
+            && lhs.composites == rhs.composites && lhs.configurations == rhs.configurations && lhs.source == rhs.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(path)
+        hasher.combine(entities)
+        hasher.combine(composites)
+        hasher.combine(configurations)
+        hasher.combine(source)
     }
 
     /// The entity with that name (the first, if the file repeats it).

@@ -106,11 +106,19 @@ struct CheckScope: Sendable {
         return result
     }
 
+    /// The rules phase 3 checks on a to-one (its column) and on a to-many (its counts): a to-many's links are
+    /// checked at their to-one side and at a join table's ends (``needsJoinEnds(_:)``), never on the to-many.
+    private static let toOneRules: Set<MigrationRule> = [.required, .dangling]
+    private static let toManyRules: Set<MigrationRule> = [.minimumCount, .maximumCount]
+
     private func needs(
         _ relationship: Relationship, rule: MigrationRule, entity entityName: String, before: Entity,
         carried: StorageChanges.CarriedTable,
         sourceColumns: SourceColumns
     ) -> Bool {
+        // A rule phase 3 has no check for on this kind of relationship needs nothing: an entity whose properties need
+        // nothing else is passed by.
+        guard (relationship.isToMany ? Self.toManyRules : Self.toOneRules).contains(rule) else { return false }
         if !relationship.isToMany {
             guard let column = layout.columnName(of: relationship.name, in: entityName),
                 let origin = carried.columns[column]
@@ -118,22 +126,15 @@ struct CheckScope: Sendable {
             guard let from = origin.column, let earlier = sourceColumns.toOnes[from] else {
                 return rule == .required && !relationship.isOptional
             }
-            switch rule {
-            case .required: return !relationship.isOptional && earlier.isOptional
-            // Links carried between objects that all arrive under their keys, as kinds of the destination.
-            case .dangling: return false
-            default: return true
-            }
+            // Links carried between objects that all arrive under their keys, as kinds of the destination, dangle no
+            // more than they did.
+            return rule == .required && !relationship.isOptional && earlier.isOptional
         }
         guard let earlier = sourceToMany(of: relationship, in: entityName, before: before) else { return true }
-        switch rule {
-        case .minimumCount: return (relationship.minCount ?? 0) > (earlier.minCount ?? 0)
-        case .maximumCount:
-            guard let maximum = relationship.maxCount, maximum > 0 else { return false }
-            guard let previous = earlier.maxCount, previous > 0 else { return true }
-            return maximum < previous
-        default: return true
-        }
+        if rule == .minimumCount { return (relationship.minCount ?? 0) > (earlier.minCount ?? 0) }
+        guard let maximum = relationship.maxCount, maximum > 0 else { return false }
+        guard let previous = earlier.maxCount, previous > 0 else { return true }
+        return maximum < previous
     }
 
     /// The checks an attribute of a carried table needs, from where its column's values come.
