@@ -30,13 +30,32 @@ struct StepPlan: Sendable {
         keys = KeyPlan(mapping: step.mapping, source: sourceLayout, destination: destinationLayout)
         resolvedMappings = ResolvedEntityMapping.resolve(
             step.mapping, source: sourceLayout, destination: destinationLayout)
+        // What the step leaves as it was is not analysed: the analyses cost what the step changes.
+        let unchanged = UnchangedTables(
+            mapping: step.mapping, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies)
         changes = StorageChanges(
             analysis: StepStorageAnalysis(
-                step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
-        losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies)
+                step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies,
+                unchanged: unchanged.tables),
+            unchanged: unchanged)
+        losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies, copied: unchanged.entities)
         checks = CheckScope(
             version: step.destination, layout: destinationLayout, source: step.source, sourceLayout: sourceLayout,
-            changes: changes)
+            changes: changes, unchanged: unchanged)
+        #if DEBUG
+            // Every test that plans a step also plans it analysing every table, and the two must agree.
+            let analysed = StorageChanges(
+                analysis: StepStorageAnalysis(
+                    step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
+            assert(changes == analysed, "\(name): the unchanged tables are not carried as the analysis carries them")
+            assert(
+                losses == DataLoss.planned(by: step, layout: sourceLayout, policies: policies),
+                "\(name): an entity copied as it is drops something")
+            let checked = CheckScope(
+                version: step.destination, layout: destinationLayout, source: step.source,
+                sourceLayout: sourceLayout, changes: analysed)
+            assert(checks.asksTheSameChecks(as: checked), "\(name): an unchanged entity has something to check")
+        #endif
     }
 
     /// Plans every step of a chain, each version laid out once. `policies` gives the destination entities
