@@ -134,14 +134,15 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The entity and every entity that inherits from it, parents before children.
     public func hierarchy(of entity: Entity) -> [Entity] {
-        var result: [Entity] = []
-        var seen: Set<String> = []
-        var queue = [entity]
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            guard seen.insert(next.name).inserted else { continue }
-            result.append(next)
-            queue.append(contentsOf: subentities(of: next))
+        guard childrenByName[entity.name] != nil else { return [entity] }
+        var result: [Entity] = [entity]
+        var seen: Set<String> = [entity.name]
+        var next = 0
+        while next < result.count {
+            for child in childrenByName[result[next].name] ?? [] where seen.insert(entities[child].name).inserted {
+                result.append(entities[child])
+            }
+            next += 1
         }
         return result
     }
