@@ -7,7 +7,7 @@ import RemodelSQLite
 /// libraries the run touched (Swift's runtime, Foundation, libxml2, SQLite: about 19 MiB at start, 26 MiB
 /// after a migration), which every Swift program linking Foundation on Linux pays.
 ///
-/// Near the sample where own memory peaks (within 5% of it) it also keeps what was in use then: the bytes glibc's `malloc`
+/// Near the sample where own memory peaks (within a quarter of it, or 256 KiB) it also keeps what was in use then: the bytes glibc's `malloc`
 /// had handed out (`mallinfo2`: SQLite's heap, Swift's objects, libxml2's and Foundation's) and SQLite's
 /// own part of them (`sqlite3_memory_used`), so that the peak splits into SQLite, the rest of the heap,
 /// and what is neither (thread stacks, memory `malloc` keeps but has not handed out).
@@ -65,8 +65,8 @@ final class OwnMemorySampler: @unchecked Sendable {
         peak.own = own
         // `mallinfo2` walks every free chunk of every arena with the arena locked: asked at each new peak of a
         // process whose memory keeps growing (a long chain's plan), it took a third of the process's CPU time.
-        // It is asked again only when own memory has grown by 5% (or 256 KiB) since it last was.
-        guard own >= mallocAskedAt + max(256 << 10, mallocAskedAt / 20) else { return }
+        // It is asked again only when own memory has grown by a quarter (or 256 KiB) since it last was.
+        guard own >= mallocAskedAt + max(256 << 10, mallocAskedAt / 4) else { return }
         mallocAskedAt = own
         peak.malloc = Self.mallocInUse() ?? 0
         peak.sqlite = Int(sqlite3_memory_used())

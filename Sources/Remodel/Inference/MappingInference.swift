@@ -109,10 +109,12 @@ struct EntityInference {
     /// its properties would pair each with itself (no renaming identifier names another property) and each
     /// relationship's destination keeps its name: every stored property from itself. Nil otherwise.
     private func unchangedCopy(from sourceEntity: Entity, to destinationEntity: Entity) -> EntityMapping? {
-        guard sourceEntity.hasSameDefinition(as: destinationEntity) else { return nil }
+        guard source.hasSameDefinition(of: sourceEntity, as: destinationEntity, in: destination) else { return nil }
         let before = source.ancestors(of: sourceEntity)
         let after = destination.ancestors(of: destinationEntity)
-        guard before.count == after.count, zip(before, after).allSatisfy({ $0.hasSameDefinition(as: $1) }) else {
+        guard before.count == after.count,
+            zip(before, after).allSatisfy({ source.hasSameDefinition(of: $0, as: $1, in: destination) })
+        else {
             return nil
         }
         let attributes = destination.attributes(of: destinationEntity).filter(\.isStored)

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Entity {
     /// Whether `other` defines the same entity: equal in everything but where each element is written
     /// (the same model file's entity, moved to other lines by edits elsewhere, is the same entity). A
@@ -31,5 +33,28 @@ extension Entity {
                 elements: index.elements.map { FetchIndex.Element(property: $0.property, ascending: $0.ascending) })
         }
         return entity
+    }
+}
+
+extension ModelVersion {
+    /// Whether `entity` of this version and `other` of `version` define the same entity
+    /// (``Entity/hasSameDefinition(as:)``), answered without comparing them field by field when both were read
+    /// from files and their texts there are the same: the same text reads as the same entity.
+    func hasSameDefinition(of entity: Entity, as other: Entity, in version: ModelVersion) -> Bool {
+        if let mine = entityTexts[entity.name], let theirs = version.entityTexts[other.name], Self.same(mine, theirs) {
+            return true
+        }
+        return entity.hasSameDefinition(as: other)
+    }
+
+    /// Whether two texts are the same bytes.
+    private static func same(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBytes { a in
+            second.withUnsafeBytes { b in
+                guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == b.count }
+                return memcmp(left, right, a.count) == 0
+            }
+        }
     }
 }

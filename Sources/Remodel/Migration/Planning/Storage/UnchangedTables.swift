@@ -34,7 +34,8 @@ struct UnchangedTables: Sendable {
             guard let name = entityMapping.destination, entityMapping.source == name, mappingsFrom[name] == 1,
                 entityMapping.filter == nil, entityMapping.policy == nil, !policies.contains(name),
                 let old = before.entity(named: name), let new = after.entity(named: name),
-                old.hasSameDefinition(as: new), Self.copiesEveryProperty(entityMapping, of: new, in: destination)
+                before.hasSameDefinition(of: old, as: new, in: after),
+                Self.copiesEveryProperty(entityMapping, of: new, in: destination)
             else { continue }
             copied.insert(name)
         }
@@ -88,14 +89,17 @@ struct UnchangedTables: Sendable {
     {
         let attributes = layout.storedAttributes(of: entity)
         let relationships = layout.version.relationships(of: entity).filter { !$0.isTransient }
-        guard mapping.attributes.count == attributes.count, mapping.relationships.count == relationships.count,
-            Set(attributes.map(\.name)).count == attributes.count,
-            Set(relationships.map(\.name)).count == relationships.count
-        else { return false }
+        guard mapping.attributes.count == attributes.count, mapping.relationships.count == relationships.count else {
+            return false
+        }
         let names = Set(attributes.map(\.name))
+        guard names.count == attributes.count, Set(relationships.map(\.name)).count == relationships.count else {
+            return false
+        }
         for attribute in mapping.attributes {
             guard names.contains(attribute.destination), attribute.sourceAttribute == attribute.destination,
-                attribute.value?.text == "$source.\(attribute.destination)"
+                let text = attribute.value?.text, text.hasPrefix("$source."),
+                text.dropFirst("$source.".count) == attribute.destination
             else { return false }
         }
         let relationshipNames = Set(relationships.map(\.name))
