@@ -60,9 +60,17 @@ extension Store {
             }
             var migrationOptions = options
             migrationOptions.targetVersion = nil
+            // What was found here stands for the migration's own look before its lock; the store it leaves is at the
+            // version it reports, and is opened as that without being inspected again.
             let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
-                storeAt: path, progress: progress)
-            return (try Store.open(at: path, bundle: bundle), .migrated(report))
+                storeAt: path, inspected: inspection, cancellation: CancellationFlag(), observer: progress)
+            let version = try bundle.loadVersion(named: report.targetVersion)
+            return (
+                Store(
+                    path: path, bundle: bundle, version: version,
+                    connection: try SQLiteConnection(path: path, mode: .readWrite)),
+                .migrated(report)
+            )
         default:
             throw inspection.refusal(or: .incompatibleStore, path: path)
         }

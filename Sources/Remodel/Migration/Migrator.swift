@@ -49,7 +49,8 @@ public struct Migrator: Sendable {
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps share a
     /// pass unless Swift code runs in them (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options)
+        plan.passes.isEmpty && !plan.steps.isEmpty
+            ? StepComposition.passes(of: plan.steps, options: options) : plan.passes
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -115,12 +116,13 @@ public struct Migrator: Sendable {
 
     /// The migration on a thread of its own, cancelled by `cancellation` or by cancelling the calling task.
     func migrate(
-        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+        storeAt path: String, inspected: StoreInspection? = nil, cancellation: CancellationFlag,
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws(RemodelError) -> MigrationReport {
         let migrator = self
         // The stack a process's main thread has: hostile models and expressions recurse deep.
         let migration = BackgroundThread(stackSize: 8 << 20) { () throws(RemodelError) -> MigrationReport in
-            try migrator.run(storeAt: path, cancellation: cancellation, observer: observer)
+            try migrator.run(storeAt: path, inspected: inspected, cancellation: cancellation, observer: observer)
         }
         return try await withTaskCancellationHandler {
             await migration.value()
@@ -142,9 +144,12 @@ public struct Migrator: Sendable {
         MigrationRun(migrator: self, path: path)
     }
 
-    /// The migration itself, synchronous on the calling thread.
+    /// The migration itself, synchronous on the calling thread. `inspected` is what the caller found at `path`
+    /// just before (``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``), which stands for the
+    /// inspection before the lock.
     func run(
-        storeAt path: String, cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
+        storeAt path: String, inspected: StoreInspection? = nil, cancellation: CancellationFlag,
+        observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
         let files = try StoreFiles(path: path)
@@ -152,7 +157,11 @@ public struct Migrator: Sendable {
         // Fail fast, before taking any lock, on what is not a store of this model. A store another process
         // is writing is not refused here: the lock waits for the writer, then reads the version again.
         do {
-            try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
+            if let inspected {
+                try checkMigratable(inspected)
+            } else {
+                try checkMigratable(try StoreInspector.inspect(path: path, bundle: bundle))
+            }
         } catch  where error.code == .locked {}
         try tracker.report(.planning, step: 0, entity: nil, completed: 0, total: 1, force: true)
 
@@ -160,7 +169,7 @@ public struct Migrator: Sendable {
         defer { lock.release() }
         files.removeLeftovers()
         let plan = try plan(under: lock)
-        let passes = StepComposition.passes(of: plan.steps, options: options)
+        let passes = plan.passes
         tracker.planned(passes: passes)
         try tracker.report(.planning, step: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
@@ -187,9 +196,7 @@ public struct Migrator: Sendable {
             {
                 let again = try self.plan(under: lock)
                 (objects, losses) = try build(
-                    again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock,
-                    environment: environment,
-                    tracker: tracker)
+                    again, passes: again.passes, files: files, lock: lock, environment: environment, tracker: tracker)
             }
         } catch {
             files.removeLeftovers()
@@ -211,11 +218,14 @@ public struct Migrator: Sendable {
 
     /// Reads the store's version again under the lock (another process may have migrated it meanwhile)
     /// and plans from it, through the lock's connection: opening the file any other way would drop the lock.
+    /// The plan carries the store's history as read there: no pass reads the store's metadata again.
     private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
         let inspection = try lock.inspect(bundle: bundle)
-        return try lock.withConnection { (connection) throws(RemodelError) in
-            try plan(for: inspection, store: connection, countsLosses: false)
+        var plan = try lock.withConnection { (connection) throws(RemodelError) -> MigrationPlan in
+            try self.plan(for: inspection, store: connection, countsLosses: false)
         }
+        plan.history = lock.metadata?.history
+        return plan
     }
 
     /// Runs the plan's passes from the store into the temporary store; counts its objects, and what the steps dropped.
@@ -226,6 +236,7 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> (objects: Int, losses: [DataLoss]) {
         var sourcePath = files.path
         var losses: [DataLoss] = []
+        var history = plan.history
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
         // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
         let originalCheck = options.originalFileCheck.map {
@@ -240,9 +251,10 @@ public struct Migrator: Sendable {
             let executor = PassExecutor(
                 steps: stepPlans, rehearsals: Array(plan.rehearsals[indices]), number: number, modelName: bundle.name,
                 environment: environment, tracker: tracker,
-                options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options)
+                options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options,
+                writtenTables: plan.writtenTables[offset], history: history)
             let from = sourcePath
-            losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) {
+            let pass = try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) {
                 (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
                 if from == files.path {
@@ -251,6 +263,8 @@ public struct Migrator: Sendable {
                     try FileCopy.copy(from, to: destination)
                 }
             }
+            losses += pass.losses
+            history = pass.history
             FaultPoint.afterStep.reach()
             if sourcePath != files.path { StoreFiles.remove(sourcePath) }
             sourcePath = destinationPath
@@ -267,8 +281,7 @@ public struct Migrator: Sendable {
         try counting.execute("PRAGMA cache_size = \(PageCaches.scanPages)")
         let objects = try Self.objectCount(
             counting,
-            layout: plan.stepPlans.last?.destinationLayout,
-            tables: Set(PassExecutor.writtenTables(of: plan.stepPlans)))
+            layout: plan.stepPlans.last?.destinationLayout, tables: plan.tablesWritten)
         try tracker.checkCancellation()
         return (objects, losses)
     }
@@ -304,10 +317,19 @@ extension Migrator {
     func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
         -> MigrationPlan
     {
+        var plan: MigrationPlan
         if case .newer = inspection.state, options.downgrade != .refuse {
-            return try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
+            plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
+        } else {
+            plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
         }
-        return try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
+        // How the plan runs, worked out once: its passes and the tables each writes.
+        plan.passes = StepComposition.passes(of: plan.steps, options: options)
+        plan.writtenTables = plan.passes.map { steps in
+            PassExecutor.writtenTables(of: Array(plan.stepPlans[(steps.lowerBound - 1)..<steps.upperBound]))
+        }
+        plan.tablesWritten = Set(PassExecutor.writtenTables(of: plan.stepPlans))
+        return plan
     }
 
     /// Throws unless a store so inspected can be migrated with these options (a newer store can, when a

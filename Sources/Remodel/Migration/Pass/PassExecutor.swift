@@ -14,14 +14,25 @@ struct PassExecutor {
     let environment: ExpressionEnvironment
     let tracker: ProgressTracker
     let options: MigrationOptions
+    /// The tables the pass writes, in its last version's names (worked out with the plan).
+    let writtenTables: [String]
+    /// The history of the store the pass reads, when the plan knows it (read under the lock); the pass writes
+    /// it on with its own steps. Nil: the pass reads it from its source.
+    let history: [StoreMetadata.HistoryEntry]?
+
+    /// What a pass did: what its steps dropped on purpose, counted on the data each step got, and the history
+    /// it wrote into the store it built.
+    struct Outcome {
+        var losses: [DataLoss]
+        var history: [StoreMetadata.HistoryEntry]
+    }
 
     /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
     /// pass then changes in place. The destination is removed again on failure.
-    /// - Returns: What the pass's steps dropped on purpose, counted on the data each step got.
     @discardableResult
     func run(
         sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> Void
-    ) throws(RemodelError) -> [DataLoss] {
+    ) throws(RemodelError) -> Outcome {
         StoreFiles.remove(destinationPath)
         do {
             try copy(destinationPath)
@@ -36,8 +47,8 @@ struct PassExecutor {
         }
     }
 
-    private func build(sourcePath: String, destinationPath: String) throws(RemodelError) -> [DataLoss] {
-        guard let last = steps.last, let app = rehearsals.first?.app else { return [] }
+    private func build(sourcePath: String, destinationPath: String) throws(RemodelError) -> Outcome {
+        guard let last = steps.last, let app = rehearsals.first?.app else { return Outcome(losses: [], history: []) }
         let connection = try SQLiteConnection(path: destinationPath, mode: .readWrite)
         // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
         try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE")
@@ -50,21 +61,25 @@ struct PassExecutor {
             tracker.beginStep(offset, of: steps.count)
             let run = StepRun(
                 plan: plan, rehearsal: rehearsals[offset], chained: offset > 0, isLast: offset == steps.count - 1,
-                pass: self,
-                connection: connection, destinationPath: destinationPath)
+                pass: context, connection: connection, destinationPath: destinationPath)
             losses += try run.run()
         }
-        try connection.transaction { () throws(RemodelError) in
-            try writeMetadata(on: connection, sourcePath: sourcePath, version: last.step.destination)
+        let history = try connection.transaction { () throws(RemodelError) -> [StoreMetadata.HistoryEntry] in
+            let history = try writeMetadata(on: connection, sourcePath: sourcePath, version: last.step.destination)
             try StoreRewrite.restoreAppObjects(app, on: connection)
+            return history
         }
         FaultPoint.afterMetadata.reach()
         try connection.detach(TableReferences.sourceSchema)
-        return losses
+        return Outcome(losses: losses, history: history)
     }
 
-    /// The tables the pass wrote, in the last version's names: those not carried byte for byte through every step.
-    var writtenTables: [String] { Self.writtenTables(of: steps) }
+    /// What the pass's steps are given of it.
+    private var context: PassContext {
+        PassContext(
+            number: number, modelName: modelName, environment: environment, tracker: tracker, options: options,
+            writtenTables: writtenTables)
+    }
 
     /// The tables a run of steps writes, in its last version's names.
     static func writtenTables(of steps: [StepPlan]) -> [String] {
@@ -74,12 +89,15 @@ struct PassExecutor {
         return steps.last.map { cumulative.writtenTables(of: $0.destinationLayout) } ?? []
     }
 
+    /// Writes the metadata of the pass's last version, with the source's history and the pass's steps.
+    /// - Returns: The history written.
     private func writeMetadata(on connection: SQLiteConnection, sourcePath: String, version: ModelVersion)
-        throws(RemodelError)
+        throws(RemodelError) -> [StoreMetadata.HistoryEntry]
     {
-        var history: [StoreMetadata.HistoryEntry] = []
-        if case .success(let source) = try StoreMetadata.read(
-            from: try SQLiteConnection(path: sourcePath, mode: .readOnly))
+        var history: [StoreMetadata.HistoryEntry] = self.history ?? []
+        if self.history == nil,
+            case .success(let source) = try StoreMetadata.read(
+                from: try SQLiteConnection(path: sourcePath, mode: .readOnly))
         {
             history = source.history
         }
@@ -88,23 +106,6 @@ struct PassExecutor {
             history.append(StoreMetadata.entry(from: done.source.name, to: done.destination.name, mapping: how))
         }
         try StoreMetadata(modelName: modelName, version: version, history: history).write(to: connection)
-    }
-
-    static func validationError(_ failures: [ValidationFailure], step: MigrationStep) -> RemodelError {
-        let lines = failures.map { "  - \($0)" }.joined(separator: "\n")
-        // An app's foreign key is no rule of the model: the header names whose rules were broken.
-        let app = failures.contains { $0.rule == MigrationRule.foreignKeyCheck.rawValue }
-        let model = failures.contains { $0.rule != MigrationRule.foreignKeyCheck.rawValue }
-        let rules =
-            app && model
-            ? "the model's rules and the app's foreign keys" : app ? "the app's foreign keys" : "the model's rules"
-        var error = RemodelError(
-            .validationFailed,
-            "the data migrated from \(step.source.name) to \(step.destination.name) breaks \(rules), so the store was left as it was:\n\(lines)"
-        )
-        error.entity = failures.first?.entity
-        error.property = failures.first?.property
-        error.primaryKey = failures.first?.primaryKey
-        return error
+        return history
     }
 }

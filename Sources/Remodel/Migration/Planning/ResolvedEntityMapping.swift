@@ -10,6 +10,9 @@ struct ResolvedEntityMapping {
     /// The tables of the two entities' hierarchies.
     let sourceTable: String
     let destinationTable: String
+    /// The filter and the computed values, type-checked at planning (``MappingChecker``): phase 1 compiles them.
+    var checkedFilter: CheckedExpression?
+    var checkedValues: [String: CheckedExpression] = [:]
 
     /// The step's entity mappings that have a source and a destination entity, both with tables, in order.
     static func resolve(_ mapping: MappingModel, source: StoreLayout, destination: StoreLayout)

@@ -9,8 +9,8 @@ struct StepPlan: Sendable {
     let destinationLayout: StoreLayout
     /// How destination objects get their keys.
     let keys: KeyPlan
-    /// The entity mappings that carry objects, resolved against both layouts.
-    let resolvedMappings: [ResolvedEntityMapping]
+    /// The entity mappings that carry objects, resolved against both layouts, with their expressions once checked.
+    private(set) var resolvedMappings: [ResolvedEntityMapping]
     /// Which tables the step carries and which it rebuilds.
     let changes: StorageChanges
     /// Destination entities whose objects Swift code makes.
@@ -94,6 +94,17 @@ struct StepPlan: Sendable {
         policies = other.policies
         losses = other.losses
         checks = other.checks
+    }
+
+    /// The same plan carrying the step's expressions as ``MappingChecker`` checked them, by entity mapping.
+    func carrying(_ checked: [Int: MappingChecker.CheckedEntityMapping]) -> StepPlan {
+        var plan = self
+        for index in plan.resolvedMappings.indices {
+            guard let expressions = checked[plan.resolvedMappings[index].index] else { continue }
+            plan.resolvedMappings[index].checkedFilter = expressions.filter
+            plan.resolvedMappings[index].checkedValues = expressions.values
+        }
+        return plan
     }
 
     /// `Library → Library 2`, for messages.
