@@ -328,7 +328,9 @@ extension Migrator {
         plan.writtenTables = plan.passes.map { steps in
             PassExecutor.writtenTables(of: Array(plan.stepPlans[(steps.lowerBound - 1)..<steps.upperBound]))
         }
-        plan.tablesWritten = Set(PassExecutor.writtenTables(of: plan.stepPlans))
+        // One pass writes what the migration writes.
+        plan.tablesWritten = Set(
+            plan.passes.count == 1 ? plan.writtenTables[0] : PassExecutor.writtenTables(of: plan.stepPlans))
         return plan
     }
 

@@ -19,8 +19,8 @@ struct RelationshipBuilder {
     /// copy already). Progress counts rows: each unit weighs the rows of the table it updates, and the phase
     /// goes on with the `indexes` the step builds next, whose units it returns for the step to report.
     func run(followedBy indexes: [StoreLayout.Index] = []) throws(RemodelError) -> PhaseCounter {
-        let work = plannedWrites().filter { write in
-            switch write.storage {
+        let work = plannedWrites { storage in
+            switch storage {
             case .column(let table, _), .inverseColumn(let table, _, _): return context.changes.isRebuilt(table)
             case .joinTable(let name, _, _): return context.changes.isRebuilt(name)
             }
@@ -61,7 +61,9 @@ struct RelationshipBuilder {
         var onlyPositions = false
     }
 
-    func plannedWrites() -> [Write] {
+    /// The writes of the relationships whose storage `wanted` keeps (a step writes those of the tables it
+    /// rebuilds: the others' links are in the copy already, and are not even looked at).
+    func plannedWrites(storedIn wanted: (StoreLayout.RelationshipStorage) -> Bool = { _ in true }) -> [Write] {
         var writes: [Write] = []
         // A column one entity mapping's objects got in phase 1 still needs writing for another's (a policy's objects).
         let copiedColumns = Set(copied.map { "\($0.mappingIndex) \($0.table).\($0.column)" })
@@ -70,6 +72,11 @@ struct RelationshipBuilder {
                 resolved.index, resolved.mapping, resolved.sourceEntity, resolved.destinationEntity
             )
             for relationshipMapping in mapping.relationships {
+                guard relationshipMapping.source != nil,
+                    let stored = context.destinationLayout.storage(
+                        of: relationshipMapping.destination, in: entity.name),
+                    wanted(stored)
+                else { continue }
                 guard let sourceRelationshipName = relationshipMapping.source,
                     let relationship = destination.relationship(named: relationshipMapping.destination, in: entity),
                     let sourceRelationship = relationshipMapping.readsSourceObject
