@@ -101,8 +101,7 @@ struct StepPlan: Sendable {
         var plan = self
         for index in plan.resolvedMappings.indices {
             guard let expressions = checked[plan.resolvedMappings[index].index] else { continue }
-            plan.resolvedMappings[index].checkedFilter = expressions.filter
-            plan.resolvedMappings[index].checkedValues = expressions.values
+            plan.resolvedMappings[index] = plan.resolvedMappings[index].carrying(expressions)
         }
         return plan
     }
