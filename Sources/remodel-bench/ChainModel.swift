@@ -4,7 +4,7 @@ import Remodel
 /// The models of the chain scenarios, each migrated from its first version to its current one and, as
 /// the yardstick, over its last step alone on a store of the same number of objects.
 enum ChainModel: String, CaseIterable {
-    /// ``HistoryBundle``: 100 generated versions, written in the run's temporary folder.
+    /// ``HistoryBundle``: 96 generated versions, written in the run's temporary folder.
     case history = "BenchHistory"
     /// Wire's `zmessaging` model from the shared corpus (44 versions, 43 steps), when the corpus is there.
     case wire = "zmessaging"

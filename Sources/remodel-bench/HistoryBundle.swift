@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes the `longHistory` scenario's bundle, `BenchHistory.xcdatamodeld`: the ``HistoryChanges``
-/// versions as Xcode's XML, named `BenchHistory`, `BenchHistory 2`, … `BenchHistory 100` (natural order),
+/// versions as Xcode's XML, named `BenchHistory`, `BenchHistory 2`, … `BenchHistory 96` (natural order),
 /// the last one current.
 enum HistoryBundle {
     static let name = "BenchHistory"

@@ -2,20 +2,22 @@
 /// a real app: many versions each adding an attribute or two, now and then a rename, a widening, a drop,
 /// a new entity or relationship, one entity renamed and one removed. Every step is inferable.
 ///
-/// - First version: 45 entities (43 concrete), three hierarchies (`Message` and `Member` abstract with
-///   three and two children, `Asset` concrete with two), 22 relationships with their inverses: to-one ↔
+/// - First version: 51 entities (49 concrete), three hierarchies (`Message` and `Member` abstract with
+///   three and two children, `Asset` concrete with two), 24 relationships with their inverses: to-one ↔
 ///   to-many (five ordered), many-to-many (`Conversation.participants` ↔ `User.conversations`, `Note.tags`,
 ///   `Note.labels`; `Playlist.tracks` ordered on one side), one-to-one (`User.profile`), a unique `Tag.name`.
-/// - Every version k ≥ 2 adds an optional attribute `addedK` somewhere; every third one also a required
-///   attribute `requiredK` with a default (`defaultValueString`).
+/// - Every version k ≥ 2 adds an optional attribute `addedK` somewhere; every third one (2, 5, …, 95) also a
+///   required attribute `requiredK` with a default (`defaultValueString`).
 /// - Renames with `elementID`, each chained once more later: five attributes, one relationship
-///   (`Channel.threads` → `topics`), one entity (`Draft` → `Composition`).
+///   (`Channel.threads` → `topics`), one entity (`Draft` → `Composition`); three renames that change only
+///   the case of a name (`Bookmark.pageUrl` → `pageURL`, `Event.calendarId` → `calendarID`,
+///   `Profile.displayname` → `displayName`), as Swift naming conventions make apps do.
 /// - Five `Integer 16` attributes widened to `Integer 32`, later to `Integer 64`.
 /// - Five attributes dropped and re-added twenty versions later, two dropped for good; one optional
 ///   attribute made required with a default; one to-many made ordered.
 /// - Six entities added (one a new child of `Message`), with relationships; `Receipt` removed at 50.
 enum HistoryChanges {
-    static let versions = 100
+    static let versions = 96
 
     /// Attribute names and types of the entities' first-version attributes, in turn.
     private static let plainAttributes = [
@@ -33,7 +35,7 @@ enum HistoryChanges {
         "Device",
         "Document", "Draft", "Event", "Folder", "Invitation", "Label", "Location", "Note", "Notification", "Playlist",
         "Post", "Preference", "Profile", "Project", "Reaction", "Receipt", "Reminder", "Session", "Subscription", "Tag",
-        "Task", "Team", "Thread", "Track", "Workspace",
+        "Task", "Team", "Thread", "Track", "Workspace", "Badge", "Category", "Favorite", "Invoice", "Mailbox", "Widget",
     ]
 
     /// The first version.
@@ -66,7 +68,8 @@ enum HistoryChanges {
             ("Session", "lastAddress", "String"),
             ("Event", "reminderOffset", "Integer 64"), ("Device", "pushToken", "String"),
             ("Profile", "avatarURL", "String"),
-            ("Tag", "name", "String"), ("Task", "status", "Integer 16"),
+            ("Tag", "name", "String"), ("Task", "status", "Integer 16"), ("Bookmark", "pageUrl", "String"),
+            ("Event", "calendarId", "String"), ("Profile", "displayname", "String"),
         ] {
             model.addAttribute(HistoryModel.Attribute(name: name, type: type), to: entity)
         }
@@ -100,6 +103,8 @@ enum HistoryChanges {
         model.link("User", "profile", to: "Profile", "user", inverseToMany: false)
         model.link("Attachment", "asset", to: "Asset", "attachments", inverseToMany: true)
         model.link("Conversation", "drafts", toMany: true, to: "Draft", "conversation", inverseToMany: false)
+        model.link("Category", "posts", toMany: true, to: "Post", "category", inverseToMany: false)
+        model.link("User", "favorites", toMany: true, to: "Favorite", "user", inverseToMany: false)
         return model
     }
 
@@ -124,6 +129,11 @@ enum HistoryChanges {
         ("Document", ["filename", "fileName", "storedFileName"], [30, 85]),
         ("User", ["nick", "handle", "username"], [35, 95]),
     ]
+    /// Renames that change only the case of a name (`elementID` the former name): entity, names, version.
+    static let caseRenames = [
+        ("Bookmark", "pageUrl", "pageURL", 33), ("Event", "calendarId", "calendarID", 44),
+        ("Profile", "displayname", "displayName", 27),
+    ]
     /// Attributes dropped at one version and added again (empty) twenty versions later.
     static let dropped = [
         ("Event", "reminderOffset", "Integer 64", 7), ("Account", "legacyToken", "String", 12),
@@ -137,13 +147,14 @@ enum HistoryChanges {
         let added = addedTypes[version % addedTypes.count]
         model.addAttribute(
             HistoryModel.Attribute(name: "added\(version)", type: added), to: names[(version * 7) % names.count])
-        if version % 3 == 0 {
+        // Every third version from 2 (not the last, 96: the yardstick adds one optional attribute and nothing else).
+        if version % 3 == 2 {
             let required: HistoryModel.Attribute
             switch version % 9 {
-            case 0:
+            case 2:
                 required = HistoryModel.Attribute(
                     name: "required\(version)", type: "Boolean", optional: false, defaultValue: "NO")
-            case 3:
+            case 5:
                 required = HistoryModel.Attribute(
                     name: "required\(version)", type: "Integer 32", optional: false, defaultValue: "0")
             default:
@@ -160,6 +171,9 @@ enum HistoryChanges {
             for (offset, at) in versions.enumerated() where at == version {
                 model.renameAttribute(names[offset], of: entity, to: names[offset + 1])
             }
+        }
+        for (entity, from, to, at) in caseRenames where at == version {
+            model.renameAttribute(from, of: entity, to: to)
         }
         for (entity, name, type, at) in dropped {
             if version == at { model.removeAttribute(name, of: entity) }
@@ -211,7 +225,7 @@ enum HistoryChanges {
             model.addEntity(HistoryModel.Entity(name: "Feature", attributes: plainAttributeList(index: 9, count: 4)))
         case 92:
             model.renameRelationship("topics", of: "Channel", to: "discussions")
-        case 97:
+        case 93:
             model.renameEntity("Composition", to: "DraftMessage")
         default:
             break

@@ -22,6 +22,14 @@ struct Orchestrator {
         var results: [(size: Int, result: ScenarioResult)] = []
         var notes: [String] = []
         let selected = options.scenarios.compactMap(Catalog.scenario(named:))
+        // The same binary doing nothing: what a library scenario's peak is "above idle" of (issue 29). Its VmHWM,
+        // not ru_maxrss: a child started by `Process` can carry its parent's resident size in ru_maxrss.
+        let idle = selected.contains(where: \.library) ? try child(["--scenario", "idle"] + childFlags) : nil
+        if let idle {
+            log(
+                "idle child: VmHWM \(fixed(Double(idle.highWaterKiB) / 1024, 1)) MiB, mapped files \(fixed(idle.extra["mappedMiB"] ?? 0, 1)) MiB"
+            )
+        }
         for size in options.sizes {
             for model in SourceModel.allCases {
                 let scenarios = selected.filter { $0.source == model }.map(\.name)
@@ -67,6 +75,11 @@ struct Orchestrator {
         if options.scenarios.contains("coreData") {
             coreData = try CoreDataBench.run(
                 sizes: options.sizes, repeats: options.repeats, folder: folder, child: child, log: log)
+        }
+        if let idle {
+            for index in results.indices {
+                results[index].result.extra["idlePeakMiB"] = Double(idle.highWaterKiB) / 1024
+            }
         }
         let table =
             results.isEmpty && validation == nil && launch == nil && notes.isEmpty
@@ -179,6 +192,7 @@ struct Orchestrator {
             result.extra["loadMin"] = loads.min()
             result.extra["loadMax"] = loads.max()
             result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
+            result.highWaterKiB = runs.map(\.highWaterKiB).max() ?? result.highWaterKiB
             log(
                 "\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))"
             )

@@ -143,6 +143,31 @@ struct Report {
             let list = caches.map { "\($0.key.dropFirst("cacheMiB.".count)) \(fixed($0.value, 1))" }.joined(
                 separator: ", ")
             text += ", SQLite heap peak \(fixed(heap, 1))" + (list.isEmpty ? "" : " (largest caches: \(list))")
+            let other = result.extra.filter { $0.key.hasPrefix("schemaAndStatementsMiB.") && $0.value >= 0.05 }.sorted {
+                $0.value > $1.value
+            }.prefix(3)
+            if !other.isEmpty {
+                text +=
+                    ", schemas and statements "
+                    + other.map { "\($0.key.dropFirst("schemaAndStatementsMiB.".count)) \(fixed($0.value, 1))" }.joined(
+                        separator: ", ")
+            }
+        }
+        if let malloc = result.extra["ownPeakMallocMiB"], let sqlite = result.extra["ownPeakSQLiteMiB"] {
+            text +=
+                "; at the own peak: SQLite \(fixed(sqlite, 1)), rest of malloc \(fixed(malloc - sqlite, 1)), "
+                + "neither (stacks, malloc's free pages) \(fixed(own - malloc, 1))"
+        }
+        if let mapped = result.extra["mappedMiB"] {
+            let files = result.extra.filter { $0.key.hasPrefix("mappedMiB.") }.sorted { $0.value > $1.value }.prefix(4)
+            text +=
+                "; mapped files at the end \(fixed(mapped, 1)) ("
+                + files.map { "\($0.key.dropFirst("mappedMiB.".count)) \(fixed($0.value, 1))" }.joined(separator: ", ")
+                + ")"
+        }
+        if let idle = result.extra["idlePeakMiB"] {
+            let above = Double(result.highWaterKiB) / 1024 - idle
+            text += "; VmHWM \(fixed(above, 1)) MiB above the idle child's \(fixed(idle, 1))"
         }
         return text
     }

@@ -16,6 +16,10 @@ final class SQLiteTrace: @unchecked Sendable {
         var opened: Double
         /// The largest `SQLITE_DBSTATUS_CACHE_USED` seen at a statement's end, bytes.
         var largestCache: Int64 = 0
+        /// The largest memory its schemas (`SQLITE_DBSTATUS_SCHEMA_USED`) and prepared statements
+        /// (`SQLITE_DBSTATUS_STMT_USED`) held at a statement's end, bytes.
+        var largestSchema: Int64 = 0
+        var largestStatements: Int64 = 0
         /// Pages its statements read from the files (`SQLITE_DBSTATUS_CACHE_MISS`, main and attached databases).
         var pagesRead: Int64 = 0
     }
@@ -78,6 +82,10 @@ final class SQLiteTrace: @unchecked Sendable {
         var misses: Int32 = 0
         var unused: Int32 = 0
         sqlite3_db_status(db, SQLITE_DBSTATUS_CACHE_USED, &cache, &unused, 0)
+        var schema: Int32 = 0
+        var statements: Int32 = 0
+        sqlite3_db_status(db, SQLITE_DBSTATUS_SCHEMA_USED, &schema, &unused, 0)
+        sqlite3_db_status(db, SQLITE_DBSTATUS_STMT_USED, &statements, &unused, 0)
         // Read and reset at each statement's end: a database detached later takes its pager's count with it.
         sqlite3_db_status(db, SQLITE_DBSTATUS_CACHE_MISS, &misses, &unused, 1)
         lock.lock()
@@ -87,6 +95,9 @@ final class SQLiteTrace: @unchecked Sendable {
         if connection >= 0 {
             connectionList[connection].largestCache = max(connectionList[connection].largestCache, Int64(cache))
             connectionList[connection].pagesRead += Int64(misses)
+            connectionList[connection].largestSchema = max(connectionList[connection].largestSchema, Int64(schema))
+            connectionList[connection].largestStatements = max(
+                connectionList[connection].largestStatements, Int64(statements))
         }
         let index: Int
         if let known = entryIndex[statement], known.sql == sql, entryList[known.index].connection == connection {

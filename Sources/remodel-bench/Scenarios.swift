@@ -21,6 +21,9 @@ struct ScenarioRunner {
         result.extra["startAnonymousMiB"] = Double(Measure.anonymousKiB()) / 1024
         let sampler = OwnMemorySampler()
         switch scenario {
+        case "idle":
+            // Nothing: the figures of a child that runs no scenario, the baseline "above idle" is measured from.
+            break
         case "generate":
             guard let model = SourceModel(rawValue: try value("--model")) else { throw BenchError("unknown model") }
             let start = Measure.now()
@@ -90,10 +93,15 @@ struct ScenarioRunner {
             throw BenchError("unknown scenario \(scenario)")
         }
         result.extra["cpuSeconds"] = Measure.processCPU() - cpuStart
-        result.extra["ownPeakMiB"] = sampler.stop()
+        let peak = sampler.stop()
+        result.extra["ownPeakMiB"] = Double(peak.own) / 1_048_576
+        result.extra["ownPeakMallocMiB"] = Double(peak.malloc) / 1_048_576
+        result.extra["ownPeakSQLiteMiB"] = Double(peak.sqlite) / 1_048_576
         result.maxRSSKiB = Measure.maxRSSKiB()
         result.highWaterKiB = Measure.highWaterKiB()
         result.extra["endAnonymousMiB"] = Double(Measure.anonymousKiB()) / 1024
+        // After the peak is read: reading `smaps` allocates.
+        MemoryBreakdown.recordMappedFiles(into: &result)
         if !arguments.contains("--no-trace") {
             let store = Options.value(of: "--store", in: arguments)
             MemoryBreakdown.record(store: store, into: &result)

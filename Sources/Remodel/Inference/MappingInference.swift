@@ -93,6 +93,78 @@ struct EntityInference {
     mutating func mapping(from sourceEntity: Entity, to destinationEntity: Entity, provenance: Provenance)
         -> EntityMapping
     {
+        // An entity a step leaves as it was (most of them, in a long history) is copied without matching its
+        // properties one by one: what matching would give, worked out directly.
+        if provenance == .sameName, let copy = unchangedCopy(from: sourceEntity, to: destinationEntity) {
+            #if DEBUG
+                let matched = matchedMapping(from: sourceEntity, to: destinationEntity, provenance: provenance)
+                assert(copy == matched, "\(destinationEntity.name) is not copied as matching copies it")
+            #endif
+            return copy
+        }
+        return matchedMapping(from: sourceEntity, to: destinationEntity, provenance: provenance)
+    }
+
+    /// The mapping of an entity whose definition, and its ancestors', is the same in both versions, when matching
+    /// its properties would pair each with itself (no renaming identifier names another property) and each
+    /// relationship's destination keeps its name: every stored property from itself. Nil otherwise.
+    private func unchangedCopy(from sourceEntity: Entity, to destinationEntity: Entity) -> EntityMapping? {
+        guard source.hasSameDefinition(of: sourceEntity, as: destinationEntity, in: destination) else { return nil }
+        let before = source.ancestors(of: sourceEntity)
+        let after = destination.ancestors(of: destinationEntity)
+        guard before.count == after.count,
+            zip(before, after).allSatisfy({ source.hasSameDefinition(of: $0, as: $1, in: destination) })
+        else {
+            return nil
+        }
+        let attributes = destination.attributes(of: destinationEntity).filter(\.isStored)
+        let relationships = destination.relationships(of: destinationEntity).filter { !$0.isTransient }
+        guard Self.matchesItself(attributes.map { ($0.name, $0.elementID) }),
+            Self.matchesItself(relationships.map { ($0.name, $0.elementID) }),
+            relationships.allSatisfy({ relationship in
+                guard let target = relationship.destinationEntity, let carried = destinationForSource[target] else {
+                    return true
+                }
+                return carried == target
+            })
+        else { return nil }
+        return EntityMapping(
+            kind: .copy, source: sourceEntity.name, destination: destinationEntity.name,
+            attributes: attributes.map {
+                AttributeMapping(
+                    destination: $0.name, value: ValueExpression("$source.\($0.name)"), sourceAttribute: $0.name,
+                    provenance: .sameName)
+            },
+            relationships: relationships.map {
+                RelationshipMapping(destination: $0.name, source: $0.name, provenance: .sameName)
+            },
+            provenance: .sameName)
+    }
+
+    /// Whether ``ElementMatcher`` pairs each of these properties (the same list on both sides) with itself: the
+    /// names are distinct and no renaming identifier is another property's name or identifier.
+    private static func matchesItself(_ properties: [(name: String, elementID: String?)]) -> Bool {
+        var names: Set<String> = []
+        var identifiers: [String: Int] = [:]
+        for property in properties {
+            guard names.insert(property.name).inserted else { return false }
+            if let identifier = property.elementID, !identifier.isEmpty { identifiers[identifier, default: 0] += 1 }
+        }
+        for property in properties {
+            guard let identifier = property.elementID, !identifier.isEmpty else { continue }
+            if identifiers[identifier] != 1 || (identifier != property.name && names.contains(identifier)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The mapping made by matching the two entities' properties one by one.
+    private mutating func matchedMapping(
+        from sourceEntity: Entity, to destinationEntity: Entity, provenance: Provenance
+    )
+        -> EntityMapping
+    {
         problems = []
         if destinationEntity.isAbstract && !sourceEntity.isAbstract {
             problems.append(

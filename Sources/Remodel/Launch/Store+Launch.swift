@@ -79,8 +79,8 @@ extension Store {
             } catch  where error.code == .locked {
                 // Another process holds the store in the middle of a migration: the migrator waits for it.
                 return try await migrate(
-                    at: path, bundle: bundle, options: options, inspected: false, cancellation: cancellation,
-                    observer: observer)
+                    at: path, bundle: bundle, options: options, inspected: nil, opens: opensCurrent,
+                    cancellation: cancellation, observer: observer)
             }
             switch inspection.state {
             case .missing:
@@ -99,8 +99,8 @@ extension Store {
                     throw inspection.refusal(or: .newerStore, path: path)
                 }
                 return try await migrate(
-                    at: path, bundle: bundle, options: options, inspected: true, cancellation: cancellation,
-                    observer: observer)
+                    at: path, bundle: bundle, options: options, inspected: inspection, opens: opensCurrent,
+                    cancellation: cancellation, observer: observer)
             default:
                 throw inspection.refusal(or: .incompatibleStore, path: path)
             }
@@ -110,15 +110,23 @@ extension Store {
     }
 
     /// Migrates the store to the current version: ``StoreLaunchOutcome/opened`` when another process migrated
-    /// it meanwhile (the migrator waited for that migration and found the store current).
+    /// it meanwhile (the migrator waited for that migration and found the store current; the caller opens it).
+    /// `inspected` is what the launch found just before, which stands for the migration's own look before its
+    /// lock. When `opens`, the store the migration leaves is opened at the version it reports, without being
+    /// inspected again.
     private static func migrate(
-        at path: String, bundle: ModelBundle, options: MigrationOptions, inspected: Bool,
+        at path: String, bundle: ModelBundle, options: MigrationOptions, inspected: StoreInspection?, opens: Bool,
         cancellation: CancellationFlag, observer: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws(RemodelError) -> (opened: Store?, outcome: StoreLaunchOutcome) {
         var migrationOptions = options
         migrationOptions.targetVersion = nil
         let report = try await Migrator(bundle: bundle, options: migrationOptions).migrate(
-            storeAt: path, cancellation: cancellation, inspected: inspected, observer: observer)
-        return (nil, report.steps == 0 ? .opened : .migrated(report))
+            storeAt: path, inspected: inspected, cancellation: cancellation, observer: observer)
+        guard report.steps > 0 else { return (nil, .opened) }
+        guard opens else { return (nil, .migrated(report)) }
+        let version = try bundle.loadVersion(named: report.targetVersion)
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        let store = Store(path: path, bundle: bundle, version: version, connection: connection)
+        return (store, .migrated(report))
     }
 }

@@ -2,6 +2,15 @@
 /// mistake is a diagnostic with line and column, never a failure halfway
 /// through a store.
 package enum MappingChecker {
+    /// The type-checked expressions of one entity mapping: what a migration compiles to SQL, checked once.
+    package struct CheckedEntityMapping: Sendable {
+        /// The filter, when the mapping has one.
+        package var filter: CheckedExpression?
+        /// The values computed by an expression, by destination attribute (a value copied as it is from the
+        /// source attribute of its mapping has none: it needs no check).
+        package var values: [String: CheckedExpression] = [:]
+    }
+
     /// The problems of every value and filter expression of a mapping, with positions in its file.
     ///
     /// For example:
@@ -11,9 +20,24 @@ package enum MappingChecker {
     package static func diagnostics(for mapping: MappingModel, source: ModelVersion, destination: ModelVersion)
         -> [Diagnostic]
     {
+        check(mapping, source: source, destination: destination).diagnostics
+    }
+
+    /// Type-checks every value and filter expression of a mapping: the problems, with positions in its file, and
+    /// what checked, by the entity mapping's position in the mapping.
+    package static func check(_ mapping: MappingModel, source: ModelVersion, destination: ModelVersion) -> (
+        diagnostics: [Diagnostic], checked: [Int: CheckedEntityMapping]
+    ) {
         var diagnostics: [Diagnostic] = []
+        var checkedMappings: [Int: CheckedEntityMapping] = [:]
         let probe = SQLProbe()
-        for entity in mapping.entities {
+        for (index, entity) in mapping.entities.enumerated() {
+            var checkedMapping = CheckedEntityMapping()
+            defer {
+                if checkedMapping.filter != nil || !checkedMapping.values.isEmpty {
+                    checkedMappings[index] = checkedMapping
+                }
+            }
             guard let sourceName = entity.source, let destinationName = entity.destination,
                 let sourceEntity = source.entity(named: sourceName),
                 let destinationEntity = destination.entity(named: destinationName)
@@ -22,6 +46,7 @@ package enum MappingChecker {
             if let filter = entity.filter {
                 do {
                     let checked = try checker.check(try ExpressionParser.parse(filter.text))
+                    checkedMapping.filter = checked
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
                             diagnostic(
@@ -43,16 +68,16 @@ package enum MappingChecker {
                 }
             }
             for attributeMapping in entity.attributes {
+                // A value copied as it is has nothing to check (most of them, in a long history).
                 guard let value = attributeMapping.value,
+                    attributeMapping.sourceAttribute.map({ value.text != "$source.\($0)" }) ?? true,
                     let attribute = destination.attribute(named: attributeMapping.destination, in: destinationEntity)
                 else { continue }
-                if let sourceAttribute = attributeMapping.sourceAttribute, value.text == "$source.\(sourceAttribute)" {
-                    continue
-                }
                 do {
                     let checked = try checker.check(
                         try ExpressionParser.parse(value.text), assignableTo: attribute.type,
                         optional: attribute.isOptional)
+                    checkedMapping.values[attributeMapping.destination] = checked
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
                             diagnostic(
@@ -72,7 +97,7 @@ package enum MappingChecker {
                 entity, in: mapping, sourceName: sourceName, destinationEntity: destinationEntity,
                 destination: destination)
         }
-        return diagnostics
+        return (diagnostics, checkedMappings)
     }
 
     /// A relationship rebuilt from `$source` links to the object another entity mapping makes from the same

@@ -49,7 +49,8 @@ public struct Migrator: Sendable {
     /// How a plan runs: the step numbers (1-based) of each pass over the store. Consecutive steps share a
     /// pass unless Swift code runs in them (see ``MigrationOptions/composesSteps``).
     public func passes(of plan: MigrationPlan) -> [ClosedRange<Int>] {
-        StepComposition.passes(of: plan.steps, options: options)
+        plan.passes.isEmpty && !plan.steps.isEmpty
+            ? StepComposition.passes(of: plan.steps, options: options) : plan.passes
     }
 
     /// One line saying how a plan runs, e.g. `Runs as 1 pass over the store (steps 1–3 in one).`
@@ -117,13 +118,13 @@ public struct Migrator: Sendable {
     /// `inspected`: the caller has just inspected the store and found it migratable (a launch), so the
     /// quick check before the lock is not made twice; the version is read again under the lock all the same.
     func migrate(
-        storeAt path: String, cancellation: CancellationFlag, inspected: Bool = false,
+        storeAt path: String, inspected: StoreInspection? = nil, cancellation: CancellationFlag,
         observer: @escaping @Sendable (MigrationProgress) -> Void
     ) async throws(RemodelError) -> MigrationReport {
         let migrator = self
         // The stack a process's main thread has: hostile models and expressions recurse deep.
         let migration = BackgroundThread(stackSize: 8 << 20) { () throws(RemodelError) -> MigrationReport in
-            try migrator.run(storeAt: path, cancellation: cancellation, inspected: inspected, observer: observer)
+            try migrator.run(storeAt: path, inspected: inspected, cancellation: cancellation, observer: observer)
         }
         return try await withTaskCancellationHandler {
             await migration.value()
@@ -145,9 +146,11 @@ public struct Migrator: Sendable {
         MigrationRun(migrator: self, path: path)
     }
 
-    /// The migration itself, synchronous on the calling thread.
+    /// The migration itself, synchronous on the calling thread. `inspected` is what the caller found at `path`
+    /// just before (``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``), which stands for the
+    /// inspection before the lock.
     func run(
-        storeAt path: String, cancellation: CancellationFlag, inspected: Bool = false,
+        storeAt path: String, inspected: StoreInspection? = nil, cancellation: CancellationFlag,
         observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
         let started = Date()
@@ -170,10 +173,12 @@ public struct Migrator: Sendable {
         defer { migrationLock?.release() }
         // Fail fast, before taking the store's lock, on what is not a store of this model, and stop at once at a
         // store already at the target (another process may just have migrated it). A caller that has just
-        // inspected the store (a launch) is not asked again, unless it waited for another migration here. A
+        // inspected the store (a launch) hands what it found, unless it waited for another migration here. A
         // store another process is writing is not refused here: the lock waits for the writer, then reads the
         // version again.
-        if !inspected || waited {
+        if let inspected, !waited {
+            try checkMigratable(inspected)
+        } else {
             do {
                 let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
                 try checkMigratable(inspection)
@@ -191,7 +196,7 @@ public struct Migrator: Sendable {
         defer { lock.release() }
         files.removeLeftovers()
         let plan = try plan(under: lock)
-        let passes = StepComposition.passes(of: plan.steps, options: options)
+        let passes = plan.passes
         tracker.planned(passes: passes)
         try tracker.report(.planning, pass: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
@@ -217,9 +222,7 @@ public struct Migrator: Sendable {
             {
                 let again = try self.plan(under: lock)
                 built = try build(
-                    again, passes: StepComposition.passes(of: again.steps, options: options), files: files, lock: lock,
-                    environment: environment,
-                    tracker: tracker)
+                    again, passes: again.passes, files: files, lock: lock, environment: environment, tracker: tracker)
             }
         } catch {
             files.removeLeftovers()
@@ -265,11 +268,14 @@ public struct Migrator: Sendable {
 
     /// Reads the store's version again under the lock (another process may have migrated it meanwhile)
     /// and plans from it, through the lock's connection: opening the file any other way would drop the lock.
+    /// The plan carries the store's history as read there: no pass reads the store's metadata again.
     private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
         let inspection = try lock.inspect(bundle: bundle)
-        return try lock.withConnection { (connection) throws(RemodelError) in
-            try plan(for: inspection, store: connection, countsLosses: false)
+        var plan = try lock.withConnection { (connection) throws(RemodelError) -> MigrationPlan in
+            try self.plan(for: inspection, store: connection, countsLosses: false)
         }
+        plan.history = lock.metadata?.history
+        return plan
     }
 
     /// What the passes built: the objects in the tables they wrote, those tables, and what the steps dropped.
@@ -288,6 +294,7 @@ public struct Migrator: Sendable {
     ) throws(RemodelError) -> Built {
         var sourcePath = files.path
         var losses: [DataLoss] = []
+        var history = plan.history
         // SQLite's check of the store's own file runs on a thread of its own beside the passes, which carry its
         // pages byte for byte: each pass then checks the schema and the tables it wrote, not the whole copy.
         let originalCheck = options.originalFileCheck.map {
@@ -302,9 +309,10 @@ public struct Migrator: Sendable {
             let executor = PassExecutor(
                 steps: stepPlans, rehearsals: Array(plan.rehearsals[indices]), number: number, modelName: bundle.name,
                 environment: environment, tracker: tracker,
-                options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options)
+                options: stepPlans.count == 1 ? options.forStep(stepPlans[0].step) : options,
+                writtenTables: plan.writtenTables[offset], history: history)
             let from = sourcePath
-            losses += try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) {
+            let pass = try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) {
                 (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
                 if from == files.path {
@@ -313,6 +321,8 @@ public struct Migrator: Sendable {
                     try FileCopy.copy(from, to: destination)
                 }
             }
+            losses += pass.losses
+            history = pass.history
             FaultPoint.afterStep.reach()
             if sourcePath != files.path { StoreFiles.remove(sourcePath) }
             sourcePath = destinationPath
@@ -324,11 +334,12 @@ public struct Migrator: Sendable {
         try tracker.report(.replace, pass: passes.count, entity: nil, completed: 0, total: 1, force: true)
         // Counted in the finished store before it replaces the original: afterwards others may be using it. Only the
         // tables the migration wrote are read (their pages are the ones just written): a step costs what it changes.
-        let written = Set(PassExecutor.writtenTables(of: plan.stepPlans))
+        let counting = try SQLiteConnection(path: files.temporaryPath, mode: .readOnly)
+        // `count(*)` reads each page of a table once: a cache would only hold them.
+        try counting.execute("PRAGMA cache_size = \(PageCaches.scanPages)")
         let tables = plan.stepPlans.last?.destinationLayout.tables.map(\.name) ?? []
-        let writtenTables = tables.filter(written.contains)
-        let objects = try Self.objectCount(
-            try SQLiteConnection(path: files.temporaryPath, mode: .readOnly), tables: writtenTables)
+        let writtenTables = tables.filter(plan.tablesWritten.contains)
+        let objects = try Self.objectCount(counting, tables: writtenTables)
         try tracker.checkCancellation()
         return Built(objects: objects, writtenTables: writtenTables, tableCount: tables.count, losses: losses)
     }
@@ -361,12 +372,20 @@ extension Migrator {
     func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
         -> MigrationPlan
     {
-        let plan: MigrationPlan
+        var plan: MigrationPlan
         if case .newer = inspection.state, options.downgrade != .refuse {
             plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
         } else {
             plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
         }
+        // How the plan runs, worked out once: its passes and the tables each writes.
+        plan.passes = StepComposition.passes(of: plan.steps, options: options)
+        plan.writtenTables = plan.passes.map { steps in
+            PassExecutor.writtenTables(of: Array(plan.stepPlans[(steps.lowerBound - 1)..<steps.upperBound]))
+        }
+        // One pass writes what the migration writes.
+        plan.tablesWritten = Set(
+            plan.passes.count == 1 ? plan.writtenTables[0] : PassExecutor.writtenTables(of: plan.stepPlans))
         try checkEveryRowPlaceable(plan, store: store, path: inspection.path)
         return plan
     }

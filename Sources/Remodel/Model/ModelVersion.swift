@@ -47,8 +47,17 @@ public struct ModelVersion: Sendable, Hashable {
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
     private var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
-    /// once, when the version is made: recognising a store compares it with every version's, for every store.
-    public private(set) var entityHashes: [String: String] = [:]
+    /// when first asked, then kept: recognising a store asks it of the store's version (of every version,
+    /// for a store that records no version name), writing a store's metadata of its version; the versions
+    /// a migration passes through never need it.
+    public var entityHashes: [String: String] { hashes.get { computeEntityHashes() } }
+    private let hashes = OnceValue<[String: String]>()
+    /// Each entity's text in the file it was read from, by name (none for a version made in code, or one
+    /// that names two entities alike).
+    var entityTexts: [String: ArraySlice<UInt8>] = [:]
+
+    /// Whether ``entityHashes`` was computed (tests).
+    var hashesAreComputed: Bool { hashes.isComputed }
 
     /// Creates a version from its entities.
     public init(
@@ -71,7 +80,21 @@ public struct ModelVersion: Sendable, Hashable {
             if let parent = entity.parentName, parent != entity.name { children[parent, default: []].append(position) }
         }
         self.childrenByName = children
-        self.entityHashes = computeEntityHashes()
+    }
+
+    /// Versions are equal when what they were made of is: the indexes and hashes follow from it.
+    public static func == (lhs: ModelVersion, rhs: ModelVersion) -> Bool {
+        lhs.name == rhs.name && lhs.path == rhs.path && lhs.entities == rhs.entities
+            && lhs.composites == rhs.composites && lhs.configurations == rhs.configurations && lhs.source == rhs.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(path)
+        hasher.combine(entities)
+        hasher.combine(composites)
+        hasher.combine(configurations)
+        hasher.combine(source)
     }
 
     /// The entity with that name (the first, if the file repeats it).
@@ -114,14 +137,15 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The entity and every entity that inherits from it, parents before children.
     public func hierarchy(of entity: Entity) -> [Entity] {
-        var result: [Entity] = []
-        var seen: Set<String> = []
-        var queue = [entity]
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            guard seen.insert(next.name).inserted else { continue }
-            result.append(next)
-            queue.append(contentsOf: subentities(of: next))
+        guard childrenByName[entity.name] != nil else { return [entity] }
+        var result: [Entity] = [entity]
+        var seen: Set<String> = [entity.name]
+        var next = 0
+        while next < result.count {
+            for child in childrenByName[result[next].name] ?? [] where seen.insert(entities[child].name).inserted {
+                result.append(entities[child])
+            }
+            next += 1
         }
         return result
     }

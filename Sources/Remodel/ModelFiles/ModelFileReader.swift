@@ -32,10 +32,26 @@ enum ModelFileReader {
                 memberEntities: node.children(named: "memberEntity").compactMap { $0.attribute("name") },
                 source: node.source)
         }
-        let version = ModelVersion(
+        var version = ModelVersion(
             name: versionName, path: path, entities: entities, composites: composites,
             configurations: configurations, source: root.source)
+        version.entityTexts = entityTexts(of: root)
         return (version, [])
+    }
+
+    /// Each entity's text in the file, by name: from its `<` to the next element of the model's (or the end).
+    /// Two versions whose entity has the same text define it the same (``ModelVersion/hasSameDefinition(of:as:in:)``).
+    private static func entityTexts(of root: XMLNode) -> [String: ArraySlice<UInt8>] {
+        guard let bytes = root.document else { return [:] }
+        var texts: [String: ArraySlice<UInt8>] = [:]
+        for (index, node) in root.children.enumerated() where node.name == "entity" {
+            let end = index + 1 < root.children.count ? root.children[index + 1].offset : bytes.count
+            guard let name = node.attribute("name"), node.offset > 0, node.offset < end, end <= bytes.count,
+                texts[name] == nil
+            else { return [:] }
+            texts[name] = bytes[node.offset..<end]
+        }
+        return texts
     }
 
     private static func flag(_ node: XMLNode, _ name: String) -> Bool {

@@ -19,6 +19,20 @@ extension SQLiteConnection {
         try execute("PRAGMA user_version = \(version)")
     }
 
+    /// The memory the page caches of the connection's databases (main and attached) hold now, in bytes
+    /// (`SQLITE_DBSTATUS_CACHE_USED`).
+    ///
+    /// For example:
+    /// ```swift
+    /// print(connection.pageCacheBytes / 1024, "KiB cached")
+    /// ```
+    package var pageCacheBytes: Int {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     /// Runs `PRAGMA integrity_check` (or the faster `quick_check`) and returns its problems; empty when the file is sound.
     ///
     /// For example:

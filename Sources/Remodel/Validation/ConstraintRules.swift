@@ -12,9 +12,9 @@ enum ConstraintRules {
                 }
             }
             for index in entity.fetchIndexes {
-                for element in index.elements where element.source.attributes["expression"] == nil {
+                for element in index.elements where element.source.attribute("expression") == nil {
                     guard !version.hasStorableProperty(named: element.property, in: entity) else { continue }
-                    let key = element.source.attributes["property"] != nil ? "property" : "value"
+                    let key = element.source.attribute("property") != nil ? "property" : "value"
                     list.report(
                         .unknownIndexProperty,
                         "fetch index '\(index.name)' of entity '\(entity.name)' names '\(element.property)', which is not an attribute or relationship of '\(entity.name)'; correct the name or remove it from the index",

@@ -96,7 +96,7 @@ enum RelationshipRules {
         let source = relationship.source
         var counts: [String: Int] = [:]
         for key in ["minCount", "maxCount"] {
-            guard let text = source.attributes[key] else { continue }
+            guard let text = source.attribute(key) else { continue }
             guard let count = Int(text), count >= 0 else {
                 list.report(
                     .invalidCount,

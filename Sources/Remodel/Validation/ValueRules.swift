@@ -18,7 +18,7 @@ enum ValueRules {
         var maximum: Decimal?
         if let text = attribute.defaultValue, let outcome = AttributeValueParser.parseDefault(text, as: type) {
             let key =
-                isDate && attribute.source.attributes["defaultDateTimeInterval"] != nil
+                isDate && attribute.source.attribute("defaultDateTimeInterval") != nil
                 ? "defaultDateTimeInterval" : "defaultValueString"
             report(
                 outcome, text, what: "default value", rule: .invalidDefaultValue, of: attribute, named: name, at: key,
@@ -26,7 +26,7 @@ enum ValueRules {
         }
         if let text = attribute.minValue, let outcome = AttributeValueParser.parseBound(text, as: type) {
             let key =
-                isDate && attribute.source.attributes["minDateTimeInterval"] != nil
+                isDate && attribute.source.attribute("minDateTimeInterval") != nil
                 ? "minDateTimeInterval" : "minValueString"
             minimum = report(
                 outcome, text, what: "minimum", rule: .invalidValueBound, of: attribute, named: name, at: key,
@@ -34,7 +34,7 @@ enum ValueRules {
         }
         if let text = attribute.maxValue, let outcome = AttributeValueParser.parseBound(text, as: type) {
             let key =
-                isDate && attribute.source.attributes["maxDateTimeInterval"] != nil
+                isDate && attribute.source.attribute("maxDateTimeInterval") != nil
                 ? "maxDateTimeInterval" : "maxValueString"
             maximum = report(
                 outcome, text, what: "maximum", rule: .invalidValueBound, of: attribute, named: name, at: key,
@@ -44,7 +44,7 @@ enum ValueRules {
             let maxText = attribute.maxValue
         {
             let key =
-                isDate && attribute.source.attributes["minDateTimeInterval"] != nil
+                isDate && attribute.source.attribute("minDateTimeInterval") != nil
                 ? "minDateTimeInterval" : "minValueString"
             list.report(
                 .minGreaterThanMax,

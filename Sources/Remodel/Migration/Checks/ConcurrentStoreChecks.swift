@@ -34,7 +34,7 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
     private func run(path: String, probes: [TableScan.Probe], pragmas: [String]) throws(RemodelError) -> Results {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         // It reads every page once: a small cache of its own keeps the process's memory as it was.
-        try connection.execute("PRAGMA cache_size = 64")
+        try connection.execute("PRAGMA cache_size = \(PageCaches.scanPages)")
         return try withExtendedLifetime(connection) { () throws(RemodelError) -> Results in
             let started = lock.locked { () -> Bool in
                 if !stopped { running = connection.handle }

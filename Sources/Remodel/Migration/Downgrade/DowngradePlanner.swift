@@ -32,10 +32,10 @@ struct DowngradePlanner {
         plan.steps[0].mapping = try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(
             plan.steps[0].mapping, source: source)
         try MigrationPlanner.refuseProblems(of: plan, bundle: bundle, screened: true)
-        try MappingChecker.check(plan)
+        let checked = try MappingChecker.check(plan)
         try options.checkClassPolicies(plan)
         let policies = Set(options.forStep(plan.steps[0]).policies.map(\.destination))
-        plan.stepPlans = StepPlan.chain(plan.steps) { _ in policies }
+        plan.stepPlans = zip(StepPlan.chain(plan.steps) { _ in policies }, checked).map { $0.carrying($1) }
         (plan.rehearsals, plan.carried) = try PlanRehearsal.run(plan.stepPlans, on: store)
         let layout = plan.stepPlans[0].sourceLayout
         let tables = TableReferences.destination

@@ -32,7 +32,9 @@ struct InstanceCopier {
             copied += try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
         }
         if context.keys.needsKeyTable {
-            try context.connection.execute(KeyPlan.indexKeyTableSQL)
+            try PageCaches.buildingIndexes(on: context.connection) { () throws(RemodelError) in
+                try context.connection.execute(KeyPlan.indexKeyTableSQL)
+            }
         }
         return copied
     }
@@ -93,7 +95,7 @@ struct InstanceCopier {
         else { return insert.copiedToOnes }
         let startedAt = progress.completed
         let filter = try mapping.filter.map { expression throws(RemodelError) in
-            try context.compile(expression, over: sourceEntity, into: nil)
+            try context.compile(expression, checked: resolved.checkedFilter, over: sourceEntity, into: nil)
         }
         if let policy = context.policies[destinationName] {
             // Keys of extra objects start above every key of the source table (kept keys stay unique).
@@ -104,8 +106,8 @@ struct InstanceCopier {
                 next = try maximumKey(of: sourceTable)
             }
             try PolicyCopier(context: context, policy: policy).copy(
-                mapping, index: index, sourceEntity: sourceEntity, destinationEntity: destinationEntity, nextKey: &next,
-                progress: &progress)
+                mapping, index: index, sourceEntity: sourceEntity, destinationEntity: destinationEntity,
+                checkedFilter: resolved.checkedFilter, nextKey: &next, progress: &progress)
             nextKey[destinationTable] = next
             return []
         }
@@ -182,7 +184,9 @@ struct InstanceCopier {
                 {
                     sql = "s.\(quoteIdentifier(sourceColumn))"
                 } else {
-                    let compiled = try context.compile(value, over: sourceEntity, into: attribute)
+                    let compiled = try context.compile(
+                        value, checked: resolved.checkedValues[attributeMapping.destination], over: sourceEntity,
+                        into: attribute)
                     sql = compiled.sql
                     parameters = compiled.parameters
                 }

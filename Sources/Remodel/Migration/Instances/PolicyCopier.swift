@@ -15,9 +15,10 @@ struct PolicyCopier {
     let context: StepContext
     let policy: EntityPolicy
 
+    /// Copies the objects of one entity mapping; `checkedFilter` is its filter as planning checked it.
     func copy(
-        _ mapping: EntityMapping, index: Int, sourceEntity: Entity, destinationEntity: Entity, nextKey: inout Int64,
-        progress: inout InstanceCopier.PhaseProgress
+        _ mapping: EntityMapping, index: Int, sourceEntity: Entity, destinationEntity: Entity,
+        checkedFilter: CheckedExpression?, nextKey: inout Int64, progress: inout InstanceCopier.PhaseProgress
     ) throws(RemodelError) {
         guard let sourceTable = context.sourceLayout.table(forEntity: sourceEntity.name),
             let destinationTable = context.destinationLayout.table(forEntity: destinationEntity.name)?.name
@@ -33,7 +34,7 @@ struct PolicyCopier {
         }
         let names = NameIndex(readable.map(\.0))
         let filter = try mapping.filter.map { expression throws(RemodelError) in
-            try context.compile(expression, over: sourceEntity, into: nil)
+            try context.compile(expression, checked: checkedFilter, over: sourceEntity, into: nil)
         }
         let select = try connection.prepare(
             "SELECT s.\(StoreColumn.pk)\(readable.map { ", s." + quoteIdentifier($0.1) }.joined()) FROM \(TableReferences.sourceSchema).\(quoteIdentifier(sourceTable.name)) AS s WHERE s.\(StoreColumn.entity) = ? AND s.\(StoreColumn.pk) > ?\(filter.map { " AND (\($0.sql))" } ?? "") ORDER BY s.\(StoreColumn.pk) LIMIT ?"

@@ -46,6 +46,8 @@ final class StoreLock {
     private var lockedVersion: SQLiteValue?
     /// Whether SQLite rolled back an unfinished transaction (a hot journal) when the lock was taken.
     let rolledBackUnfinishedTransaction: Bool
+    /// The store's metadata as ``inspect(bundle:)`` last read it under the lock, when it could.
+    private(set) var metadata: StoreMetadata?
     /// Descriptors of the locked file and, for a WAL store, of its log, to copy them from: open until the
     /// lock is released, since closing a descriptor of the store earlier would release the process's locks on it.
     private var descriptor: Int32 = -1
@@ -276,8 +278,10 @@ final class StoreLock {
             throw RemodelError(.locked, "the store's lock was already released", path: files.path)
         }
         let state: StoreInspection.State
+        metadata = nil
         switch try StoreMetadata.read(from: connection) {
         case .success(let metadata):
+            self.metadata = metadata
             state = try SchemaDriftCheck.checked(
                 try StoreInspector.classify(metadata, in: bundle).0, on: connection, bundle: bundle)
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")

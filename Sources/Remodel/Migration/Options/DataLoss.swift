@@ -40,10 +40,13 @@ extension DataLoss {
         planned(by: step, layout: StoreLayout(version: step.source), policies: policies)
     }
 
-    /// What a step drops, with its source version's layout known already.
-    static func planned(by step: MigrationStep, layout: StoreLayout, policies: Set<String>) -> [DataLoss] {
+    /// What a step drops, with its source version's layout known already. `copied` names entities the step copies
+    /// as they are, every property from itself (``UnchangedTables``): they drop nothing and are not looked at.
+    static func planned(by step: MigrationStep, layout: StoreLayout, policies: Set<String>, copied: Set<String> = [])
+        -> [DataLoss]
+    {
         var losses: [DataLoss] = []
-        for entity in step.source.entities where !entity.isAbstract {
+        for entity in step.source.entities where !entity.isAbstract && !copied.contains(entity.name) {
             let mappings = step.mapping.entities.filter { $0.source == entity.name }
             let carriedTo = mappings.compactMap(\.destination)
             func loss(_ property: String?) -> DataLoss {

@@ -14,14 +14,25 @@ struct PassExecutor {
     let environment: ExpressionEnvironment
     let tracker: ProgressTracker
     let options: MigrationOptions
+    /// The tables the pass writes, in its last version's names (worked out with the plan).
+    let writtenTables: [String]
+    /// The history of the store the pass reads, when the plan knows it (read under the lock); the pass writes
+    /// it on with its own steps. Nil: the pass reads it from its source.
+    let history: [StoreMetadata.HistoryEntry]?
+
+    /// What a pass did: what its steps dropped on purpose, counted on the data each step got, and the history
+    /// it wrote into the store it built.
+    struct Outcome {
+        var losses: [DataLoss]
+        var history: [StoreMetadata.HistoryEntry]
+    }
 
     /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
     /// pass then changes in place. The destination is removed again on failure.
-    /// - Returns: What the pass's steps dropped on purpose, counted on the data each step got.
     @discardableResult
     func run(
         sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> Void
-    ) throws(RemodelError) -> [DataLoss] {
+    ) throws(RemodelError) -> Outcome {
         StoreFiles.remove(destinationPath)
         // The step at work, named in a failure as it is when every step is a pass of its own.
         var running = steps.first?.name ?? ""
@@ -38,39 +49,44 @@ struct PassExecutor {
     }
 
     private func build(sourcePath: String, destinationPath: String, running: inout String) throws(RemodelError)
-        -> [DataLoss]
+        -> Outcome
     {
         // The app's objects are created again as the pass's last step leaves them (renames followed).
-        guard let last = steps.last, let app = rehearsals.last?.appAfter else { return [] }
+        guard let last = steps.last, let app = rehearsals.last?.appAfter else {
+            return Outcome(losses: [], history: [])
+        }
         let connection = try SQLiteConnection(path: destinationPath, mode: .readWrite)
-        // Nothing in this file matters until it is complete: no journal, no syncing until the final flush. A 4 MiB
-        // cache is as fast as 16 MiB on the benchmark (within its noise) and keeps 12 MiB off the peak.
-        try connection.execute(
-            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA temp_store = FILE")
+        // Nothing in this file matters until it is complete: no journal, no syncing until the final flush.
+        try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE")
         if let pages = options.maximumPageCount { try connection.execute("PRAGMA max_page_count = \(pages)") }
         try ExpressionFunctions.register(on: connection)
         try connection.attach(path: sourcePath, as: TableReferences.sourceSchema, readOnly: true)
+        try connection.execute(PageCaches.stepPragmas(source: TableReferences.sourceSchema))
         var losses: [DataLoss] = []
         for (offset, plan) in steps.enumerated() {
             running = plan.name
             tracker.beginStep(offset, of: steps.count)
             let run = StepRun(
                 plan: plan, rehearsal: rehearsals[offset], chained: offset > 0, isLast: offset == steps.count - 1,
-                pass: self,
-                connection: connection, destinationPath: destinationPath)
+                pass: context, connection: connection, destinationPath: destinationPath)
             losses += try run.run()
         }
-        try connection.transaction { () throws(RemodelError) in
-            try writeMetadata(on: connection, sourcePath: sourcePath, version: last.step.destination)
+        let history = try connection.transaction { () throws(RemodelError) -> [StoreMetadata.HistoryEntry] in
+            let history = try writeMetadata(on: connection, sourcePath: sourcePath, version: last.step.destination)
             try StoreRewrite.restoreAppObjects(app, on: connection)
+            return history
         }
         FaultPoint.afterMetadata.reach()
         try connection.detach(TableReferences.sourceSchema)
-        return losses
+        return Outcome(losses: losses, history: history)
     }
 
-    /// The tables the pass wrote, in the last version's names: those not carried byte for byte through every step.
-    var writtenTables: [String] { Self.writtenTables(of: steps) }
+    /// What the pass's steps are given of it.
+    private var context: PassContext {
+        PassContext(
+            number: number, modelName: modelName, environment: environment, tracker: tracker, options: options,
+            writtenTables: writtenTables)
+    }
 
     /// The tables a run of steps writes, in its last version's names.
     static func writtenTables(of steps: [StepPlan]) -> [String] {
@@ -80,12 +96,15 @@ struct PassExecutor {
         return steps.last.map { cumulative.writtenTables(of: $0.destinationLayout) } ?? []
     }
 
+    /// Writes the metadata of the pass's last version, with the source's history and the pass's steps.
+    /// - Returns: The history written.
     private func writeMetadata(on connection: SQLiteConnection, sourcePath: String, version: ModelVersion)
-        throws(RemodelError)
+        throws(RemodelError) -> [StoreMetadata.HistoryEntry]
     {
-        var history: [StoreMetadata.HistoryEntry] = []
-        if case .success(let source) = try StoreMetadata.read(
-            from: try SQLiteConnection(path: sourcePath, mode: .readOnly))
+        var history: [StoreMetadata.HistoryEntry] = self.history ?? []
+        if self.history == nil,
+            case .success(let source) = try StoreMetadata.read(
+                from: try SQLiteConnection(path: sourcePath, mode: .readOnly))
         {
             history = source.history
         }
@@ -94,23 +113,6 @@ struct PassExecutor {
             history.append(StoreMetadata.entry(from: done.source.name, to: done.destination.name, mapping: how))
         }
         try StoreMetadata(modelName: modelName, version: version, history: history).write(to: connection)
-    }
-
-    static func validationError(_ failures: [ValidationFailure], step: MigrationStep) -> RemodelError {
-        let lines = failures.map { "  - \($0)" }.joined(separator: "\n")
-        // An app's foreign key is no rule of the model: the header names whose rules were broken.
-        let app = failures.contains { $0.rule == MigrationRule.foreignKeyCheck.rawValue }
-        let model = failures.contains { $0.rule != MigrationRule.foreignKeyCheck.rawValue }
-        let rules =
-            app && model
-            ? "the model's rules and the app's foreign keys" : app ? "the app's foreign keys" : "the model's rules"
-        var error = RemodelError(
-            .validationFailed,
-            "the data migrated from \(step.source.name) to \(step.destination.name) breaks \(rules), so the store was left as it was:\n\(lines)"
-        )
-        error.entity = failures.first?.entity
-        error.property = failures.first?.property
-        error.primaryKey = failures.first?.primaryKey
-        return error
+        return history
     }
 }

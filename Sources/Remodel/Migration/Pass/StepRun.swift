@@ -7,7 +7,8 @@ struct StepRun {
     let chained: Bool
     /// Whether this step ends the pass: SQLite checks what the whole pass wrote here.
     let isLast: Bool
-    let pass: PassExecutor
+    /// What the step is given of its pass.
+    let pass: PassContext
     let connection: SQLiteConnection
     let destinationPath: String
 
@@ -34,15 +35,22 @@ struct StepRun {
         try rewrite.finishCarriedTables()
         if let chain { try rewrite.dropSetAside(chain) }
         try runHook(options.hooks.afterStep, database, when: "after")
-        let provenUnique = try IndexBuild(
-            connection: connection, plain: indexes, unique: uniqueIndexes, weights: indexWeights
-        ).run(pass: pass.number, tracker: pass.tracker)
+        let provenUnique = try PageCaches.buildingIndexes(on: connection) { () throws(RemodelError) in
+            try IndexBuild(
+                connection: connection, plain: indexes, unique: uniqueIndexes, weights: indexWeights
+            ).run(pass: pass.number, tracker: pass.tracker)
+        }
         try check(provenUnique: provenUnique)
         FaultPoint.afterValidation.reach()
-        try connection.transaction { () throws(RemodelError) in
-            // Built before phase 3 (UniqueIndexBuild) but for those that met duplicates, which phase 3 names. One it
-            // did not search (a carried table whose store lacked the index) fails here rather than passing without it.
-            for index in plan.destinationLayout.indexes where index.isUnique { try connection.execute(index.createSQL) }
+        try PageCaches.buildingIndexes(on: connection) { () throws(RemodelError) in
+            try connection.transaction { () throws(RemodelError) in
+                // Built before phase 3 (UniqueIndexBuild) but for those that met duplicates, which phase 3 names. One
+                // it did not search (a carried table whose store lacked the index) fails here rather than passing
+                // without it.
+                for index in plan.destinationLayout.indexes where index.isUnique {
+                    try connection.execute(index.createSQL)
+                }
+            }
         }
         return losses
     }
@@ -121,7 +129,7 @@ struct StepRun {
             try tracker.report(.validation, pass: number, entity: entity, completed: completed, total: total)
         }
         let failures = try validator.run()
-        if !failures.isEmpty { throw PassExecutor.validationError(failures, step: step) }
+        if !failures.isEmpty { throw Self.validationError(failures, step: step) }
         try flush?.finish()
     }
 
@@ -154,5 +162,26 @@ struct StepRun {
                 "the hook run \(when) step \(step.source.name) → \(step.destination.name) failed: \(error)",
                 cause: error)
         }
+    }
+}
+
+extension StepRun {
+    /// The error of a step whose data breaks rules: the rules broken, and the first offenders.
+    static func validationError(_ failures: [ValidationFailure], step: MigrationStep) -> RemodelError {
+        let lines = failures.map { "  - \($0)" }.joined(separator: "\n")
+        // An app's foreign key is no rule of the model: the header names whose rules were broken.
+        let app = failures.contains { $0.rule == MigrationRule.foreignKeyCheck.rawValue }
+        let model = failures.contains { $0.rule != MigrationRule.foreignKeyCheck.rawValue }
+        let rules =
+            app && model
+            ? "the model's rules and the app's foreign keys" : app ? "the app's foreign keys" : "the model's rules"
+        var error = RemodelError(
+            .validationFailed,
+            "the data migrated from \(step.source.name) to \(step.destination.name) breaks \(rules), so the store was left as it was:\n\(lines)"
+        )
+        error.entity = failures.first?.entity
+        error.property = failures.first?.property
+        error.primaryKey = failures.first?.primaryKey
+        return error
     }
 }

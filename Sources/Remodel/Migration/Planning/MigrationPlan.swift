@@ -27,6 +27,14 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// Whether the store is newer than the bundle and the plan migrates it down, from the model it
     /// carries (``MigrationOptions/downgrade``).
     public var isDowngrade = false
+    /// The store's migration history as read under the lock when the plan was made for the migration itself:
+    /// the first pass writes it on with its own steps, without reading the store's metadata again.
+    var history: [StoreMetadata.HistoryEntry]?
+    /// The steps (1-based) of each pass over the store, for the options the plan was made with.
+    var passes: [ClosedRange<Int>] = []
+    /// The tables each pass writes (in its last version's names), and those the whole migration writes.
+    var writtenTables: [[String]] = []
+    var tablesWritten: Set<String> = []
 
     /// The tables a step gives new keys to, in the plan's words.
     private static func renumbering(_ plan: StepPlan) -> [String] {

@@ -84,7 +84,9 @@ final class MigrationPlanCache: @unchecked Sendable {
                 Set(options.forStep(step).policies.map(\.destination))
             }
             do throws(RemodelError) {
-                try MappingChecker.check(draft)
+                // Every expression is checked once, here; the plan carries what checked to phase 1.
+                let checked = try MappingChecker.check(draft)
+                draft.stepPlans = zip(draft.stepPlans, checked).map { $0.carrying($1) }
                 return Prepared(draft: draft, checkFailure: nil)
             } catch {
                 return Prepared(draft: draft, checkFailure: error)

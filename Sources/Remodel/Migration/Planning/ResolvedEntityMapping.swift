@@ -10,6 +10,25 @@ struct ResolvedEntityMapping {
     /// The tables of the two entities' hierarchies.
     let sourceTable: String
     let destinationTable: String
+    /// The filter and the computed values, type-checked at planning (``MappingChecker``): phase 1 compiles them.
+    /// Kept by reference: most mappings of a long history have none, and a plan holds one per entity and step.
+    private var checked: CheckedExpressions?
+
+    var checkedFilter: CheckedExpression? { checked?.expressions.filter }
+    var checkedValues: [String: CheckedExpression] { checked?.expressions.values ?? [:] }
+
+    /// The same mapping carrying its expressions as planning checked them.
+    func carrying(_ expressions: MappingChecker.CheckedEntityMapping) -> ResolvedEntityMapping {
+        var resolved = self
+        resolved.checked = CheckedExpressions(expressions: expressions)
+        return resolved
+    }
+
+    /// Checked expressions, shared by the copies of a resolved mapping.
+    private final class CheckedExpressions: Sendable {
+        let expressions: MappingChecker.CheckedEntityMapping
+        init(expressions: MappingChecker.CheckedEntityMapping) { self.expressions = expressions }
+    }
 
     /// The step's entity mappings that have a source and a destination entity, both with tables, in order.
     static func resolve(_ mapping: MappingModel, source: StoreLayout, destination: StoreLayout)

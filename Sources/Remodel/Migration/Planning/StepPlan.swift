@@ -9,8 +9,8 @@ struct StepPlan: Sendable {
     let destinationLayout: StoreLayout
     /// How destination objects get their keys.
     let keys: KeyPlan
-    /// The entity mappings that carry objects, resolved against both layouts.
-    let resolvedMappings: [ResolvedEntityMapping]
+    /// The entity mappings that carry objects, resolved against both layouts, with their expressions once checked.
+    private(set) var resolvedMappings: [ResolvedEntityMapping]
     /// Which tables the step carries and which it rebuilds.
     let changes: StorageChanges
     /// Destination entities whose objects Swift code makes.
@@ -30,13 +30,32 @@ struct StepPlan: Sendable {
         keys = KeyPlan(mapping: step.mapping, source: sourceLayout, destination: destinationLayout)
         resolvedMappings = ResolvedEntityMapping.resolve(
             step.mapping, source: sourceLayout, destination: destinationLayout)
+        // What the step leaves as it was is not analysed: the analyses cost what the step changes.
+        let unchanged = UnchangedTables(
+            mapping: step.mapping, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies)
         changes = StorageChanges(
             analysis: StepStorageAnalysis(
-                step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
-        losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies)
+                step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies,
+                unchanged: unchanged.tables),
+            unchanged: unchanged)
+        losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies, copied: unchanged.entities)
         checks = CheckScope(
             version: step.destination, layout: destinationLayout, source: step.source, sourceLayout: sourceLayout,
-            changes: changes)
+            changes: changes, unchanged: unchanged)
+        #if DEBUG
+            // Every test that plans a step also plans it analysing every table, and the two must agree.
+            let analysed = StorageChanges(
+                analysis: StepStorageAnalysis(
+                    step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies))
+            assert(changes == analysed, "\(name): the unchanged tables are not carried as the analysis carries them")
+            assert(
+                losses == DataLoss.planned(by: step, layout: sourceLayout, policies: policies),
+                "\(name): an entity copied as it is drops something")
+            let checked = CheckScope(
+                version: step.destination, layout: destinationLayout, source: step.source,
+                sourceLayout: sourceLayout, changes: analysed)
+            assert(checks.asksTheSameChecks(as: checked), "\(name): an unchanged entity has something to check")
+        #endif
     }
 
     /// Plans every step of a chain, each version laid out once. `policies` gives the destination entities
@@ -75,6 +94,16 @@ struct StepPlan: Sendable {
         policies = other.policies
         losses = other.losses
         checks = other.checks
+    }
+
+    /// The same plan carrying the step's expressions as ``MappingChecker`` checked them, by entity mapping.
+    func carrying(_ checked: [Int: MappingChecker.CheckedEntityMapping]) -> StepPlan {
+        var plan = self
+        for index in plan.resolvedMappings.indices {
+            guard let expressions = checked[plan.resolvedMappings[index].index] else { continue }
+            plan.resolvedMappings[index] = plan.resolvedMappings[index].carrying(expressions)
+        }
+        return plan
     }
 
     /// `Library → Library 2`, for messages.

@@ -18,8 +18,8 @@ struct RelationshipBuilder {
     /// Rebuilds the relationships of the tables the step rebuilds (links stored in carried tables are in the
     /// copy already). Progress counts rows: each unit weighs the rows of the table it updates.
     func run() throws(RemodelError) {
-        let work = plannedWrites().filter { write in
-            switch write.storage {
+        let work = plannedWrites { storage in
+            switch storage {
             case .column(let table, _), .inverseColumn(let table, _, _): return context.changes.isRebuilt(table)
             case .joinTable(let name, _, _): return context.changes.isRebuilt(name)
             }
@@ -58,7 +58,9 @@ struct RelationshipBuilder {
         var onlyPositions = false
     }
 
-    func plannedWrites() -> [Write] {
+    /// The writes of the relationships whose storage `wanted` keeps (a step writes those of the tables it
+    /// rebuilds: the others' links are in the copy already, and are not even looked at).
+    func plannedWrites(storedIn wanted: (StoreLayout.RelationshipStorage) -> Bool = { _ in true }) -> [Write] {
         var writes: [Write] = []
         // A column one entity mapping's objects got in phase 1 still needs writing for another's (a policy's objects).
         let copiedColumns = Set(copied.map { "\($0.mappingIndex) \($0.table).\($0.column)" })
@@ -67,6 +69,11 @@ struct RelationshipBuilder {
                 resolved.index, resolved.mapping, resolved.sourceEntity, resolved.destinationEntity
             )
             for relationshipMapping in mapping.relationships {
+                guard relationshipMapping.source != nil,
+                    let stored = context.destinationLayout.storage(
+                        of: relationshipMapping.destination, in: entity.name),
+                    wanted(stored)
+                else { continue }
                 guard let sourceRelationshipName = relationshipMapping.source,
                     let relationship = destination.relationship(named: relationshipMapping.destination, in: entity),
                     let sourceRelationship = relationshipMapping.readsSourceObject

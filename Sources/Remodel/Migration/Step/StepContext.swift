@@ -60,10 +60,15 @@ final class StepContext {
             destination: destinationLayout)
     }
 
-    /// Compiles a mapping expression over objects of `entity` for a destination attribute (or a filter when `attribute` is nil).
-    func compile(_ expression: ValueExpression, over entity: Entity, into attribute: Attribute?) throws(RemodelError)
-        -> CompiledSQL
-    {
+    /// Compiles a mapping expression over objects of `entity` for a destination attribute (or a filter when
+    /// `attribute` is nil): the plan's `checked` expression (``ResolvedEntityMapping``), checked once at planning;
+    /// an expression the plan did not check is checked here.
+    func compile(
+        _ expression: ValueExpression, checked planned: CheckedExpression?, over entity: Entity,
+        into attribute: Attribute?
+    ) throws(RemodelError) -> CompiledSQL {
+        let context = SourceSQLContext(layout: sourceLayout, entity: entity, tables: sourceTables, alias: "s")
+        if let planned { return ExpressionSQLCompiler(environment: environment).compile(planned, context: context) }
         let checker = ExpressionTypeChecker(model: source, entity: entity)
         let checked: CheckedExpression
         do {
@@ -78,7 +83,6 @@ final class StepContext {
                 .invalidMapping, error.message, location: expression.location(atOffset: error.range.lowerBound),
                 entity: entity.name, property: attribute?.name)
         }
-        let context = SourceSQLContext(layout: sourceLayout, entity: entity, tables: sourceTables, alias: "s")
         return ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
     }
 }

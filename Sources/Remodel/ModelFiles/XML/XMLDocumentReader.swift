@@ -87,7 +87,9 @@ enum XMLDocumentReader {
                 location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
         }
         var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file, document: document)
-        return builder.build(root)
+        var tree = builder.build(root)
+        tree.document = bytes
+        return tree
     }
 
     /// The first error libxml2 reported while parsing (set by the structured error handler).
@@ -177,7 +179,7 @@ enum XMLDocumentReader {
             }
             return XMLNode(
                 name: String(cString: node.pointee.name), attributes: attributes, children: children, text: text,
-                location: location, writtenText: writtenText)
+                location: location, writtenText: writtenText, offset: tag?.offset ?? 0)
         }
     }
 }

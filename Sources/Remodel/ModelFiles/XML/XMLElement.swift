@@ -20,6 +20,10 @@ struct XMLNode: Sendable {
     /// The element's first text as written (with entity references) and where it starts, to give
     /// positions inside text content; `nil` when the element starts with a child or is empty.
     var writtenText: Attribute?
+    /// The byte offset of the element's `<` in the document.
+    var offset = 0
+    /// The document's bytes, on the root element.
+    var document: [UInt8]?
 
     func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
@@ -31,13 +35,7 @@ struct XMLNode: Sendable {
 
     /// The element's source record for the model.
     var source: ElementSource {
-        var values: [String: String] = [:]
-        var locations: [String: SourceLocation] = [:]
-        for attribute in attributes {
-            values[attribute.name] = attribute.value
-            locations[attribute.name] = attribute.valueLocation
-        }
-        return ElementSource(location: location, attributes: values, attributeLocations: locations)
+        ElementSource(location: location, written: attributes.map { ($0.name, $0.value, $0.valueLocation) })
     }
 }
 

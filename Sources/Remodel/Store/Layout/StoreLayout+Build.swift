@@ -17,6 +17,19 @@ extension StoreLayout {
 
     mutating func buildTables() {
         var names = NameAllocator()
+        // Each entity's kinds (itself and the entities inheriting from it), worked out once: every property it
+        // declares is recorded for each of them.
+        var kindsByEntity: [String: [String]] = [:]
+        func kinds(of entity: Entity) -> [String] {
+            if let known = kindsByEntity[entity.name] { return known }
+            let kinds = version.hierarchy(of: entity).map(\.name)
+            kindsByEntity[entity.name] = kinds
+            return kinds
+        }
+        // The ordered to-manys, found once: each numbers objects in the table of its inverse's owner.
+        let orderedToManys = version.entities.flatMap { owner in
+            owner.relationships.filter { $0.isToMany && $0.isOrdered && isStored($0) }.map { (owner, $0) }
+        }
         for root in version.rootEntities {
             let hierarchy = version.hierarchy(of: root)
             let tableName = names.claim(root.name, qualifier: "table")
@@ -35,14 +48,14 @@ extension StoreLayout {
                         }
                         return column.declaredType == declaredType && !related(other, entity.name)
                     }) {
-                        setColumn(shared.name, for: attribute.name, declaredBy: entity)
+                        setColumn(shared.name, for: attribute.name, kinds: kinds(of: entity))
                         continue
                     }
                     let name = columnNames.claim(attribute.name, qualifier: entity.name)
                     let content = Column.Content.attribute(
                         entity: entity.name, name: attribute.name, type: attribute.type)
                     columns.append(Column(name: name, declaredType: declaredType, content: content))
-                    setColumn(name, for: attribute.name, declaredBy: entity)
+                    setColumn(name, for: attribute.name, kinds: kinds(of: entity))
                 }
             }
             for entity in hierarchy {
@@ -53,28 +66,24 @@ extension StoreLayout {
                         entity: entity.name, relationship: relationship.name,
                         destination: relationship.destinationEntity ?? "")
                     columns.append(Column(name: name, declaredType: "INTEGER", content: content))
-                    setColumn(name, for: relationship.name, declaredBy: entity)
+                    setColumn(name, for: relationship.name, kinds: kinds(of: entity))
                 }
             }
             let members = Set(hierarchy.map(\.name))
-            for owner in version.entities {
-                for relationship in owner.relationships
-                where relationship.isToMany && relationship.isOrdered && isStored(relationship) {
-                    guard let inverse = storedInverse(of: relationship, in: owner.name), !inverse.isToMany,
-                        let destination = relationship.destinationEntity.flatMap(version.entity(named:))
-                    else { continue }
-                    let inverseOwner = version.declaringEntity(of: inverse, in: destination)
-                    guard members.contains(inverseOwner.name),
-                        let inverseColumn = columnByProperty[
-                            PropertyKey(entity: inverseOwner.name, property: inverse.name)]
-                    else { continue }
-                    let name = columnNames.claim(
-                        Self.orderColumnName(toOneColumn: inverseColumn), qualifier: inverseOwner.name)
-                    let content = Column.Content.order(
-                        owner: owner.name, relationship: relationship.name, inverseColumn: inverseColumn)
-                    columns.append(Column(name: name, declaredType: "INTEGER", content: content))
-                    orderColumnByToOne[PropertyKey(entity: inverseOwner.name, property: inverse.name)] = name
-                }
+            for (owner, relationship) in orderedToManys {
+                guard let inverse = storedInverse(of: relationship, in: owner.name), !inverse.isToMany,
+                    let destination = relationship.destinationEntity.flatMap(version.entity(named:))
+                else { continue }
+                let inverseOwner = version.declaringEntity(of: inverse, in: destination)
+                guard members.contains(inverseOwner.name),
+                    let inverseColumn = columnByProperty[PropertyKey(entity: inverseOwner.name, property: inverse.name)]
+                else { continue }
+                let name = columnNames.claim(
+                    Self.orderColumnName(toOneColumn: inverseColumn), qualifier: inverseOwner.name)
+                let content = Column.Content.order(
+                    owner: owner.name, relationship: relationship.name, inverseColumn: inverseColumn)
+                columns.append(Column(name: name, declaredType: "INTEGER", content: content))
+                orderColumnByToOne[PropertyKey(entity: inverseOwner.name, property: inverse.name)] = name
             }
             for entity in hierarchy { tableIndexByEntity[entity.name] = tables.count }
             tables.append(Table(name: tableName, entities: hierarchy.map(\.name), columns: columns))
@@ -88,10 +97,10 @@ extension StoreLayout {
         return version.entity(a, isKindOf: b.name) || version.entity(b, isKindOf: a.name)
     }
 
-    /// Records the column of a property for its declaring entity and every entity inheriting it.
-    private mutating func setColumn(_ column: String, for property: String, declaredBy entity: Entity) {
-        for kind in version.hierarchy(of: entity) {
-            columnByProperty[PropertyKey(entity: kind.name, property: property)] = column
+    /// Records the column of a property for its declaring entity and every entity inheriting it (`kinds`).
+    private mutating func setColumn(_ column: String, for property: String, kinds: [String]) {
+        for kind in kinds {
+            columnByProperty[PropertyKey(entity: kind, property: property)] = column
         }
     }
 

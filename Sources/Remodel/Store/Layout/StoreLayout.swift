@@ -150,6 +150,9 @@ struct StoreLayout: Sendable {
     /// The join table with that name.
     func joinTable(named name: String) -> JoinTable? { joinTables.first { $0.name == name } }
 
+    /// The hierarchy table with that name.
+    func table(named name: String) -> Table? { tables.first { $0.name == name } }
+
     /// Where a relationship of an entity (declared by it or inherited) is kept; `nil` for transient
     /// relationships and relationships whose destination does not exist.
     func storage(of relationship: String, in entity: String) -> RelationshipStorage? {

@@ -18,9 +18,11 @@ struct CheckScope: Sendable {
     /// The entities of carried tables none of whose checks must run: phase 3 passes them by.
     private(set) var untouched: Set<String> = []
 
+    /// The scope of a step; the entities `unchanged` finds the step leaves as they were are passed by without
+    /// working out their rules.
     init(
         version: ModelVersion, layout: StoreLayout, source: ModelVersion, sourceLayout: StoreLayout,
-        changes: StorageChanges
+        changes: StorageChanges, unchanged: UnchangedTables = .none
     ) {
         self.version = version
         self.layout = layout
@@ -30,6 +32,10 @@ struct CheckScope: Sendable {
         for table in layout.tables {
             guard let carried = changes.carriedTables[table.name] else { continue }
             for name in table.entities {
+                if unchanged.leavesAsItWas(name, in: layout) {
+                    untouched.insert(name)
+                    continue
+                }
                 guard let entity = version.entity(named: name), let before = source.entity(named: name) else {
                     continue
                 }
@@ -51,7 +57,29 @@ struct CheckScope: Sendable {
 
     /// The checks of `property` of `entity` that must run.
     func rules(entity entityName: String, property: String) -> Set<MigrationRule> {
-        carriedRules[entityName]?[property] ?? Self.every
+        if untouched.contains(entityName) { return [] }
+        return carriedRules[entityName]?[property] ?? Self.every
+    }
+
+    /// Whether two scopes ask for the same checks of every property of `version` (debug builds compare the scope
+    /// worked out with ``UnchangedTables`` with the one worked out without).
+    func asksTheSameChecks(as other: CheckScope) -> Bool {
+        guard untouched == other.untouched else { return false }
+        for entity in version.entities {
+            let properties = version.attributes(of: entity).map(\.name) + version.relationships(of: entity).map(\.name)
+            for property in properties
+            where rules(entity: entity.name, property: property) != other.rules(entity: entity.name, property: property)
+            {
+                return false
+            }
+            for constraint in entity.uniquenessConstraints
+            where needsUniqueness(entity: entity.name, properties: constraint.properties)
+                != other.needsUniqueness(entity: entity.name, properties: constraint.properties)
+            {
+                return false
+            }
+        }
+        return true
     }
 
     /// Whether the check `rule` of `property` of `entity` must run.
@@ -86,7 +114,8 @@ struct CheckScope: Sendable {
             }
         }
         var result: [String: Set<MigrationRule>] = [:]
-        for attribute in version.attributes(of: entity) where result[attribute.name] == nil {
+        // Phase 3 checks stored attributes and relationships only: a transient one needs nothing.
+        for attribute in version.attributes(of: entity) where attribute.isStored && result[attribute.name] == nil {
             guard let column = layout.columnName(of: attribute.name, in: entity.name),
                 let origin = carried.columns[column]
             else {
@@ -96,7 +125,8 @@ struct CheckScope: Sendable {
             let earlier = origin.column.flatMap { sourceColumns.attributes[$0] }
             result[attribute.name] = rules(of: attribute, origin: origin, entity: entity.name, earlier: earlier)
         }
-        for relationship in version.relationships(of: entity) where result[relationship.name] == nil {
+        for relationship in version.relationships(of: entity)
+        where !relationship.isTransient && result[relationship.name] == nil {
             result[relationship.name] = MigrationRule.relationshipRules.filter {
                 needs(
                     relationship, rule: $0, entity: entity.name, before: before, carried: carried,
@@ -106,11 +136,19 @@ struct CheckScope: Sendable {
         return result
     }
 
+    /// The rules phase 3 checks on a to-one (its column) and on a to-many (its counts): a to-many's links are
+    /// checked at their to-one side and at a join table's ends (``needsJoinEnds(_:)``), never on the to-many.
+    private static let toOneRules: Set<MigrationRule> = [.required, .dangling]
+    private static let toManyRules: Set<MigrationRule> = [.minimumCount, .maximumCount]
+
     private func needs(
         _ relationship: Relationship, rule: MigrationRule, entity entityName: String, before: Entity,
         carried: StorageChanges.CarriedTable,
         sourceColumns: SourceColumns
     ) -> Bool {
+        // A rule phase 3 has no check for on this kind of relationship needs nothing: an entity whose properties need
+        // nothing else is passed by.
+        guard (relationship.isToMany ? Self.toManyRules : Self.toOneRules).contains(rule) else { return false }
         if !relationship.isToMany {
             guard let column = layout.columnName(of: relationship.name, in: entityName),
                 let origin = carried.columns[column]
@@ -118,22 +156,15 @@ struct CheckScope: Sendable {
             guard let from = origin.column, let earlier = sourceColumns.toOnes[from] else {
                 return rule == .required && !relationship.isOptional
             }
-            switch rule {
-            case .required: return !relationship.isOptional && earlier.isOptional
-            // Links carried between objects that all arrive under their keys, as kinds of the destination.
-            case .dangling: return false
-            default: return true
-            }
+            // Links carried between objects that all arrive under their keys, as kinds of the destination, dangle no
+            // more than they did.
+            return rule == .required && !relationship.isOptional && earlier.isOptional
         }
         guard let earlier = sourceToMany(of: relationship, in: entityName, before: before) else { return true }
-        switch rule {
-        case .minimumCount: return (relationship.minCount ?? 0) > (earlier.minCount ?? 0)
-        case .maximumCount:
-            guard let maximum = relationship.maxCount, maximum > 0 else { return false }
-            guard let previous = earlier.maxCount, previous > 0 else { return true }
-            return maximum < previous
-        default: return true
-        }
+        if rule == .minimumCount { return (relationship.minCount ?? 0) > (earlier.minCount ?? 0) }
+        guard let maximum = relationship.maxCount, maximum > 0 else { return false }
+        guard let previous = earlier.maxCount, previous > 0 else { return true }
+        return maximum < previous
     }
 
     /// The checks an attribute of a carried table needs, from where its column's values come.

@@ -18,7 +18,12 @@ struct StepStorageAnalysis {
     /// The first entity mapping from each source entity to the destination entity of the same name.
     private var sameName: [String: EntityMapping] = [:]
 
-    init(step: MigrationStep, source: StoreLayout, destination: StoreLayout, keys: KeyPlan, policies: Set<String>) {
+    /// The analysis of a step; `unchanged` names destination tables the step leaves as they were
+    /// (``UnchangedTables``), which it is not asked about: their columns' users are not worked out.
+    init(
+        step: MigrationStep, source: StoreLayout, destination: StoreLayout, keys: KeyPlan, policies: Set<String>,
+        unchanged: Set<String> = []
+    ) {
         self.step = step
         self.source = source
         self.destination = destination
@@ -28,19 +33,24 @@ struct StepStorageAnalysis {
         where entityMapping.source != nil && entityMapping.source == entityMapping.destination {
             sameName[entityMapping.source ?? ""] = entityMapping
         }
-        sourceUsers = Self.columnUsers(source)
-        destinationUsers = Self.columnUsers(destination)
+        for table in destination.tables {
+            if unchanged.contains(table.name) {
+                keepingKeys[table.name] = table.name
+            } else if let feeder = feederKeepingEveryObject(table) {
+                keepingKeys[table.name] = feeder
+            }
+        }
+        let analysed = keepingKeys.filter { !unchanged.contains($0.key) }
+        sourceUsers = Self.columnUsers(source, of: Set(analysed.values))
+        destinationUsers = Self.columnUsers(destination, of: Set(analysed.keys))
         let mapped = Set(sameName.keys)
         arriving = destinationUsers.mapValues { columns in columns.mapValues { $0.intersection(mapped) } }
-        for table in destination.tables {
-            if let feeder = feederKeepingEveryObject(table) { keepingKeys[table.name] = feeder }
-        }
     }
 
-    /// The concrete entities using each column of each table of a layout, by property.
-    private static func columnUsers(_ layout: StoreLayout) -> [String: [String: Set<String>]] {
+    /// The concrete entities using each column of the named tables of a layout, by property.
+    private static func columnUsers(_ layout: StoreLayout, of names: Set<String>) -> [String: [String: Set<String>]] {
         var users: [String: [String: Set<String>]] = [:]
-        for table in layout.tables {
+        for table in layout.tables where names.contains(table.name) {
             var byColumn: [String: Set<String>] = [:]
             for name in table.entities {
                 guard let entity = layout.version.entity(named: name), !entity.isAbstract else { continue }

@@ -102,13 +102,18 @@ struct StorageChanges: Equatable {
 }
 
 extension StorageChanges {
-    /// The changes of one step, from its analysis.
-    init(analysis: StepStorageAnalysis) {
+    /// The changes of one step, from its analysis; the tables `unchanged` finds the step leaves as they were are
+    /// carried as they are without it.
+    init(analysis: StepStorageAnalysis, unchanged: UnchangedTables = .none) {
         for table in analysis.destination.tables {
-            if let carried = analysis.carried(table) { carriedTables[table.name] = carried }
+            if let carried = unchanged.carried(table) ?? analysis.carried(table) { carriedTables[table.name] = carried }
         }
         for join in analysis.destination.joinTables {
-            if let source = analysis.carriedSource(of: join) { carriedJoins[join.name] = source }
+            if unchanged.joins.contains(join.name) {
+                carriedJoins[join.name] = join.name
+            } else if let source = analysis.carriedSource(of: join) {
+                carriedJoins[join.name] = source
+            }
         }
         for entityMapping in analysis.step.mapping.entities {
             guard let from = entityMapping.source, let to = entityMapping.destination,

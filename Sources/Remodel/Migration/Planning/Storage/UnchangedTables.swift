@@ -1,0 +1,143 @@
+/// What a step leaves exactly as it was, found without analysing it: the entities it copies as they are,
+/// and the tables made of nothing else. A step of a long history changes an attribute or two of one entity;
+/// the analyses of what it carries (``StepStorageAnalysis``), what phase 3 checks (``CheckScope``) and what it
+/// drops (``DataLoss``) then cost what the step changes, not the whole schema (issue 29).
+///
+/// What it finds is what those analyses would find: a table here is carried column by column as it is, with
+/// nothing to fill, drop or check, and an entity here loses nothing. Debug builds work everything out both
+/// ways and compare (``StepPlan``).
+struct UnchangedTables: Sendable {
+    /// Destination entities defined as the source entity of the same name, and their ancestors too, whose
+    /// objects the mapping copies as they are: the only mapping from that source entity, without filter or
+    /// policy, every stored attribute and relationship from the one of the same name.
+    private(set) var entities: Set<String> = []
+    /// Destination hierarchy tables the same in both layouts, kept under their keys, all of whose entities are
+    /// unchanged, and whose to-one columns lead to tables that are unchanged too.
+    private(set) var tables: Set<String> = []
+    /// Destination join tables the same in both layouts whose two ends' tables are unchanged.
+    private(set) var joins: Set<String> = []
+
+    /// Nothing found: every table is analysed.
+    static let none = UnchangedTables()
+
+    private init() {}
+
+    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout, keys: KeyPlan, policies: Set<String>) {
+        let before = source.version
+        let after = destination.version
+        var mappingsFrom: [String: Int] = [:]
+        for entityMapping in mapping.entities {
+            if let name = entityMapping.source { mappingsFrom[name, default: 0] += 1 }
+        }
+        var copied: Set<String> = []
+        for entityMapping in mapping.entities {
+            guard let name = entityMapping.destination, entityMapping.source == name, mappingsFrom[name] == 1,
+                entityMapping.filter == nil, entityMapping.policy == nil, !policies.contains(name),
+                let old = before.entity(named: name), let new = after.entity(named: name),
+                before.hasSameDefinition(of: old, as: new, in: after),
+                Self.copiesEveryProperty(entityMapping, of: new, in: destination)
+            else { continue }
+            copied.insert(name)
+        }
+        entities = copied.filter { name in
+            guard let entity = after.entity(named: name) else { return false }
+            return after.ancestors(of: entity).allSatisfy { copied.contains($0.name) }
+        }
+        // Tables the same in both layouts made of unchanged entities, then, until none is left to take out, those
+        // whose to-one columns lead to a table that is not here.
+        var candidates: [String: StoreLayout.Table] = [:]
+        for table in destination.tables {
+            // An abstract entity with no concrete kind has no object: the analysis gives the columns it declares
+            // no users, and starts them empty. Such a table is analysed.
+            guard case .preserved(table.name)? = keys.mode(ofDestinationTable: table.name),
+                source.table(named: table.name) == table, table.entities.allSatisfy(entities.contains),
+                table.entities.allSatisfy({ name in
+                    guard let entity = after.entity(named: name), entity.isAbstract else { return true }
+                    return after.hierarchy(of: entity).contains { !$0.isAbstract }
+                })
+            else { continue }
+            candidates[table.name] = table
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for (name, table) in candidates {
+                let leadsElsewhere = table.columns.contains { column in
+                    guard case .toOne(_, _, let target) = column.content else { return false }
+                    return destination.table(forEntity: target).map { candidates[$0.name] == nil } ?? true
+                }
+                if leadsElsewhere {
+                    candidates[name] = nil
+                    changed = true
+                }
+            }
+        }
+        tables = Set(candidates.keys)
+        for join in destination.joinTables {
+            guard source.joinTable(named: join.name) == join,
+                let owner = destination.table(forEntity: join.sourceEntity)?.name, tables.contains(owner),
+                let target = destination.table(forEntity: join.destinationEntity)?.name, tables.contains(target)
+            else { continue }
+            joins.insert(join.name)
+        }
+    }
+
+    /// Whether an entity mapping takes every stored attribute and relationship of `entity` from the one of the
+    /// same name, as it is.
+    private static func copiesEveryProperty(_ mapping: EntityMapping, of entity: Entity, in layout: StoreLayout)
+        -> Bool
+    {
+        let attributes = layout.storedAttributes(of: entity)
+        let relationships = layout.version.relationships(of: entity).filter { !$0.isTransient }
+        guard mapping.attributes.count == attributes.count, mapping.relationships.count == relationships.count else {
+            return false
+        }
+        let names = Set(attributes.map(\.name))
+        guard names.count == attributes.count, Set(relationships.map(\.name)).count == relationships.count else {
+            return false
+        }
+        for attribute in mapping.attributes {
+            guard names.contains(attribute.destination), attribute.sourceAttribute == attribute.destination,
+                let text = attribute.value?.text, text.hasPrefix("$source."),
+                text.dropFirst("$source.".count) == attribute.destination
+            else { return false }
+        }
+        let relationshipNames = Set(relationships.map(\.name))
+        return mapping.relationships.allSatisfy {
+            relationshipNames.contains($0.destination) && $0.source == $0.destination
+        }
+    }
+
+    /// Whether the step leaves an entity's values, links and rules as they were: it is unchanged, and so are
+    /// its table and every table its relationships are stored in. Phase 3 has nothing to check in it.
+    func leavesAsItWas(_ entity: String, in layout: StoreLayout) -> Bool {
+        guard entities.contains(entity), let table = layout.table(forEntity: entity), tables.contains(table.name),
+            let definition = layout.version.entity(named: entity)
+        else { return false }
+        for relationship in layout.version.relationships(of: definition) where !relationship.isTransient {
+            switch layout.storage(of: relationship.name, in: entity) {
+            case .column(let table, _)?, .inverseColumn(let table, _, _)?:
+                guard tables.contains(table) else { return false }
+            case .joinTable(let name, _, _)?:
+                guard joins.contains(name) else { return false }
+            case nil:
+                continue
+            }
+        }
+        return true
+    }
+
+    /// The carried table an unchanged destination table is: every column from itself.
+    func carried(_ table: StoreLayout.Table) -> StorageChanges.CarriedTable? {
+        guard tables.contains(table.name) else { return nil }
+        var columns: [String: StorageChanges.ColumnOrigin] = [:]
+        for column in table.columns {
+            switch column.content {
+            case .primaryKey, .entityName: continue
+            default: columns[column.name] = StorageChanges.ColumnOrigin(column: column.name)
+            }
+        }
+        return StorageChanges.CarriedTable(
+            source: table.name, destination: table.name, columns: columns, droppedColumns: [])
+    }
+}
