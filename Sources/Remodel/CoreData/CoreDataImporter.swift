@@ -49,7 +49,7 @@ final class CoreDataImporter {
         guard schema.isCoreDataStore else {
             throw RemodelError(
                 .notAStore,
-                "this SQLite database is not a Core Data store (it has no Z_METADATA and Z_PRIMARYKEY tables); `remodel import-core-data` reads only stores that Core Data wrote",
+                "this SQLite database is not a Core Data store (it has no \(CoreDataName.metadataTable) and \(CoreDataName.primaryKeyTable) tables); `remodel import-core-data` reads only stores that Core Data wrote",
                 path: source)
         }
         let metadata = try CoreDataMetadata.read(from: connection, path: source)
@@ -116,7 +116,8 @@ final class CoreDataImporter {
         for entity in layout.version.entities where !entity.isAbstract {
             guard let table = layout.table(forEntity: entity.name) else { continue }
             let count = try output.scalar(
-                "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE _entity = ?", [.text(entity.name)])
+                "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \(StoreColumn.entity) = ?",
+                [.text(entity.name)])
             result.objectCounts[entity.name] = Int(count?.coreDataInteger ?? 0)
         }
         try output.execute("COMMIT")

@@ -38,7 +38,7 @@ extension CoreDataMapping {
                     schema.entities.first { $0.name == entity.name }
                     ?? entity.elementID.flatMap { former in schema.entities.first { $0.name == former } }
                 guard let row else {
-                    mapping.differences.append("Z_PRIMARYKEY has no entity \(entity.name)")
+                    mapping.differences.append("\(CoreDataName.primaryKeyTable) has no entity \(entity.name)")
                     continue
                 }
                 numberByEntity[entity.name] = row.number
@@ -52,12 +52,13 @@ extension CoreDataMapping {
                 if row.superNumber != parentNumber {
                     let parent = version.parent(of: entity).map { "a sub-entity of \($0.name)" } ?? "a root entity"
                     mapping.differences.append(
-                        "Z_PRIMARYKEY gives \(row.name) another parent (Z_SUPER \(row.superNumber)), but \(entity.name) is \(parent)"
+                        "\(CoreDataName.primaryKeyTable) gives \(row.name) another parent (\(CoreDataName.superEntity) \(row.superNumber)), but \(entity.name) is \(parent)"
                     )
                 }
             }
             for row in schema.entities where !matchedRows.contains(row.number) {
-                mapping.differences.append("Z_PRIMARYKEY has entity \(row.name), which the version does not have")
+                mapping.differences.append(
+                    "\(CoreDataName.primaryKeyTable) has entity \(row.name), which the version does not have")
             }
         }
 
@@ -66,10 +67,11 @@ extension CoreDataMapping {
             if !metadata.hashedEntityNames.isEmpty {
                 for name in metadata.hashedEntityNames.subtracting(names).sorted() {
                     mapping.differences.append(
-                        "Z_METADATA has a version hash for entity \(name), which the version does not have")
+                        "\(CoreDataName.metadataTable) has a version hash for entity \(name), which the version does not have"
+                    )
                 }
                 for name in names.subtracting(metadata.hashedEntityNames).sorted() {
-                    mapping.differences.append("Z_METADATA has no version hash for entity \(name)")
+                    mapping.differences.append("\(CoreDataName.metadataTable) has no version hash for entity \(name)")
                 }
             }
             let stored = metadata.versionIdentifiers
@@ -84,13 +86,14 @@ extension CoreDataMapping {
 
         /// The store's table for a root entity: `Z<ROOT>`, or `Z<FORMER NAME>` for a renamed root.
         private func sourceTable(of root: Entity) -> CoreDataSchema.Table? {
-            schema.table("Z" + root.name.uppercased()) ?? root.elementID.flatMap { schema.table("Z" + $0.uppercased()) }
+            schema.table(CoreDataName.table(ofRoot: root.name))
+                ?? root.elementID.flatMap { schema.table(CoreDataName.table(ofRoot: $0)) }
         }
 
         mutating func mapTable(root: Entity) {
             guard let target = layout.table(forEntity: root.name) else { return }
             guard let table = sourceTable(of: root) else {
-                mapping.differences.append("no table Z\(root.name.uppercased()) for entity \(root.name)")
+                mapping.differences.append("no table \(CoreDataName.table(ofRoot: root.name)) for entity \(root.name)")
                 return
             }
             usedTables.insert(table.name.uppercased())
@@ -108,7 +111,7 @@ extension CoreDataMapping {
                     result.entityByNumber[number] = entity.name
                 }
             }
-            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var used = Set(CoreDataName.entityTableColumns)
             // Properties by upper-case name, in entity-number order: clashing names get numbered columns.
             var groups: [(key: String, members: [(Entity, String, AttributeType?)])] = []
             for entity in hierarchy {
@@ -127,11 +130,13 @@ extension CoreDataMapping {
             }
             var sourcesByTarget: [(String, [Source])] = []
             for group in groups {
-                let candidates = Self.numbered("Z" + group.key, in: table)
+                let candidates = Self.numbered(CoreDataName.column(of: group.key), in: table)
                 guard candidates.count == group.members.count else {
                     let names = group.members.map { "\($0.0.name).\($0.1)" }.joined(separator: ", ")
                     let found =
-                        candidates.isEmpty ? "no column Z\(group.key)" : "columns \(candidates.joined(separator: ", "))"
+                        candidates.isEmpty
+                        ? "no column \(CoreDataName.column(of: group.key))"
+                        : "columns \(candidates.joined(separator: ", "))"
                     mapping.differences.append("\(table.name) has \(found) for \(names)")
                     continue
                 }
@@ -163,7 +168,7 @@ extension CoreDataMapping {
                         sourcesByTarget.append((targetColumn, [source]))
                     }
                     if type == nil, let order = orderColumn(for: property, declaredBy: entity) {
-                        let key = "Z_FOK_" + columnName.dropFirst()
+                        let key = CoreDataName.orderKey(ofToOne: columnName)
                         if let fok = table.column(key) {
                             used.insert(fok.name.uppercased())
                             result.orders.append(Order(target: order, partition: columnName, key: fok.name))
@@ -209,15 +214,6 @@ extension CoreDataMapping {
             return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
         }
 
-        /// `Z_<n><NAME>`: the column (or table) named after a relationship, whatever its entity number.
-        static func isNumberedName(_ name: String, of relationship: String) -> Bool {
-            let upper = name.uppercased()
-            let key = relationship.uppercased()
-            guard upper.hasPrefix("Z_"), upper.hasSuffix(key) else { return false }
-            let digits = upper.dropFirst(2).dropLast(key.count)
-            return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
-        }
-
         mutating func mapJoin(_ join: StoreLayout.JoinTable) {
             let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
             guard let inverse = join.destinationRelationship else {
@@ -233,9 +229,11 @@ extension CoreDataMapping {
             }
             let relationship = join.sourceRelationship
             for table in schema.tables.values.sorted(by: { $0.name < $1.name }) {
-                guard Self.isNumberedName(table.name, of: relationship) || Self.isNumberedName(table.name, of: inverse),
-                    let members = table.columns.first(where: { Self.isNumberedName($0.name, of: relationship) }),
-                    let owners = table.columns.first(where: { Self.isNumberedName($0.name, of: inverse) })
+                guard
+                    CoreDataName.isNumbered(table.name, after: relationship)
+                        || CoreDataName.isNumbered(table.name, after: inverse),
+                    let members = table.columns.first(where: { CoreDataName.isNumbered($0.name, after: relationship) }),
+                    let owners = table.columns.first(where: { CoreDataName.isNumbered($0.name, after: inverse) })
                 else { continue }
                 usedTables.insert(table.name.uppercased())
                 var result = Join(
@@ -257,7 +255,7 @@ extension CoreDataMapping {
         private mutating func orderKey(
             forMembers column: String, in table: CoreDataSchema.Table, of relationship: String
         ) -> String? {
-            let key = "Z_FOK_" + column.dropFirst(2)
+            let key = CoreDataName.orderKey(ofJoinColumn: column)
             guard let found = table.column(key) else {
                 mapping.differences.append("\(table.name) has no column \(key) for the order of \(relationship)")
                 return nil
@@ -269,7 +267,9 @@ extension CoreDataMapping {
             for table in schema.tables.values.sorted(by: { $0.name < $1.name })
             where !usedTables.contains(table.name.uppercased()) {
                 if CoreDataSchema.isCoreDataOwn(table.name) {
-                    if !["Z_METADATA", "Z_PRIMARYKEY"].contains(table.name.uppercased()) {
+                    if ![CoreDataName.metadataTable, CoreDataName.primaryKeyTable].contains(
+                        CoreDataName.normalized(table.name))
+                    {
                         mapping.skippedTables.append(table.name)
                     }
                 } else {

@@ -15,7 +15,9 @@ struct CoreDataMetadata: Sendable, Hashable {
     /// The store's metadata; a store without a readable plist has none (and is matched by its schema).
     static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataMetadata {
         guard
-            case .blob(let bytes)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+            case .blob(let bytes)? = try connection.scalar(
+                "SELECT \(CoreDataName.metadataPlist) FROM \(CoreDataName.metadataTable) ORDER BY \(CoreDataName.metadataVersion) LIMIT 1"
+            )
         else {
             return CoreDataMetadata()
         }
@@ -25,7 +27,7 @@ struct CoreDataMetadata: Sendable, Hashable {
         } catch {
             throw RemodelError(
                 .notAStore,
-                "Z_METADATA.Z_PLIST is not a binary property list Remodel can read (\(error.message)); the store may be damaged",
+                "\(CoreDataName.metadataTable).\(CoreDataName.metadataPlist) is not a binary property list Remodel can read (\(error.message)); the store may be damaged",
                 path: path)
         }
         guard case .dictionary(let entries) = top else { return CoreDataMetadata() }

@@ -13,13 +13,13 @@ enum CoreDataReferenceCheck {
                         in: table.name, column: column.name, kindOf: destination, layout, connection)
                 else { continue }
                 let row = try connection.rows(
-                    "SELECT _pk, _entity FROM main.\(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) = ? ORDER BY _pk LIMIT 1",
+                    "SELECT \(StoreColumn.pk), \(StoreColumn.entity) FROM main.\(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) = ? ORDER BY \(StoreColumn.pk) LIMIT 1",
                     [.integer(target)]
                 ).first
                 guard case .integer(let key)? = row?[0], case .text(let concrete)? = row?[1] else { continue }
                 throw RemodelError(
                     .invalidValue,
-                    "\(concrete) Z_PK \(key) relationship \"\(relationship)\" names Z_PK \(target), but the store has no \(destination) with that key; nothing was imported: open the store with the app to repair it",
+                    "\(concrete) \(CoreDataName.primaryKey) \(key) relationship \"\(relationship)\" names \(CoreDataName.primaryKey) \(target), but the store has no \(destination) with that key; nothing was imported: open the store with the app to repair it",
                     path: source, entity: entity, property: relationship, primaryKey: key)
             }
         }
@@ -34,7 +34,7 @@ enum CoreDataReferenceCheck {
                 }
                 throw RemodelError(
                     .invalidValue,
-                    "the join table of \(join.sourceEntity).\(join.sourceRelationship) links Z_PK \(target) as a \(entity), but the store has no \(entity) with that key; nothing was imported: open the store with the app to repair it",
+                    "the join table of \(join.sourceEntity).\(join.sourceRelationship) links \(CoreDataName.primaryKey) \(target) as a \(entity), but the store has no \(entity) with that key; nothing was imported: open the store with the app to repair it",
                     path: source, entity: join.sourceEntity, property: join.sourceRelationship, primaryKey: target)
             }
         }
@@ -49,11 +49,11 @@ enum CoreDataReferenceCheck {
         // Where every entity of the destination's table qualifies, the key alone decides.
         let kindTest =
             Set(kinds) == Set(destination.entities)
-            ? "" : " AND d._entity IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
+            ? "" : " AND d.\(StoreColumn.entity) IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
         let key = quoteIdentifier(column)
         let sql =
             "SELECT k FROM (SELECT DISTINCT \(key) AS k FROM main.\(quoteIdentifier(table)) WHERE \(key) IS NOT NULL) "
-            + "WHERE NOT EXISTS (SELECT 1 FROM main.\(quoteIdentifier(destination.name)) AS d WHERE d._pk = k\(kindTest)) LIMIT 1"
+            + "WHERE NOT EXISTS (SELECT 1 FROM main.\(quoteIdentifier(destination.name)) AS d WHERE d.\(StoreColumn.pk) = k\(kindTest)) LIMIT 1"
         guard case .integer(let value)? = try connection.scalar(sql) else { return nil }
         return value
     }

@@ -21,7 +21,7 @@ final class CoreDataTableCopier {
 
     /// `s."Z_ENT" IN (1, 2)`.
     private static func entityTest(_ numbers: [Int64]) -> String {
-        "s.\"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        "s.\(CoreDataName.entityNumber) IN (\(numbers.map(String.init).joined(separator: ", ")))"
     }
 
     // MARK: - Checking
@@ -31,18 +31,18 @@ final class CoreDataTableCopier {
     func check(_ table: CoreDataMapping.Table) throws(RemodelError) {
         let concrete = table.entityByNumber.keys.sorted()
         let stray = try connection.rows(
-            "SELECT s.\"Z_PK\", s.\"Z_ENT\" FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_ENT\" IS NULL OR NOT \(Self.entityTest(concrete)) ORDER BY s.\"Z_PK\" LIMIT 1"
+            "SELECT s.\(CoreDataName.primaryKey), s.\(CoreDataName.entityNumber) FROM \(sourceTable(table.source)) AS s WHERE s.\(CoreDataName.entityNumber) IS NULL OR NOT \(Self.entityTest(concrete)) ORDER BY s.\(CoreDataName.primaryKey) LIMIT 1"
         )
         if let row = stray.first {
             let key = row[0].coreDataInteger ?? 0
             let number = row[1].coreDataInteger
             let what =
                 number.flatMap { table.abstractNumbers[$0].map { "the abstract entity \($0)" } } ?? number.map {
-                    "entity number \($0), which Z_PRIMARYKEY does not give to an entity of this table"
+                    "entity number \($0), which \(CoreDataName.primaryKeyTable) does not give to an entity of this table"
                 } ?? "no entity number"
             throw RemodelError(
                 .invalidValue,
-                "\(table.source) Z_PK \(key) has \(what); an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it",
+                "\(table.source) \(CoreDataName.primaryKey) \(key) has \(what); an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it",
                 path: source, entity: table.target, primaryKey: key)
         }
         var cases: [String] = []
@@ -63,7 +63,7 @@ final class CoreDataTableCopier {
         }
         guard !cases.isEmpty else { return }
         let sql =
-            "SELECT pk, ent, problem FROM (SELECT s.\"Z_PK\" AS pk, s.\"Z_ENT\" AS ent, CASE \(cases.joined(separator: " ")) END AS problem "
+            "SELECT pk, ent, problem FROM (SELECT s.\(CoreDataName.primaryKey) AS pk, s.\(CoreDataName.entityNumber) AS ent, CASE \(cases.joined(separator: " ")) END AS problem "
             + "FROM \(sourceTable(table.source)) AS s) WHERE problem IS NOT NULL ORDER BY pk LIMIT 1"
         guard let row = try connection.rows(sql).first, let key = row[0].coreDataInteger,
             let index = row[2].coreDataInteger
@@ -71,13 +71,13 @@ final class CoreDataTableCopier {
         let (item, expected) = problems[Int(index)]
         let entity = row[1].coreDataInteger.flatMap { table.entityByNumber[$0] } ?? item.entity
         let value = try connection.scalar(
-            "SELECT quote(\(quoteIdentifier(item.column))) || ' (' || typeof(\(quoteIdentifier(item.column))) || ')' FROM \(sourceTable(table.source)) WHERE \"Z_PK\" = ?",
+            "SELECT quote(\(quoteIdentifier(item.column))) || ' (' || typeof(\(quoteIdentifier(item.column))) || ')' FROM \(sourceTable(table.source)) WHERE \(CoreDataName.primaryKey) = ?",
             [.integer(key)])
         var shown = value.flatMap { if case .text(let text) = $0 { return text } else { return nil } } ?? "?"
         if shown.count > 80 { shown = String(shown.prefix(77)) + "…" }
         throw RemodelError(
             .invalidValue,
-            "\(entity) Z_PK \(key) attribute \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but a \(item.type?.rawValue ?? "") attribute must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",
+            "\(entity) \(CoreDataName.primaryKey) \(key) attribute \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but a \(item.type?.rawValue ?? "") attribute must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",
             path: source, entity: entity, property: item.property, primaryKey: key)
     }
 
@@ -102,18 +102,22 @@ final class CoreDataTableCopier {
     func copy(_ table: CoreDataMapping.Table) throws(RemodelError) {
         let numbers = table.entityByNumber.keys.sorted()
         let entityName =
-            "CASE s.\"Z_ENT\" "
+            "CASE s.\(CoreDataName.entityNumber) "
             + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ")
             + " END"
-        let targets = ["_pk", "_entity"] + table.columns.map(\.target)
-        let values = ["s.\"Z_PK\"", entityName] + table.columns.map { Self.expression($0, allNumbers: numbers) }
+        let targets = [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target)
+        let values =
+            ["s.\(CoreDataName.primaryKey)", entityName]
+            + table.columns.map { Self.expression($0, allNumbers: numbers) }
         let insert = try connection.prepare(
             "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
                 + values.joined(separator: ", ")
-                + " FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_PK\" >= ? AND s.\"Z_PK\" < ? ORDER BY s.\"Z_PK\""
+                + " FROM \(sourceTable(table.source)) AS s WHERE s.\(CoreDataName.primaryKey) >= ? AND s.\(CoreDataName.primaryKey) < ? ORDER BY s.\(CoreDataName.primaryKey)"
         )
         let bounds =
-            try connection.rows("SELECT min(\"Z_PK\"), max(\"Z_PK\") FROM \(sourceTable(table.source))").first ?? []
+            try connection.rows(
+                "SELECT min(\(CoreDataName.primaryKey)), max(\(CoreDataName.primaryKey)) FROM \(sourceTable(table.source))"
+            ).first ?? []
         guard let lowest = bounds.first?.coreDataInteger, let highest = bounds.last?.coreDataInteger else { return }
         let item = table.entityByNumber.count == 1 ? table.entityByNumber.values.first : table.target
         var start = lowest
@@ -142,9 +146,9 @@ final class CoreDataTableCopier {
         for order in table.orders {
             let partition = quoteIdentifier(order.partition)
             try connection.execute(
-                "UPDATE main.\(target) SET \(quoteIdentifier(order.target)) = ranked.position FROM (SELECT s.\"Z_PK\" AS pk, "
-                    + "row_number() OVER (PARTITION BY s.\(partition) ORDER BY s.\(quoteIdentifier(order.key)), s.\"Z_PK\") - 1 AS position "
-                    + "FROM \(sourceTable(table.source)) AS s WHERE s.\(partition) IS NOT NULL) AS ranked WHERE main.\(target).\"_pk\" = ranked.pk"
+                "UPDATE main.\(target) SET \(quoteIdentifier(order.target)) = ranked.position FROM (SELECT s.\(CoreDataName.primaryKey) AS pk, "
+                    + "row_number() OVER (PARTITION BY s.\(partition) ORDER BY s.\(quoteIdentifier(order.key)), s.\(CoreDataName.primaryKey)) - 1 AS position "
+                    + "FROM \(sourceTable(table.source)) AS s WHERE s.\(partition) IS NOT NULL) AS ranked WHERE main.\(target).\(StoreColumn.pk) = ranked.pk"
             )
         }
     }
@@ -184,10 +188,10 @@ final class CoreDataTableCopier {
             for item in column.sources where item.isExternal {
                 let raw = quoteIdentifier(item.column)
                 let select = try connection.prepare(
-                    "SELECT s.\"Z_PK\", substr(s.\(raw), 2) FROM \(sourceTable(table.source)) AS s WHERE \(Self.entityTest(item.numbers)) AND typeof(s.\(raw)) = 'blob' AND substr(s.\(raw), 1, 1) = X'02' ORDER BY s.\"Z_PK\""
+                    "SELECT s.\(CoreDataName.primaryKey), substr(s.\(raw), 2) FROM \(sourceTable(table.source)) AS s WHERE \(Self.entityTest(item.numbers)) AND typeof(s.\(raw)) = 'blob' AND substr(s.\(raw), 1, 1) = X'02' ORDER BY s.\(CoreDataName.primaryKey)"
                 )
                 let update = try connection.prepare(
-                    "UPDATE main.\(quoteIdentifier(table.target)) SET \(quoteIdentifier(column.target)) = ? WHERE \"_pk\" = ?"
+                    "UPDATE main.\(quoteIdentifier(table.target)) SET \(quoteIdentifier(column.target)) = ? WHERE \(StoreColumn.pk) = ?"
                 )
                 while try select.step() {
                     guard case .integer(let key) = select.value(at: 0), case .blob(let reference) = select.value(at: 1)
@@ -198,7 +202,7 @@ final class CoreDataTableCopier {
                     else {
                         throw RemodelError(
                             .io,
-                            "\(item.entity) Z_PK \(key) attribute \"\(item.property)\": its bytes are kept in the file \(file), which cannot be read; copy the store with its .\(url.deletingPathExtension().lastPathComponent)_SUPPORT folder and import again",
+                            "\(item.entity) \(CoreDataName.primaryKey) \(key) attribute \"\(item.property)\": its bytes are kept in the file \(file), which cannot be read; copy the store with its .\(url.deletingPathExtension().lastPathComponent)_SUPPORT folder and import again",
                             path: source, entity: item.entity, property: item.property, primaryKey: key)
                     }
                     try update.bind([.blob(data), .integer(key)])
