@@ -113,18 +113,20 @@ extension CoreDataMapping {
             }
             var used = Set(CoreDataName.entityTableColumns)
             // Properties by upper-case name, in entity-number order: clashing names get numbered columns.
-            var groups: [(key: String, members: [(Entity, String, AttributeType?)])] = []
+            var groups: [(key: String, members: [(Entity, String, AttributeType?, Bool)])] = []
             for entity in hierarchy {
-                var declared: [(String, AttributeType?)] = entity.attributes.filter(\.isStored).map {
-                    ($0.name, $0.type)
+                var declared: [(String, AttributeType?, Bool)] = entity.attributes.filter(\.isStored).map {
+                    ($0.name, $0.type, $0.isOptional)
                 }
-                declared += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map { ($0.name, nil) }
-                for (name, type) in declared {
-                    let key = name.uppercased()
+                declared += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map {
+                    ($0.name, nil, $0.isOptional)
+                }
+                for (name, type, isOptional) in declared {
+                    let key = CoreDataName.normalized(name)
                     if let index = groups.firstIndex(where: { $0.key == key }) {
-                        groups[index].members.append((entity, name, type))
+                        groups[index].members.append((entity, name, type, isOptional))
                     } else {
-                        groups.append((key, [(entity, name, type)]))
+                        groups.append((key, [(entity, name, type, isOptional)]))
                     }
                 }
             }
@@ -141,7 +143,7 @@ extension CoreDataMapping {
                     continue
                 }
                 for (member, columnName) in zip(group.members, candidates) {
-                    let (entity, property, type) = member
+                    let (entity, property, type, isOptional) = member
                     used.insert(columnName.uppercased())
                     let declaredType = table.column(columnName)?.type ?? ""
                     let expected = type.flatMap(CoreDataValues.declaredTypes(of:)) ?? (type == nil ? ["INTEGER"] : [])
@@ -152,16 +154,23 @@ extension CoreDataMapping {
                         )
                     }
                     if type == nil {
-                        // The destination's entity number, kept beside a to-one whose destination has sub-entities.
-                        for column in table.columns where Self.isCompanion(column.name, of: group.key) {
-                            used.insert(column.name.uppercased())
+                        // The destination's entity number, kept beside a to-one whose destination has
+                        // sub-entities (`Z6_FOLDER1` beside `ZFOLDER1`): not imported, the key alone names
+                        // the object in its hierarchy's table.
+                        for column in table.columns where CoreDataName.isEntityNumber(column.name, of: columnName) {
+                            used.insert(CoreDataName.normalized(column.name))
+                            if column.type != "INTEGER" {
+                                mapping.differences.append(
+                                    "\(table.name).\(column.name) is \(column.type.isEmpty ? "untyped" : column.type), not the INTEGER entity number Core Data keeps beside \(entity.name).\(property)"
+                                )
+                            }
                         }
                     }
                     guard let targetColumn = layout.columnName(of: property, in: entity.name) else { continue }
                     let numbers = version.hierarchy(of: entity).compactMap { numberByEntity[$0.name] }.sorted()
                     let source = Source(
                         numbers: numbers, column: columnName, entity: entity.name, property: property, type: type,
-                        isExternal: facts.externalBinary.contains("\(entity.name).\(property)"))
+                        isExternal: facts.externalBinary.contains("\(entity.name).\(property)"), isOptional: isOptional)
                     if let index = sourcesByTarget.firstIndex(where: { $0.0 == targetColumn }) {
                         sourcesByTarget[index].1.append(source)
                     } else {
@@ -206,20 +215,10 @@ extension CoreDataMapping {
             return found.sorted { $0.0 < $1.0 }.map(\.1)
         }
 
-        /// Whether `column` is `Z<n><NAME>`, a to-one's entity-number companion.
-        static func isCompanion(_ column: String, of name: String) -> Bool {
-            let upper = column.uppercased()
-            guard upper.hasPrefix("Z"), upper.hasSuffix(name) else { return false }
-            let digits = upper.dropFirst().dropLast(name.count)
-            return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
-        }
-
         mutating func mapJoin(_ join: StoreLayout.JoinTable) {
             let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
             guard let inverse = join.destinationRelationship else {
-                mapping.differences.append(
-                    "\(owner) is a to-many relationship without an inverse, which Remodel does not import from Core Data yet"
-                )
+                mapJoinWithoutInverse(join)
                 return
             }
             guard inverse.uppercased() != join.sourceRelationship.uppercased() else {
@@ -250,6 +249,35 @@ extension CoreDataMapping {
             }
             mapping.differences.append(
                 "no join table Z_<n>\(relationship.uppercased()) or Z_<n>\(inverse.uppercased()) for \(owner)")
+        }
+
+        /// A to-many relationship without an inverse: Core Data gives it a join table named after it,
+        /// `Z_<n><RELATIONSHIP>`, whose column of the same name holds the objects in the relationship and
+        /// whose one other column holds their owners (whatever Core Data names it: no inverse names it).
+        mutating func mapJoinWithoutInverse(_ join: StoreLayout.JoinTable) {
+            let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
+            let relationship = join.sourceRelationship
+            for table in schema.tables.values.sorted(by: { $0.name < $1.name })
+            where CoreDataName.isNumbered(table.name, after: relationship) {
+                let keys = table.columns.filter {
+                    !CoreDataName.normalized($0.name).hasPrefix(CoreDataName.orderKeyPrefix)
+                }
+                guard keys.count == 2,
+                    let members = keys.first(where: { CoreDataName.isNumbered($0.name, after: relationship) }),
+                    let owners = keys.first(where: { $0.name != members.name })
+                else { continue }
+                usedTables.insert(CoreDataName.normalized(table.name))
+                var result = Join(
+                    target: join.name, source: table.name, sourceColumn: owners.name, destinationColumn: members.name)
+                if join.sourceIsOrdered {
+                    result.sourceOrderKey = orderKey(forMembers: members.name, in: table, of: owner)
+                }
+                mapping.joins.append(result)
+                return
+            }
+            mapping.differences.append(
+                "no join table Z_<n>\(CoreDataName.normalized(relationship)) for \(owner), a to-many relationship without an inverse"
+            )
         }
 
         private mutating func orderKey(

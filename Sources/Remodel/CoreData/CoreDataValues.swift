@@ -39,11 +39,14 @@ enum CoreDataValues {
         }
     }
 
-    /// SQL that is true when `column` holds a value Remodel cannot hold for the type, and why as text.
-    static func problem(_ column: String, type: AttributeType) -> (condition: String, expected: String) {
+    /// SQL that is true when `column` holds a value Remodel cannot hold for the type (`nil` when every
+    /// value will do), and what the value must be, as text.
+    static func problem(_ column: String, type: AttributeType) -> (condition: String?, expected: String) {
         let kind = "typeof(\(column))"
         switch type {
-        case .integer16, .integer32, .integer64:
+        case .integer64:
+            return ("\(kind) NOT IN ('integer', 'null')", "an integer")
+        case .integer16, .integer32:
             let range = type.integerRange ?? Int64.min...Int64.max
             return (
                 "\(kind) NOT IN ('integer', 'null') OR \(column) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)",
@@ -69,5 +72,14 @@ enum CoreDataValues {
                 "\(column) IS NOT NULL", "nothing (Remodel does not import \(type.rawValue) attributes from Core Data)"
             )
         }
+    }
+
+    /// The check of a Binary attribute that allows external storage: a marker byte, 1 (the bytes follow)
+    /// or 2 (a file name follows), then the rest.
+    static func externalProblem(_ column: String) -> (condition: String?, expected: String) {
+        (
+            "typeof(\(column)) NOT IN ('blob', 'null') OR (typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) NOT IN (X'01', X'02'))",
+            "bytes after a marker byte 1 (kept in the store) or 2 (kept in a file)"
+        )
     }
 }
