@@ -53,7 +53,7 @@ final class CoreDataImporter {
             try file.publish()
         } catch {
             file.discard()
-            throw error
+            throw CoreDataTableCopier.sourceDamage(error, source: source) ?? error
         }
         withExtendedLifetime(connection) {}
         return result

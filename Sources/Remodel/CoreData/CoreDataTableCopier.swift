@@ -117,17 +117,22 @@ final class CoreDataTableCopier {
     /// An error of a copy statement in the words of the store at fault: a damaged source (SQLite cannot
     /// read it) names the Core Data store; anything else names the new store.
     func failure(_ error: RemodelError, copying what: String, entity: String?) -> RemodelError {
-        let damaged: Set<Int32> = [11, 26]  // SQLITE_CORRUPT, SQLITE_NOTADB
-        if let code = error.sqliteCode, damaged.contains(code & 0xFF) {
-            return RemodelError(
-                .notAStore,
-                "the Core Data store is damaged: SQLite cannot read it (\(error.message)); nothing was imported: copy it again from the device or a backup",
-                path: source, entity: entity, cause: error)
-        }
+        if let damage = Self.sourceDamage(error, source: source, entity: entity) { return damage }
         var wrapped = RemodelError(
             .sqlite, "copying \(what) failed: \(error.message)", path: target, entity: entity, cause: error)
         wrapped.sqliteCode = error.sqliteCode
         return wrapped
+    }
+
+    /// SQLite's "the file is damaged" (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) met while importing, said of
+    /// the Core Data store (the only file the import reads); `nil` for any other error.
+    static func sourceDamage(_ error: RemodelError, source: String, entity: String? = nil) -> RemodelError? {
+        let damaged: Set<Int32> = [11, 26]
+        guard error.code == .sqlite, let code = error.sqliteCode, damaged.contains(code & 0xFF) else { return nil }
+        return RemodelError(
+            .notAStore,
+            "the Core Data store is damaged: SQLite cannot read it (\(error.message)); nothing was imported: copy it again from the device or a backup",
+            path: source, entity: entity, cause: error)
     }
 
     // MARK: - Explaining a refused value

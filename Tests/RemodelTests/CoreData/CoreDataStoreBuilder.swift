@@ -48,14 +48,18 @@ enum CoreDataStoreBuilder {
 
     /// Writes the zoo store at `path` (rollback journal) and returns it.
     @discardableResult
-    static func zoo(at path: String, extraSQL: [String] = [], identifier: String = "") throws -> String {
+    static func zoo(
+        at path: String, extraSQL: [String] = [], identifier: String = "", moreEntities: [String] = []
+    ) throws -> String {
         let connection = try SQLiteConnection(path: path, mode: .create)
         let plist = BinaryPropertyListWriter.encode(
             .dictionary([
                 (
                     "NSStoreModelVersionHashes",
                     .dictionary(
-                        ["Animal", "Cat", "Dog", "Keeper", "Zone"].map { ($0, .data(Array(repeating: 7, count: 32))) })
+                        (["Animal", "Cat", "Dog", "Keeper", "Zone"] + moreEntities).map {
+                            ($0, .data(Array(repeating: 7, count: 32)))
+                        })
                 ),
                 ("NSStoreModelVersionIdentifiers", .array([.string(identifier)])),
                 ("NSStoreModelVersionHashesVersion", .integer(3)),
