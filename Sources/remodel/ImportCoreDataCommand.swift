@@ -68,7 +68,14 @@ struct ImportCoreDataCommand: ParsableCommand {
         print(result.description)
         switch result.modelOrigin {
         case .modelFile:
-            if let bundle = bundles.first, result.versionName != bundle.currentVersionName {
+            guard let bundle = bundles.first, result.versionName != bundle.currentVersionName else { break }
+            if bundle.index(ofVersion: result.versionName) ?? 0 > bundle.index(ofVersion: bundle.currentVersionName)
+                ?? 0
+            {
+                print(
+                    "Next: \"\(result.versionName)\" comes after the bundle's current version \"\(bundle.currentVersionName)\"; make it the current version (in Xcode, or in .xccurrentversion) to open the store at launch; `remodel export` reads it as it is."
+                )
+            } else {
                 print("Next: remodel migrate \(into) --model \(model[0])")
             }
         case .store:
