@@ -21,16 +21,19 @@ struct CoreDataMetadata: Sendable, Hashable {
         else {
             return CoreDataMetadata()
         }
-        let top: PropertyListValue
         do {
-            top = try BinaryPropertyList.decode(Array(bytes))
+            return try parse(Array(bytes))
         } catch {
             throw RemodelError(
                 .notAStore,
                 "\(CoreDataName.metadataTable).\(CoreDataName.metadataPlist) is not a binary property list Remodel can read (\(error.message)); the store may be damaged",
                 path: path)
         }
-        guard case .dictionary(let entries) = top else { return CoreDataMetadata() }
+    }
+
+    /// The metadata a `Z_PLIST` holds; a plist that is not a dictionary holds none.
+    static func parse(_ bytes: [UInt8]) throws(BinaryPropertyList.Failure) -> CoreDataMetadata {
+        guard case .dictionary(let entries) = try BinaryPropertyList.decode(bytes) else { return CoreDataMetadata() }
         var metadata = CoreDataMetadata()
         if case .dictionary(let hashes)? = entries["NSStoreModelVersionHashes"] {
             metadata.hashedEntityNames = Set(hashes.keys)

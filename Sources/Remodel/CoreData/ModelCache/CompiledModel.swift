@@ -114,6 +114,11 @@ struct CompiledModel: Sendable, Hashable {
         } catch {
             throw Failure(message: "it is not a DEFLATE stream Remodel can read (\(error.message))")
         }
+        try self.init(archive: bytes)
+    }
+
+    /// Decodes the keyed archive a `Z_MODELCACHE` holds once decompressed.
+    init(archive bytes: [UInt8]) throws(Failure) {
         let archive: KeyedArchive
         do {
             archive = try KeyedArchive(bytes: bytes)
