@@ -24,7 +24,23 @@ extension CompiledModelDecoder {
         guard let text = found.string else {
             throw Failure(message: "\(object.className) \(object.index)'s \(key) is not text")
         }
+        try Self.checkWritable(text, what: "\(object.className) \(object.index)'s \(key)")
         return text
+    }
+
+    /// Refuses text with a character no XML 1.0 file can hold (a control character, U+FFFE, U+FFFF):
+    /// Xcode's model files cannot have written it, and the model files Remodel writes could not hold it.
+    static func checkWritable(_ text: String, what: String) throws(Failure) {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: continue
+            default:
+                throw Failure(
+                    message:
+                        "\(what) holds the character U+\(String(scalar.value, radix: 16, uppercase: true)), which no model file can hold"
+                )
+            }
+        }
     }
 
     /// A flag `NSCoder` wrote with `encodeBool:` (absent when false).
@@ -50,6 +66,7 @@ extension CompiledModelDecoder {
             let empty = try string(object, "emptyToken")
             for (key, value) in zip(keyList, valueList) {
                 guard let name = key.string else { throw Failure(message: "\(what) has a key that is not text") }
+                try Self.checkWritable(name, what: "a key of \(what)")
                 if case .null = value { continue }
                 if let empty, value.string == empty { continue }
                 result.append((name, value))
@@ -64,6 +81,7 @@ extension CompiledModelDecoder {
         }
         for entry in entries {
             guard let name = entry.key.string else { throw Failure(message: "\(what) has a key that is not text") }
+            try Self.checkWritable(name, what: "a key of \(what)")
             result.append((name, entry.value))
         }
         return result
@@ -84,7 +102,9 @@ extension CompiledModelDecoder {
         guard let info = try value(object, "NSUserInfo") else { return [:] }
         var result: [String: String] = [:]
         for (key, value) in try dictionary(info, what: "\(what)'s NSUserInfo") {
-            if let text = value.string { result[key] = text }
+            guard let text = value.string else { continue }
+            try Self.checkWritable(text, what: "\(what)'s NSUserInfo")
+            result[key] = text
         }
         return result
     }
@@ -109,13 +129,17 @@ extension CompiledModelDecoder {
                 if type.isInteger, let whole = Int64(exactly: number) { return .integer(whole) }
                 return .real(number)
             case .date(let seconds): return .date(seconds)
-            case .string(let text): return .text(text)
+            case .string(let text):
+                try Self.checkWritable(text, what: "\(what)'s default value")
+                return .text(text)
             default: return nil
             }
         case .object(let object):
             switch object.className {
             case "NSString", "NSMutableString":
-                return value.string.map(CompiledModel.Value.text)
+                guard let text = value.string else { return nil }
+                try Self.checkWritable(text, what: "\(what)'s default value")
+                return .text(text)
             case "NSDate":
                 guard let seconds = object.fields["NS.time"].flatMap(Self.real) else {
                     throw Failure(message: "\(what)'s default date has no NS.time")

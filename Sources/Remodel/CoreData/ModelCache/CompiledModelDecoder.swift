@@ -74,6 +74,7 @@ struct CompiledModelDecoder {
                 guard let text = element.string else {
                     throw Failure(message: "NSVersionIdentifiers holds a non-string")
                 }
+                try Self.checkWritable(text, what: "NSVersionIdentifiers")
                 identifiers.append(text)
             }
         }
@@ -274,6 +275,7 @@ struct CompiledModelDecoder {
             var names: [String] = []
             for element in try elements(tuple, what: "a uniqueness constraint of \(entity)") {
                 if let text = element.string {
+                    try Self.checkWritable(text, what: "a uniqueness constraint of \(entity)")
                     names.append(text)
                 } else if case .object(let property) = element, let name = try string(property, "NSPropertyName") {
                     names.append(name)
