@@ -117,7 +117,9 @@ final class CoreDataImporter {
             result.linkCounts[join.target] = try copier.copy(join)
         }
         try StoreIndexes.build(layout, on: output, path: target)
-        try CoreDataReferenceCheck.check(layout, on: output, source: source)
+        var rows = rowsByTable
+        for join in mapping.joins { rows[join.target] = result.linkCounts[join.target] }
+        try CoreDataReferenceCheck.check(layout, on: output, source: source, rowsByTable: rows)
         for table in mapping.skippedTables {
             result.skippedTables[table] = Int(
                 try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)

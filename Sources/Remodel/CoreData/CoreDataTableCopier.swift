@@ -48,12 +48,17 @@ final class CoreDataTableCopier {
     ) -> String {
         func value(_ item: CoreDataMapping.Source) -> String {
             let raw = "s.\(quoteIdentifier(item.column))"
-            guard let type = item.type else { return raw }
+            guard let type = item.type else {
+                // A to-one holds a key: an integer.
+                problems.append((item, "the \(CoreDataName.primaryKey) of an object, an integer"))
+                return
+                    "CASE WHEN CAST(\(raw) AS INTEGER) IS NOT \(raw) THEN \(CoreDataRefusal.call(Int64(problems.count - 1))) ELSE \(raw) END"
+            }
             var check = CoreDataValues.problem(raw, type: type)
             var converted = CoreDataValues.conversion(raw, type: type)
             if item.isExternal {
                 check = CoreDataValues.externalProblem(raw)
-                converted = "CASE WHEN substr(\(raw), 1, 1) = X'01' THEN substr(\(raw), 2) ELSE NULL END"
+                converted = CoreDataValues.externalConversion(raw)
             }
             guard let condition = check.condition else { return converted }
             problems.append((item, check.expected))
@@ -162,9 +167,10 @@ final class CoreDataTableCopier {
             [.integer(key)])
         var shown = value.flatMap { if case .text(let text) = $0 { return text } else { return nil } } ?? "?"
         if shown.count > 80 { shown = String(shown.prefix(77)) + "…" }
+        let kind = item.type.map { "a \($0.rawValue) attribute" } ?? "a to-one relationship"
         return RemodelError(
             .invalidValue,
-            "\(entity) \(Self.key) \(key) attribute \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but a \(item.type?.rawValue ?? "") attribute must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",
+            "\(entity) \(Self.key) \(key) \(item.type == nil ? "relationship" : "attribute") \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but \(kind) must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",
             path: source, entity: entity, property: item.property, primaryKey: key)
     }
 

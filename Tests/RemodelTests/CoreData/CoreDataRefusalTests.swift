@@ -32,6 +32,13 @@ struct CoreDataRefusalTests {
         Case(name: "abstract entity", expected: "ZANIMAL Z_PK 3 has entity number 9"),
         Case(name: "dangling to-one", expected: "names Z_PK 9, but the store has no Keeper"),
         Case(name: "dangling link", expected: "links Z_PK 7 as a Zone"),
+        Case(name: "dangling link into a gap of the keys", expected: "links Z_PK 3 as a Zone"),
+        Case(
+            name: "to-one holds text",
+            expected:
+                "relationship \"keeper\" (column ZANIMAL.ZKEEPER): the store holds 'one' (text), but a to-one relationship must be the Z_PK of an object, an integer"
+        ),
+        Case(name: "link holds text", expected: "links Z_PK 'x' as a Keeper"),
         Case(name: "missing external file", expected: "its bytes are kept in the file"),
         Case(name: "not unique", expected: "have the same title, which must be unique"),
         Case(name: "model with errors", expected: "[missing-destination]"),
@@ -75,6 +82,10 @@ struct CoreDataRefusalTests {
         case "abstract entity": try connection.execute("UPDATE ZANIMAL SET Z_ENT = 9 WHERE Z_PK = 3")
         case "dangling to-one": try connection.execute("UPDATE ZANIMAL SET ZKEEPER = 9 WHERE Z_PK = 5")
         case "dangling link": try connection.execute("INSERT INTO Z_4ZONES VALUES (1, 7, 10)")
+        case "dangling link into a gap of the keys":
+            try connection.execute("INSERT INTO ZZONE VALUES (4, 5, 1, 'East'); INSERT INTO Z_4ZONES VALUES (1, 3, 10)")
+        case "to-one holds text": try connection.execute("UPDATE ZANIMAL SET ZKEEPER = 'one' WHERE Z_PK = 5")
+        case "link holds text": try connection.execute("INSERT INTO Z_4ZONES VALUES ('x', 1, 10)")
         case "missing external file":
             try FileManager.default.removeItem(
                 atPath: folder.file("source/.Zoo_SUPPORT/_EXTERNAL_DATA/5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A"))
