@@ -7,7 +7,8 @@ enum StoreIndexes {
             do {
                 try connection.execute(index.createSQL)
             } catch {
-                guard index.isUnique, let code = error.sqliteCode, code & 0xFF == 19 else { throw error }  // SQLITE_CONSTRAINT
+                // SQLITE_CONSTRAINT: objects share the values of a unique index.
+                guard index.isUnique, let code = error.sqliteCode, code & 0xFF == 19 else { throw error }
                 try checkUnique(index, layout: layout, on: connection, path: path)
                 throw error
             }
