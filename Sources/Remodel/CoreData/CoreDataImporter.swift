@@ -99,10 +99,7 @@ final class CoreDataImporter {
         try StoreMetadata(modelName: result.modelName, version: candidate.version, history: history).write(to: output)
 
         let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
-        for table in mapping.tables {
-            copier.total += Int(
-                try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table.source))")?.coreDataInteger ?? 0)
-        }
+        try copier.countKeys(mapping.tables)
         let external = CoreDataExternalData(copier: copier, policy: missingExternalData, storeFile: reader.path)
         var rowsByTable: [String: Int] = [:]
         for table in mapping.tables {

@@ -60,9 +60,7 @@ enum CoreDataReferenceCheck {
         var result: [String: ClosedRange<Int64>] = [:]
         for table in layout.tables {
             guard let rows = rowsByTable[table.name], rows > 0,
-                let bounds = try connection.rows(
-                    "SELECT min(\(StoreColumn.pk)), max(\(StoreColumn.pk)) FROM main.\(quoteIdentifier(table.name))"
-                ).first,
+                let bounds = try connection.rows(boundsQuery(of: StoreColumn.pk, in: table.name)).first,
                 case .integer(let low) = bounds[0], case .integer(let high) = bounds[1],
                 high.subtractingReportingOverflow(low) == (Int64(rows - 1), false)
             else { continue }
@@ -83,7 +81,7 @@ enum CoreDataReferenceCheck {
         let everyKind = Set(kinds) == Set(destination.entities)
         let key = quoteIdentifier(column)
         if everyKind, let bounds = dense[destination.name] {
-            let found = try connection.rows("SELECT min(\(key)), max(\(key)) FROM main.\(quoteIdentifier(table))").first
+            let found = try connection.rows(boundsQuery(of: key, in: table)).first
             if case .null? = found?[0] { return nil }
             if case .integer(let low)? = found?[0], case .integer(let high)? = found?[1], bounds.contains(low),
                 bounds.contains(high)
@@ -98,6 +96,13 @@ enum CoreDataReferenceCheck {
             "SELECT k FROM (SELECT DISTINCT \(key) AS k FROM main.\(quoteIdentifier(table)) WHERE \(key) IS NOT NULL) "
             + "WHERE typeof(k) != 'integer' OR NOT EXISTS (SELECT 1 FROM main.\(quoteIdentifier(destination.name)) AS d WHERE d.\(StoreColumn.pk) = k\(kindTest)) LIMIT 1"
         return try connection.scalar(sql)
+    }
+
+    /// The smallest and largest value of a column, each read from its index in a query of its own
+    /// (SQLite reads `min()` and `max()` from an index only when each is alone in its query).
+    private static func boundsQuery(of column: String, in table: String) -> String {
+        let from = "FROM main.\(quoteIdentifier(table))"
+        return "SELECT (SELECT min(\(column)) \(from)), (SELECT max(\(column)) \(from))"
     }
 
     /// A key as the message shows it: the integer, or the value as SQL writes it.

@@ -12,9 +12,9 @@ final class CoreDataTableCopier {
     let target: String
     let progress: OperationProgressReporter
     let refusal: CoreDataRefusal
-    /// Objects to copy in all, and copied so far (for progress).
-    var total = 0
+    /// For progress: objects copied so far, and keys not yet gone through.
     private var copied = 0
+    private var keysLeft = 0
 
     init(connection: SQLiteConnection, source: String, target: String, progress: OperationProgressReporter)
         throws(RemodelError)
@@ -91,10 +91,7 @@ final class CoreDataTableCopier {
                 + values.joined(separator: ", ")
                 + " FROM \(sourceTable(table.source)) AS s WHERE s.\(Self.key) >= ? AND s.\(Self.key) < ? ORDER BY s.\(Self.key)"
         )
-        let bounds =
-            try connection.rows("SELECT min(\(Self.key)), max(\(Self.key)) FROM \(sourceTable(table.source))").first
-            ?? []
-        guard let lowest = bounds.first?.coreDataInteger, let highest = bounds.last?.coreDataInteger else { return 0 }
+        guard let (lowest, highest) = try keyBounds(table) else { return 0 }
         let item = table.entityByNumber.count == 1 ? table.entityByNumber.values.first : table.target
         var start = lowest
         var rows = 0
@@ -113,10 +110,33 @@ final class CoreDataTableCopier {
             insert.reset()
             rows += connection.changes
             copied += connection.changes
-            progress.report("importing", item: item, completed: copied, total: total, unit: .objects)
+            keysLeft -= Int(end - start)
+            progress.report("importing", item: item, completed: copied, total: copied + keysLeft, unit: .objects)
             start = end
         }
         return rows
+    }
+
+    /// The smallest and largest `Z_PK` of a table, `nil` when it is empty: two lookups in its key's
+    /// B-tree (SQLite reads `min()` and `max()` from the index only when each is alone in its query).
+    func keyBounds(_ table: CoreDataMapping.Table) throws(RemodelError) -> (Int64, Int64)? {
+        let source = sourceTable(table.source)
+        let row = try connection.rows(
+            "SELECT (SELECT min(\(Self.key)) FROM \(source)), (SELECT max(\(Self.key)) FROM \(source))"
+        ).first
+        guard let lowest = row?[0].coreDataInteger, let highest = row?[1].coreDataInteger else { return nil }
+        return (lowest, highest)
+    }
+
+    /// Counts the keys every table spans before the copy starts: progress counts the objects copied
+    /// against those copied plus the keys left to go, which is the number of objects where keys are
+    /// dense and comes down to it as the copy goes (a count of the rows would read every table once more).
+    func countKeys(_ tables: [CoreDataMapping.Table]) throws(RemodelError) {
+        keysLeft = 0
+        for table in tables {
+            guard let (lowest, highest) = try keyBounds(table) else { continue }
+            keysLeft += Int(clamping: highest - lowest + 1)
+        }
     }
 
     /// An error of a copy statement in the words of the store at fault: a damaged source (SQLite cannot
