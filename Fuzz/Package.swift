@@ -28,5 +28,11 @@ let package = Package(
         .executableTarget(
             name: "FuzzExpression", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
             swiftSettings: parseAsLibrary),
+        .executableTarget(
+            name: "FuzzModelCache", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
+            swiftSettings: parseAsLibrary),
+        .executableTarget(
+            name: "FuzzMetadata", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
+            swiftSettings: parseAsLibrary),
     ]
 )

@@ -3,9 +3,12 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 #
-# TARGET: model, mapping or expression (or FuzzModel, FuzzMapping, FuzzExpression).
+# TARGET: model, mapping, expression, model-cache or metadata (or FuzzModel, FuzzMapping,
+# FuzzExpression, FuzzModelCache, FuzzMetadata).
 # The seed corpus is made at run time in a temporary folder from Models/, Mappings/,
-# the tests' fixtures and /work/shared/corpus (or $REMODEL_CORPUS); nothing is
+# the tests' fixtures and /work/shared/corpus (or $REMODEL_CORPUS); for model-cache and metadata, the
+# Z_MODELCACHE and Z_METADATA of the stores of /work/shared/corpus-coredata (or $REMODEL_CORE_DATA_CORPUS),
+# read with python3's sqlite3 and zlib; nothing is
 # written into the repository except crash reproducers, which libFuzzer leaves in
 # .build-fuzz/artifacts/TARGET/ (git-ignored). Copy a reproducer into
 # Tests/RemodelTests/Fixtures/Reliability/Fuzz/TARGET/ once it is fixed: the
@@ -15,14 +18,16 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-target=${1:?usage: scripts/fuzz.sh model|mapping|expression SECONDS [libFuzzer options…]}
+target=${1:?usage: scripts/fuzz.sh model|mapping|expression|model-cache|metadata SECONDS [libFuzzer options…]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : $# ))
 case "$target" in
     model | FuzzModel) product=FuzzModel ;;
     mapping | FuzzMapping) product=FuzzMapping ;;
     expression | FuzzExpression) product=FuzzExpression ;;
-    *) echo "unknown target '$target': use model, mapping or expression" >&2; exit 2 ;;
+    model-cache | FuzzModelCache) product=FuzzModelCache ;;
+    metadata | FuzzMetadata) product=FuzzMetadata ;;
+    *) echo "unknown target '$target': use model, mapping, expression, model-cache or metadata" >&2; exit 2 ;;
 esac
 shared_corpus=${REMODEL_CORPUS:-$root/../shared/corpus}
 [ -d "$shared_corpus" ] || shared_corpus=/work/shared/corpus
@@ -48,12 +53,45 @@ seed() {  # copies each file given on standard input into the corpus under a uni
 sources=("$root/Models" "$root/Mappings" "$root/Tests/RemodelTests/Fixtures")
 [ -d "$shared_corpus" ] && sources+=("$shared_corpus")
 dictionary=()
+core_data_corpus=${REMODEL_CORE_DATA_CORPUS:-$root/../shared/corpus-coredata}
+[ -d "$core_data_corpus" ] || core_data_corpus=/work/shared/corpus-coredata
+core_data_seeds() {  # writes each store's Z_MODELCACHE (compressed and inflated) or Z_PLIST into the corpus
+    python3 - "$core_data_corpus" "$corpus" "$1" <<'PYTHON'
+import glob, os, shutil, sqlite3, sys, tempfile, zlib
+folder, corpus, what = sys.argv[1:]
+for n, store in enumerate(sorted(glob.glob(folder + "/**/*.sqlite", recursive=True))):
+    with tempfile.TemporaryDirectory() as work:
+        for suffix in ("", "-wal"):
+            if os.path.exists(store + suffix):
+                shutil.copy(store + suffix, work + "/s.sqlite" + suffix)
+        connection = sqlite3.connect(work + "/s.sqlite")
+        try:
+            sql = "SELECT Z_CONTENT FROM Z_MODELCACHE" if what == "model-cache" else "SELECT Z_PLIST FROM Z_METADATA"
+            rows = connection.execute(sql).fetchall()
+        except sqlite3.Error:
+            rows = []
+        for (blob,) in rows:
+            if blob is None:
+                continue
+            open(f"{corpus}/store-{n}", "wb").write(blob)
+            if what == "model-cache":
+                open(f"{corpus}/store-{n}-archive", "wb").write(zlib.decompress(blob, -15))
+PYTHON
+}
 case "$product" in
     FuzzModel)
         find "${sources[@]}" -type f -name contents | seed
         ;;
     FuzzMapping)
         find "${sources[@]}" -type f -name '*.xml' | seed
+        ;;
+    FuzzModelCache)
+        core_data_seeds model-cache
+        printf '"$objects"\n"$top"\n"$class"\n"$classname"\n"NS.objects"\n"NS.keys"\n"NSEntities"\n"NSProperties"\n"NSEntityName"\n"NSPropertyName"\n"NSAttributeType"\n"NSSuperentity"\n"NSDestinationEntity"\n"NSKnownKeysDictionary1"\n"searchMapping"\n"NSFlagsKey"\n"NSDefaultValue"\n' >"$work/model-cache.dict"
+        dictionary=(-dict="$work/model-cache.dict")
+        ;;
+    FuzzMetadata)
+        core_data_seeds metadata
         ;;
     FuzzExpression)
         # Every value= and filter= of the mapping files, one seed each, plus a few of every construct.

@@ -85,8 +85,8 @@ struct ScenarioRunner {
             result.seconds = Measure.now() - start
         case "core-data-import":
             try CoreDataBench.importStore(try value("--store"), result: &result)
-        case "core-data-copy":
-            try CoreDataBench.copy(try value("--store"), result: &result)
+        case "core-data-floor":
+            try CoreDataBench.floor(try value("--store"), result: &result)
         case "verify":
             try Verify.compare(try value("--store"), try value("--other"), result: &result)
         default:

@@ -24,7 +24,7 @@ struct RemodelCommand: AsyncParsableCommand {
         subcommands: [
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
             ExportCommand.self, StatusCommand.self, MigrateCommand.self, RollbackCommand.self,
-            ConvertMappingCommand.self, SeedCommand.self, ImportCoreDataCommand.self,
+            ConvertMappingCommand.self, SeedCommand.self, ImportCoreDataCommand.self, ExtractModelCommand.self,
             TestMatrixCommand.self, GenerateCommand.self, DemoCommand.self,
         ]
     )

@@ -31,6 +31,9 @@ struct StatusCommand: ParsableCommand {
         case .missing, .current, .older:
             print(inspection.message)
             if case .missing = inspection.state {} else { print(Self.carriedModelLine(store: options.store)) }
+        case .newer where inspection.isAfterCurrentVersion:
+            print(inspection.message)
+            print(Self.carriedModelLine(store: options.store))
         case .newer:
             printError(inspection.message)
             printDowngrade(bundle: bundle)

@@ -14,3 +14,5 @@ static int run(int argc, char **argv) { return LLVMFuzzerRunDriver(&argc, &argv,
 int FuzzModel_main(int argc, char **argv) { return run(argc, argv); }
 int FuzzMapping_main(int argc, char **argv) { return run(argc, argv); }
 int FuzzExpression_main(int argc, char **argv) { return run(argc, argv); }
+int FuzzModelCache_main(int argc, char **argv) { return run(argc, argv); }
+int FuzzMetadata_main(int argc, char **argv) { return run(argc, argv); }

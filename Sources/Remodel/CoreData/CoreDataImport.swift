@@ -17,15 +17,53 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
     public var versionName: String
     /// Whether the version was given (`--version`) rather than found.
     public var versionWasGiven: Bool
+    /// Where the model came from: the app's model file, the store's own compiled model, or several
+    /// model files merged.
+    public var modelOrigin: ModelOrigin = .modelFile
     /// The number of objects of each concrete entity (every entity of the version, zero included).
     public var objectCounts: [String: Int]
     /// The number of links of each many-to-many relationship, by its Remodel join table.
     public var linkCounts: [String: Int]
     /// The files of external binary data read in.
     public var externalFiles: Int
+    /// The values whose external data file was missing, imported empty (``MissingExternalData/empty``).
+    public var emptiedValues: [EmptiedValue] = []
     /// Tables Core Data keeps for itself (its model cache, persistent history, CloudKit mirroring),
     /// not imported, with their row counts.
     public var skippedTables: [String: Int]
+
+    /// Where an import's model came from.
+    public enum ModelOrigin: String, Sendable, Hashable {
+        /// The app's model file, given.
+        case modelFile
+        /// The model the store carries (`Z_MODELCACHE`), for a store without a model file.
+        case store
+        /// Several model files merged into one, as `NSManagedObjectModel.mergedModel(from:)` does.
+        case merged
+    }
+
+    /// What to do with a value whose bytes Core Data kept in a file beside the store when the file is
+    /// not there (a test fixture or a backup copied without its `.<Store>_SUPPORT` folder).
+    public enum MissingExternalData: String, Sendable, Hashable, CaseIterable {
+        /// Refuse the import, naming the object, the attribute and the file.
+        case refuse
+        /// Import nil, or empty bytes where the attribute is required, and list each value.
+        case empty
+    }
+
+    /// A value imported empty because its external data file was missing.
+    public struct EmptiedValue: Sendable, Hashable {
+        /// The object's concrete entity.
+        public var entity: String
+        /// The object's key (`Z_PK`, which the Remodel store keeps as `_pk`).
+        public var primaryKey: Int64
+        /// The attribute.
+        public var attribute: String
+        /// The file Core Data names, which was not there.
+        public var file: String
+        /// Whether the value is nil (an optional attribute) rather than empty bytes (a required one).
+        public var isNil: Bool
+    }
 
     /// Every object imported.
     public var totalObjects: Int { objectCounts.values.reduce(0, +) }
@@ -36,13 +74,26 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
             versionWasGiven
             ? "version \"\(versionName)\" (as given)"
             : "version \"\(versionName)\" (found from the store's metadata and tables)"
+        let origin: String
+        switch modelOrigin {
+        case .modelFile: origin = "model \"\(modelName)\""
+        case .store: origin = "model \"\(modelName)\" (the store's own, from its \(CoreDataName.modelCacheTable))"
+        case .merged: origin = "the merged model \"\(modelName)\""
+        }
         let counts = objectCounts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         var text =
-            "Imported the Core Data store \(sourcePath) into \(storePath) at \(how) of model \"\(modelName)\": \(counts.isEmpty ? "no entity" : counts)"
+            "Imported the Core Data store \(sourcePath) into \(storePath) at \(how) of \(origin): \(counts.isEmpty ? "no entity" : counts)"
         let links = linkCounts.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }
         if !links.isEmpty { text += "; links: " + links.joined(separator: ", ") }
         if externalFiles > 0 { text += "; \(externalFiles) external data file\(externalFiles == 1 ? "" : "s") read in" }
         text += "."
+        if !emptiedValues.isEmpty {
+            let listed = emptiedValues.map {
+                "\($0.entity) \(CoreDataName.primaryKey) \($0.primaryKey) \"\($0.attribute)\" (\($0.file)) as \($0.isNil ? "nil" : "empty bytes")"
+            }
+            text +=
+                " Missing external data files, imported empty: " + listed.joined(separator: ", ") + "."
+        }
         if !skippedTables.isEmpty {
             let skipped = skippedTables.sorted { $0.key < $1.key }.map {
                 "\($0.key) (\($0.value) row\($0.value == 1 ? "" : "s"))"
@@ -50,5 +101,30 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
             text += " Not imported (Core Data's own bookkeeping): " + skipped.joined(separator: ", ") + "."
         }
         return text
+    }
+
+    /// The import as one JSON object (`remodel import-core-data --format json`), keys in a fixed order.
+    package var json: JSONDocument {
+        func counts(_ values: [String: Int]) -> JSONDocument {
+            .object(values.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+        }
+        return .object([
+            ("source", .string(sourcePath)), ("store", .string(storePath)), ("model", .string(modelName)),
+            ("modelOrigin", .string(modelOrigin.rawValue)), ("version", .string(versionName)),
+            ("versionWasGiven", .bool(versionWasGiven)), ("objects", counts(objectCounts)),
+            ("links", counts(linkCounts)), ("externalFiles", .int(externalFiles)),
+            (
+                "emptiedValues",
+                .array(
+                    emptiedValues.map {
+                        .object([
+                            ("entity", .string($0.entity)), ("primaryKey", .int(Int($0.primaryKey))),
+                            ("attribute", .string($0.attribute)), ("file", .string($0.file)),
+                            ("value", $0.isNil ? .null : .string("")),
+                        ])
+                    })
+            ),
+            ("skippedTables", counts(skippedTables)),
+        ])
     }
 }

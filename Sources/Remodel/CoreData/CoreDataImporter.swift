@@ -1,27 +1,31 @@
 internal import Foundation
 
-/// Writes a new Remodel store from a Core Data store: the version found (or given), then every
-/// hierarchy table copied in SQL from the attached source (streamed in key ranges, so memory stays
-/// flat), order columns ranked from Core Data's ordering keys, join tables copied, external binary
-/// data read in file by file, indexes built, all in a temporary file beside the target that is renamed
-/// into place only when complete.
+/// Writes a new Remodel store from a Core Data store: the model resolved (the app's, the store's own or
+/// several merged), the version found (or given), then every hierarchy table copied in SQL from the
+/// attached source with each value checked in the same scan (streamed in key ranges, so memory stays
+/// flat), order columns ranked from Core Data's ordering keys, join tables copied in key order, external
+/// binary data read in file by file, indexes built last, all in a file that gets the target's name only
+/// when complete (docs/CORE-DATA-STORES.md).
 final class CoreDataImporter {
     let source: String
-    let bundle: ModelBundle
+    let models: CoreDataModels
     let target: String
     let requestedVersion: String?
+    let missingExternalData: CoreDataImport.MissingExternalData
     let progress: OperationProgressReporter
-    /// How many key values one `INSERT … SELECT` covers.
-    static let batchSpan: Int64 = 50_000
+    /// How many key values one `INSERT … SELECT` covers: progress is said after each (the statement
+    /// streams its rows, whatever the span; each more run of it costs a little).
+    static let batchSpan: Int64 = 200_000
 
     init(
-        source: String, bundle: ModelBundle, target: String, requestedVersion: String?,
-        progress: OperationProgressReporter
+        source: String, models: CoreDataModels, target: String, requestedVersion: String?,
+        missingExternalData: CoreDataImport.MissingExternalData, progress: OperationProgressReporter
     ) {
         self.source = source
-        self.bundle = bundle
+        self.models = models
         self.target = target
         self.requestedVersion = requestedVersion
+        self.missingExternalData = missingExternalData
         self.progress = progress
     }
 
@@ -64,6 +68,32 @@ final class CoreDataImporter {
                 "a file already exists here; an import of a Core Data store never replaces a file: remove it, or choose another path for the new store",
                 path: target)
         }
+        let reader = try Self.open(source)
+        let connection = try reader.connection()
+        let schema = try CoreDataSchema.read(from: connection, path: source)
+        let metadata = try CoreDataMetadata.read(from: connection, path: source)
+        let model = try ResolvedCoreDataModel.resolve(models, connection: connection, schema: schema, path: source)
+        defer { model.remove() }
+        let candidate = try CoreDataVersionMatcher.match(
+            bundle: model.bundle, requested: requestedVersion, schema: schema, metadata: metadata, path: source)
+        let file = CoreDataNewStoreFile(destination: try FileSystem.resolvingLinks(target), reportedAs: target)
+        var result = CoreDataImport(
+            sourcePath: source, storePath: target, modelName: model.bundle.name, versionName: candidate.version.name,
+            versionWasGiven: requestedVersion != nil, modelOrigin: model.origin, objectCounts: [:], linkCounts: [:],
+            externalFiles: 0, skippedTables: [:])
+        do {
+            try write(candidate, from: reader, into: file, result: &result)
+            try file.publish()
+        } catch {
+            file.discard()
+            throw CoreDataTableCopier.sourceDamage(error, source: source) ?? error
+        }
+        withExtendedLifetime(connection) {}
+        return result
+    }
+
+    /// Opens the Core Data store for reading, refusing what is not one.
+    static func open(_ source: String) throws(RemodelError) -> CoreDataSource {
         switch try StoreFileHeader.check(path: try FileSystem.resolvingLinks(source)) {
         case .missing?:
             throw RemodelError(
@@ -76,83 +106,80 @@ final class CoreDataImporter {
             break
         }
         let reader = try CoreDataSource(path: source)
-        let connection = try reader.connection()
-        let schema = try CoreDataSchema.read(from: connection, path: source)
+        let schema = try CoreDataSchema.read(from: try reader.connection(), path: source)
         guard schema.isCoreDataStore else {
             throw RemodelError(
                 .notAStore,
-                "this SQLite database is not a Core Data store (it has no Z_METADATA and Z_PRIMARYKEY tables); `remodel import-core-data` reads only stores that Core Data wrote",
+                "this SQLite database is not a Core Data store (it has no \(CoreDataName.metadataTable) and \(CoreDataName.primaryKeyTable) tables); `remodel import-core-data` reads only stores that Core Data wrote",
                 path: source)
         }
-        let metadata = try CoreDataMetadata.read(from: connection, path: source)
-        let candidate = try CoreDataVersionMatcher.match(
-            bundle: bundle, requested: requestedVersion, schema: schema, metadata: metadata, path: source)
-        let destination = try FileSystem.resolvingLinks(target)
-        let temporary = Store.temporaryPath(beside: destination, purpose: "core-data")
-        var result = CoreDataImport(
-            sourcePath: source, storePath: target, modelName: bundle.name, versionName: candidate.version.name,
-            versionWasGiven: requestedVersion != nil, objectCounts: [:], linkCounts: [:], externalFiles: 0,
-            skippedTables: [:])
-        do {
-            try write(candidate, from: reader, into: temporary, result: &result)
-            try StoreFiles.synchronize(file: temporary)
-            CoreDataFaultPoint.beforeRename.reach()
-            try FileSystem.moveNew(from: temporary, to: destination)
-            CoreDataFaultPoint.afterRename.reach()
-            try StoreFiles.synchronize(directoryOf: destination)
-        } catch {
-            FileSystem.removeQuietly(temporary)
-            FileSystem.removeQuietly(temporary + "-journal")
-            throw error
-        }
-        withExtendedLifetime(connection) {}
-        return result
+        return reader
     }
 
     private func write(
-        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into temporary: String,
+        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into file: CoreDataNewStoreFile,
         result: inout CoreDataImport
     ) throws(RemodelError) {
         let layout = candidate.layout
         let mapping = candidate.mapping
-        let output = try SQLiteConnection(path: temporary, mode: .create)
-        // The temporary file is deleted on any failure, so it needs no journal while it is built.
-        try output.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384")
+        let output = try file.connection()
+        // The new file is thrown away on any failure, so it needs no journal while it is built.
+        try output.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         try output.run("ATTACH DATABASE ? AS source", [.text(reader.attachURI)])
         try output.execute("BEGIN")
         for sql in layout.createTablesSQL { try output.execute(sql) }
         let history = [StoreMetadata.entry(from: nil, to: candidate.version.name, mapping: "core-data")]
-        try StoreMetadata(modelName: bundle.name, version: candidate.version, history: history).write(to: output)
+        try StoreMetadata(modelName: result.modelName, version: candidate.version, history: history).write(to: output)
 
-        let copier = CoreDataTableCopier(connection: output, source: source, progress: progress)
+        let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
+        try copier.countKeys(mapping.tables)
+        let external = CoreDataExternalData(copier: copier, policy: missingExternalData, storeFile: reader.path)
+        var rowsByTable: [String: Int] = [:]
         for table in mapping.tables {
-            copier.total += Int(
-                try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table.source))")?.coreDataInteger ?? 0)
-        }
-        for table in mapping.tables {
-            try copier.check(table)
-            try copier.copy(table)
+            rowsByTable[table.target] = try copier.copy(table)
             try copier.rankOrders(table)
-            result.externalFiles += try copier.readExternalData(table, storeFile: reader.path)
+            let (files, emptied) = try external.readIn(table)
+            result.externalFiles += files
+            result.emptiedValues += emptied
             CoreDataFaultPoint.afterTable.reach()
         }
         for join in mapping.joins {
             result.linkCounts[join.target] = try copier.copy(join)
         }
-        try StoreIndexes.build(layout, on: output, path: source)
-        try CoreDataReferenceCheck.check(layout, on: output, source: source)
+        try StoreIndexes.build(layout, on: output, path: target)
+        var rows = rowsByTable
+        for join in mapping.joins { rows[join.target] = result.linkCounts[join.target] }
+        try CoreDataReferenceCheck.check(layout, on: output, source: source, rowsByTable: rows)
         for table in mapping.skippedTables {
             result.skippedTables[table] = Int(
                 try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)
         }
-        for entity in layout.version.entities where !entity.isAbstract {
-            guard let table = layout.table(forEntity: entity.name) else { continue }
-            let count = try output.scalar(
-                "SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE _entity = ?", [.text(entity.name)])
-            result.objectCounts[entity.name] = Int(count?.coreDataInteger ?? 0)
-        }
+        result.objectCounts = try Self.objectCounts(layout, rowsByTable: rowsByTable, on: output)
         try output.execute("COMMIT")
         try output.detach("source")
         try output.execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// The objects of each concrete entity: a table of one entity holds as many as were copied into it;
+    /// a hierarchy's table is counted by entity.
+    static func objectCounts(_ layout: StoreLayout, rowsByTable: [String: Int], on output: SQLiteConnection)
+        throws(RemodelError) -> [String: Int]
+    {
+        var counts: [String: Int] = [:]
+        for table in layout.tables {
+            let concrete = table.entities.filter { layout.version.entity(named: $0)?.isAbstract == false }
+            for entity in concrete { counts[entity] = 0 }
+            if concrete.count == 1, let only = concrete.first {
+                counts[only] = rowsByTable[table.name] ?? 0
+                continue
+            }
+            let rows = try output.rows(
+                "SELECT \(StoreColumn.entity), count(*) FROM \(quoteIdentifier(table.name)) GROUP BY \(StoreColumn.entity)"
+            )
+            for row in rows {
+                if case .text(let entity) = row[0], let count = row[1].coreDataInteger { counts[entity] = Int(count) }
+            }
+        }
+        return counts
     }
 }

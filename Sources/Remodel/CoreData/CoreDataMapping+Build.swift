@@ -38,7 +38,7 @@ extension CoreDataMapping {
                     schema.entities.first { $0.name == entity.name }
                     ?? entity.elementID.flatMap { former in schema.entities.first { $0.name == former } }
                 guard let row else {
-                    mapping.differences.append("Z_PRIMARYKEY has no entity \(entity.name)")
+                    mapping.differences.append("\(CoreDataName.primaryKeyTable) has no entity \(entity.name)")
                     continue
                 }
                 numberByEntity[entity.name] = row.number
@@ -52,12 +52,13 @@ extension CoreDataMapping {
                 if row.superNumber != parentNumber {
                     let parent = version.parent(of: entity).map { "a sub-entity of \($0.name)" } ?? "a root entity"
                     mapping.differences.append(
-                        "Z_PRIMARYKEY gives \(row.name) another parent (Z_SUPER \(row.superNumber)), but \(entity.name) is \(parent)"
+                        "\(CoreDataName.primaryKeyTable) gives \(row.name) another parent (\(CoreDataName.superEntity) \(row.superNumber)), but \(entity.name) is \(parent)"
                     )
                 }
             }
             for row in schema.entities where !matchedRows.contains(row.number) {
-                mapping.differences.append("Z_PRIMARYKEY has entity \(row.name), which the version does not have")
+                mapping.differences.append(
+                    "\(CoreDataName.primaryKeyTable) has entity \(row.name), which the version does not have")
             }
         }
 
@@ -66,10 +67,11 @@ extension CoreDataMapping {
             if !metadata.hashedEntityNames.isEmpty {
                 for name in metadata.hashedEntityNames.subtracting(names).sorted() {
                     mapping.differences.append(
-                        "Z_METADATA has a version hash for entity \(name), which the version does not have")
+                        "\(CoreDataName.metadataTable) has a version hash for entity \(name), which the version does not have"
+                    )
                 }
                 for name in names.subtracting(metadata.hashedEntityNames).sorted() {
-                    mapping.differences.append("Z_METADATA has no version hash for entity \(name)")
+                    mapping.differences.append("\(CoreDataName.metadataTable) has no version hash for entity \(name)")
                 }
             }
             let stored = metadata.versionIdentifiers
@@ -84,13 +86,14 @@ extension CoreDataMapping {
 
         /// The store's table for a root entity: `Z<ROOT>`, or `Z<FORMER NAME>` for a renamed root.
         private func sourceTable(of root: Entity) -> CoreDataSchema.Table? {
-            schema.table("Z" + root.name.uppercased()) ?? root.elementID.flatMap { schema.table("Z" + $0.uppercased()) }
+            schema.table(CoreDataName.table(ofRoot: root.name))
+                ?? root.elementID.flatMap { schema.table(CoreDataName.table(ofRoot: $0)) }
         }
 
         mutating func mapTable(root: Entity) {
             guard let target = layout.table(forEntity: root.name) else { return }
             guard let table = sourceTable(of: root) else {
-                mapping.differences.append("no table Z\(root.name.uppercased()) for entity \(root.name)")
+                mapping.differences.append("no table \(CoreDataName.table(ofRoot: root.name)) for entity \(root.name)")
                 return
             }
             usedTables.insert(table.name.uppercased())
@@ -108,35 +111,39 @@ extension CoreDataMapping {
                     result.entityByNumber[number] = entity.name
                 }
             }
-            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var used = Set(CoreDataName.entityTableColumns)
             // Properties by upper-case name, in entity-number order: clashing names get numbered columns.
-            var groups: [(key: String, members: [(Entity, String, AttributeType?)])] = []
+            var groups: [(key: String, members: [(Entity, String, AttributeType?, Bool)])] = []
             for entity in hierarchy {
-                var declared: [(String, AttributeType?)] = entity.attributes.filter(\.isStored).map {
-                    ($0.name, $0.type)
+                var declared: [(String, AttributeType?, Bool)] = entity.attributes.filter(\.isStored).map {
+                    ($0.name, $0.type, $0.isOptional)
                 }
-                declared += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map { ($0.name, nil) }
-                for (name, type) in declared {
-                    let key = name.uppercased()
+                declared += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map {
+                    ($0.name, nil, $0.isOptional)
+                }
+                for (name, type, isOptional) in declared {
+                    let key = CoreDataName.normalized(name)
                     if let index = groups.firstIndex(where: { $0.key == key }) {
-                        groups[index].members.append((entity, name, type))
+                        groups[index].members.append((entity, name, type, isOptional))
                     } else {
-                        groups.append((key, [(entity, name, type)]))
+                        groups.append((key, [(entity, name, type, isOptional)]))
                     }
                 }
             }
             var sourcesByTarget: [(String, [Source])] = []
             for group in groups {
-                let candidates = Self.numbered("Z" + group.key, in: table)
+                let candidates = Self.numbered(CoreDataName.column(of: group.key), in: table)
                 guard candidates.count == group.members.count else {
                     let names = group.members.map { "\($0.0.name).\($0.1)" }.joined(separator: ", ")
                     let found =
-                        candidates.isEmpty ? "no column Z\(group.key)" : "columns \(candidates.joined(separator: ", "))"
+                        candidates.isEmpty
+                        ? "no column \(CoreDataName.column(of: group.key))"
+                        : "columns \(candidates.joined(separator: ", "))"
                     mapping.differences.append("\(table.name) has \(found) for \(names)")
                     continue
                 }
                 for (member, columnName) in zip(group.members, candidates) {
-                    let (entity, property, type) = member
+                    let (entity, property, type, isOptional) = member
                     used.insert(columnName.uppercased())
                     let declaredType = table.column(columnName)?.type ?? ""
                     let expected = type.flatMap(CoreDataValues.declaredTypes(of:)) ?? (type == nil ? ["INTEGER"] : [])
@@ -147,23 +154,30 @@ extension CoreDataMapping {
                         )
                     }
                     if type == nil {
-                        // The destination's entity number, kept beside a to-one whose destination has sub-entities.
-                        for column in table.columns where Self.isCompanion(column.name, of: group.key) {
-                            used.insert(column.name.uppercased())
+                        // The destination's entity number, kept beside a to-one whose destination has
+                        // sub-entities (`Z6_FOLDER1` beside `ZFOLDER1`): not imported, the key alone names
+                        // the object in its hierarchy's table.
+                        for column in table.columns where CoreDataName.isEntityNumber(column.name, of: columnName) {
+                            used.insert(CoreDataName.normalized(column.name))
+                            if column.type != "INTEGER" {
+                                mapping.differences.append(
+                                    "\(table.name).\(column.name) is \(column.type.isEmpty ? "untyped" : column.type), not the INTEGER entity number Core Data keeps beside \(entity.name).\(property)"
+                                )
+                            }
                         }
                     }
                     guard let targetColumn = layout.columnName(of: property, in: entity.name) else { continue }
                     let numbers = version.hierarchy(of: entity).compactMap { numberByEntity[$0.name] }.sorted()
                     let source = Source(
                         numbers: numbers, column: columnName, entity: entity.name, property: property, type: type,
-                        isExternal: facts.externalBinary.contains("\(entity.name).\(property)"))
+                        isExternal: facts.externalBinary.contains("\(entity.name).\(property)"), isOptional: isOptional)
                     if let index = sourcesByTarget.firstIndex(where: { $0.0 == targetColumn }) {
                         sourcesByTarget[index].1.append(source)
                     } else {
                         sourcesByTarget.append((targetColumn, [source]))
                     }
                     if type == nil, let order = orderColumn(for: property, declaredBy: entity) {
-                        let key = "Z_FOK_" + columnName.dropFirst()
+                        let key = CoreDataName.orderKey(ofToOne: columnName)
                         if let fok = table.column(key) {
                             used.insert(fok.name.uppercased())
                             result.orders.append(Order(target: order, partition: columnName, key: fok.name))
@@ -201,29 +215,10 @@ extension CoreDataMapping {
             return found.sorted { $0.0 < $1.0 }.map(\.1)
         }
 
-        /// Whether `column` is `Z<n><NAME>`, a to-one's entity-number companion.
-        static func isCompanion(_ column: String, of name: String) -> Bool {
-            let upper = column.uppercased()
-            guard upper.hasPrefix("Z"), upper.hasSuffix(name) else { return false }
-            let digits = upper.dropFirst().dropLast(name.count)
-            return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
-        }
-
-        /// `Z_<n><NAME>`: the column (or table) named after a relationship, whatever its entity number.
-        static func isNumberedName(_ name: String, of relationship: String) -> Bool {
-            let upper = name.uppercased()
-            let key = relationship.uppercased()
-            guard upper.hasPrefix("Z_"), upper.hasSuffix(key) else { return false }
-            let digits = upper.dropFirst(2).dropLast(key.count)
-            return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
-        }
-
         mutating func mapJoin(_ join: StoreLayout.JoinTable) {
             let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
             guard let inverse = join.destinationRelationship else {
-                mapping.differences.append(
-                    "\(owner) is a to-many relationship without an inverse, which Remodel does not import from Core Data yet"
-                )
+                mapJoinWithoutInverse(join)
                 return
             }
             guard inverse.uppercased() != join.sourceRelationship.uppercased() else {
@@ -233,9 +228,11 @@ extension CoreDataMapping {
             }
             let relationship = join.sourceRelationship
             for table in schema.tables.values.sorted(by: { $0.name < $1.name }) {
-                guard Self.isNumberedName(table.name, of: relationship) || Self.isNumberedName(table.name, of: inverse),
-                    let members = table.columns.first(where: { Self.isNumberedName($0.name, of: relationship) }),
-                    let owners = table.columns.first(where: { Self.isNumberedName($0.name, of: inverse) })
+                guard
+                    CoreDataName.isNumbered(table.name, after: relationship)
+                        || CoreDataName.isNumbered(table.name, after: inverse),
+                    let members = table.columns.first(where: { CoreDataName.isNumbered($0.name, after: relationship) }),
+                    let owners = table.columns.first(where: { CoreDataName.isNumbered($0.name, after: inverse) })
                 else { continue }
                 usedTables.insert(table.name.uppercased())
                 var result = Join(
@@ -254,10 +251,39 @@ extension CoreDataMapping {
                 "no join table Z_<n>\(relationship.uppercased()) or Z_<n>\(inverse.uppercased()) for \(owner)")
         }
 
+        /// A to-many relationship without an inverse: Core Data gives it a join table named after it,
+        /// `Z_<n><RELATIONSHIP>`, whose column of the same name holds the objects in the relationship and
+        /// whose one other column holds their owners (whatever Core Data names it: no inverse names it).
+        mutating func mapJoinWithoutInverse(_ join: StoreLayout.JoinTable) {
+            let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
+            let relationship = join.sourceRelationship
+            for table in schema.tables.values.sorted(by: { $0.name < $1.name })
+            where CoreDataName.isNumbered(table.name, after: relationship) {
+                let keys = table.columns.filter {
+                    !CoreDataName.normalized($0.name).hasPrefix(CoreDataName.orderKeyPrefix)
+                }
+                guard keys.count == 2,
+                    let members = keys.first(where: { CoreDataName.isNumbered($0.name, after: relationship) }),
+                    let owners = keys.first(where: { $0.name != members.name })
+                else { continue }
+                usedTables.insert(CoreDataName.normalized(table.name))
+                var result = Join(
+                    target: join.name, source: table.name, sourceColumn: owners.name, destinationColumn: members.name)
+                if join.sourceIsOrdered {
+                    result.sourceOrderKey = orderKey(forMembers: members.name, in: table, of: owner)
+                }
+                mapping.joins.append(result)
+                return
+            }
+            mapping.differences.append(
+                "no join table Z_<n>\(CoreDataName.normalized(relationship)) for \(owner), a to-many relationship without an inverse"
+            )
+        }
+
         private mutating func orderKey(
             forMembers column: String, in table: CoreDataSchema.Table, of relationship: String
         ) -> String? {
-            let key = "Z_FOK_" + column.dropFirst(2)
+            let key = CoreDataName.orderKey(ofJoinColumn: column)
             guard let found = table.column(key) else {
                 mapping.differences.append("\(table.name) has no column \(key) for the order of \(relationship)")
                 return nil
@@ -269,7 +295,9 @@ extension CoreDataMapping {
             for table in schema.tables.values.sorted(by: { $0.name < $1.name })
             where !usedTables.contains(table.name.uppercased()) {
                 if CoreDataSchema.isCoreDataOwn(table.name) {
-                    if !["Z_METADATA", "Z_PRIMARYKEY"].contains(table.name.uppercased()) {
+                    if ![CoreDataName.metadataTable, CoreDataName.primaryKeyTable].contains(
+                        CoreDataName.normalized(table.name))
+                    {
                         mapping.skippedTables.append(table.name)
                     }
                 } else {

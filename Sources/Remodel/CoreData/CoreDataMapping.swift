@@ -19,6 +19,8 @@ struct CoreDataMapping: Sendable {
         var type: AttributeType?
         /// Whether the attribute allows external storage (a marker byte, then the bytes or a file name).
         var isExternal: Bool
+        /// Whether the property is optional (a missing external data file then imports nil, not empty bytes).
+        var isOptional: Bool
     }
 
     /// A Remodel column and where its values come from.

@@ -15,20 +15,25 @@ struct CoreDataMetadata: Sendable, Hashable {
     /// The store's metadata; a store without a readable plist has none (and is matched by its schema).
     static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataMetadata {
         guard
-            case .blob(let bytes)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+            case .blob(let bytes)? = try connection.scalar(
+                "SELECT \(CoreDataName.metadataPlist) FROM \(CoreDataName.metadataTable) ORDER BY \(CoreDataName.metadataVersion) LIMIT 1"
+            )
         else {
             return CoreDataMetadata()
         }
-        let top: PropertyListValue
         do {
-            top = try BinaryPropertyList.decode(Array(bytes))
+            return try parse(Array(bytes))
         } catch {
             throw RemodelError(
                 .notAStore,
-                "Z_METADATA.Z_PLIST is not a binary property list Remodel can read (\(error.message)); the store may be damaged",
+                "\(CoreDataName.metadataTable).\(CoreDataName.metadataPlist) is not a binary property list Remodel can read (\(error.message)); the store may be damaged",
                 path: path)
         }
-        guard case .dictionary(let entries) = top else { return CoreDataMetadata() }
+    }
+
+    /// The metadata a `Z_PLIST` holds; a plist that is not a dictionary holds none.
+    static func parse(_ bytes: [UInt8]) throws(BinaryPropertyList.Failure) -> CoreDataMetadata {
+        guard case .dictionary(let entries) = try BinaryPropertyList.decode(bytes) else { return CoreDataMetadata() }
         var metadata = CoreDataMetadata()
         if case .dictionary(let hashes)? = entries["NSStoreModelVersionHashes"] {
             metadata.hashedEntityNames = Set(hashes.keys)

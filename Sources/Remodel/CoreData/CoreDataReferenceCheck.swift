@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// After the copy, once the indexes are built: every to-one and every join-table row must name an object
 /// of the destination's kind. Core Data keeps its stores consistent, but a damaged store or one edited by
 /// hand may not be: a link to nothing is refused, naming both objects, rather than imported dangling.
@@ -5,21 +7,26 @@
 /// Each distinct key is looked up once, read from the index on the column (every to-one column and
 /// join-table side has one), so the check costs the number of objects linked to, not of links.
 enum CoreDataReferenceCheck {
-    static func check(_ layout: StoreLayout, on connection: SQLiteConnection, source: String) throws(RemodelError) {
+    static func check(
+        _ layout: StoreLayout, on connection: SQLiteConnection, source: String, rowsByTable: [String: Int]
+    )
+        throws(RemodelError)
+    {
+        let dense = try denseKeys(layout, rowsByTable: rowsByTable, on: connection)
         for table in layout.tables {
             for column in table.columns {
                 guard case .toOne(let entity, let relationship, let destination) = column.content,
                     let target = try missing(
-                        in: table.name, column: column.name, kindOf: destination, layout, connection)
+                        in: table.name, column: column.name, kindOf: destination, layout, connection, dense: dense)
                 else { continue }
                 let row = try connection.rows(
-                    "SELECT _pk, _entity FROM main.\(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) = ? ORDER BY _pk LIMIT 1",
-                    [.integer(target)]
+                    "SELECT \(StoreColumn.pk), \(StoreColumn.entity) FROM main.\(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) IS ? ORDER BY \(StoreColumn.pk) LIMIT 1",
+                    [target]
                 ).first
                 guard case .integer(let key)? = row?[0], case .text(let concrete)? = row?[1] else { continue }
                 throw RemodelError(
                     .invalidValue,
-                    "\(concrete) Z_PK \(key) relationship \"\(relationship)\" names Z_PK \(target), but the store has no \(destination) with that key; nothing was imported: open the store with the app to repair it",
+                    "\(concrete) \(CoreDataName.primaryKey) \(key) relationship \"\(relationship)\" names \(CoreDataName.primaryKey) \(text(target)), but the store has no \(destination) with that key; nothing was imported: open the store with the app to repair it",
                     path: source, entity: entity, property: relationship, primaryKey: key)
             }
         }
@@ -29,32 +36,83 @@ enum CoreDataReferenceCheck {
                 (StoreLayout.JoinTable.destinationColumn, join.destinationEntity),
             ]
             for (column, entity) in sides {
-                guard let target = try missing(in: join.name, column: column, kindOf: entity, layout, connection) else {
+                guard
+                    let target = try missing(
+                        in: join.name, column: column, kindOf: entity, layout, connection, dense: dense)
+                else {
                     continue
                 }
                 throw RemodelError(
                     .invalidValue,
-                    "the join table of \(join.sourceEntity).\(join.sourceRelationship) links Z_PK \(target) as a \(entity), but the store has no \(entity) with that key; nothing was imported: open the store with the app to repair it",
-                    path: source, entity: join.sourceEntity, property: join.sourceRelationship, primaryKey: target)
+                    "the join table of \(join.sourceEntity).\(join.sourceRelationship) links \(CoreDataName.primaryKey) \(text(target)) as a \(entity), but the store has no \(entity) with that key; nothing was imported: open the store with the app to repair it",
+                    path: source, entity: join.sourceEntity, property: join.sourceRelationship,
+                    primaryKey: target.coreDataInteger)
             }
         }
     }
 
+    /// The tables whose keys are every integer from their smallest to their largest (as many rows as
+    /// keys between them), with those bounds: Core Data gives keys out one after the other, so a store
+    /// without deletions has them.
+    private static func denseKeys(_ layout: StoreLayout, rowsByTable: [String: Int], on connection: SQLiteConnection)
+        throws(RemodelError) -> [String: ClosedRange<Int64>]
+    {
+        var result: [String: ClosedRange<Int64>] = [:]
+        for table in layout.tables {
+            guard let rows = rowsByTable[table.name], rows > 0,
+                let bounds = try connection.rows(boundsQuery(of: StoreColumn.pk, in: table.name)).first,
+                case .integer(let low) = bounds[0], case .integer(let high) = bounds[1],
+                high.subtractingReportingOverflow(low) == (Int64(rows - 1), false)
+            else { continue }
+            result[table.name] = low...high
+        }
+        return result
+    }
+
     /// The first distinct key of `column` that is not the `_pk` of an object of `entity` or a sub-entity.
+    /// Where the destination's keys are dense and every entity of its table qualifies, the column's
+    /// smallest and largest keys (read from its index) within the bounds prove every key is there.
     private static func missing(
-        in table: String, column: String, kindOf entity: String, _ layout: StoreLayout, _ connection: SQLiteConnection
-    ) throws(RemodelError) -> Int64? {
+        in table: String, column: String, kindOf entity: String, _ layout: StoreLayout, _ connection: SQLiteConnection,
+        dense: [String: ClosedRange<Int64>]
+    ) throws(RemodelError) -> SQLiteValue? {
         guard let destination = layout.table(forEntity: entity) else { return nil }
         let kinds = layout.kinds(of: entity)
+        let everyKind = Set(kinds) == Set(destination.entities)
+        let key = quoteIdentifier(column)
+        if everyKind, let bounds = dense[destination.name] {
+            let found = try connection.rows(boundsQuery(of: key, in: table)).first
+            if case .null? = found?[0] { return nil }
+            if case .integer(let low)? = found?[0], case .integer(let high)? = found?[1], bounds.contains(low),
+                bounds.contains(high)
+            {
+                return nil
+            }
+        }
         // Where every entity of the destination's table qualifies, the key alone decides.
         let kindTest =
-            Set(kinds) == Set(destination.entities)
-            ? "" : " AND d._entity IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
-        let key = quoteIdentifier(column)
+            everyKind ? "" : " AND d.\(StoreColumn.entity) IN (\(kinds.map(quoteLiteral).joined(separator: ", ")))"
         let sql =
             "SELECT k FROM (SELECT DISTINCT \(key) AS k FROM main.\(quoteIdentifier(table)) WHERE \(key) IS NOT NULL) "
-            + "WHERE NOT EXISTS (SELECT 1 FROM main.\(quoteIdentifier(destination.name)) AS d WHERE d._pk = k\(kindTest)) LIMIT 1"
-        guard case .integer(let value)? = try connection.scalar(sql) else { return nil }
-        return value
+            + "WHERE typeof(k) != 'integer' OR NOT EXISTS (SELECT 1 FROM main.\(quoteIdentifier(destination.name)) AS d WHERE d.\(StoreColumn.pk) = k\(kindTest)) LIMIT 1"
+        return try connection.scalar(sql)
+    }
+
+    /// The smallest and largest value of a column, each read from its index in a query of its own
+    /// (SQLite reads `min()` and `max()` from an index only when each is alone in its query).
+    private static func boundsQuery(of column: String, in table: String) -> String {
+        let from = "FROM main.\(quoteIdentifier(table))"
+        return "SELECT (SELECT min(\(column)) \(from)), (SELECT max(\(column)) \(from))"
+    }
+
+    /// A key as the message shows it: the integer, or the value as SQL writes it.
+    private static func text(_ key: SQLiteValue) -> String {
+        switch key {
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .text(let value): return quoteLiteral(value)
+        case .blob(let value): return "X'" + value.map { String(format: "%02X", $0) }.joined() + "'"
+        case .null: return "NULL"
+        }
     }
 }

@@ -41,14 +41,11 @@ struct CoreDataSchema: Sendable {
     /// `Z_PRIMARYKEY`, `Z_MODELCACHE`), persistent history (`ATRANSACTION`, `ACHANGE`,
     /// `ATRANSACTIONSTRING`) and CloudKit mirroring (`ANSCK…`).
     static func isCoreDataOwn(_ name: String) -> Bool {
-        let upper = name.uppercased()
-        return ["Z_METADATA", "Z_PRIMARYKEY", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains(
-            upper)
-            || upper.hasPrefix("ANSCK")
+        CoreDataName.isBookkeeping(name)
     }
 
     /// Whether the database looks like a Core Data store: it has `Z_METADATA` and `Z_PRIMARYKEY`.
-    var isCoreDataStore: Bool { table("Z_METADATA") != nil && table("Z_PRIMARYKEY") != nil }
+    var isCoreDataStore: Bool { table(CoreDataName.metadataTable) != nil && table(CoreDataName.primaryKeyTable) != nil }
 
     /// Reads the schema (no row but `Z_PRIMARYKEY`'s).
     static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataSchema {
@@ -71,10 +68,13 @@ struct CoreDataSchema: Sendable {
             }
         }
         guard schema.isCoreDataStore else { return schema }
-        for row in try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+        for row in try connection.rows(
+            "SELECT \(CoreDataName.entityNumber), \(CoreDataName.entityName), \(CoreDataName.superEntity), \(CoreDataName.maximumKey) FROM \(CoreDataName.primaryKeyTable) ORDER BY \(CoreDataName.entityNumber)"
+        ) {
             guard case .integer(let number) = row[0], case .text(let name) = row[1] else {
                 throw RemodelError(
-                    .notAStore, "Z_PRIMARYKEY has a row without an entity number or name; the store may be damaged",
+                    .notAStore,
+                    "\(CoreDataName.primaryKeyTable) has a row without an entity number or name; the store may be damaged",
                     path: path)
             }
             let superNumber: Int64

@@ -1,95 +1,71 @@
 internal import Foundation
 
 /// Copies one Core Data table at a time into the Remodel store being written, in SQL over the attached
-/// source (schema `source`): checks every value first, then inserts in key ranges, ranks order
-/// columns, and reads external binary data in.
+/// source (schema `source`): each value is checked in the scan that copies it (a value Remodel cannot
+/// hold stops the statement through ``CoreDataRefusal`` and is then explained), rows go in key ranges in
+/// key order, order columns are ranked, join tables copied in key order.
 final class CoreDataTableCopier {
     let connection: SQLiteConnection
+    /// The Core Data store as the user named it (errors name it).
     let source: String
+    /// The new store as the user named it.
+    let target: String
     let progress: OperationProgressReporter
-    /// Objects to copy in all, and copied so far (for progress).
-    var total = 0
+    let refusal: CoreDataRefusal
+    /// For progress: objects copied so far, and keys not yet gone through.
     private var copied = 0
+    private var keysLeft = 0
 
-    init(connection: SQLiteConnection, source: String, progress: OperationProgressReporter) {
+    init(connection: SQLiteConnection, source: String, target: String, progress: OperationProgressReporter)
+        throws(RemodelError)
+    {
         self.connection = connection
         self.source = source
+        self.target = target
         self.progress = progress
+        self.refusal = try CoreDataRefusal(on: connection)
     }
 
-    private func sourceTable(_ name: String) -> String { "source.\(quoteIdentifier(name))" }
+    static let batchSpan: Int64 = CoreDataImporter.batchSpan
+    static let key = CoreDataName.primaryKey
+    static let entityNumber = CoreDataName.entityNumber
 
-    /// `s."Z_ENT" IN (1, 2)`.
-    private static func entityTest(_ numbers: [Int64]) -> String {
-        "s.\"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))"
-    }
+    func sourceTable(_ name: String) -> String { "source.\(quoteIdentifier(name))" }
 
-    // MARK: - Checking
-
-    /// Refuses the first object whose entity number is not one of the hierarchy's concrete entities, or
-    /// whose value Remodel cannot hold, naming the entity, `Z_PK`, attribute and value.
-    func check(_ table: CoreDataMapping.Table) throws(RemodelError) {
-        let concrete = table.entityByNumber.keys.sorted()
-        let stray = try connection.rows(
-            "SELECT s.\"Z_PK\", s.\"Z_ENT\" FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_ENT\" IS NULL OR NOT \(Self.entityTest(concrete)) ORDER BY s.\"Z_PK\" LIMIT 1"
-        )
-        if let row = stray.first {
-            let key = row[0].coreDataInteger ?? 0
-            let number = row[1].coreDataInteger
-            let what =
-                number.flatMap { table.abstractNumbers[$0].map { "the abstract entity \($0)" } } ?? number.map {
-                    "entity number \($0), which Z_PRIMARYKEY does not give to an entity of this table"
-                } ?? "no entity number"
-            throw RemodelError(
-                .invalidValue,
-                "\(table.source) Z_PK \(key) has \(what); an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it",
-                path: source, entity: table.target, primaryKey: key)
-        }
-        var cases: [String] = []
-        var problems: [(CoreDataMapping.Source, String)] = []
-        for column in table.columns {
-            for item in column.sources {
-                guard let type = item.type else { continue }
-                let value = "s.\(quoteIdentifier(item.column))"
-                var (condition, expected) = CoreDataValues.problem(value, type: type)
-                if item.isExternal {
-                    condition =
-                        "typeof(\(value)) NOT IN ('blob', 'null') OR (typeof(\(value)) = 'blob' AND substr(\(value), 1, 1) NOT IN (X'01', X'02'))"
-                    expected = "bytes after a marker byte 1 (kept in the store) or 2 (kept in a file)"
-                }
-                cases.append("WHEN \(Self.entityTest(item.numbers)) AND (\(condition)) THEN \(problems.count)")
-                problems.append((item, expected))
-            }
-        }
-        guard !cases.isEmpty else { return }
-        let sql =
-            "SELECT pk, ent, problem FROM (SELECT s.\"Z_PK\" AS pk, s.\"Z_ENT\" AS ent, CASE \(cases.joined(separator: " ")) END AS problem "
-            + "FROM \(sourceTable(table.source)) AS s) WHERE problem IS NOT NULL ORDER BY pk LIMIT 1"
-        guard let row = try connection.rows(sql).first, let key = row[0].coreDataInteger,
-            let index = row[2].coreDataInteger
-        else { return }
-        let (item, expected) = problems[Int(index)]
-        let entity = row[1].coreDataInteger.flatMap { table.entityByNumber[$0] } ?? item.entity
-        let value = try connection.scalar(
-            "SELECT quote(\(quoteIdentifier(item.column))) || ' (' || typeof(\(quoteIdentifier(item.column))) || ')' FROM \(sourceTable(table.source)) WHERE \"Z_PK\" = ?",
-            [.integer(key)])
-        var shown = value.flatMap { if case .text(let text) = $0 { return text } else { return nil } } ?? "?"
-        if shown.count > 80 { shown = String(shown.prefix(77)) + "…" }
-        throw RemodelError(
-            .invalidValue,
-            "\(entity) Z_PK \(key) attribute \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but a \(item.type?.rawValue ?? "") attribute must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",
-            path: source, entity: entity, property: item.property, primaryKey: key)
+    /// `s.Z_ENT IN (1, 2)`.
+    static func entityTest(_ numbers: [Int64]) -> String {
+        "s.\(entityNumber) IN (\(numbers.map(String.init).joined(separator: ", ")))"
     }
 
     // MARK: - Copying
 
-    /// The SQL reading one Remodel column from a row `s` of the Core Data table.
-    private static func expression(_ column: CoreDataMapping.ValueColumn, allNumbers: [Int64]) -> String {
+    /// The checks of one table's copy, by problem number: the source column and what it must hold.
+    typealias Problems = [(item: CoreDataMapping.Source, expected: String)]
+
+    /// The SQL reading one Remodel column from a row `s`, refusing a value that fails its check.
+    private static func expression(
+        _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems
+    ) -> String {
         func value(_ item: CoreDataMapping.Source) -> String {
             let raw = "s.\(quoteIdentifier(item.column))"
-            guard let type = item.type else { return raw }
-            if item.isExternal { return "CASE WHEN substr(\(raw), 1, 1) = X'01' THEN substr(\(raw), 2) ELSE NULL END" }
-            return CoreDataValues.conversion(raw, type: type)
+            let converted: String
+            let check: (check: CoreDataValues.Check?, expected: String)
+            if let type = item.type {
+                converted =
+                    item.isExternal
+                    ? CoreDataValues.externalConversion(raw) : CoreDataValues.conversion(raw, type: type)
+                check = item.isExternal ? CoreDataValues.externalCheck(raw) : CoreDataValues.check(raw, type: type)
+            } else {
+                // A to-one holds a key: an integer.
+                converted = raw
+                check = (
+                    .accept(when: CoreDataValues.integer(raw)),
+                    "the \(CoreDataName.primaryKey) of an object, an integer"
+                )
+            }
+            guard let guarded = check.check else { return converted }
+            problems.append((item, check.expected))
+            return guarded.guarding(converted, refusal: CoreDataRefusal.call(Int64(problems.count - 1)))
         }
         if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
             return value(only)
@@ -98,43 +74,129 @@ final class CoreDataTableCopier {
         return "CASE \(branches.joined(separator: " ")) END"
     }
 
-    /// Inserts every object of the table, in ranges of `Z_PK`.
-    func copy(_ table: CoreDataMapping.Table) throws(RemodelError) {
+    /// Inserts every object of the table, in ranges of `Z_PK`, checking each value as it goes; returns the
+    /// number of rows.
+    @discardableResult
+    func copy(_ table: CoreDataMapping.Table) throws(RemodelError) -> Int {
         let numbers = table.entityByNumber.keys.sorted()
         let entityName =
-            "CASE s.\"Z_ENT\" "
+            "CASE s.\(Self.entityNumber) "
             + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ")
-            + " END"
-        let targets = ["_pk", "_entity"] + table.columns.map(\.target)
-        let values = ["s.\"Z_PK\"", entityName] + table.columns.map { Self.expression($0, allNumbers: numbers) }
+            + " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity)) END"
+        var problems: Problems = []
+        let targets = [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target)
+        let values =
+            ["s.\(Self.key)", entityName]
+            + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
         let insert = try connection.prepare(
             "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
                 + values.joined(separator: ", ")
-                + " FROM \(sourceTable(table.source)) AS s WHERE s.\"Z_PK\" >= ? AND s.\"Z_PK\" < ? ORDER BY s.\"Z_PK\""
+                + " FROM \(sourceTable(table.source)) AS s WHERE s.\(Self.key) >= ? AND s.\(Self.key) < ? ORDER BY s.\(Self.key)"
         )
-        let bounds =
-            try connection.rows("SELECT min(\"Z_PK\"), max(\"Z_PK\") FROM \(sourceTable(table.source))").first ?? []
-        guard let lowest = bounds.first?.coreDataInteger, let highest = bounds.last?.coreDataInteger else { return }
+        guard let (lowest, highest) = try keyBounds(table) else { return 0 }
         let item = table.entityByNumber.count == 1 ? table.entityByNumber.values.first : table.target
         var start = lowest
+        var rows = 0
         while start <= highest {
             let end = start > highest - Self.batchSpan ? highest + 1 : start + Self.batchSpan
             try insert.bind([.integer(start), .integer(end)])
             do {
                 while try insert.step() {}
             } catch {
-                throw RemodelError(
-                    .sqlite, "copying \(table.source) into \(table.target) failed: \(error.message)", path: source,
-                    entity: table.target, cause: error)
+                insert.reset()
+                if let (problem, key) = refusal.take() {
+                    throw try explain(problem: problem, key: key, table: table, problems: problems)
+                }
+                throw failure(error, copying: "\(table.source) into \(table.target)", entity: table.target)
             }
             insert.reset()
+            rows += connection.changes
             copied += connection.changes
-            progress.report("importing", item: item, completed: copied, total: total, unit: .objects)
+            keysLeft -= Int(end - start)
+            progress.report("importing", item: item, completed: copied, total: copied + keysLeft, unit: .objects)
             start = end
+        }
+        return rows
+    }
+
+    /// The smallest and largest `Z_PK` of a table, `nil` when it is empty: two lookups in its key's
+    /// B-tree (SQLite reads `min()` and `max()` from the index only when each is alone in its query).
+    func keyBounds(_ table: CoreDataMapping.Table) throws(RemodelError) -> (Int64, Int64)? {
+        let source = sourceTable(table.source)
+        let row = try connection.rows(
+            "SELECT (SELECT min(\(Self.key)) FROM \(source)), (SELECT max(\(Self.key)) FROM \(source))"
+        ).first
+        guard let lowest = row?[0].coreDataInteger, let highest = row?[1].coreDataInteger else { return nil }
+        return (lowest, highest)
+    }
+
+    /// Counts the keys every table spans before the copy starts: progress counts the objects copied
+    /// against those copied plus the keys left to go, which is the number of objects where keys are
+    /// dense and comes down to it as the copy goes (a count of the rows would read every table once more).
+    func countKeys(_ tables: [CoreDataMapping.Table]) throws(RemodelError) {
+        keysLeft = 0
+        for table in tables {
+            guard let (lowest, highest) = try keyBounds(table) else { continue }
+            keysLeft += Int(clamping: highest - lowest + 1)
         }
     }
 
-    static let batchSpan: Int64 = CoreDataImporter.batchSpan
+    /// An error of a copy statement in the words of the store at fault: a damaged source (SQLite cannot
+    /// read it) names the Core Data store; anything else names the new store.
+    func failure(_ error: RemodelError, copying what: String, entity: String?) -> RemodelError {
+        if let damage = Self.sourceDamage(error, source: source, entity: entity) { return damage }
+        var wrapped = RemodelError(
+            .sqlite, "copying \(what) failed: \(error.message)", path: target, entity: entity, cause: error)
+        wrapped.sqliteCode = error.sqliteCode
+        return wrapped
+    }
+
+    /// SQLite's "the file is damaged" (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) met while importing, said of
+    /// the Core Data store (the only file the import reads); `nil` for any other error.
+    static func sourceDamage(_ error: RemodelError, source: String, entity: String? = nil) -> RemodelError? {
+        let damaged: Set<Int32> = [11, 26]
+        guard error.code == .sqlite, let code = error.sqliteCode, damaged.contains(code & 0xFF) else { return nil }
+        return RemodelError(
+            .notAStore,
+            "the Core Data store is damaged: SQLite cannot read it (\(error.message)); nothing was imported: copy it again from the device or a backup",
+            path: source, entity: entity, cause: error)
+    }
+
+    // MARK: - Explaining a refused value
+
+    /// The sentence for the value the copy refused: the entity, `Z_PK`, attribute, column and value.
+    private func explain(problem: Int64, key: Int64, table: CoreDataMapping.Table, problems: Problems)
+        throws(RemodelError) -> RemodelError
+    {
+        let number = try connection.scalar(
+            "SELECT \(Self.entityNumber) FROM \(sourceTable(table.source)) WHERE \(Self.key) = ?", [.integer(key)]
+        )?.coreDataInteger
+        guard problem >= 0, Int(problem) < problems.count else {
+            let what =
+                number.flatMap { table.abstractNumbers[$0].map { "the abstract entity \($0)" } } ?? number.map {
+                    "entity number \($0), which \(CoreDataName.primaryKeyTable) does not give to an entity of this table"
+                } ?? "no entity number"
+            return RemodelError(
+                .invalidValue,
+                "\(table.source) \(Self.key) \(key) has \(what); an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it",
+                path: source, entity: table.target, primaryKey: key)
+        }
+        let (item, expected) = problems[Int(problem)]
+        let entity = number.flatMap { table.entityByNumber[$0] } ?? item.entity
+        let column = quoteIdentifier(item.column)
+        let value = try connection.scalar(
+            "SELECT quote(\(column)) || ' (' || typeof(\(column)) || ')' FROM \(sourceTable(table.source)) WHERE \(Self.key) = ?",
+            [.integer(key)])
+        var shown = value.flatMap { if case .text(let text) = $0 { return text } else { return nil } } ?? "?"
+        if shown.count > 80 { shown = String(shown.prefix(77)) + "…" }
+        let kind = item.type.map { "a \($0.rawValue) attribute" } ?? "a to-one relationship"
+        return RemodelError(
+            .invalidValue,
+            "\(entity) \(Self.key) \(key) \(item.type == nil ? "relationship" : "attribute") \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but \(kind) must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",
+            path: source, entity: entity, property: item.property, primaryKey: key)
+    }
+
+    // MARK: - Orders and links
 
     /// Order columns: 0-based positions, ranked from Core Data's ordering keys within each owner.
     func rankOrders(_ table: CoreDataMapping.Table) throws(RemodelError) {
@@ -142,16 +204,15 @@ final class CoreDataTableCopier {
         for order in table.orders {
             let partition = quoteIdentifier(order.partition)
             try connection.execute(
-                "UPDATE main.\(target) SET \(quoteIdentifier(order.target)) = ranked.position FROM (SELECT s.\"Z_PK\" AS pk, "
-                    + "row_number() OVER (PARTITION BY s.\(partition) ORDER BY s.\(quoteIdentifier(order.key)), s.\"Z_PK\") - 1 AS position "
-                    + "FROM \(sourceTable(table.source)) AS s WHERE s.\(partition) IS NOT NULL) AS ranked WHERE main.\(target).\"_pk\" = ranked.pk"
+                "UPDATE main.\(target) SET \(quoteIdentifier(order.target)) = ranked.position FROM (SELECT s.\(Self.key) AS pk, "
+                    + "row_number() OVER (PARTITION BY s.\(partition) ORDER BY s.\(quoteIdentifier(order.key)), s.\(Self.key)) - 1 AS position "
+                    + "FROM \(sourceTable(table.source)) AS s WHERE s.\(partition) IS NOT NULL) AS ranked WHERE main.\(target).\(StoreColumn.pk) = ranked.pk"
             )
         }
     }
 
-    /// Copies a many-to-many join table; returns the number of links.
+    /// Copies a many-to-many join table in the new table's key order; returns the number of links.
     func copy(_ join: CoreDataMapping.Join) throws(RemodelError) -> Int {
-        typealias J = StoreLayout.JoinTable
         let owner = "j.\(quoteIdentifier(join.sourceColumn))"
         let member = "j.\(quoteIdentifier(join.destinationColumn))"
         let sourceOrder =
@@ -162,53 +223,19 @@ final class CoreDataTableCopier {
             join.destinationOrderKey.map {
                 "row_number() OVER (PARTITION BY \(member) ORDER BY j.\(quoteIdentifier($0)), \(owner)) - 1"
             } ?? "NULL"
-        let columns = [J.sourceColumn, J.destinationColumn, J.sourceOrderColumn, J.destinationOrderColumn].map(
-            quoteIdentifier)
-        try connection.execute(
-            "INSERT INTO main.\(quoteIdentifier(join.target)) (\(columns.joined(separator: ", "))) SELECT \(owner), \(member), \(sourceOrder), \(destinationOrder) "
-                + "FROM \(sourceTable(join.source)) AS j WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL ORDER BY \(owner), \(member)"
-        )
-        return connection.changes
-    }
-
-    // MARK: - External binary data
-
-    /// Reads in, one file at a time, the values Core Data kept in files beside the store (marker byte
-    /// 2, then the file's name) from `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`. Returns the number of files.
-    func readExternalData(_ table: CoreDataMapping.Table, storeFile: String) throws(RemodelError) -> Int {
-        var files = 0
-        let url = URL(fileURLWithPath: storeFile)
-        let folder = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT/_EXTERNAL_DATA").path
-        for column in table.columns {
-            for item in column.sources where item.isExternal {
-                let raw = quoteIdentifier(item.column)
-                let select = try connection.prepare(
-                    "SELECT s.\"Z_PK\", substr(s.\(raw), 2) FROM \(sourceTable(table.source)) AS s WHERE \(Self.entityTest(item.numbers)) AND typeof(s.\(raw)) = 'blob' AND substr(s.\(raw), 1, 1) = X'02' ORDER BY s.\"Z_PK\""
-                )
-                let update = try connection.prepare(
-                    "UPDATE main.\(quoteIdentifier(table.target)) SET \(quoteIdentifier(column.target)) = ? WHERE \"_pk\" = ?"
-                )
-                while try select.step() {
-                    guard case .integer(let key) = select.value(at: 0), case .blob(let reference) = select.value(at: 1)
-                    else { continue }
-                    let name = String(decoding: reference.prefix { $0 != 0 }, as: UTF8.self)
-                    let file = folder + "/" + name
-                    guard !name.isEmpty, !name.contains("/"), let data = FileManager.default.contents(atPath: file)
-                    else {
-                        throw RemodelError(
-                            .io,
-                            "\(item.entity) Z_PK \(key) attribute \"\(item.property)\": its bytes are kept in the file \(file), which cannot be read; copy the store with its .\(url.deletingPathExtension().lastPathComponent)_SUPPORT folder and import again",
-                            path: source, entity: item.entity, property: item.property, primaryKey: key)
-                    }
-                    try update.bind([.blob(data), .integer(key)])
-                    _ = try update.step()
-                    update.reset()
-                    files += 1
-                }
-            }
+        let columns = [
+            StoreColumn.joinSource, StoreColumn.joinDestination, StoreColumn.joinSourceOrder,
+            StoreColumn.joinDestinationOrder,
+        ]
+        do {
+            try connection.execute(
+                "INSERT INTO main.\(quoteIdentifier(join.target)) (\(columns.joined(separator: ", "))) SELECT \(owner), \(member), \(sourceOrder), \(destinationOrder) "
+                    + "FROM \(sourceTable(join.source)) AS j WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL ORDER BY \(owner), \(member)"
+            )
+        } catch {
+            throw failure(error, copying: "\(join.source) into \(join.target)", entity: nil)
         }
-        return files
+        return connection.changes
     }
 }
 

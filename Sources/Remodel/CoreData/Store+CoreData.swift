@@ -32,17 +32,20 @@ extension Store {
     public static func importCoreData(
         from source: String, bundle: ModelBundle, into path: String, version: String? = nil
     ) throws(RemodelError) -> CoreDataImport {
-        try importCoreData(from: source, bundle: bundle, into: path, version: version, progress: nil)
+        try importCoreData(from: source, models: .bundle(bundle), into: path, version: version, progress: nil)
     }
 
-    /// ``importCoreData(from:bundle:into:version:)``, telling `progress` how many objects are copied.
+    /// Imports a Core Data store as ``importCoreData(from:bundle:into:version:)`` does, with the model
+    /// `models` says (the app's, the store's own, or several merged), telling `progress` how many objects
+    /// are copied.
     package static func importCoreData(
-        from source: String, bundle: ModelBundle, into path: String, version: String?,
+        from source: String, models: CoreDataModels, into path: String, version: String?,
+        missingExternalData: CoreDataImport.MissingExternalData = .refuse,
         progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> CoreDataImport {
         try CoreDataImporter(
-            source: source, bundle: bundle, target: path, requestedVersion: version,
-            progress: OperationProgressReporter(progress)
+            source: source, models: models, target: path, requestedVersion: version,
+            missingExternalData: missingExternalData, progress: OperationProgressReporter(progress)
         ).run()
     }
 }

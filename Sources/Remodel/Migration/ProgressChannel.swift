@@ -10,8 +10,8 @@ struct ProgressChannel: Sendable {
     private let continuation: AsyncStream<MigrationProgress>.Continuation
 
     init() {
-        let flag = CancellationFlag()
         let progress = Progress(totalUnitCount: 1_000_000)
+        let flag = CancellationFlag(alsoCancelledWhen: { progress.isCancelled })
         progress.isCancellable = true
         progress.cancellationHandler = { flag.cancel() }
         (updates, continuation) = AsyncStream<MigrationProgress>.makeStream(bufferingPolicy: .unbounded)

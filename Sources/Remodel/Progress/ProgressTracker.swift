@@ -140,11 +140,19 @@ final class ProgressTracker {
 final class CancellationFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
+    /// Another sign of cancellation, read with the flag: a `Foundation.Progress`'s `isCancelled` is set as
+    /// `cancel()` returns, while its cancellation handler may run later, on another thread.
+    private let linked: (@Sendable () -> Bool)?
+
+    init(alsoCancelledWhen linked: (@Sendable () -> Bool)? = nil) {
+        self.linked = linked
+    }
 
     var isCancelled: Bool {
         lock.lock()
-        defer { lock.unlock() }
-        return cancelled
+        let cancelled = self.cancelled
+        lock.unlock()
+        return cancelled || linked?() == true
     }
 
     func cancel() {

@@ -104,7 +104,10 @@ struct BinaryPropertyListReader {
         }
         inProgress[index] = true
         let entry = offsetTable + index * offsetSize
-        let offset = Int(Self.unsigned(bytes, at: entry, size: offsetSize))
+        // An 8-byte offset may be past what an Int holds: out of the data, like any offset past its end.
+        guard let offset = Int(exactly: Self.unsigned(bytes, at: entry, size: offsetSize)) else {
+            throw failure("its offset is past the end of the data", object: index)
+        }
         let value = try parse(index, at: offset, depth: depth)
         inProgress[index] = false
         decoded[index] = value

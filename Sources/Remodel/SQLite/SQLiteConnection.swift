@@ -76,9 +76,15 @@ package final class SQLiteConnection {
     }
 
     /// Opens `uri` with SQLite's `flags`; errors name `path`.
-    private init(uri: String, flags: Int32, path: String) throws(RemodelError) {
+    private convenience init(uri: String, flags: Int32, path: String) throws(RemodelError) {
+        try self.init(name: uri, flags: flags, vfs: nil, path: path)
+    }
+
+    /// Opens `name` with SQLite's `flags` through the VFS named `vfs` (the default one when `nil`);
+    /// errors name `path`.
+    init(name: String, flags: Int32, vfs: String?, path: String) throws(RemodelError) {
         var pointer: OpaquePointer?
-        let code = sqlite3_open_v2(uri, &pointer, flags, nil)
+        let code = sqlite3_open_v2(name, &pointer, flags, vfs)
         guard let pointer else {
             throw RemodelError.sqlite(code, message: "could not open the database", path: path)
         }

@@ -37,8 +37,9 @@ public final class Store {
         connection.setBusyTimeout(milliseconds: 5000)
     }
 
-    /// Opens an existing store at any version of the bundle (check ``version`` against
-    /// `bundle.currentVersion`; at app launch use ``openOrCreate(at:bundle:)``).
+    /// Opens an existing store at any version of the bundle, including one after the bundle's current
+    /// version (check ``version`` against `bundle.currentVersion`; at app launch use
+    /// ``openOrCreate(at:bundle:)``, which refuses a store after the current version).
     ///
     /// For example:
     /// ```swift
@@ -71,6 +72,8 @@ public final class Store {
         let versionName: String
         switch inspection.state {
         case .current(let name), .older(let name, _):
+            versionName = name
+        case .newer(let name) where inspection.isAfterCurrentVersion:
             versionName = name
         case .missing:
             throw RemodelError(.storeMissing, "there is no store at this path; create it first", path: inspection.path)

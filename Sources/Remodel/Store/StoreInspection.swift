@@ -61,6 +61,14 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// The bundle's version names, oldest first (named in the message about a newer store).
     public var versionNames: [String] = []
 
+    /// Whether the store is at a version the bundle has that comes after its current version (the
+    /// bundle's `.xccurrentversion` names an earlier one): `export` reads such a store, `migrate` and
+    /// launch refuse it as newer, since they never take a store backwards.
+    public var isAfterCurrentVersion: Bool {
+        if case .newer(let version) = state { return versionNames.contains(version) }
+        return false
+    }
+
     /// The error to throw when the store cannot be opened or migrated as it is: a code an app can act on
     /// (``RemodelError/Code/newerStore``, ``RemodelError/Code/otherModel``, ``RemodelError/Code/editedVersion``,
     /// ``RemodelError/Code/notAStore``, ``RemodelError/Code/schemaDrift``, ``RemodelError/Code/storeMissing``)
@@ -124,6 +132,9 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
             let steps = migrationSteps.map { $0 == 1 ? "1 step" : "\($0) steps" } ?? "several steps"
             return
                 "The store at \(path) is at version \"\(version)\" (recognised by \(how)), older than the current \"\(currentVersionName)\": it must be migrated (\(steps))."
+        case .newer(let version) where isAfterCurrentVersion:
+            return
+                "The store at \(path) is at version \"\(version)\" of model \"\(modelName)\", which comes after the bundle's current version \"\(currentVersionName)\": it can be read (export), but launch and migrate leave it untouched, as they never take a store backwards; if the app uses \"\(version)\", make it the current version (in Xcode, or in .xccurrentversion)."
         case .newer(let version):
             let known =
                 versionNames.isEmpty

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import RemodelSQLite
 
 /// Reads a store without changing a byte in it or beside it, whatever state a program left it in:
 ///
@@ -78,16 +79,23 @@ final class StoreSnapshot {
     }
 
     /// Runs `body` on a snapshot of the store at `path`, and once more on a new snapshot when the first
-    /// was read without a lock and the file changed meanwhile (``checkUnchanged()``).
+    /// was read without a lock and the file changed meanwhile (``checkUnchanged()``), or when the store's
+    /// side files changed between the look and the read (``lostItsLog(_:)``).
     static func reading<T>(_ path: String, _ body: (StoreSnapshot) throws(RemodelError) -> T) throws(RemodelError) -> T
     {
-        let snapshot = try StoreSnapshot(path: path)
-        let result: Result<T, RemodelError>
-        do {
-            result = .success(try body(snapshot))
-        } catch {
-            result = .failure(error)
-        }
+        var snapshot = try StoreSnapshot(path: path)
+        var result: Result<T, RemodelError>
+        var attempts = 0
+        repeat {
+            attempts += 1
+            do {
+                result = .success(try body(snapshot))
+            } catch {
+                result = .failure(error)
+            }
+            guard case .failure(let error) = result, snapshot.lostItsLog(error), attempts < 3 else { break }
+            snapshot = try StoreSnapshot(path: path)
+        } while true
         do {
             try snapshot.checkUnchanged()
         } catch {
@@ -120,6 +128,16 @@ final class StoreSnapshot {
         }
         opened = connection
         return connection
+    }
+
+    /// Whether `error` is SQLite's "unable to open" on a WAL store read with its side files, whose `-wal`
+    /// went away after the look (the last connection of the program writing it closed, checkpointing and
+    /// deleting its log): a read-only connection cannot create the log again. A new look reads it whole.
+    private func lostItsLog(_ error: RemodelError) -> Bool {
+        guard let code = error.sqliteCode, code & 0xFF == SQLITE_CANTOPEN, !rolledBack, !copiedWithLog else {
+            return false
+        }
+        return StoreFileHeader.isWAL(path: readPath) && unlockedFrom == nil
     }
 
     /// Throws when the store was read without a lock (immutable) and its file has changed since: what

@@ -103,7 +103,9 @@ enum AttributeValueParser {
             guard digits() > 0 else { return nil }
         }
         guard scalars.isEmpty else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        // No locale: the text is checked above to be digits with "." for the point, and a Locale would
+        // load ICU's data (3.6 MiB of a process's memory) for nothing.
+        return Decimal(string: text, locale: nil)
     }
 
     private static func isWhole(_ number: Decimal) -> Bool {

@@ -154,10 +154,10 @@ struct CoreDataLayoutTests {
         let error = try #require(throws: RemodelError.self) {
             try Store.importCoreData(from: source, bundle: bundle, into: folder.file("zoo-remodel.sqlite"))
         }
-        #expect(error.entity == "Animal" && error.property == "photo" && error.primaryKey == 2)
+        #expect(error.entity == "Cat" && error.property == "photo" && error.primaryKey == 2)
         #expect(
             error.message
-                == "Animal Z_PK 2 attribute \"photo\": its bytes are kept in the file \(folder.path)/.Zoo_SUPPORT/_EXTERNAL_DATA/5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A, which cannot be read; copy the store with its .Zoo_SUPPORT folder and import again"
+                == "Cat Z_PK 2 attribute \"photo\": its bytes are kept in the file \(folder.path)/.Zoo_SUPPORT/_EXTERNAL_DATA/5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A, which cannot be read; copy the store with its .Zoo_SUPPORT folder and import again, or import it empty with --missing-external-data empty"
         )
         #expect(!FileManager.default.fileExists(atPath: folder.file("zoo-remodel.sqlite")))
     }

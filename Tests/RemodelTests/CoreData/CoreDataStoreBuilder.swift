@@ -48,14 +48,18 @@ enum CoreDataStoreBuilder {
 
     /// Writes the zoo store at `path` (rollback journal) and returns it.
     @discardableResult
-    static func zoo(at path: String, extraSQL: [String] = [], identifier: String = "") throws -> String {
+    static func zoo(
+        at path: String, extraSQL: [String] = [], identifier: String = "", moreEntities: [String] = []
+    ) throws -> String {
         let connection = try SQLiteConnection(path: path, mode: .create)
         let plist = BinaryPropertyListWriter.encode(
             .dictionary([
                 (
                     "NSStoreModelVersionHashes",
                     .dictionary(
-                        ["Animal", "Cat", "Dog", "Keeper", "Zone"].map { ($0, .data(Array(repeating: 7, count: 32))) })
+                        (["Animal", "Cat", "Dog", "Keeper", "Zone"] + moreEntities).map {
+                            ($0, .data(Array(repeating: 7, count: 32)))
+                        })
                 ),
                 ("NSStoreModelVersionIdentifiers", .array([.string(identifier)])),
                 ("NSStoreModelVersionHashesVersion", .integer(3)),
@@ -73,7 +77,7 @@ enum CoreDataStoreBuilder {
               ZKEEPER INTEGER, Z_FOK_KEEPER INTEGER, ZBORN TIMESTAMP, ZHEIGHT FLOAT, ZWEIGHT DECIMAL, ZHOMEPAGE VARCHAR, ZNAME VARCHAR,
               ZTAG VARCHAR, ZID BLOB, ZPHOTO BLOB )
             """,
-            "CREATE TABLE ZKEEPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVORITE INTEGER, Z1FAVORITE INTEGER, ZNAME VARCHAR )",
+            "CREATE TABLE ZKEEPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVORITE INTEGER, Z1_FAVORITE INTEGER, ZNAME VARCHAR )",
             "CREATE TABLE ZZONE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )",
             "CREATE TABLE Z_4ZONES ( Z_4KEEPERS INTEGER, Z_5ZONES INTEGER, Z_FOK_4KEEPERS INTEGER, PRIMARY KEY (Z_4KEEPERS, Z_5ZONES) )",
             // Animals: a plain Animal, two Cats, two Dogs; Core Data's ordering keys are sparse.

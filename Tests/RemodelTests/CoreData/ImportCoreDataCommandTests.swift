@@ -72,9 +72,15 @@ struct ImportCoreDataCommandTests {
             "REMODEL_FAULT_POINT": point, "REMODEL_FAULT_HIT": "2",
         ]) { $1 }
         if point != CoreDataFaultPoint.afterTable.rawValue { process.environment?["REMODEL_FAULT_HIT"] = "1" }
+        let before = try folder.contents()
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+        // Nothing beside the target: the new store has no name until it is complete.
+        let after = try folder.contents()
+        #expect(
+            after
+                == (before + (point == CoreDataFaultPoint.afterRename.rawValue ? ["zoo-remodel.sqlite"] : [])).sorted())
         if point == CoreDataFaultPoint.afterRename.rawValue {
             let store = try SQLiteConnection(path: target, mode: .readOnly)
             #expect(try store.scalar("PRAGMA integrity_check") == .text("ok"))

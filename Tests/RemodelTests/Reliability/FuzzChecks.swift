@@ -67,6 +67,31 @@ public enum FuzzChecks {
         }
     }
 
+    /// Core Data's compiled model (`Z_MODELCACHE`): raw DEFLATE, then the keyed archive, then the model
+    /// (an input starting `bplist00` is taken as the archive itself, so mutations reach the decoder). A
+    /// model that decodes must give model files Remodel reads back: the XML it writes always parses.
+    public static func modelCache(_ bytes: [UInt8]) {
+        let model: CompiledModel?
+        if bytes.starts(with: Array("bplist00".utf8)) {
+            model = try? CompiledModel(archive: bytes)
+        } else {
+            model = try? CompiledModel(compressed: bytes)
+        }
+        guard let model else { return }
+        let contents = model.contents
+        do {
+            _ = try XMLDocumentReader.parse(Array(contents.utf8), file: "Fuzz.xcdatamodel/contents")
+        } catch {
+            fatalError("a decoded model gave XML that does not parse: \(error.message)\n\(contents)")
+        }
+        _ = try? CoreDataModelCache.contents(of: model, name: "Fuzz", path: "Fuzz.sqlite")
+    }
+
+    /// Core Data's store metadata (`Z_METADATA.Z_PLIST`, a binary property list).
+    public static func metadata(_ bytes: [UInt8]) {
+        _ = try? CoreDataMetadata.parse(bytes)
+    }
+
     /// Expression parser and type checker (against `Person` of the first Library version);
     /// a checked expression is evaluated by the interpreter and compiled to SQL that SQLite
     /// must accept and run.

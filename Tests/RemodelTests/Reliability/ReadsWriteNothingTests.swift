@@ -54,4 +54,34 @@ import Testing
         )
         #expect(try FolderSnapshot(folder.path) == before, "status, --dry-run, export")
     }
+
+    /// A program writing a WAL store closes its last connection between the reader's look (a `-wal` and
+    /// a `-shm`: read with the side files) and its read: SQLite checkpoints and deletes the log, and a
+    /// read-only connection cannot open it again ("unable to open database file", which made a migration
+    /// racing an app's writes exit 75). The read looks again and reads the store whole. (That first
+    /// connection leaves an empty `-wal` behind: SQLite creates the log it cannot find, see WORKLOG.)
+    @Test func aLogDeletedBetweenTheLookAndTheReadIsReadAgain() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: 10)
+        try StoreStates.makeWAL(store)
+        var writer: SQLiteConnection? = try SQLiteConnection(path: store, mode: .readWrite)
+        try writer?.execute("UPDATE Person SET lastName = 'Logged' WHERE _pk = 1")
+        try #require(folder.contents().contains("library.sqlite-wal"))
+        var attempts = 0
+        var failures: [Int32] = []
+        let logged = try StoreSnapshot.reading(store) { (snapshot) throws(RemodelError) -> SQLiteValue? in
+            attempts += 1
+            let connection = try snapshot.connection()
+            if attempts == 1 { writer = nil }
+            do throws(RemodelError) {
+                return try connection.scalar("SELECT count(*) FROM Person WHERE lastName = 'Logged'")
+            } catch {
+                failures.append(error.sqliteCode ?? 0)
+                throw error
+            }
+        }
+        #expect(writer == nil && attempts == 2 && failures.map { $0 & 0xFF } == [14])
+        #expect(logged == .integer(1))
+    }
 }

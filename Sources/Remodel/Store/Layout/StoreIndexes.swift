@@ -1,10 +1,17 @@
-/// Builds a layout's indexes after a bulk load, first finding any objects that
-/// break a uniqueness constraint so the error can name them.
+/// Builds a layout's indexes after a bulk load. A unique index SQLite cannot build (objects share its
+/// values) is followed by a search for the objects that break the constraint, so the error names them;
+/// a unique index that builds proves its constraint, so the rows are sorted once, not twice.
 enum StoreIndexes {
     static func build(_ layout: StoreLayout, on connection: SQLiteConnection, path: String) throws(RemodelError) {
         for index in layout.indexes {
-            if index.isUnique { try checkUnique(index, layout: layout, on: connection, path: path) }
-            try connection.execute(index.createSQL)
+            do {
+                try connection.execute(index.createSQL)
+            } catch {
+                // SQLITE_CONSTRAINT: objects share the values of a unique index.
+                guard index.isUnique, let code = error.sqliteCode, code & 0xFF == 19 else { throw error }
+                try checkUnique(index, layout: layout, on: connection, path: path)
+                throw error
+            }
         }
     }
 

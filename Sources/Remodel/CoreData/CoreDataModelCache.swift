@@ -1,0 +1,55 @@
+/// The model a Core Data store carries in `Z_MODELCACHE`, read and turned into model files Remodel
+/// validates and reads like any other (docs/CORE-DATA-STORES.md, "The store's own model").
+enum CoreDataModelCache {
+    /// Reads and decodes the store's compiled model.
+    /// - Throws: ``RemodelError`` naming the store: ``RemodelError/Code/invalidModel`` when the store has
+    ///   no `Z_MODELCACHE` (saying to pass `--model`), ``RemodelError/Code/notAStore`` when it is damaged.
+    static func read(from connection: SQLiteConnection, schema: CoreDataSchema, path: String) throws(RemodelError)
+        -> CompiledModel
+    {
+        let table = CoreDataName.modelCacheTable
+        guard schema.table(table) != nil,
+            case .blob(let bytes)? = try connection.scalar(
+                "SELECT \(CoreDataName.modelCacheContent) FROM \(table) WHERE \(CoreDataName.modelCacheContent) IS NOT NULL LIMIT 1"
+            )
+        else {
+            throw RemodelError(
+                .invalidModel,
+                "the Core Data store keeps no compiled model (no \(table) row; Core Data writes one from iOS 11 and macOS 10.13 on), so Remodel cannot tell its model: pass the app's model with --model",
+                path: path)
+        }
+        do {
+            return try CompiledModel(compressed: Array(bytes))
+        } catch {
+            throw RemodelError(
+                .notAStore,
+                "the compiled model in the Core Data store's \(table) is damaged (\(error.message)); pass the app's model with --model, or copy the store again from the device",
+                path: path)
+        }
+    }
+
+    /// The model's `contents` file, checked: it must read and validate without errors, since a model with
+    /// errors is never used.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` naming the store and the first error.
+    static func contents(of model: CompiledModel, name: String, path: String) throws(RemodelError) -> String {
+        let contents = model.contents
+        let file = "\(name).xcdatamodel/contents"
+        let diagnostics: [Diagnostic]
+        do {
+            let root = try XMLDocumentReader.parse(Array(contents.utf8), file: file)
+            let (version, reading) = ModelFileReader.version(from: root, path: file, versionName: name)
+            diagnostics =
+                reading
+                + (version.map { ModelValidator.validate(ModelBundle(name: name, path: file, versions: [$0])) } ?? [])
+        } catch {
+            diagnostics = [Diagnostic(.error, rule: "malformed-xml", message: error.message, at: error.location)]
+        }
+        if let error = diagnostics.first(where: { $0.severity == .error }) {
+            throw RemodelError(
+                .invalidModel,
+                "the compiled model in the Core Data store's \(CoreDataName.modelCacheTable) does not make a model Remodel can use: \(error.message) [\(error.rule)]; pass the app's model with --model",
+                path: path)
+        }
+        return contents
+    }
+}

@@ -1,0 +1,97 @@
+/// The names Apple's Core Data gives its tables and columns in a SQLite store
+/// (docs/CORE-DATA-STORES.md), spelled once, with the rules that make the names of a model's own
+/// tables and columns.
+///
+/// The importer reads a store's names from its schema and compares them with these, so a typo does not
+/// compile:
+/// ```swift
+/// let sql = "SELECT \(CoreDataName.primaryKey), \(CoreDataName.entityNumber) FROM \(CoreDataName.table(ofRoot: "Car"))"
+/// // SELECT Z_PK, Z_ENT FROM ZCAR
+/// ```
+/// Each constant is a plain SQL identifier: it needs no quoting. Core Data upper-cases what it derives
+/// from a model's names, and SQLite compares names without regard to ASCII case, so comparisons go
+/// through ``normalized(_:)``.
+package enum CoreDataName {
+    // MARK: - Columns of every entity table
+
+    /// An object's key, unique in its hierarchy's table (`INTEGER PRIMARY KEY`).
+    package static let primaryKey = "Z_PK"
+    /// The number of an object's concrete entity, as `Z_PRIMARYKEY` gives it.
+    package static let entityNumber = "Z_ENT"
+    /// The optimistic-locking counter (not imported).
+    package static let optimisticLock = "Z_OPT"
+    /// The columns Core Data puts first in every entity table.
+    package static let entityTableColumns = [primaryKey, entityNumber, optimisticLock]
+
+    // MARK: - Core Data's bookkeeping
+
+    /// One row per entity: its number, name, parent's number and largest key given out.
+    package static let primaryKeyTable = "Z_PRIMARYKEY"
+    /// `Z_PRIMARYKEY`'s entity name.
+    package static let entityName = "Z_NAME"
+    /// `Z_PRIMARYKEY`'s parent entity number (0 for a root).
+    package static let superEntity = "Z_SUPER"
+    /// `Z_PRIMARYKEY`'s largest `Z_PK` given out.
+    package static let maximumKey = "Z_MAX"
+    /// The store's metadata: one row whose `Z_PLIST` is a binary property list.
+    package static let metadataTable = "Z_METADATA"
+    /// `Z_METADATA`'s version column (the row to read is the lowest).
+    package static let metadataVersion = "Z_VERSION"
+    /// `Z_METADATA`'s property list.
+    package static let metadataPlist = "Z_PLIST"
+    /// The compiled model the store was written with (raw deflate of a keyed archive).
+    package static let modelCacheTable = "Z_MODELCACHE"
+    /// `Z_MODELCACHE`'s one column.
+    package static let modelCacheContent = "Z_CONTENT"
+    /// Persistent history's tables.
+    package static let historyTables = ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]
+    /// The prefix of CloudKit mirroring's tables.
+    package static let cloudKitPrefix = "ANSCK"
+    /// The prefix of an ordering key column (`Z_FOK_PARENT`, `Z_FOK_1FAVORITES`).
+    package static let orderKeyPrefix = "Z_FOK_"
+
+    /// Tables Core Data keeps for itself, which are never imported.
+    package static func isBookkeeping(_ table: String) -> Bool {
+        let name = normalized(table)
+        return [primaryKeyTable, metadataTable, modelCacheTable].contains(name) || historyTables.contains(name)
+            || name.hasPrefix(cloudKitPrefix)
+    }
+
+    // MARK: - Names made from a model
+
+    /// A name as SQLite compares it: ASCII letters in upper case.
+    package static func normalized(_ name: String) -> String { name.uppercased() }
+
+    /// The table of a hierarchy: `Z` and the root entity's name in upper case (`ZCAR`).
+    package static func table(ofRoot entity: String) -> String { "Z" + normalized(entity) }
+
+    /// The column of an attribute or to-one relationship: `Z` and its name in upper case (`ZOWNER`);
+    /// where two entities of one hierarchy declare the name, the later ones are numbered (`ZFOLDER1`).
+    package static func column(of property: String) -> String { "Z" + normalized(property) }
+
+    /// The ordering key of a to-one column whose inverse is ordered: `ZPARENT` → `Z_FOK_PARENT`.
+    package static func orderKey(ofToOne column: String) -> String { orderKeyPrefix + column.dropFirst() }
+
+    /// The ordering key of a join table's column: `Z_1FAVORITES` → `Z_FOK_1FAVORITES`.
+    package static func orderKey(ofJoinColumn column: String) -> String { orderKeyPrefix + column.dropFirst(2) }
+
+    /// Whether `column` is `Z<n>_<rest>` where `Z<rest>` is `toOne`: the entity number Core Data keeps
+    /// beside a to-one whose destination has sub-entities (`Z6_FOLDER1` beside `ZFOLDER1`).
+    package static func isEntityNumber(_ column: String, of toOne: String) -> Bool {
+        let name = normalized(column)
+        let rest = "_" + normalized(toOne).dropFirst()
+        guard name.hasPrefix("Z"), name.hasSuffix(rest) else { return false }
+        let digits = name.dropFirst().dropLast(rest.count)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// Whether `name` is `Z_<n><RELATIONSHIP>`, a join table or join column named after a relationship
+    /// whatever the entity number (`Z_1BOOKS`, `Z_2BOOKS`).
+    package static func isNumbered(_ name: String, after relationship: String) -> Bool {
+        let upper = normalized(name)
+        let key = normalized(relationship)
+        guard upper.hasPrefix("Z_"), upper.hasSuffix(key) else { return false }
+        let digits = upper.dropFirst(2).dropLast(key.count)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}
