@@ -43,7 +43,13 @@ extension Store {
         missingExternalData: CoreDataImport.MissingExternalData = .refuse,
         progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> CoreDataImport {
-        try CoreDataImporter(
+        // A model with errors is never used: refused before either store is opened.
+        switch models {
+        case .bundle(let bundle): try ResolvedCoreDataModel.refuseErrors(in: bundle)
+        case .merged(let bundles): for bundle in bundles { try ResolvedCoreDataModel.refuseErrors(in: bundle) }
+        case .store: break
+        }
+        return try CoreDataImporter(
             source: source, models: models, target: path, requestedVersion: version,
             missingExternalData: missingExternalData, progress: OperationProgressReporter(progress)
         ).run()

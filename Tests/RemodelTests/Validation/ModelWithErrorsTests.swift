@@ -56,6 +56,12 @@ import Testing
             (["seed", bundle, "--version", "Zoo 2"], 1),
             (["generate", bundle, "--output", folder.file("Records")], 1),
             (["diff", bundle], 2),
+            (
+                [
+                    "import-core-data", try CoreDataStoreBuilder.zoo(at: folder.file("CoreData.sqlite")), "--model",
+                    bundle, "--into", folder.file("imported.sqlite"),
+                ], 1
+            ),
         ]
         for (arguments, status) in commands {
             try expectCommandRefusedUntouched(arguments, status: status, error: printed, folder: folder.path)
