@@ -4,7 +4,7 @@ import Testing
 /// The fleet tests share the machine with other test runs: each run's template stores are its own, made
 /// in a folder of its own and removed when it ends; another run's folder is left alone, in use or not
 /// (before, every run removed every `remodel-fleet-templates-*` folder, those of runs still going included).
-struct FleetTestHygieneTests {
+@Suite(.tags(.slow), .skippable(.slow)) struct FleetTestHygieneTests {
     @Test func aRunOfTheFleetTestsLeavesOtherRunsFoldersAndRemovesItsOwn() throws {
         let prefixes = ["remodel-fleet-templates-", FleetFolder.templatesPrefix]
         let others = prefixes.map { NSTemporaryDirectory() + $0 + "\(Int32.max)" }

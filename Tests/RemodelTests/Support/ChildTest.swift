@@ -20,10 +20,11 @@ enum ChildTest {
         return URL(fileURLWithPath: running)
     }
 
-    /// Starts this test executable running the one test `name` (a function name, unique in the suite), with `environment`.
+    /// Starts this test executable running the one test `name` (a function name, unique in the suite), with
+    /// `environment`; the test runs whatever tags the parent run leaves out (`REMODEL_SKIP_TAGS`).
     static func start(_ name: String, environment: [String: String]) throws -> Reliability.Child {
         try Reliability.Child(
             executable, ["--testing-library", "swift-testing", "--filter", name],
-            environment: environment.merging([variable: name]) { $1 })
+            environment: environment.merging([variable: name, "REMODEL_SKIP_TAGS": ""]) { $1 })
     }
 }
