@@ -68,11 +68,13 @@ package final class SQLiteConnection {
     /// `mode=ro` alone maps the `-shm` for writing (a reader sets read marks in it, and rebuilds it when no
     /// connection has it open); `readonly_shm=1` opens it read-only, and SQLite then reads the log itself
     /// when it cannot use the `-shm` as it is.
+    /// The log is opened read-only too, never created (``LogReadingVFS``): when it is gone by the time the
+    /// connection reads, the read fails with `SQLITE_CANTOPEN` and leaves nothing behind.
     convenience init(readingSideFiles path: String, reportedAs reported: String) throws(RemodelError) {
         try self.init(
-            uri: Self.readOnlyURI(for: path) + "&readonly_shm=1",
+            name: Self.readOnlyURI(for: path) + "&readonly_shm=1",
             flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
-            path: reported)
+            vfs: LogReadingVFS.registered ? LogReadingVFS.name : nil, path: reported)
     }
 
     /// Opens `uri` with SQLite's `flags`; errors name `path`.

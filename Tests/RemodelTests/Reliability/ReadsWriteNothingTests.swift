@@ -58,8 +58,8 @@ import Testing
     /// A program writing a WAL store closes its last connection between the reader's look (a `-wal` and
     /// a `-shm`: read with the side files) and its read: SQLite checkpoints and deletes the log, and a
     /// read-only connection cannot open it again ("unable to open database file", which made a migration
-    /// racing an app's writes exit 75). The read looks again and reads the store whole. (That first
-    /// connection leaves an empty `-wal` behind: SQLite creates the log it cannot find, see WORKLOG.)
+    /// racing an app's writes exit 75). The read looks again and reads the store whole, and leaves no log
+    /// behind (a read-only connection of SQLite's default VFS creates the log it cannot find).
     @Test func aLogDeletedBetweenTheLookAndTheReadIsReadAgain() throws {
         let folder = try TemporaryFolder()
         let store = folder.file("library.sqlite")
@@ -83,5 +83,6 @@ import Testing
         }
         #expect(writer == nil && attempts == 2 && failures.map { $0 & 0xFF } == [14])
         #expect(logged == .integer(1))
+        #expect(try folder.contents() == ["library.sqlite"])
     }
 }
