@@ -7,7 +7,7 @@ import Testing
 /// writes a bundle that validates and equals the model file beside the store (but for what the store's
 /// own model says otherwise, listed below), and an import without a model file brings every object,
 /// value, link and order over, checked against the store read the plain way.
-struct CoreDataModelCacheCorpusTests {
+@Suite(.tags(.corpus), .skippable(.corpus)) struct CoreDataModelCacheCorpusTests {
     /// What a store's compiled model says differently from the model file of the version it matches: the
     /// file was edited after the store was written, without a new version (for an import, the store's own
     /// model is the truth).
