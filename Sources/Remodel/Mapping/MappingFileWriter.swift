@@ -77,23 +77,8 @@ package enum MappingFileWriter {
         return lines
     }
 
-    /// Escapes text for a double-quoted XML attribute value.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n": result += "&#10;"
-            case "\t": result += "&#9;"
-            case "\r": result += "&#13;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// Escapes text for a double-quoted XML attribute value, as every XML file Remodel writes does.
+    static func escape(_ text: String) -> String { WrittenElement.escape(text) }
 
     /// Makes text safe inside an XML comment (no `--`).
     static func comment(_ text: String) -> String {
