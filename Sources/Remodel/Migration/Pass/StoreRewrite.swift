@@ -147,8 +147,8 @@ struct StoreRewrite {
 
     /// Runs renames in two rounds, through `_remodel_moving_N`, so that names may be traded; in one round when no
     /// new name is a name being moved (SQLite compares names without case, so a case-only rename takes two). Every
-    /// `ALTER TABLE … RENAME` rewrites and parses the whole schema again: a long history's renames were a tenth of
-    /// its composed pass's time.
+    /// `ALTER TABLE … RENAME` rewrites and parses the whole schema again: the renames of the benchmark's 96-version
+    /// history, two rounds each, were 9% of its composed migration's CPU.
     private func rename(
         _ moves: [(String, String)], _ apply: (_ from: String, _ to: String) throws(RemodelError) -> Void
     ) throws(RemodelError) {
