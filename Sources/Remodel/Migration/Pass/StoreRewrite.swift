@@ -145,10 +145,18 @@ struct StoreRewrite {
         }
     }
 
-    /// Runs renames in two rounds, through `_remodel_moving_N`, so that names may be traded.
+    /// Runs renames in two rounds, through `_remodel_moving_N`, so that names may be traded; in one round when no
+    /// new name is a name being moved (SQLite compares names without case, so a case-only rename takes two). Every
+    /// `ALTER TABLE … RENAME` rewrites and parses the whole schema again: the renames of the benchmark's 96-version
+    /// history, two rounds each, were 9% of its composed migration's CPU.
     private func rename(
         _ moves: [(String, String)], _ apply: (_ from: String, _ to: String) throws(RemodelError) -> Void
     ) throws(RemodelError) {
+        let moving = Set(moves.map { $0.0.lowercased() })
+        if !moves.contains(where: { moving.contains($0.1.lowercased()) }) {
+            for move in moves { try apply(move.0, move.1) }
+            return
+        }
         for (offset, move) in moves.enumerated() { try apply(move.0, "_remodel_moving_\(offset)") }
         for (offset, move) in moves.enumerated() { try apply("_remodel_moving_\(offset)", move.1) }
     }
