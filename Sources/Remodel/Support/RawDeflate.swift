@@ -23,10 +23,17 @@ enum RawDeflate {
     }
 }
 
-/// A canonical Huffman code: how many codes of each length, and the symbols in code order.
+/// A canonical Huffman code: how many codes of each length, and the symbols in code order; and, for
+/// the codes of up to ``fastBits`` bits, a table read with the next bits of the stream.
 private struct HuffmanCode {
     var counts: [Int] = Array(repeating: 0, count: 16)
     var symbols: [Int] = []
+    /// How many bits the table reads at once: most literals and lengths of a model archive have codes of
+    /// 9 bits or less; a longer code is read bit by bit (``InflateReader/decode(_:)``).
+    static let fastBits = 9
+    /// By the next ``fastBits`` bits (the stream's first bit the lowest): `symbol << 4 | length` of the
+    /// code they begin with, or 0 where that code is longer or names no symbol.
+    var fast: [UInt16] = Array(repeating: 0, count: 1 << HuffmanCode.fastBits)
 
     /// Builds the code from each symbol's code length (0: the symbol is not used). Incomplete codes are
     /// allowed (RFC 1951 allows one distance code); over-subscribed ones are refused.
@@ -44,6 +51,21 @@ private struct HuffmanCode {
         for (symbol, length) in lengths.enumerated() where length != 0 {
             symbols[offsets[length]] = symbol
             offsets[length] += 1
+        }
+        // The canonical codes in order: each length's first code follows the previous length's last.
+        // DEFLATE sends a code's most significant bit first, so the table is indexed by the code reversed.
+        var code = 0
+        var index = 0
+        for length in 1...Self.fastBits {
+            for symbol in symbols[index..<(index + counts[length])] {
+                var reversed = 0
+                for bit in 0..<length where code & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
+                let entry = UInt16(symbol << 4 | length)
+                for rest in 0..<(1 << (Self.fastBits - length)) { fast[reversed | rest << length] = entry }
+                code += 1
+            }
+            index += counts[length]
+            code <<= 1
         }
     }
 }
@@ -130,6 +152,9 @@ private struct InflateReader {
     }
 
     private mutating func storedBlock() throws(RawDeflate.Failure) {
+        // The block starts at the next byte: the bits left of this one are skipped, and the whole bytes
+        // read ahead into the buffer are given back.
+        position -= bitCount / 8
         bitBuffer = 0
         bitCount = 0
         guard position + 4 <= bytes.count else {
@@ -148,7 +173,21 @@ private struct InflateReader {
         position += length
     }
 
+    /// The next symbol: looked up with the next ``HuffmanCode/fastBits`` bits where its code is that
+    /// short, else read bit by bit, one code length after the other (as zlib's `puff.c` does).
     private mutating func decode(_ code: HuffmanCode) throws(RawDeflate.Failure) -> Int {
+        while bitCount < HuffmanCode.fastBits, position < bytes.count {
+            bitBuffer |= Int(bytes[position]) << bitCount
+            position += 1
+            bitCount += 8
+        }
+        let entry = Int(code.fast[bitBuffer & ((1 << HuffmanCode.fastBits) - 1)])
+        let length = entry & 15
+        if entry != 0, length <= bitCount {
+            bitBuffer >>= length
+            bitCount -= length
+            return entry >> 4
+        }
         var value = 0
         var first = 0
         var index = 0

@@ -47,6 +47,21 @@ struct CoreDataRefusalTests {
         Case(
             name: "damaged model cache", expected: "the compiled model in the Core Data store's Z_MODELCACHE is damaged"
         ),
+        Case(
+            name: "damaged archive",
+            expected:
+                "Zoo.sqlite: the compiled model in the Core Data store's Z_MODELCACHE is damaged (it does not hold a keyed archive"
+        ),
+        Case(
+            name: "archive of no model",
+            expected:
+                "Zoo.sqlite: the compiled model in the Core Data store's Z_MODELCACHE is damaged (the archive's root is not an NSManagedObjectModel)"
+        ),
+        Case(
+            name: "extract: damaged archive",
+            expected:
+                "Zoo.sqlite: the compiled model in the Core Data store's Z_MODELCACHE is damaged (it does not hold a keyed archive"
+        ),
         Case(name: "extract: no model cache", expected: "keeps no compiled model"),
         Case(name: "extract: output exists", expected: "something is already at this path"),
     ]
@@ -116,6 +131,30 @@ struct CoreDataRefusalTests {
             arguments = ["import-core-data", source, "--model", bundle, "--model", other, "--into", target]
         case "no model cache": try connection.execute("DELETE FROM Z_MODELCACHE")
         case "damaged model cache": break  // the zoo's Z_MODELCACHE holds one byte, 00: not a DEFLATE stream
+        case "damaged archive", "extract: damaged archive":
+            // A DEFLATE stream that inflates, to a keyed archive cut short: the property list's
+            // trailer (its last 32 bytes) is gone.
+            let archive = BinaryPropertyListWriter.encode(
+                .dictionary([
+                    ("$archiver", .string("NSKeyedArchiver")), ("$top", .dictionary([("root", .uid(1))])),
+                    ("$objects", .array([.string("$null"), .string("NSManagedObjectModel")])),
+                ]))
+            try connection.run(
+                "UPDATE Z_MODELCACHE SET Z_CONTENT = ?",
+                [.blob(Data(BinaryPropertyListWriter.storedDeflate(Array(archive.dropLast(32)))))])
+            if refusal.name.hasPrefix("extract") {
+                arguments = ["extract-model", source, "--output", folder.file("out/Zoo.xcdatamodeld")]
+            }
+        case "archive of no model":
+            // A whole keyed archive whose root is a string.
+            let archive = BinaryPropertyListWriter.encode(
+                .dictionary([
+                    ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")),
+                    ("$top", .dictionary([("root", .uid(1))])),
+                    ("$objects", .array([.string("$null"), .string("NSManagedObjectModel")])),
+                ]))
+            try connection.run(
+                "UPDATE Z_MODELCACHE SET Z_CONTENT = ?", [.blob(Data(BinaryPropertyListWriter.storedDeflate(archive)))])
         case "extract: no model cache":
             try connection.execute("DROP TABLE Z_MODELCACHE")
             arguments = ["extract-model", source, "--output", folder.file("out/Zoo.xcdatamodeld")]
@@ -129,7 +168,8 @@ struct CoreDataRefusalTests {
         default: Issue.record("unknown case \(refusal.name)")
         }
         withExtendedLifetime(connection) {}
-        let usesStoreModel = refusal.name.contains("model cache") && !refusal.name.hasPrefix("extract")
+        let usesStoreModel =
+            ["model cache", "archive"].contains { refusal.name.contains($0) } && !refusal.name.hasPrefix("extract")
         let command =
             arguments
             ?? ["import-core-data", source] + (usesStoreModel ? [] : ["--model", bundle]) + ["--into", target]

@@ -97,4 +97,32 @@ struct ImportCoreDataCommandTests {
             )
         }
     }
+
+    /// Kills `extract-model` with the bundle complete in its hidden folder, just before the rename:
+    /// nothing is at the output, and the next run removes the killed one's folder and writes the bundle,
+    /// leaving nothing else beside it.
+    @Test func killedExtractModelLeavesNothingOnceRunAgain() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
+        let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"))
+        let bundle = try BundleWriting.write(
+            "Zoo", in: folder.path, versions: [("Zoo 1", CoreDataStoreBuilder.zooEntities)])
+        try SQLiteConnection(path: source, mode: .readWrite).run(
+            "UPDATE Z_MODELCACHE SET Z_CONTENT = ?",
+            [.blob(Data(ModelCacheWriter.cache(of: try ModelBundle(contentsOf: bundle).currentVersion)))])
+        let output = folder.file("out/Zoo.xcdatamodeld")
+
+        let killed = try RemodelProcess.run(
+            ["extract-model", source, "--output", output],
+            environment: ["REMODEL_FAULT_POINT": BundleFileWriter.beforeRename])
+        #expect(killed.status == SIGKILL, "\(killed)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.file("out"))
+        #expect(left.count == 1 && left[0].hasPrefix(".Zoo.xcdatamodeld.remodel-"), "\(left)")
+
+        let again = try RemodelProcess.run(["extract-model", source, "--output", output])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("out")) == ["Zoo.xcdatamodeld"])
+        #expect(try ModelBundle(contentsOf: output).currentVersion.entity(named: "Zone") != nil)
+    }
 }
