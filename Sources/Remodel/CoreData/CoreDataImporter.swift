@@ -73,9 +73,9 @@ final class CoreDataImporter {
         let schema = try CoreDataSchema.read(from: connection, path: source)
         let metadata = try CoreDataMetadata.read(from: connection, path: source)
         let model = try ResolvedCoreDataModel.resolve(models, connection: connection, schema: schema, path: source)
-        defer { model.remove() }
         let candidate = try CoreDataVersionMatcher.match(
-            bundle: model.bundle, requested: requestedVersion, schema: schema, metadata: metadata, path: source)
+            bundle: model.bundle, facts: model.facts, requested: requestedVersion, schema: schema, metadata: metadata,
+            path: source)
         let file = CoreDataNewStoreFile(destination: try FileSystem.resolvingLinks(target), reportedAs: target)
         var result = CoreDataImport(
             sourcePath: source, storePath: target, modelName: model.bundle.name, versionName: candidate.version.name,

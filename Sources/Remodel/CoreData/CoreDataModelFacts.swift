@@ -11,6 +11,11 @@ struct CoreDataModelFacts: Sendable {
     /// Reads the facts from the version's `contents` file; a version not read from a file has none.
     static func read(_ version: ModelVersion) -> CoreDataModelFacts {
         guard let root = try? XMLDocumentReader.read(path: version.path) else { return CoreDataModelFacts() }
+        return facts(of: root)
+    }
+
+    /// The facts of a model file's root element.
+    static func facts(of root: XMLNode) -> CoreDataModelFacts {
         var facts = CoreDataModelFacts()
         facts.versionIdentifier = root.attribute("userDefinedModelVersionIdentifier") ?? ""
         for entity in root.children(named: "entity") {

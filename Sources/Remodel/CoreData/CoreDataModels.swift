@@ -16,70 +16,64 @@ package enum CoreDataModels: Sendable {
     case merged([ModelBundle])
 }
 
-/// A model ready to import with: a bundle Remodel reads as any other, and the private folder its files
-/// were written to (the store's model, a merged model), removed with ``remove()``.
+/// A model ready to import with: a bundle Remodel reads as any other. The store's own model and a merged one
+/// are read from their model files' text in memory, so nothing is written for them (a kill leaves nothing).
 struct ResolvedCoreDataModel {
     var bundle: ModelBundle
     /// Where the model came from, in the words of the import's report.
     var origin: CoreDataImport.ModelOrigin
-    private var folder: String?
+    /// What the model files say that only Core Data's store needs, for versions read from memory, by name.
+    var facts: [String: CoreDataModelFacts] = [:]
 
     /// The combinations of versions a merge may make before it is refused (each is one version to test).
     static let maximumMergedVersions = 256
 
     /// Resolves `models` for the store at `path` (read through `connection`).
     /// - Throws: ``RemodelError``: the store's missing or damaged model cache, an entity two merged
-    ///   models define, a model that does not validate.
+    ///   models define. The app's models were checked for errors before (``Store/importCoreData(from:bundle:into:version:)``).
     static func resolve(
         _ models: CoreDataModels, connection: SQLiteConnection, schema: CoreDataSchema, path: String
     ) throws(RemodelError) -> ResolvedCoreDataModel {
         switch models {
         case .bundle(let bundle):
-            try refuseErrors(in: bundle)
-            return ResolvedCoreDataModel(bundle: bundle, origin: .modelFile, folder: nil)
+            return ResolvedCoreDataModel(bundle: bundle, origin: .modelFile)
         case .store:
             let model = try CoreDataModelCache.read(from: connection, schema: schema, path: path)
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             let contents = try CoreDataModelCache.contents(of: model, name: name, path: path)
-            return try written(name: name, versions: [(name, contents)], current: name, origin: .store, path: path)
+            return try read(name: name, versions: [(name, contents)], current: name, origin: .store, path: path)
         case .merged(let bundles):
-            for bundle in bundles { try refuseErrors(in: bundle) }
             let (name, versions, current) = try MergedModelFiles.versions(of: bundles, path: path)
-            return try written(name: name, versions: versions, current: current, origin: .merged, path: path)
+            return try read(name: name, versions: versions, current: current, origin: .merged, path: path)
         }
     }
 
-    /// Writes model files into a private folder and reads them back as a bundle.
-    private static func written(
+    /// The bundle of `versions` (each a model file's text), read as the files would be, named after the
+    /// store at `path`, which messages name.
+    private static func read(
         name: String, versions: [(name: String, contents: String)], current: String,
         origin: CoreDataImport.ModelOrigin, path: String
     ) throws(RemodelError) -> ResolvedCoreDataModel {
-        let (folder, failure) = FileSystem.makePrivateFolder(prefix: "remodel-core-data-model")
-        if let failure {
-            throw RemodelError(
-                .io,
-                "the model could not be written to a private folder of the temporary folder (\(failure.localizedDescription)); free some space in the temporary folder (TMPDIR)",
-                path: path)
+        var read: [ModelVersion] = []
+        var facts: [String: CoreDataModelFacts] = [:]
+        for (versionName, contents) in versions {
+            let file = "\(name).xcdatamodeld/\(versionName).xcdatamodel/contents"
+            let root: XMLNode
+            do {
+                root = try XMLDocumentReader.parse(Array(contents.utf8), file: file)
+            } catch {
+                throw RemodelError(
+                    .invalidModel, "the model made for the import does not read: \(error.message)", path: path)
+            }
+            let (version, diagnostics) = ModelFileReader.version(from: root, path: file, versionName: versionName)
+            guard let version, !diagnostics.contains(where: { $0.severity == .error }) else {
+                let reason = diagnostics.first.map(\.message) ?? "no model"
+                throw RemodelError(.invalidModel, "the model made for the import does not read: \(reason)", path: path)
+            }
+            read.append(version)
+            facts[versionName] = CoreDataModelFacts.facts(of: root)
         }
-        do {
-            let bundlePath = folder + "/" + name + ".xcdatamodeld"
-            try BundleFileWriter.write(versions: versions, current: current, to: bundlePath)
-            let bundle = try ModelBundle(contentsOf: bundlePath)
-            return ResolvedCoreDataModel(bundle: bundle, origin: origin, folder: folder)
-        } catch {
-            try? FileManager.default.removeItem(atPath: folder)
-            throw RemodelError(error.code, error.message, path: path)
-        }
-    }
-
-    /// A model with validation errors is never used: the one gate every operation passes
-    /// (``ModelBundle/requireNoErrors(inVersions:)``), on each version the import may match.
-    static func refuseErrors(in bundle: ModelBundle) throws(RemodelError) {
-        try bundle.requireNoErrors(inVersions: bundle.versionNames)
-    }
-
-    /// Removes the private folder the model was written to, if any.
-    func remove() {
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        return ResolvedCoreDataModel(
+            bundle: ModelBundle(name: name, versions: read, currentVersionName: current), origin: origin, facts: facts)
     }
 }

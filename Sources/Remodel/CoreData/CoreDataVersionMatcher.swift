@@ -17,12 +17,14 @@ enum CoreDataVersionMatcher {
     /// one that fits best.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when no version fits (naming
     ///   the closest and what differs) or two fit equally (naming both).
+    /// `facts` holds those of versions not read from a file (the store's own model, a merged one), by name.
     static func match(
-        bundle: ModelBundle, requested: String?, schema: CoreDataSchema, metadata: CoreDataMetadata, path: String
+        bundle: ModelBundle, facts: [String: CoreDataModelFacts] = [:], requested: String?, schema: CoreDataSchema,
+        metadata: CoreDataMetadata, path: String
     ) throws(RemodelError) -> Candidate {
         if let requested {
             let version = try bundle.requireVersion(named: requested, code: .invalidModel)
-            let candidate = Self.candidate(version, schema: schema, metadata: metadata)
+            let candidate = Self.candidate(version, facts: facts[version.name], schema: schema, metadata: metadata)
             guard candidate.mapping.differences.isEmpty else {
                 throw RemodelError(
                     .incompatibleStore,
@@ -33,7 +35,9 @@ enum CoreDataVersionMatcher {
         }
         var candidates: [Candidate] = []
         for name in bundle.versionNames {
-            candidates.append(Self.candidate(try bundle.loadVersion(named: name), schema: schema, metadata: metadata))
+            candidates.append(
+                Self.candidate(
+                    try bundle.loadVersion(named: name), facts: facts[name], schema: schema, metadata: metadata))
         }
         let ranked = candidates.sorted { score($0).lexicographicallyPrecedes(score($1)) }
         guard let best = ranked.first else {
@@ -57,10 +61,13 @@ enum CoreDataVersionMatcher {
         return best
     }
 
-    static func candidate(_ version: ModelVersion, schema: CoreDataSchema, metadata: CoreDataMetadata) -> Candidate {
+    /// The candidate of `version`, with its `facts` (read from its file when `nil`).
+    static func candidate(
+        _ version: ModelVersion, facts: CoreDataModelFacts? = nil, schema: CoreDataSchema, metadata: CoreDataMetadata
+    ) -> Candidate {
         let layout = StoreLayout(version: version)
         let mapping = CoreDataMapping(
-            layout: layout, schema: schema, metadata: metadata, facts: CoreDataModelFacts.read(version))
+            layout: layout, schema: schema, metadata: metadata, facts: facts ?? CoreDataModelFacts.read(version))
         return Candidate(version: version, layout: layout, mapping: mapping)
     }
 

@@ -43,10 +43,11 @@ extension Store {
         missingExternalData: CoreDataImport.MissingExternalData = .refuse,
         progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> CoreDataImport {
-        // A model with errors is never used: refused before either store is opened.
+        // A model with errors is never used: refused before either store is opened, on every version the
+        // store may match.
         switch models {
-        case .bundle(let bundle): try ResolvedCoreDataModel.refuseErrors(in: bundle)
-        case .merged(let bundles): for bundle in bundles { try ResolvedCoreDataModel.refuseErrors(in: bundle) }
+        case .bundle(let bundle): try bundle.requireNoErrors(inVersions: bundle.versionNames)
+        case .merged(let bundles): for bundle in bundles { try bundle.requireNoErrors(inVersions: bundle.versionNames) }
         case .store: break
         }
         return try CoreDataImporter(
