@@ -8,20 +8,8 @@ import Testing
 /// the app's object, the entity and attribute, and the store, with what to do. App 2 makes Person.nick
 /// required with the default "anon" (filled into every nil) and Person.age a String (Person rebuilt).
 struct StepFailureMessageTests {
-    private static let versions = [
-        (
-            "App",
-            #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#
-        ),
-        (
-            "App 2",
-            #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" attributeType="String" defaultValueString="anon"/><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#
-        ),
-        (
-            "App 3",
-            #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="nick" attributeType="String" defaultValueString="anon"/><attribute name="age" optional="YES" attributeType="String"/></entity>"#
-        ),
-    ]
+    /// The same three versions as the message tests' (``MessagesNameTheUsersFileTests/appVersions``).
+    private static let versions = MessagesNameTheUsersFileTests.appVersions
     private static let seed =
         #"{"Person": [{"_pk": 1, "name": "Ada", "age": 36}, {"_pk": 2, "name": "Grace", "age": 85}]}"#
 

@@ -41,19 +41,9 @@ func expectRefusedUntouched(
     sourceLocation: Testing.SourceLocation = #_sourceLocation, _ attempt: () async throws -> Void
 ) async throws -> RemodelError? {
     let before = try FolderSnapshot(folder)
-    var caught: RemodelError?
-    do {
-        try await attempt()
-        Issue.record("not refused", sourceLocation: sourceLocation)
-    } catch let error as RemodelError {
-        caught = error
-        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-        text.check(error, sourceLocation: sourceLocation)
-        expectNoTemporaryName(error.description, sourceLocation: sourceLocation)
-    }
-    let after = try FolderSnapshot(folder)
-    #expect(after == before, "the folder changed: before \(before); after \(after)", sourceLocation: sourceLocation)
-    return caught
+    var failure: (any Error)?
+    do { try await attempt() } catch { failure = error }
+    return try checkRefused(failure, code, text, folder: folder, before: before, sourceLocation: sourceLocation)
 }
 
 /// ``expectRefusedUntouched(_:_:folder:sourceLocation:_:)-(_,_,_,_,()asyncthrows->Void)`` for work that
@@ -64,15 +54,28 @@ func expectRefusedUntouched(
     sourceLocation: Testing.SourceLocation = #_sourceLocation, _ attempt: () throws -> Void
 ) throws -> RemodelError? {
     let before = try FolderSnapshot(folder)
+    var failure: (any Error)?
+    do { try attempt() } catch { failure = error }
+    return try checkRefused(failure, code, text, folder: folder, before: before, sourceLocation: sourceLocation)
+}
+
+/// What both `expectRefusedUntouched` check once the attempt is over: it threw a ``RemodelError`` of `code`
+/// saying `text` without a temporary name, and the folder is as it was.
+private func checkRefused(
+    _ failure: (any Error)?, _ code: RemodelError.Code, _ text: RefusalText, folder: String, before: FolderSnapshot,
+    sourceLocation: Testing.SourceLocation
+) throws -> RemodelError? {
     var caught: RemodelError?
-    do {
-        try attempt()
+    switch failure {
+    case nil:
         Issue.record("not refused", sourceLocation: sourceLocation)
-    } catch let error as RemodelError {
+    case let error as RemodelError:
         caught = error
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         text.check(error, sourceLocation: sourceLocation)
         expectNoTemporaryName(error.description, sourceLocation: sourceLocation)
+    case let error?:
+        throw error
     }
     let after = try FolderSnapshot(folder)
     #expect(after == before, "the folder changed: before \(before); after \(after)", sourceLocation: sourceLocation)
