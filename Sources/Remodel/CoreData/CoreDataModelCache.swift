@@ -32,24 +32,40 @@ enum CoreDataModelCache {
     /// errors is never used.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` naming the store and the first error.
     static func contents(of model: CompiledModel, name: String, path: String) throws(RemodelError) -> String {
+        try checked(model, name: name, path: path).contents
+    }
+
+    /// The model's `contents` file, checked as ``contents(of:name:path:)`` checks it, with the version read
+    /// from it and the file's root element.
+    static func checked(_ model: CompiledModel, name: String, path: String) throws(RemodelError) -> (
+        contents: String, version: ModelVersion, root: XMLNode
+    ) {
         let contents = model.contents
         let file = "\(name).xcdatamodel/contents"
-        let diagnostics: [Diagnostic]
+        var diagnostics: [Diagnostic]
+        var read: (version: ModelVersion, root: XMLNode)?
         do {
             let root = try XMLDocumentReader.parse(Array(contents.utf8), file: file)
             let (version, reading) = ModelFileReader.version(from: root, path: file, versionName: name)
-            diagnostics =
-                reading
-                + (version.map { ModelValidator.validate(ModelBundle(name: name, path: file, versions: [$0])) } ?? [])
+            diagnostics = reading
+            if let version {
+                diagnostics += ModelValidator.validate(ModelBundle(name: name, path: file, versions: [version]))
+                read = (version, root)
+            }
         } catch {
             diagnostics = [Diagnostic(.error, rule: "malformed-xml", message: error.message, at: error.location)]
         }
         if let error = diagnostics.first(where: { $0.severity == .error }) {
-            throw RemodelError(
-                .invalidModel,
-                "the compiled model in the Core Data store's \(CoreDataName.modelCacheTable) does not make a model Remodel can use: \(error.message) [\(error.rule)]; pass the app's model with --model",
-                path: path)
+            throw refusal(error.message + " [\(error.rule)]", path: path)
         }
-        return contents
+        guard let read else { throw refusal("it holds no model", path: path) }
+        return (contents, read.version, read.root)
+    }
+
+    private static func refusal(_ problem: String, path: String) -> RemodelError {
+        RemodelError(
+            .invalidModel,
+            "the compiled model in the Core Data store's \(CoreDataName.modelCacheTable) does not make a model Remodel can use: \(problem); pass the app's model with --model",
+            path: path)
     }
 }

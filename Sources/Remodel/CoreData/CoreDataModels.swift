@@ -40,40 +40,47 @@ struct ResolvedCoreDataModel {
         case .store:
             let model = try CoreDataModelCache.read(from: connection, schema: schema, path: path)
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            let contents = try CoreDataModelCache.contents(of: model, name: name, path: path)
-            return try read(name: name, versions: [(name, contents)], current: name, origin: .store, path: path)
+            let checked = try CoreDataModelCache.checked(model, name: name, path: path)
+            return ResolvedCoreDataModel(
+                bundle: ModelBundle(name: name, versions: [checked.version], currentVersionName: name), origin: .store,
+                facts: [name: CoreDataModelFacts.facts(of: checked.root)])
         case .merged(let bundles):
             let (name, versions, current) = try MergedModelFiles.versions(of: bundles, path: path)
-            return try read(name: name, versions: versions, current: current, origin: .merged, path: path)
+            return try merged(name: name, versions: versions, current: current, path: path)
         }
     }
 
-    /// The bundle of `versions` (each a model file's text), read as the files would be, named after the
-    /// store at `path`, which messages name.
-    private static func read(
-        name: String, versions: [(name: String, contents: String)], current: String,
-        origin: CoreDataImport.ModelOrigin, path: String
+    /// The merged bundle of `versions` (each a model file's text, as `MergedModelFiles` writes it), read as
+    /// the files would be; messages name the store at `path`.
+    private static func merged(
+        name: String, versions: [(name: String, contents: String)], current: String, path: String
     ) throws(RemodelError) -> ResolvedCoreDataModel {
         var read: [ModelVersion] = []
         var facts: [String: CoreDataModelFacts] = [:]
+        func refusal(_ version: String, _ problem: String, _ at: SourceLocation?) -> RemodelError {
+            let place = at.map { " at line \($0.line), column \($0.column)" } ?? ""
+            return RemodelError(
+                .invalidModel,
+                "version \"\(version)\" of the merged model does not read as a model file\(place): \(problem); report it with the models given to --model",
+                path: path)
+        }
         for (versionName, contents) in versions {
             let file = "\(name).xcdatamodeld/\(versionName).xcdatamodel/contents"
             let root: XMLNode
             do {
                 root = try XMLDocumentReader.parse(Array(contents.utf8), file: file)
             } catch {
-                throw RemodelError(
-                    .invalidModel, "the model made for the import does not read: \(error.message)", path: path)
+                throw refusal(versionName, error.message, error.location)
             }
             let (version, diagnostics) = ModelFileReader.version(from: root, path: file, versionName: versionName)
             guard let version, !diagnostics.contains(where: { $0.severity == .error }) else {
-                let reason = diagnostics.first.map(\.message) ?? "no model"
-                throw RemodelError(.invalidModel, "the model made for the import does not read: \(reason)", path: path)
+                let first = diagnostics.first { $0.severity == .error }
+                throw refusal(versionName, first?.message ?? "it holds no model", first?.location)
             }
             read.append(version)
             facts[versionName] = CoreDataModelFacts.facts(of: root)
         }
         return ResolvedCoreDataModel(
-            bundle: ModelBundle(name: name, versions: read, currentVersionName: current), origin: origin, facts: facts)
+            bundle: ModelBundle(name: name, versions: read, currentVersionName: current), origin: .merged, facts: facts)
     }
 }
