@@ -125,8 +125,6 @@ extension Store {
         guard report.steps > 0 else { return (nil, .opened) }
         guard opens else { return (nil, .migrated(report)) }
         let version = try bundle.loadVersion(named: report.targetVersion)
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        let store = Store(path: path, bundle: bundle, version: version, connection: connection)
-        return (store, .migrated(report))
+        return (try Store.open(at: path, version: version, bundle: bundle), .migrated(report))
     }
 }

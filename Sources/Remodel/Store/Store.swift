@@ -60,9 +60,14 @@ public final class Store {
     static func open(at path: String, inspected inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError)
         -> Store
     {
-        let version = try openableVersion(inspection, bundle: bundle)
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        return Store(path: path, bundle: bundle, version: version, connection: connection)
+        try open(at: path, version: try openableVersion(inspection, bundle: bundle), bundle: bundle)
+    }
+
+    /// Opens the store at `path`, known to be at `version` (a launch that has just migrated it there).
+    static func open(at path: String, version: ModelVersion, bundle: ModelBundle) throws(RemodelError) -> Store {
+        Store(
+            path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite)
+        )
     }
 
     /// The version of an inspected store that can be opened, or why it cannot.
