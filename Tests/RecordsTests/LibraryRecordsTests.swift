@@ -116,6 +116,45 @@ struct LibraryRecordsTests {
         #expect(error.message.contains("table \"Book\" lacks \"isbn\""))
     }
 
+    /// A Decimal column holding what the layout never writes: a number (which the column's TEXT affinity keeps as its
+    /// digits) is read as its value and written back as it was; text that is no number, or bytes, is named with the object and the
+    /// attribute, whichever way it is read.
+    @Test func aDecimalHeldOddlyIsReadOrNamed() throws {
+        let folder = try RecordsTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("decimals.sqlite").path
+        _ = try Store.create(at: path, bundle: bundle)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO Book (_pk, _entity, title, price) VALUES
+                        (1, 'Book', 'kept', '81.50'), (2, 'Book', 'none', NULL), (3, 'Book', 'words', 'cheap'),
+                        (4, 'Book', 'bytes', X'3132'), (5, 'Book', 'number', 12)
+                    """)
+        }
+        try queue.read { db in
+            let kept = try #require(try Book.fetchOne(db, id: Book.ID(1)))
+            #expect(kept.price == Decimal(string: "81.5"))
+            #expect(try Book.fetchOne(db, id: Book.ID(2))?.price == nil)
+            let words = try #require(throws: LibrarySchema.RecordError.self) { try Book.fetchOne(db, id: Book.ID(3)) }
+            #expect(words.kind == .undecodable)
+            #expect(words.message == "Book _pk 3 attribute \"price\": expected a decimal number, found \"cheap\"")
+            let bytes = try #require(throws: LibrarySchema.RecordError.self) {
+                try Book.fetchAll(db, ids: [Book.ID(4)])
+            }
+            #expect(bytes.message == "Book _pk 4 attribute \"price\": expected a decimal number, found binary data")
+        }
+        let stored = try queue.write { db in
+            let number = try #require(try Book.fetchOne(db, id: Book.ID(5)))
+            #expect(number.price == 12)
+            try number.update(db)
+            try #require(try Book.fetchOne(db, id: Book.ID(1))).update(db)
+            return try String.fetchAll(db, sql: "SELECT price FROM Book WHERE _pk IN (1, 5) ORDER BY _pk")
+        }
+        #expect(stored == ["81.50", "12"], "a value read and written back keeps the text the store held")
+    }
+
     @Test func uniquenessFailureNamesTheEntityAndAttribute() throws {
         let folder = try RecordsTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

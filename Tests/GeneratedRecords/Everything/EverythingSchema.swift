@@ -231,6 +231,7 @@ extension EverythingSchema {
 
     // MARK: - Reading values as the store layout encodes them
 
+    @inline(__always)
     static func required<Value>(_ value: Value?, _ row: Row, _ entity: String, _ attribute: String) throws -> Value {
         if let value { return value }
         let key = (try? row.decode(Int64.self, atIndex: 0)) ?? .min
@@ -247,13 +248,16 @@ extension EverythingSchema {
     }
 
     /// A Date: REAL seconds since 1970-01-01 UTC.
+    @inline(__always)
     static func date(_ row: Row, _ index: Int, _ entity: String, _ attribute: String) throws -> Date? {
         try row.decode(Double?.self, atIndex: index).map(Date.init(timeIntervalSince1970:))
     }
 
     /// A Decimal attribute's value with the exact value the store holds, written back unchanged until the
-    /// value is set (`12.30` is not rewritten `12.3`); equal and hashed by value.
-    struct StoredDecimal: Hashable, Sendable {
+    /// value is set (`12.30` is not rewritten `12.3`); equal and hashed by value. It reads itself from the
+    /// statement's column (GRDB's fast path, as `String` and `Int64` do) instead of through a `DatabaseValue`
+    /// decoded generically.
+    struct StoredDecimal: Hashable, Sendable, DatabaseValueConvertible, StatementColumnConvertible {
         let value: Decimal
         let stored: DatabaseValue
 
@@ -268,25 +272,42 @@ extension EverythingSchema {
             self.stored = stored
         }
 
+        init?(sqliteStatement: SQLiteStatement, index: CInt) {
+            guard let decoded = Self.fromDatabaseValue(DatabaseValue(sqliteStatement: sqliteStatement, index: index)) else {
+                return nil
+            }
+            self = decoded
+        }
+
+        var databaseValue: DatabaseValue { stored }
+
+        /// Digits as TEXT, or a number that a migration wrote as one; no locale: the `.` the store writes,
+        /// whatever the user's locale (and no locale made per row).
+        static func fromDatabaseValue(_ value: DatabaseValue) -> StoredDecimal? {
+            switch value.storage {
+            case .int64(let integer): StoredDecimal(value: Decimal(integer), stored: value)
+            case .double(let double): StoredDecimal(value: Decimal(double), stored: value)
+            case .string(let text): Decimal(string: text, locale: nil).map { StoredDecimal(value: $0, stored: value) }
+            case .null, .blob: nil
+            }
+        }
+
         static func == (lhs: StoredDecimal, rhs: StoredDecimal) -> Bool { lhs.value == rhs.value }
 
         func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
-    /// A Decimal: its digits as TEXT (a number that a migration wrote as one is read too).
+    /// A Decimal: its digits as TEXT (a number that a migration wrote as one is read too). A value that is
+    /// not a decimal number is read again to name it.
+    @inline(__always)
     static func decimal(_ row: Row, _ index: Int, _ entity: String, _ attribute: String) throws -> StoredDecimal? {
-        let value = try row.decode(DatabaseValue.self, atIndex: index)
-        switch value.storage {
-        case .null: return nil
-        case .int64(let integer): return StoredDecimal(value: Decimal(integer), stored: value)
-        case .double(let double): return StoredDecimal(value: Decimal(double), stored: value)
-        case .string(let text):
-            // No locale: the `.` the store writes, whatever the user's locale (and no locale made per row).
-            guard let decimal = Decimal(string: text, locale: nil) else {
+        do {
+            return try row.decode(StoredDecimal?.self, atIndex: index)
+        } catch {
+            if case .string(let text) = try row.decode(DatabaseValue.self, atIndex: index).storage {
                 throw undecodable(row, entity, attribute, "\"\(text)\"", "a decimal number")
             }
-            return StoredDecimal(value: decimal, stored: value)
-        case .blob: throw undecodable(row, entity, attribute, "binary data", "a decimal number")
+            throw undecodable(row, entity, attribute, "binary data", "a decimal number")
         }
     }
 
