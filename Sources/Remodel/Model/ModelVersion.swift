@@ -52,9 +52,9 @@ public struct ModelVersion: Sendable, Hashable {
     /// a migration passes through never need it.
     public var entityHashes: [String: String] { hashes.get { computeEntityHashes() } }
     private let hashes = OnceValue<[String: String]>()
-    /// Each entity's text in the file it was read from, by name (none for a version made in code, or one
-    /// that names two entities alike).
-    var entityTexts: [String: ArraySlice<UInt8>] = [:]
+    /// What stands for each entity's text in the file it was read from, by name (none for a version made in
+    /// code, or one that names two entities alike).
+    var entityTexts: [String: EntityTextDigest] = [:]
 
     /// Whether ``entityHashes`` was computed (tests).
     var hashesAreComputed: Bool { hashes.isComputed }
