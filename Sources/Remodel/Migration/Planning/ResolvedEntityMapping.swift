@@ -17,11 +17,9 @@ struct ResolvedEntityMapping {
     var checkedFilter: CheckedExpression? { checked?.expressions.filter }
     var checkedValues: [String: CheckedExpression] { checked?.expressions.values ?? [:] }
 
-    /// The same mapping carrying its expressions as planning checked them.
-    func carrying(_ expressions: MappingChecker.CheckedEntityMapping) -> ResolvedEntityMapping {
-        var resolved = self
-        resolved.checked = CheckedExpressions(expressions: expressions)
-        return resolved
+    /// Carries its expressions as planning checked them.
+    mutating func carry(_ expressions: MappingChecker.CheckedEntityMapping) {
+        checked = CheckedExpressions(expressions: expressions)
     }
 
     /// Checked expressions, shared by the copies of a resolved mapping.
