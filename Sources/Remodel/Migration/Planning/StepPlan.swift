@@ -66,7 +66,8 @@ struct StepPlan: Sendable {
         for step in steps {
             let sourceLayout =
                 previous.flatMap { $0.name == step.source.name ? $0.layout : nil } ?? StoreLayout(version: step.source)
-            let destinationLayout = StoreLayout(version: step.destination)
+            var destinationLayout = StoreLayout(version: step.destination)
+            destinationLayout.share(with: sourceLayout)
             plans.append(
                 StepPlan(
                     step: step, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
