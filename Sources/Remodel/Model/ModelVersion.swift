@@ -211,3 +211,45 @@ public struct ModelVersion: Sendable, Hashable {
     /// The composite with that name.
     public func composite(named name: String) -> Composite? { composites.first { $0.name == name } }
 }
+
+extension ModelVersion {
+    /// Takes every element record's attributes from `pool` (see ``ElementSourcePool``).
+    mutating func shareSources(in pool: ElementSourcePool) {
+        source = source.shared(in: pool)
+        for index in entities.indices { entities[index].shareSources(in: pool) }
+        for index in composites.indices {
+            composites[index].source = composites[index].source.shared(in: pool)
+            for member in composites[index].attributes.indices {
+                composites[index].attributes[member].source = composites[index].attributes[member].source.shared(
+                    in: pool)
+            }
+        }
+        for index in configurations.indices {
+            configurations[index].source = configurations[index].source.shared(in: pool)
+        }
+    }
+}
+
+extension Entity {
+    fileprivate mutating func shareSources(in pool: ElementSourcePool) {
+        source = source.shared(in: pool)
+        for index in attributes.indices { attributes[index].source = attributes[index].source.shared(in: pool) }
+        for index in relationships.indices {
+            relationships[index].source = relationships[index].source.shared(in: pool)
+        }
+        for index in fetchedProperties.indices {
+            fetchedProperties[index].source = fetchedProperties[index].source.shared(in: pool)
+        }
+        for index in uniquenessConstraints.indices {
+            uniquenessConstraints[index].source = uniquenessConstraints[index].source.shared(in: pool)
+            uniquenessConstraints[index].sources = uniquenessConstraints[index].sources.map { $0.shared(in: pool) }
+        }
+        for index in fetchIndexes.indices {
+            fetchIndexes[index].source = fetchIndexes[index].source.shared(in: pool)
+            for element in fetchIndexes[index].elements.indices {
+                fetchIndexes[index].elements[element].source =
+                    fetchIndexes[index].elements[element].source.shared(in: pool)
+            }
+        }
+    }
+}
