@@ -102,6 +102,9 @@ public struct ModelVersion: Sendable, Hashable {
         indexByName[name].map { entities[$0] }
     }
 
+    /// The position in ``entities`` of the entity with that name (the first, if the file repeats it).
+    func position(ofEntity name: String) -> Int? { indexByName[name] }
+
     /// The entity's parent, if it has one that exists.
     public func parent(of entity: Entity) -> Entity? {
         entity.parentName.flatMap { self.entity(named: $0) }
