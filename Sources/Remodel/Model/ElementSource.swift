@@ -1,22 +1,29 @@
+import Foundation
+
 /// Where a model element came from: its position in the file and every XML
 /// attribute exactly as written, including those Remodel does not interpret.
 ///
 /// The attributes are kept in one array sorted by name, each with where its value starts: a long history
-/// holds tens of thousands of elements, and two dictionaries per element cost three times the memory.
+/// holds tens of thousands of elements, and two dictionaries per element cost three times the memory. The
+/// positions are kept relative to the element's own, so the same tag written in two places (an attribute
+/// every version of a history repeats) makes the same array, which the versions of a bundle share
+/// (``ElementSourcePool``).
 public struct ElementSource: Sendable, Hashable {
     /// The position of the element's `<`.
     public var location: SourceLocation
+    /// The position the attributes' positions are relative to: the element's when the record was made.
+    private var base: (line: Int32, column: Int32) = (0, 0)
     /// Each XML attribute as written, sorted by name.
     private var written: [Written] = []
     /// Positions of attribute values in another file than the element's (an element made from several files).
     private var elsewhere: [String: SourceLocation]?
 
     /// One XML attribute: its value as written (nil when only its position is known) and where the value starts
-    /// in the element's file (line 0: nowhere).
-    private struct Written: Sendable, Hashable {
+    /// in the element's file, as lines after `base` and, on `base`'s line, columns after it (`line` -1: nowhere).
+    struct Written: Sendable, Hashable {
         var name: String
         var value: String?
-        var line: Int32 = 0
+        var line: Int32 = -1
         var column: Int32 = 0
     }
 
@@ -33,23 +40,67 @@ public struct ElementSource: Sendable, Hashable {
     /// the value starts.
     init(location: SourceLocation, written attributes: [(name: String, value: String, location: SourceLocation)]) {
         self.location = location
+        base = Self.base(of: location)
         var other: [String: SourceLocation] = [:]
         var entries: [Written] = []
         entries.reserveCapacity(attributes.count)
         for (name, value, position) in attributes {
-            guard position.file == location.file, position.line > 0, position.line <= Int(Int32.max),
-                position.column >= 0, position.column <= Int(Int32.max)
-            else {
-                entries.append(Written(name: name, value: value))
-                other[name] = position
-                continue
-            }
-            entries.append(
-                Written(name: name, value: value, line: Int32(position.line), column: Int32(position.column)))
+            var entry = Written(name: name, value: value)
+            if !place(&entry, at: position) { other[name] = position }
+            entries.append(entry)
         }
         entries.sort { $0.name < $1.name }
         written = entries
         elsewhere = other.isEmpty ? nil : other
+    }
+
+    /// The element's position as the attributes' base (0 when it does not fit).
+    private static func base(of location: SourceLocation) -> (line: Int32, column: Int32) {
+        (Int32(exactly: location.line) ?? 0, Int32(exactly: location.column) ?? 0)
+    }
+
+    /// Sets `entry`'s position to `position`, relative to `base`; false when it cannot be kept so (another file,
+    /// no position, out of range).
+    private func place(_ entry: inout Written, at position: SourceLocation) -> Bool {
+        guard position.file == location.file, position.line > 0, position.line <= Int(Int32.max),
+            position.column >= 0, position.column <= Int(Int32.max), position.line >= Int(base.line)
+        else { return false }
+        let lines = position.line - Int(base.line)
+        let column = lines == 0 ? position.column - Int(base.column) : position.column
+        guard let line = Int32(exactly: lines), let column = Int32(exactly: column), column >= 0 else { return false }
+        entry.line = line
+        entry.column = column
+        return true
+    }
+
+    /// Where an attribute kept with a position starts.
+    private func absolute(_ entry: Written) -> SourceLocation {
+        SourceLocation(
+            file: location.file, line: Int(base.line) + Int(entry.line),
+            column: entry.line == 0 ? Int(base.column) + Int(entry.column) : Int(entry.column))
+    }
+
+    public static func == (lhs: ElementSource, rhs: ElementSource) -> Bool {
+        guard lhs.location == rhs.location, lhs.elsewhere == rhs.elsewhere else { return false }
+        if lhs.base == rhs.base { return lhs.written == rhs.written }
+        return lhs.attributes == rhs.attributes && lhs.attributeLocations == rhs.attributeLocations
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(location)
+        hasher.combine(written.count)
+        for entry in written {
+            hasher.combine(entry.name)
+            hasher.combine(entry.value)
+        }
+    }
+
+    /// The same record with its attributes' array taken from `pool`, shared with every equal one.
+    func shared(in pool: ElementSourcePool) -> ElementSource {
+        guard written.count > 0 else { return self }
+        var copy = self
+        copy.written = pool.shared(written)
+        return copy
     }
 
     /// Every XML attribute of the element, as written (entity references decoded).
@@ -67,10 +118,7 @@ public struct ElementSource: Sendable, Hashable {
     public var attributeLocations: [String: SourceLocation] {
         get {
             var result = elsewhere ?? [:]
-            for attribute in written where attribute.line > 0 {
-                result[attribute.name] = SourceLocation(
-                    file: location.file, line: Int(attribute.line), column: Int(attribute.column))
-            }
+            for attribute in written where attribute.line >= 0 { result[attribute.name] = absolute(attribute) }
             return result
         }
         set { set(attributes: attributes, locations: newValue) }
@@ -82,19 +130,16 @@ public struct ElementSource: Sendable, Hashable {
     }
 
     private mutating func set(attributes: [String: String], locations: [String: SourceLocation]) {
+        base = Self.base(of: location)
         var byName: [String: Written] = [:]
         var other: [String: SourceLocation] = [:]
         for (name, value) in attributes { byName[name] = Written(name: name, value: value) }
         for (name, position) in locations {
-            guard position.file == location.file, position.line > 0, position.line <= Int(Int32.max),
-                position.column >= 0, position.column <= Int(Int32.max)
-            else {
+            var entry = byName[name] ?? Written(name: name, value: nil)
+            guard place(&entry, at: position) else {
                 other[name] = position
                 continue
             }
-            var entry = byName[name] ?? Written(name: name, value: nil)
-            entry.line = Int32(position.line)
-            entry.column = Int32(position.column)
             byName[name] = entry
         }
         written = byName.values.sorted { $0.name < $1.name }
@@ -107,7 +152,22 @@ public struct ElementSource: Sendable, Hashable {
     /// The position of an XML attribute's value, or of the element when the attribute is absent.
     public func location(of attribute: String) -> SourceLocation {
         if let other = elsewhere?[attribute] { return other }
-        guard let found = written.first(where: { $0.name == attribute }), found.line > 0 else { return location }
-        return SourceLocation(file: location.file, line: Int(found.line), column: Int(found.column))
+        guard let found = written.first(where: { $0.name == attribute }), found.line >= 0 else { return location }
+        return absolute(found)
+    }
+}
+
+/// The attribute arrays of the element records of a bundle's versions, each kept once: a history repeats most
+/// tags version after version, and each version read alone held its own copy of every one (7.7 MiB of the
+/// 96-version benchmark history's planning). A bundle read from files keeps one pool for its versions.
+final class ElementSourcePool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: Set<[ElementSource.Written]> = []
+
+    /// The array kept equal to `written` (it, the first time).
+    func shared(_ written: [ElementSource.Written]) -> [ElementSource.Written] {
+        lock.lock()
+        defer { lock.unlock() }
+        return known.insert(written).memberAfterInsert
     }
 }

@@ -52,9 +52,9 @@ public struct ModelVersion: Sendable, Hashable {
     /// a migration passes through never need it.
     public var entityHashes: [String: String] { hashes.get { computeEntityHashes() } }
     private let hashes = OnceValue<[String: String]>()
-    /// Each entity's text in the file it was read from, by name (none for a version made in code, or one
-    /// that names two entities alike).
-    var entityTexts: [String: ArraySlice<UInt8>] = [:]
+    /// What stands for each entity's text in the file it was read from, by name (none for a version made in
+    /// code, or one that names two entities alike).
+    var entityTexts: [String: EntityTextDigest] = [:]
 
     /// Whether ``entityHashes`` was computed (tests).
     var hashesAreComputed: Bool { hashes.isComputed }
@@ -101,6 +101,9 @@ public struct ModelVersion: Sendable, Hashable {
     public func entity(named name: String) -> Entity? {
         indexByName[name].map { entities[$0] }
     }
+
+    /// The position in ``entities`` of the entity with that name (the first, if the file repeats it).
+    func position(ofEntity name: String) -> Int? { indexByName[name] }
 
     /// The entity's parent, if it has one that exists.
     public func parent(of entity: Entity) -> Entity? {
@@ -210,4 +213,46 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The composite with that name.
     public func composite(named name: String) -> Composite? { composites.first { $0.name == name } }
+}
+
+extension ModelVersion {
+    /// Takes every element record's attributes from `pool` (see ``ElementSourcePool``).
+    mutating func shareSources(in pool: ElementSourcePool) {
+        source = source.shared(in: pool)
+        for index in entities.indices { entities[index].shareSources(in: pool) }
+        for index in composites.indices {
+            composites[index].source = composites[index].source.shared(in: pool)
+            for member in composites[index].attributes.indices {
+                composites[index].attributes[member].source = composites[index].attributes[member].source.shared(
+                    in: pool)
+            }
+        }
+        for index in configurations.indices {
+            configurations[index].source = configurations[index].source.shared(in: pool)
+        }
+    }
+}
+
+extension Entity {
+    fileprivate mutating func shareSources(in pool: ElementSourcePool) {
+        source = source.shared(in: pool)
+        for index in attributes.indices { attributes[index].source = attributes[index].source.shared(in: pool) }
+        for index in relationships.indices {
+            relationships[index].source = relationships[index].source.shared(in: pool)
+        }
+        for index in fetchedProperties.indices {
+            fetchedProperties[index].source = fetchedProperties[index].source.shared(in: pool)
+        }
+        for index in uniquenessConstraints.indices {
+            uniquenessConstraints[index].source = uniquenessConstraints[index].source.shared(in: pool)
+            uniquenessConstraints[index].sources = uniquenessConstraints[index].sources.map { $0.shared(in: pool) }
+        }
+        for index in fetchIndexes.indices {
+            fetchIndexes[index].source = fetchIndexes[index].source.shared(in: pool)
+            for element in fetchIndexes[index].elements.indices {
+                fetchIndexes[index].elements[element].source =
+                    fetchIndexes[index].elements[element].source.shared(in: pool)
+            }
+        }
+    }
 }

@@ -39,17 +39,18 @@ enum ModelFileReader {
         return (version, [])
     }
 
-    /// Each entity's text in the file, by name: from its `<` to the next element of the model's (or the end).
+    /// What stands for each entity's text in the file, by name: from its `<` to the next element of the model's
+    /// (or the end); the text itself is not kept.
     /// Two versions whose entity has the same text define it the same (``ModelVersion/hasSameDefinition(of:as:in:)``).
-    private static func entityTexts(of root: XMLNode) -> [String: ArraySlice<UInt8>] {
+    private static func entityTexts(of root: XMLNode) -> [String: EntityTextDigest] {
         guard let bytes = root.document else { return [:] }
-        var texts: [String: ArraySlice<UInt8>] = [:]
+        var texts: [String: EntityTextDigest] = [:]
         for (index, node) in root.children.enumerated() where node.name == "entity" {
             let end = index + 1 < root.children.count ? root.children[index + 1].offset : bytes.count
             guard let name = node.attribute("name"), node.offset > 0, node.offset < end, end <= bytes.count,
                 texts[name] == nil
             else { return [:] }
-            texts[name] = bytes[node.offset..<end]
+            texts[name] = bytes[node.offset..<end].withUnsafeBytes(EntityTextDigest.init)
         }
         return texts
     }

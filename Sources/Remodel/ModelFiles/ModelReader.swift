@@ -146,6 +146,8 @@ public enum ModelReader {
         var files: [String: String] = [:]
         for (name, contents) in listing.versions { files[name] = contents }
         let paths = files
+        // The versions share the element records' attributes they write alike.
+        let pool = ElementSourcePool()
         let bundle = ModelBundle(
             name: listing.name, path: path, versionNames: listing.versions.map(\.name),
             currentVersionName: listing.currentVersionName,
@@ -158,9 +160,10 @@ public enum ModelReader {
             if let error = diagnostics.first(where: { $0.severity == .error }) {
                 return .failure(RemodelError(.invalidModel, error.message, location: error.location))
             }
-            guard let version else {
+            guard var version else {
                 return .failure(RemodelError(.invalidModel, "version '\(name)' could not be read", path: contents))
             }
+            version.shareSources(in: pool)
             return .success(version)
         }
         _ = try bundle.loadVersion(named: bundle.currentVersionName)

@@ -35,7 +35,8 @@ struct DowngradePlanner {
         let checked = try MappingChecker.check(plan)
         try options.checkClassPolicies(plan)
         let policies = Set(options.forStep(plan.steps[0]).policies.map(\.destination))
-        plan.stepPlans = zip(StepPlan.chain(plan.steps) { _ in policies }, checked).map { $0.carrying($1) }
+        plan.stepPlans = StepPlan.chain(plan.steps) { _ in policies }
+        for (index, expressions) in checked.enumerated() { plan.stepPlans[index].carry(expressions) }
         (plan.rehearsals, plan.carried) = try PlanRehearsal.run(plan.stepPlans, on: store)
         let layout = plan.stepPlans[0].sourceLayout
         let tables = TableReferences.destination

@@ -86,7 +86,7 @@ final class MigrationPlanCache: @unchecked Sendable {
             do throws(RemodelError) {
                 // Every expression is checked once, here; the plan carries what checked to phase 1.
                 let checked = try MappingChecker.check(draft)
-                draft.stepPlans = zip(draft.stepPlans, checked).map { $0.carrying($1) }
+                for (index, expressions) in checked.enumerated() { draft.stepPlans[index].carry(expressions) }
                 return Prepared(draft: draft, checkFailure: nil)
             } catch {
                 return Prepared(draft: draft, checkFailure: error)

@@ -49,8 +49,10 @@ public enum MigrationPlanner {
         // Only the versions on the path are read: a bundle of many versions costs what the path costs.
         var steps: [MigrationStep] = []
         var index = start
+        var copies: [String: EntityMapping] = [:]
         while index < end {
-            let (next, mapping) = try nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
+            var (next, mapping) = try nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
+            share(&mapping, with: &copies)
             steps.append(
                 MigrationStep(
                     source: try bundle.loadVersion(named: bundle.versionNames[index]),
@@ -79,6 +81,20 @@ public enum MigrationPlanner {
         error.entity = problems.first?.1.entity
         error.property = problems.first?.1.property
         throw error
+    }
+
+    /// Gives each entity mapping of `mapping` that copies an entity as the step before copied it that step's
+    /// value, whose storage (its property mappings and their names) the two then share: a long history copies
+    /// most entities unchanged step after step, and a plan holds every step's mapping. `copies` holds the step
+    /// before's copies by destination entity, and then this step's.
+    private static func share(_ mapping: inout MappingModel, with copies: inout [String: EntityMapping]) {
+        var next: [String: EntityMapping] = [:]
+        for index in mapping.entities.indices where mapping.entities[index].kind == .copy {
+            guard let name = mapping.entities[index].destination else { continue }
+            if let known = copies[name], known == mapping.entities[index] { mapping.entities[index] = known }
+            next[name] = mapping.entities[index]
+        }
+        copies = next
     }
 
     /// The furthest version a mapping file reaches from `index` (within `limit`), else the next version inferred.

@@ -142,6 +142,18 @@ struct StoreLayout: Sendable {
         buildIndexes()
     }
 
+    /// Takes `other`'s value for each table, join table list and index list equal to its own, so the two share
+    /// their storage: a chain's plan holds the layout of every version, and consecutive versions lay most tables
+    /// out alike.
+    mutating func share(with other: StoreLayout) {
+        for index in tables.indices {
+            guard let known = other.table(forEntity: tables[index].name), known == tables[index] else { continue }
+            tables[index] = known
+        }
+        if joinTables == other.joinTables { joinTables = other.joinTables }
+        if indexes == other.indexes { indexes = other.indexes }
+    }
+
     /// The table that stores an entity's objects.
     func table(forEntity name: String) -> Table? {
         tableIndexByEntity[name].map { tables[$0] }
