@@ -1,9 +1,10 @@
 internal import Foundation
 
 /// Copies one Core Data table at a time into the Remodel store being written, in SQL over the attached
-/// source (schema `source`): each value is checked in the scan that copies it (a value Remodel cannot
-/// hold stops the statement through ``CoreDataRefusal`` and is then explained), rows go in key ranges in
-/// key order, order columns are ranked, join tables copied in key order.
+/// source (schema `source`): rows go in key ranges in key order, order columns are ranked, join tables
+/// copied in key order. Each value is checked either beside the copy (``CoreDataValueScan``, on another
+/// connection and thread: the copy stops when it finds a value to refuse) or in the scan that copies it
+/// (a value Remodel cannot hold stops the statement through ``CoreDataRefusal`` and is then explained).
 final class CoreDataTableCopier {
     let connection: SQLiteConnection
     /// The Core Data store as the user named it (errors name it).
@@ -12,17 +13,21 @@ final class CoreDataTableCopier {
     let target: String
     let progress: OperationProgressReporter
     let refusal: CoreDataRefusal
+    /// The checks made beside the copy, on another connection; `nil`: the copy makes them itself.
+    let valueScan: CoreDataValueScan?
     /// For progress: objects copied so far, and keys not yet gone through.
     private var copied = 0
     private var keysLeft = 0
 
-    init(connection: SQLiteConnection, source: String, target: String, progress: OperationProgressReporter)
-        throws(RemodelError)
-    {
+    init(
+        connection: SQLiteConnection, source: String, target: String, progress: OperationProgressReporter,
+        valueScan: CoreDataValueScan? = nil
+    ) throws(RemodelError) {
         self.connection = connection
         self.source = source
         self.target = target
         self.progress = progress
+        self.valueScan = valueScan
         self.refusal = try CoreDataRefusal(on: connection)
     }
 
@@ -42,36 +47,70 @@ final class CoreDataTableCopier {
     /// The checks of one table's copy, by problem number: the source column and what it must hold.
     typealias Problems = [(item: CoreDataMapping.Source, expected: String)]
 
-    /// The SQL reading one Remodel column from a row `s`, refusing a value that fails its check.
+    /// One Core Data column read as Remodel keeps it, and the check of its values (`nil`: any will do).
+    private static func value(_ item: CoreDataMapping.Source) -> (
+        converted: String, check: CoreDataValues.Check?, expected: String
+    ) {
+        let raw = "s.\(quoteIdentifier(item.column))"
+        guard let type = item.type else {
+            // A to-one holds a key: an integer.
+            return (
+                raw, .accept(when: CoreDataValues.integer(raw)),
+                "the \(CoreDataName.primaryKey) of an object, an integer"
+            )
+        }
+        if item.isExternal {
+            let check = CoreDataValues.externalCheck(raw)
+            return (CoreDataValues.externalConversion(raw), check.check, check.expected)
+        }
+        let check = CoreDataValues.check(raw, type: type)
+        return (CoreDataValues.conversion(raw, type: type), check.check, check.expected)
+    }
+
+    /// The SQL reading one Remodel column from a row `s`; with `problems`, refusing a value that fails
+    /// its check (the checks in the copy), else as it is (the checks made beside it).
     private static func expression(
-        _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems
+        _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems?
     ) -> String {
-        func value(_ item: CoreDataMapping.Source) -> String {
-            let raw = "s.\(quoteIdentifier(item.column))"
-            let converted: String
-            let check: (check: CoreDataValues.Check?, expected: String)
-            if let type = item.type {
-                converted =
-                    item.isExternal
-                    ? CoreDataValues.externalConversion(raw) : CoreDataValues.conversion(raw, type: type)
-                check = item.isExternal ? CoreDataValues.externalCheck(raw) : CoreDataValues.check(raw, type: type)
-            } else {
-                // A to-one holds a key: an integer.
-                converted = raw
-                check = (
-                    .accept(when: CoreDataValues.integer(raw)),
-                    "the \(CoreDataName.primaryKey) of an object, an integer"
-                )
-            }
-            guard let guarded = check.check else { return converted }
-            problems.append((item, check.expected))
-            return guarded.guarding(converted, refusal: CoreDataRefusal.call(Int64(problems.count - 1)))
+        func copied(_ item: CoreDataMapping.Source) -> String {
+            let (converted, check, expected) = value(item)
+            guard let check, var list = problems else { return converted }
+            list.append((item, expected))
+            problems = list
+            return check.guarding(converted, refusal: CoreDataRefusal.call(Int64(list.count - 1)))
         }
         if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
-            return value(only)
+            return copied(only)
         }
-        let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(value($0))" }
+        let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(copied($0))" }
         return "CASE \(branches.joined(separator: " ")) END"
+    }
+
+    /// SQL true for a row `s` one of whose values the copy with the checks in it would refuse (the same
+    /// checks, on the same values, each where the copy makes it), NULL or false for a row it takes.
+    static func problem(_ table: CoreDataMapping.Table) -> String {
+        let numbers = table.entityByNumber.keys.sorted()
+        var tests = [
+            "CASE s.\(entityNumber) " + numbers.map { "WHEN \($0) THEN 0" }.joined(separator: " ") + " ELSE 1 END"
+        ]
+        for column in table.columns {
+            func refused(_ item: CoreDataMapping.Source) -> String? {
+                switch value(item).check {
+                case .refuse(let condition)?: return "(\(condition))"
+                case .accept(let condition)?: return "((\(condition)) IS NOT 1)"
+                case nil: return nil
+                }
+            }
+            if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: numbers) {
+                if let test = refused(only) { tests.append(test) }
+                continue
+            }
+            // The same branches as the copy's, in its order: the first whose entities match decides.
+            guard column.sources.contains(where: { refused($0) != nil }) else { continue }
+            let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(refused($0) ?? "0")" }
+            tests.append("CASE \(branches.joined(separator: " ")) END")
+        }
+        return tests.joined(separator: " OR ")
     }
 
     /// Inserts every object of the table, in ranges of `Z_PK`, checking each value as it goes; returns the
@@ -79,11 +118,12 @@ final class CoreDataTableCopier {
     @discardableResult
     func copy(_ table: CoreDataMapping.Table) throws(RemodelError) -> Int {
         let numbers = table.entityByNumber.keys.sorted()
+        // Beside the checks, an object of no concrete entity gets no name here: `_entity` is NOT NULL.
         let entityName =
             "CASE s.\(Self.entityNumber) "
             + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ")
-            + " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity)) END"
-        var problems: Problems = []
+            + (valueScan == nil ? " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity))" : "") + " END"
+        var problems: Problems? = valueScan == nil ? [] : nil
         let targets = [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target)
         let values =
             ["s.\(Self.key)", entityName]
@@ -98,6 +138,7 @@ final class CoreDataTableCopier {
         var start = lowest
         var rows = 0
         while start <= highest {
+            if let valueScan, valueScan.hasFoundProblem { throw CoreDataValueScan.foundProblem }
             let end = start > highest - Self.batchSpan ? highest + 1 : start + Self.batchSpan
             try insert.bind([.integer(start), .integer(end)])
             do {
@@ -105,7 +146,7 @@ final class CoreDataTableCopier {
             } catch {
                 insert.reset()
                 if let (problem, key) = refusal.take() {
-                    throw try explain(problem: problem, key: key, table: table, problems: problems)
+                    throw try explain(problem: problem, key: key, table: table, problems: problems ?? [])
                 }
                 throw failure(error, copying: "\(table.source) into \(table.target)", entity: table.target)
             }
