@@ -2,12 +2,11 @@ internal import Foundation
 
 /// Writes a new Remodel store from a Core Data store: the model resolved (the app's, the store's own or
 /// several merged), the version found (or given), then every hierarchy table copied in SQL from the
-/// attached source (streamed in key ranges, so memory stays flat) while every value is checked on
-/// another thread (``CoreDataValueScan``), order columns ranked from Core Data's ordering keys, join
-/// tables copied in key order, external binary data read in file by file, indexes built last, all in a
-/// file that gets the target's name only when complete and every value passed (docs/CORE-DATA-STORES.md).
-/// Where a value fails, the import runs again with each value checked in the scan that copies it, which
-/// stops at the first one and names it.
+/// attached source with each value checked in the same scan or, ahead of it on another thread, by
+/// ``CoreDataValueScan`` (streamed in key ranges, so memory stays flat), order columns ranked from Core
+/// Data's ordering keys, join tables copied in key order, external binary data read in file by file,
+/// indexes built last, all in a file that gets the target's name only when complete
+/// (docs/CORE-DATA-STORES.md).
 final class CoreDataImporter {
     let source: String
     let models: CoreDataModels
@@ -15,12 +14,13 @@ final class CoreDataImporter {
     let requestedVersion: String?
     let missingExternalData: CoreDataImport.MissingExternalData
     let progress: OperationProgressReporter
-    /// Whether the values are first checked beside the copy (``CoreDataValueScan``); `false` checks them
-    /// in the copy alone, as the second attempt does (tests compare the two).
-    var checksBesideTheCopy = true
+    /// How the value checks made ahead of the copy (``CoreDataValueScan``) go with it; `nil`: the copy
+    /// makes them all itself (tests compare the three).
+    var valueScanPace: CoreDataValueScan.Pace? = .whereAhead
     /// How many key values one `INSERT … SELECT` covers: progress is said after each (the statement
-    /// streams its rows, whatever the span; each more run of it costs a little).
-    static let batchSpan: Int64 = 200_000
+    /// streams its rows, whatever the span; each more run of it costs a little), and the value checks
+    /// made ahead of the copy vouch for one at a time (so they get ahead after the first few).
+    static let batchSpan: Int64 = 50_000
 
     init(
         source: String, models: CoreDataModels, target: String, requestedVersion: String?,
@@ -81,33 +81,20 @@ final class CoreDataImporter {
         let candidate = try CoreDataVersionMatcher.match(
             bundle: model.bundle, facts: model.facts, requested: requestedVersion, schema: schema, metadata: metadata,
             path: source)
-        let destination = try FileSystem.resolvingLinks(target)
-        let empty = CoreDataImport(
+        let file = CoreDataNewStoreFile(destination: try FileSystem.resolvingLinks(target), reportedAs: target)
+        var result = CoreDataImport(
             sourcePath: source, storePath: target, modelName: model.bundle.name, versionName: candidate.version.name,
             versionWasGiven: requestedVersion != nil, modelOrigin: model.origin, objectCounts: [:], linkCounts: [:],
             externalFiles: 0, skippedTables: [:])
-        // First with the value checks beside the copy; only where they find a value to refuse, again with
-        // them in the copy, which stops at that value and names it.
-        for checksBeside in checksBesideTheCopy ? [true, false] : [false] {
-            let file = CoreDataNewStoreFile(destination: destination, reportedAs: target)
-            var result = empty
-            do {
-                guard try write(candidate, from: reader, into: file, result: &result, checksBeside: checksBeside)
-                else {
-                    file.discard()
-                    continue
-                }
-                try file.publish()
-            } catch {
-                file.discard()
-                throw CoreDataTableCopier.sourceDamage(error, source: source) ?? error
-            }
-            withExtendedLifetime(connection) {}
-            return result
+        do {
+            try write(candidate, from: reader, into: file, result: &result)
+            try file.publish()
+        } catch {
+            file.discard()
+            throw CoreDataTableCopier.sourceDamage(error, source: source) ?? error
         }
-        throw RemodelError(
-            .invalidValue, "the value checks refused a value that the import then took; nothing was imported",
-            path: source)
+        withExtendedLifetime(connection) {}
+        return result
     }
 
     /// Opens the Core Data store for reading, refusing what is not one.
@@ -134,26 +121,9 @@ final class CoreDataImporter {
         return reader
     }
 
-    /// Writes the new store into `file`; false (with nothing written worth keeping) where the checks
-    /// made beside the copy (`checksBeside`) found a value to refuse or could not read the store: then
-    /// whatever else went wrong is left for the import with the checks in the copy to meet in its order.
     private func write(
         _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into file: CoreDataNewStoreFile,
-        result: inout CoreDataImport, checksBeside: Bool
-    ) throws(RemodelError) -> Bool {
-        let scan = checksBeside ? CoreDataValueScan(store: reader.opening, tables: candidate.mapping.tables) : nil
-        do {
-            try write(candidate, from: reader, into: file, result: &result, valueScan: scan)
-        } catch {
-            if let scan, !scan.passed() { return false }
-            throw error
-        }
-        return true
-    }
-
-    private func write(
-        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into file: CoreDataNewStoreFile,
-        result: inout CoreDataImport, valueScan: CoreDataValueScan?
+        result: inout CoreDataImport
     ) throws(RemodelError) {
         let layout = candidate.layout
         let mapping = candidate.mapping
@@ -166,9 +136,15 @@ final class CoreDataImporter {
         let history = [StoreMetadata.entry(from: nil, to: candidate.version.name, mapping: "core-data")]
         try StoreMetadata(modelName: result.modelName, version: candidate.version, history: history).write(to: output)
 
-        let copier = try CoreDataTableCopier(
-            connection: output, source: source, target: target, progress: progress, valueScan: valueScan)
+        let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
         try copier.countKeys(mapping.tables)
+        if let valueScanPace {
+            copier.valueScan = CoreDataValueScan(
+                store: reader.opening, tables: mapping.tables, ranges: try copier.ranges(mapping.tables),
+                pace: valueScanPace)
+        }
+        // The scan reads the store through its own connection: it ends before this function does.
+        defer { copier.valueScan?.finish() }
         let external = CoreDataExternalData(copier: copier, policy: missingExternalData, storeFile: reader.path)
         var rowsByTable: [String: Int] = [:]
         for table in mapping.tables {
@@ -179,6 +155,7 @@ final class CoreDataImporter {
             result.emptiedValues += emptied
             CoreDataFaultPoint.afterTable.reach()
         }
+        copier.valueScan?.finish()
         for join in mapping.joins {
             result.linkCounts[join.target] = try copier.copy(join)
         }
@@ -191,7 +168,6 @@ final class CoreDataImporter {
                 try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)
         }
         result.objectCounts = try Self.objectCounts(layout, rowsByTable: rowsByTable, on: output)
-        if let valueScan, !valueScan.passed() { throw CoreDataValueScan.foundProblem }
         try output.execute("COMMIT")
         try output.detach("source")
         try output.execute("PRAGMA journal_mode = DELETE")

@@ -2,9 +2,9 @@ internal import Foundation
 
 /// Copies one Core Data table at a time into the Remodel store being written, in SQL over the attached
 /// source (schema `source`): rows go in key ranges in key order, order columns are ranked, join tables
-/// copied in key order. Each value is checked either beside the copy (``CoreDataValueScan``, on another
-/// connection and thread: the copy stops when it finds a value to refuse) or in the scan that copies it
-/// (a value Remodel cannot hold stops the statement through ``CoreDataRefusal`` and is then explained).
+/// copied in key order. Each value is checked in the scan that copies it (a value Remodel cannot hold
+/// stops the statement through ``CoreDataRefusal`` and is then explained), except in the ranges that
+/// ``CoreDataValueScan`` has checked ahead of the copy on another thread.
 final class CoreDataTableCopier {
     let connection: SQLiteConnection
     /// The Core Data store as the user named it (errors name it).
@@ -13,21 +13,20 @@ final class CoreDataTableCopier {
     let target: String
     let progress: OperationProgressReporter
     let refusal: CoreDataRefusal
-    /// The checks made beside the copy, on another connection; `nil`: the copy makes them itself.
-    let valueScan: CoreDataValueScan?
+    /// The checks made ahead of the copy, on another connection and thread, for the ranges it vouches
+    /// for; `nil`: the copy makes them all itself.
+    var valueScan: CoreDataValueScan?
     /// For progress: objects copied so far, and keys not yet gone through.
     private var copied = 0
     private var keysLeft = 0
 
-    init(
-        connection: SQLiteConnection, source: String, target: String, progress: OperationProgressReporter,
-        valueScan: CoreDataValueScan? = nil
-    ) throws(RemodelError) {
+    init(connection: SQLiteConnection, source: String, target: String, progress: OperationProgressReporter)
+        throws(RemodelError)
+    {
         self.connection = connection
         self.source = source
         self.target = target
         self.progress = progress
-        self.valueScan = valueScan
         self.refusal = try CoreDataRefusal(on: connection)
     }
 
@@ -113,49 +112,81 @@ final class CoreDataTableCopier {
         return tests.joined(separator: " OR ")
     }
 
-    /// Inserts every object of the table, in ranges of `Z_PK`, checking each value as it goes; returns the
-    /// number of rows.
+    /// The ranges of `Z_PK` a table from `lowest` to `highest` is copied in, in order.
+    static func ranges(from lowest: Int64, to highest: Int64) -> [(start: Int64, end: Int64)] {
+        var result: [(start: Int64, end: Int64)] = []
+        var start = lowest
+        while start <= highest {
+            let end = start > highest - batchSpan ? highest + 1 : start + batchSpan
+            result.append((start, end))
+            start = end
+        }
+        return result
+    }
+
+    /// The ranges every table is copied in, in the order of `tables` (what ``CoreDataValueScan`` reads).
+    func ranges(_ tables: [CoreDataMapping.Table]) throws(RemodelError) -> [CoreDataValueScan.Range] {
+        var result: [CoreDataValueScan.Range] = []
+        for table in tables {
+            guard let (lowest, highest) = try keyBounds(table) else { continue }
+            result += Self.ranges(from: lowest, to: highest).map {
+                CoreDataValueScan.Range(table: table.source, start: $0.start, end: $0.end)
+            }
+        }
+        return result
+    }
+
+    /// Inserts every object of the table, in ranges of `Z_PK`, checking each value as it goes (where
+    /// ``valueScan`` has not vouched for the range); returns the number of rows.
     @discardableResult
     func copy(_ table: CoreDataMapping.Table) throws(RemodelError) -> Int {
         let numbers = table.entityByNumber.keys.sorted()
-        // Beside the checks, an object of no concrete entity gets no name here: `_entity` is NOT NULL.
-        let entityName =
-            "CASE s.\(Self.entityNumber) "
-            + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ")
-            + (valueScan == nil ? " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity))" : "") + " END"
-        var problems: Problems? = valueScan == nil ? [] : nil
         let targets = [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target)
-        let values =
-            ["s.\(Self.key)", entityName]
-            + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
-        let insert = try connection.prepare(
-            "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
-                + values.joined(separator: ", ")
-                + " FROM \(sourceTable(table.source)) AS s WHERE s.\(Self.key) >= ? AND s.\(Self.key) < ? ORDER BY s.\(Self.key)"
-        )
+        /// The copy's statement, with the checks (recording them in `problems`) or without.
+        func statement(_ problems: inout Problems?) throws(RemodelError) -> SQLiteStatement {
+            // Without the checks, an object of no concrete entity gets no name (`_entity` is NOT NULL);
+            // the scan has vouched that there is none.
+            let entityName =
+                "CASE s.\(Self.entityNumber) "
+                + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(
+                    separator: " ")
+                + (problems == nil ? "" : " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity))") + " END"
+            let values =
+                ["s.\(Self.key)", entityName]
+                + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
+            return try connection.prepare(
+                "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
+                    + values.joined(separator: ", ")
+                    + " FROM \(sourceTable(table.source)) AS s WHERE s.\(Self.key) >= ? AND s.\(Self.key) < ? ORDER BY s.\(Self.key)"
+            )
+        }
+        var checked: Problems? = []
+        let insert = try statement(&checked)
+        let problems = checked ?? []
+        var unchecked: Problems? = nil
+        let vouchedInsert = valueScan == nil ? nil : try statement(&unchecked)
         guard let (lowest, highest) = try keyBounds(table) else { return 0 }
         let item = table.entityByNumber.count == 1 ? table.entityByNumber.values.first : table.target
-        var start = lowest
         var rows = 0
-        while start <= highest {
-            if let valueScan, valueScan.hasFoundProblem { throw CoreDataValueScan.foundProblem }
-            let end = start > highest - Self.batchSpan ? highest + 1 : start + Self.batchSpan
-            try insert.bind([.integer(start), .integer(end)])
+        for (start, end) in Self.ranges(from: lowest, to: highest) {
+            let range = CoreDataValueScan.Range(table: table.source, start: start, end: end)
+            let statement =
+                if let vouchedInsert, let valueScan, valueScan.take(range) { vouchedInsert } else { insert }
+            try statement.bind([.integer(start), .integer(end)])
             do {
-                while try insert.step() {}
+                while try statement.step() {}
             } catch {
-                insert.reset()
+                statement.reset()
                 if let (problem, key) = refusal.take() {
-                    throw try explain(problem: problem, key: key, table: table, problems: problems ?? [])
+                    throw try explain(problem: problem, key: key, table: table, problems: problems)
                 }
                 throw failure(error, copying: "\(table.source) into \(table.target)", entity: table.target)
             }
-            insert.reset()
+            statement.reset()
             rows += connection.changes
             copied += connection.changes
             keysLeft -= Int(end - start)
             progress.report("importing", item: item, completed: copied, total: copied + keysLeft, unit: .objects)
-            start = end
         }
         return rows
     }

@@ -3,9 +3,10 @@ import Testing
 
 @testable import Remodel
 
-/// The value checks made beside the copy (``CoreDataValueScan``): every value the copy with the checks
-/// in it refuses is found by the scan (else the import would succeed), and the refusal then reads word
-/// for word as the checks in the copy alone word it, whichever range of keys the value is in.
+/// The value checks made ahead of the copy (``CoreDataValueScan``): the scan never vouches for a range
+/// holding a value the copy with the checks in it refuses (else the import would succeed), and the
+/// refusal reads word for word as the checks in the copy alone word it, whichever range of keys the
+/// value is in and whether the copy waits for the scan or not.
 struct CoreDataValueScanTests {
     /// One value Remodel cannot hold (or another failure met first), and the start of its sentence.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -77,14 +78,14 @@ struct CoreDataValueScanTests {
             message: "Zone Z_PK 2 attribute \"title\""),
     ]
 
-    /// Imports `source` with the checks beside the copy (the default) or in the copy alone.
-    static func importing(_ source: String, bundle: ModelBundle, into target: String, checksBeside: Bool)
+    /// Imports `source` with the checks made ahead of the copy at `pace`, or (`nil`) in the copy alone.
+    static func importing(_ source: String, bundle: ModelBundle, into target: String, pace: CoreDataValueScan.Pace?)
         -> RemodelError?
     {
         let importer = CoreDataImporter(
             source: source, models: .bundle(bundle), target: target, requestedVersion: nil,
             missingExternalData: .refuse, progress: OperationProgressReporter(nil))
-        importer.checksBesideTheCopy = checksBeside
+        importer.valueScanPace = pace
         do {
             _ = try importer.run()
             return nil
@@ -103,19 +104,36 @@ struct CoreDataValueScanTests {
         }
         let bundle = try CoreDataStoreBuilder.zooBundle(in: folder.path)
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
-        let beside = try #require(
-            Self.importing(source, bundle: bundle, into: folder.file("beside.sqlite"), checksBeside: true))
-        let inCopy = try #require(
-            Self.importing(source, bundle: bundle, into: folder.file("in-copy.sqlite"), checksBeside: false))
-        #expect(beside.message.hasPrefix(refusal.message), "\(beside.message)")
-        #expect(beside.message == inCopy.message)
-        #expect(
-            beside.code == inCopy.code && beside.entity == inCopy.entity && beside.property == inCopy.property
-                && beside.primaryKey == inCopy.primaryKey && beside.path == inCopy.path)
+        let inCopy = try #require(Self.importing(source, bundle: bundle, into: folder.file("a.sqlite"), pace: nil))
+        #expect(inCopy.message.hasPrefix(refusal.message), "\(inCopy.message)")
+        // Where the copy waits for the scan, every range before the value's is copied unchecked.
+        for pace in [CoreDataValueScan.Pace.waitedFor, .whereAhead] {
+            let ahead = try #require(Self.importing(source, bundle: bundle, into: folder.file("b.sqlite"), pace: pace))
+            #expect(ahead.message == inCopy.message, "\(pace)")
+            #expect(
+                ahead.code == inCopy.code && ahead.entity == inCopy.entity && ahead.property == inCopy.property
+                    && ahead.primaryKey == inCopy.primaryKey && ahead.path == inCopy.path)
+        }
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
         let left = try folder.contents()
-        #expect(!left.contains("beside.sqlite") && !left.contains("in-copy.sqlite"), "\(left)")
+        #expect(!left.contains("a.sqlite") && !left.contains("b.sqlite"), "\(left)")
         #expect(left.allSatisfy { !$0.contains("remodel-core-data") }, "a temporary file was left: \(left)")
+    }
+
+    /// A store whose every value passes imports the same through the ranges the scan vouched for.
+    @Test func importsTheSameRowsWithTheChecksAheadOfTheCopy() throws {
+        let folder = try TemporaryFolder()
+        let source = try CoreDataStoreBuilder.zoo(at: folder.file("Zoo.sqlite"), extraSQL: [Self.lastRangeDog])
+        let bundle = try CoreDataStoreBuilder.zooBundle(in: folder.path)
+        var dumps: [[[SQLiteValue]]] = []
+        for (name, pace) in [("a", nil), ("b", CoreDataValueScan.Pace.waitedFor)] {
+            #expect(Self.importing(source, bundle: bundle, into: folder.file("\(name).sqlite"), pace: pace) == nil)
+            let store = try SQLiteConnection(path: folder.file("\(name).sqlite"), mode: .readOnly)
+            dumps.append(
+                try store.rows("SELECT * FROM Animal ORDER BY _pk") + store.rows("SELECT * FROM Keeper ORDER BY _pk")
+                    + store.rows("SELECT * FROM Zone ORDER BY _pk"))
+        }
+        #expect(dumps[0].count == 10 && dumps[0] == dumps[1])
     }
 
     /// The scan alone: it mirrors the copy's `CASE` over entity numbers (a value of another entity's
@@ -129,12 +147,21 @@ struct CoreDataValueScanTests {
             target: "Animal", source: "ZANIMAL", entityByNumber: [1: "Animal", 2: "Cat", 3: "Dog"],
             abstractNumbers: [:], columns: [CoreDataMapping.ValueColumn(target: "lives", sources: [lives])],
             orders: [])
-        func passes(_ sql: [String]) throws -> Bool {
+        /// The ranges of keys the scan vouches for, out of those of the store (`nil` for all of them).
+        func vouched(_ sql: [String]) throws -> [Int64]? {
             let path = folder.file("Zoo-\(UUID().uuidString).sqlite")
             try CoreDataStoreBuilder.zoo(at: path, extraSQL: sql)
             let reader = try CoreDataSource(path: path)
-            return CoreDataValueScan(store: reader.opening, tables: [table]).passed()
+            let bounds = try reader.connection().rows("SELECT min(Z_PK), max(Z_PK) FROM ZANIMAL")[0]
+            guard case .integer(let lowest) = bounds[0], case .integer(let highest) = bounds[1] else { return [] }
+            let ranges = CoreDataTableCopier.ranges(from: lowest, to: highest).map {
+                CoreDataValueScan.Range(table: "ZANIMAL", start: $0.start, end: $0.end)
+            }
+            let found = CoreDataValueScan(store: reader.opening, tables: [table], ranges: ranges, pace: .waitedFor)
+                .vouchedWhenDone()
+            return found == ranges ? nil : found.map(\.start)
         }
+        func passes(_ sql: [String]) throws -> Bool { try vouched(sql) == nil }
         #expect(try passes([]))
         #expect(try passes([Self.lastRangeDog]))
         // A Dog's ZLIVES is no column of a Dog: the copy leaves it, so does the scan.
@@ -142,11 +169,13 @@ struct CoreDataValueScanTests {
         #expect(try !passes(["UPDATE ZANIMAL SET ZLIVES = 40000 WHERE Z_PK = 3"]))
         #expect(try !passes(["UPDATE ZANIMAL SET ZLIVES = 1.5 WHERE Z_PK = 3"]))
         #expect(try !passes(["UPDATE ZANIMAL SET Z_ENT = NULL WHERE Z_PK = 5"]))
+        // A value to refuse in the last of three ranges: the first two are vouched for.
+        #expect(try vouched([Self.lastRangeDog, "UPDATE ZANIMAL SET ZLIVES = 1.5 WHERE Z_PK = 3"]) == [])
         #expect(
-            try !passes([
+            try vouched([
                 Self.lastRangeDog,
                 "UPDATE ZANIMAL SET Z_ENT = 2, ZLIVES = 'x' WHERE Z_PK = \(2 * CoreDataImporter.batchSpan + 1000)",
-            ]))
+            ]) == [1, CoreDataImporter.batchSpan + 1])
         #expect(
             try !passes([
                 "DROP TABLE ZANIMAL", "CREATE TABLE ZANIMAL (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER)",
