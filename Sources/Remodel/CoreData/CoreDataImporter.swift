@@ -2,10 +2,11 @@ internal import Foundation
 
 /// Writes a new Remodel store from a Core Data store: the model resolved (the app's, the store's own or
 /// several merged), the version found (or given), then every hierarchy table copied in SQL from the
-/// attached source with each value checked in the same scan (streamed in key ranges, so memory stays
-/// flat), order columns ranked from Core Data's ordering keys, join tables copied in key order, external
-/// binary data read in file by file, indexes built last, all in a file that gets the target's name only
-/// when complete (docs/CORE-DATA-STORES.md).
+/// attached source with each value checked in the same scan or, ahead of it on another thread, by
+/// ``CoreDataValueScan`` (streamed in key ranges, so memory stays flat), order columns ranked from Core
+/// Data's ordering keys, join tables copied in key order, external binary data read in file by file,
+/// indexes built last, all in a file that gets the target's name only when complete
+/// (docs/CORE-DATA-STORES.md).
 final class CoreDataImporter {
     let source: String
     let models: CoreDataModels
@@ -13,9 +14,13 @@ final class CoreDataImporter {
     let requestedVersion: String?
     let missingExternalData: CoreDataImport.MissingExternalData
     let progress: OperationProgressReporter
+    /// How the value checks made ahead of the copy (``CoreDataValueScan``) go with it; `nil`: the copy
+    /// makes them all itself (tests compare the three).
+    var valueScanPace: CoreDataValueScan.Pace? = .whereAhead
     /// How many key values one `INSERT … SELECT` covers: progress is said after each (the statement
-    /// streams its rows, whatever the span; each more run of it costs a little).
-    static let batchSpan: Int64 = 200_000
+    /// streams its rows, whatever the span; each more run of it costs a little), and the value checks
+    /// made ahead of the copy vouch for one at a time (so they get ahead after the first few).
+    static let batchSpan: Int64 = 50_000
 
     init(
         source: String, models: CoreDataModels, target: String, requestedVersion: String?,
@@ -133,6 +138,13 @@ final class CoreDataImporter {
 
         let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
         try copier.countKeys(mapping.tables)
+        if let valueScanPace {
+            copier.valueScan = CoreDataValueScan(
+                store: reader.opening, tables: mapping.tables, ranges: try copier.ranges(mapping.tables),
+                pace: valueScanPace)
+        }
+        // The scan reads the store through its own connection: it ends before this function does.
+        defer { copier.valueScan?.finish() }
         let external = CoreDataExternalData(copier: copier, policy: missingExternalData, storeFile: reader.path)
         var rowsByTable: [String: Int] = [:]
         for table in mapping.tables {
@@ -143,6 +155,7 @@ final class CoreDataImporter {
             result.emptiedValues += emptied
             CoreDataFaultPoint.afterTable.reach()
         }
+        copier.valueScan?.finish()
         for join in mapping.joins {
             result.linkCounts[join.target] = try copier.copy(join)
         }

@@ -83,12 +83,25 @@ final class CoreDataSource {
 
     /// A new connection reading the store: `immutable=1` in place, or the private copy opened as SQLite
     /// would open the store (it reads the log or rolls the journal back there), then made read-only.
-    func connection() throws(RemodelError) -> SQLiteConnection {
-        if !isCopy { return try SQLiteConnection(immutable: readPath, reportedAs: path) }
-        let connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
-        _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-        try connection.execute("PRAGMA query_only = ON")
-        return connection
+    func connection() throws(RemodelError) -> SQLiteConnection { try opening.connection() }
+
+    /// How to open the store again, on another thread (the files stay while this reader lives).
+    var opening: Opening { Opening(path: path, readPath: readPath, isCopy: isCopy) }
+
+    /// What a connection to the store is opened from: a value another thread can take.
+    struct Opening: Sendable {
+        let path: String
+        let readPath: String
+        let isCopy: Bool
+
+        /// A new connection reading the store (``CoreDataSource/connection()``).
+        func connection() throws(RemodelError) -> SQLiteConnection {
+            if !isCopy { return try SQLiteConnection(immutable: readPath, reportedAs: path) }
+            let connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            try connection.execute("PRAGMA query_only = ON")
+            return connection
+        }
     }
 
     /// The URI to attach the store under another connection (the same file and mode as ``connection()``).

@@ -1,9 +1,10 @@
 internal import Foundation
 
 /// Copies one Core Data table at a time into the Remodel store being written, in SQL over the attached
-/// source (schema `source`): each value is checked in the scan that copies it (a value Remodel cannot
-/// hold stops the statement through ``CoreDataRefusal`` and is then explained), rows go in key ranges in
-/// key order, order columns are ranked, join tables copied in key order.
+/// source (schema `source`): rows go in key ranges in key order, order columns are ranked, join tables
+/// copied in key order. Each value is checked in the scan that copies it (a value Remodel cannot hold
+/// stops the statement through ``CoreDataRefusal`` and is then explained), except in the ranges that
+/// ``CoreDataValueScan`` has checked ahead of the copy on another thread.
 final class CoreDataTableCopier {
     let connection: SQLiteConnection
     /// The Core Data store as the user named it (errors name it).
@@ -12,6 +13,9 @@ final class CoreDataTableCopier {
     let target: String
     let progress: OperationProgressReporter
     let refusal: CoreDataRefusal
+    /// The checks made ahead of the copy, on another connection and thread, for the ranges it vouches
+    /// for; `nil`: the copy makes them all itself.
+    var valueScan: CoreDataValueScan?
     /// For progress: objects copied so far, and keys not yet gone through.
     private var copied = 0
     private var keysLeft = 0
@@ -42,79 +46,147 @@ final class CoreDataTableCopier {
     /// The checks of one table's copy, by problem number: the source column and what it must hold.
     typealias Problems = [(item: CoreDataMapping.Source, expected: String)]
 
-    /// The SQL reading one Remodel column from a row `s`, refusing a value that fails its check.
+    /// One Core Data column read as Remodel keeps it, and the check of its values (`nil`: any will do).
+    private static func value(_ item: CoreDataMapping.Source) -> (
+        converted: String, check: CoreDataValues.Check?, expected: String
+    ) {
+        let raw = "s.\(quoteIdentifier(item.column))"
+        guard let type = item.type else {
+            // A to-one holds a key: an integer.
+            return (
+                raw, .accept(when: CoreDataValues.integer(raw)),
+                "the \(CoreDataName.primaryKey) of an object, an integer"
+            )
+        }
+        if item.isExternal {
+            let check = CoreDataValues.externalCheck(raw)
+            return (CoreDataValues.externalConversion(raw), check.check, check.expected)
+        }
+        let check = CoreDataValues.check(raw, type: type)
+        return (CoreDataValues.conversion(raw, type: type), check.check, check.expected)
+    }
+
+    /// The SQL reading one Remodel column from a row `s`; with `problems`, refusing a value that fails
+    /// its check (the checks in the copy), else as it is (the checks made beside it).
     private static func expression(
-        _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems
+        _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems?
     ) -> String {
-        func value(_ item: CoreDataMapping.Source) -> String {
-            let raw = "s.\(quoteIdentifier(item.column))"
-            let converted: String
-            let check: (check: CoreDataValues.Check?, expected: String)
-            if let type = item.type {
-                converted =
-                    item.isExternal
-                    ? CoreDataValues.externalConversion(raw) : CoreDataValues.conversion(raw, type: type)
-                check = item.isExternal ? CoreDataValues.externalCheck(raw) : CoreDataValues.check(raw, type: type)
-            } else {
-                // A to-one holds a key: an integer.
-                converted = raw
-                check = (
-                    .accept(when: CoreDataValues.integer(raw)),
-                    "the \(CoreDataName.primaryKey) of an object, an integer"
-                )
-            }
-            guard let guarded = check.check else { return converted }
-            problems.append((item, check.expected))
-            return guarded.guarding(converted, refusal: CoreDataRefusal.call(Int64(problems.count - 1)))
+        func copied(_ item: CoreDataMapping.Source) -> String {
+            let (converted, check, expected) = value(item)
+            guard let check, var list = problems else { return converted }
+            list.append((item, expected))
+            problems = list
+            return check.guarding(converted, refusal: CoreDataRefusal.call(Int64(list.count - 1)))
         }
         if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
-            return value(only)
+            return copied(only)
         }
-        let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(value($0))" }
+        let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(copied($0))" }
         return "CASE \(branches.joined(separator: " ")) END"
     }
 
-    /// Inserts every object of the table, in ranges of `Z_PK`, checking each value as it goes; returns the
-    /// number of rows.
+    /// SQL true for a row `s` one of whose values the copy with the checks in it would refuse (the same
+    /// checks, on the same values, each where the copy makes it), NULL or false for a row it takes.
+    static func problem(_ table: CoreDataMapping.Table) -> String {
+        let numbers = table.entityByNumber.keys.sorted()
+        var tests = [
+            "CASE s.\(entityNumber) " + numbers.map { "WHEN \($0) THEN 0" }.joined(separator: " ") + " ELSE 1 END"
+        ]
+        for column in table.columns {
+            func refused(_ item: CoreDataMapping.Source) -> String? {
+                switch value(item).check {
+                case .refuse(let condition)?: return "(\(condition))"
+                case .accept(let condition)?: return "((\(condition)) IS NOT 1)"
+                case nil: return nil
+                }
+            }
+            if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: numbers) {
+                if let test = refused(only) { tests.append(test) }
+                continue
+            }
+            // The same branches as the copy's, in its order: the first whose entities match decides.
+            guard column.sources.contains(where: { refused($0) != nil }) else { continue }
+            let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(refused($0) ?? "0")" }
+            tests.append("CASE \(branches.joined(separator: " ")) END")
+        }
+        return tests.joined(separator: " OR ")
+    }
+
+    /// The ranges of `Z_PK` a table from `lowest` to `highest` is copied in, in order.
+    static func ranges(from lowest: Int64, to highest: Int64) -> [(start: Int64, end: Int64)] {
+        var result: [(start: Int64, end: Int64)] = []
+        var start = lowest
+        while start <= highest {
+            let end = start > highest - batchSpan ? highest + 1 : start + batchSpan
+            result.append((start, end))
+            start = end
+        }
+        return result
+    }
+
+    /// The ranges every table is copied in, in the order of `tables` (what ``CoreDataValueScan`` reads).
+    func ranges(_ tables: [CoreDataMapping.Table]) throws(RemodelError) -> [CoreDataValueScan.Range] {
+        var result: [CoreDataValueScan.Range] = []
+        for table in tables {
+            guard let (lowest, highest) = try keyBounds(table) else { continue }
+            result += Self.ranges(from: lowest, to: highest).map {
+                CoreDataValueScan.Range(table: table.source, start: $0.start, end: $0.end)
+            }
+        }
+        return result
+    }
+
+    /// Inserts every object of the table, in ranges of `Z_PK`, checking each value as it goes (where
+    /// ``valueScan`` has not vouched for the range); returns the number of rows.
     @discardableResult
     func copy(_ table: CoreDataMapping.Table) throws(RemodelError) -> Int {
         let numbers = table.entityByNumber.keys.sorted()
-        let entityName =
-            "CASE s.\(Self.entityNumber) "
-            + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(separator: " ")
-            + " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity)) END"
-        var problems: Problems = []
         let targets = [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target)
-        let values =
-            ["s.\(Self.key)", entityName]
-            + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
-        let insert = try connection.prepare(
-            "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
-                + values.joined(separator: ", ")
-                + " FROM \(sourceTable(table.source)) AS s WHERE s.\(Self.key) >= ? AND s.\(Self.key) < ? ORDER BY s.\(Self.key)"
-        )
+        /// The copy's statement, with the checks (recording them in `problems`) or without.
+        func statement(_ problems: inout Problems?) throws(RemodelError) -> SQLiteStatement {
+            // Without the checks, an object of no concrete entity gets no name (`_entity` is NOT NULL);
+            // the scan has vouched that there is none.
+            let entityName =
+                "CASE s.\(Self.entityNumber) "
+                + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(
+                    separator: " ")
+                + (problems == nil ? "" : " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity))") + " END"
+            let values =
+                ["s.\(Self.key)", entityName]
+                + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
+            return try connection.prepare(
+                "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
+                    + values.joined(separator: ", ")
+                    + " FROM \(sourceTable(table.source)) AS s WHERE s.\(Self.key) >= ? AND s.\(Self.key) < ? ORDER BY s.\(Self.key)"
+            )
+        }
+        var checked: Problems? = []
+        let insert = try statement(&checked)
+        let problems = checked ?? []
+        var unchecked: Problems? = nil
+        let vouchedInsert = valueScan == nil ? nil : try statement(&unchecked)
         guard let (lowest, highest) = try keyBounds(table) else { return 0 }
         let item = table.entityByNumber.count == 1 ? table.entityByNumber.values.first : table.target
-        var start = lowest
         var rows = 0
-        while start <= highest {
-            let end = start > highest - Self.batchSpan ? highest + 1 : start + Self.batchSpan
-            try insert.bind([.integer(start), .integer(end)])
+        for (start, end) in Self.ranges(from: lowest, to: highest) {
+            let range = CoreDataValueScan.Range(table: table.source, start: start, end: end)
+            let statement =
+                if let vouchedInsert, let valueScan, valueScan.take(range) { vouchedInsert } else { insert }
+            try statement.bind([.integer(start), .integer(end)])
             do {
-                while try insert.step() {}
+                while try statement.step() {}
             } catch {
-                insert.reset()
+                statement.reset()
                 if let (problem, key) = refusal.take() {
                     throw try explain(problem: problem, key: key, table: table, problems: problems)
                 }
                 throw failure(error, copying: "\(table.source) into \(table.target)", entity: table.target)
             }
-            insert.reset()
+            statement.reset()
             rows += connection.changes
             copied += connection.changes
             keysLeft -= Int(end - start)
             progress.report("importing", item: item, completed: copied, total: copied + keysLeft, unit: .objects)
-            start = end
         }
         return rows
     }
