@@ -10,11 +10,14 @@
 #   `swift package --allow-writing-to-package-directory generate-records --target Committed` must write the records
 #   into `Sources/Committed/Generated/Library/`, and a second build compiles them.
 #
-# It builds GRDB, so it takes minutes (not part of `swift test`); run it after a change to Package.swift, the
-# plugins or `remodel-generate`. REMODEL_PLUGIN_CHECK_DIR=DIR keeps the package there (removed otherwise).
+# It builds GRDB, so it takes minutes: `.ci/run` runs it, `swift test` does not. REMODEL_PLUGIN_CHECK_DIR=DIR
+# keeps the package there (removed otherwise).
 #
 #   scripts/plugin-check.sh
 set -euo pipefail
+# The app is built as an app's author builds it: without .ci/run's REMODEL_DOCS (which would add the DocC plugin to
+# Remodel's graph, and so to the app's).
+unset REMODEL_DOCS
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ -n "${REMODEL_PLUGIN_CHECK_DIR:-}" ]; then
