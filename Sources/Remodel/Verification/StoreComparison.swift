@@ -4,10 +4,7 @@
 /// keeps its `_pk` still there), carried attribute values equal object by
 /// object, and carried relationships with the same links (in the same order
 /// when ordered throughout), leaving out links to objects that did not arrive.
-///
-/// Not copyable: it is made, used in place and dropped, so the module compiles no copy of it (its copy
-/// witnesses were a share of Remodel's build; docs/BENCHMARK.md, an app's first build).
-struct StoreComparison: ~Copyable {
+struct StoreComparison {
     let lineage: MigrationLineage
     let connection: SQLiteConnection
     /// Caller's code that may add objects (hooks): counts are then not compared, only what arrived.

@@ -2,10 +2,7 @@ import Foundation
 
 /// Phase 3: checks the migrated store against every rule of the destination
 /// model, in SQL, and reports the first offenders.
-///
-/// Not copyable: it is made, used in place and dropped, so the module compiles no copy of it (its copy
-/// witnesses were a share of Remodel's build; docs/BENCHMARK.md, an app's first build).
-struct MigrationValidator: ~Copyable {
+struct MigrationValidator {
     let connection: SQLiteConnection
     let version: ModelVersion
     let layout: StoreLayout

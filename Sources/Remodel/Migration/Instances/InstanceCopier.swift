@@ -1,9 +1,6 @@
 /// Phase 1: creates the destination objects of each entity mapping and
 /// computes their attributes, one `INSERT … SELECT` per batch of source keys.
-///
-/// Not copyable: it is made, used in place and dropped, so the module compiles no copy of it (its copy
-/// witnesses were a share of Remodel's build; docs/BENCHMARK.md, an app's first build).
-struct InstanceCopier: ~Copyable {
+struct InstanceCopier {
     let context: StepContext
 
     /// Copies the objects of the tables the step rebuilds (those of carried tables are in the copy already).

@@ -1,9 +1,6 @@
 /// One step of a pass, on the pass's copy of the store: prepare the schema, phase 1 (instances), phase 2
 /// (relationships), the indexes, phase 3 (checks). Each stage hands the next what it found.
-///
-/// Not copyable: it is made, used in place and dropped, so the module compiles no copy of it (its copy
-/// witnesses were a share of Remodel's build; docs/BENCHMARK.md, an app's first build).
-struct StepRun: ~Copyable {
+struct StepRun {
     let plan: StepPlan
     let rehearsal: SchemaRehearsal
     /// Whether an earlier step of the pass ran on the copy: this one reads what it left there.

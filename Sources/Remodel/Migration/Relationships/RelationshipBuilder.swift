@@ -3,10 +3,7 @@
 /// column, a join table) is written once, from the side that has a source;
 /// links to objects that did not arrive (filtered, removed, changed entity)
 /// are left out; ordered relationships keep their order.
-///
-/// Not copyable: it is made, used in place and dropped, so the module compiles no copy of it (its copy
-/// witnesses were a share of Remodel's build; docs/BENCHMARK.md, an app's first build).
-struct RelationshipBuilder: ~Copyable {
+struct RelationshipBuilder {
     let context: StepContext
     /// The to-one columns phase 1 filled with the source's keys as they are (none when the builder only
     /// plans, for a step passed through).

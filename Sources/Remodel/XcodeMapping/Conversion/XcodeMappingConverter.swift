@@ -8,10 +8,7 @@
 /// default (`$source.name`), which is what inference does, so it is left to
 /// inference; one with an expression becomes an `<attribute>` or
 /// `<relationship>` rule.
-///
-/// Not copyable: it is made, used in place and dropped, so the module compiles no copy of it (its copy
-/// witnesses were a share of Remodel's build; docs/BENCHMARK.md, an app's first build).
-struct XcodeMappingConverter: ~Copyable {
+struct XcodeMappingConverter {
     let model: XcodeMappingModel
     let match: XcodeVersionMatcher.Match
     let bundle: ModelBundle
