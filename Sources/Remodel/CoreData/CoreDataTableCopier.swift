@@ -244,10 +244,15 @@ final class CoreDataTableCopier {
             "SELECT \(Self.entityNumber) FROM \(sourceTable(table.source)) WHERE \(Self.key) = ?", [.integer(key)]
         )?.coreDataInteger
         guard problem >= 0, Int(problem) < problems.count else {
-            let what =
-                number.flatMap { table.abstractNumbers[$0].map { "the abstract entity \($0)" } } ?? number.map {
-                    "entity number \($0), which \(CoreDataName.primaryKeyTable) does not give to an entity of this table"
-                } ?? "no entity number"
+            let what: String
+            if let number, let abstract = table.abstractNumbers[number] {
+                what = "the abstract entity \(abstract)"
+            } else if let number {
+                what =
+                    "entity number \(number), which \(CoreDataName.primaryKeyTable) does not give to an entity of this table"
+            } else {
+                what = "no entity number"
+            }
             return RemodelError(
                 .invalidValue,
                 "\(table.source) \(Self.key) \(key) has \(what); an object must be of a concrete entity, so nothing was imported; open the store with the app to repair it, or give the model version that wrote it",
@@ -259,9 +264,11 @@ final class CoreDataTableCopier {
         let value = try connection.scalar(
             "SELECT quote(\(column)) || ' (' || typeof(\(column)) || ')' FROM \(sourceTable(table.source)) WHERE \(Self.key) = ?",
             [.integer(key)])
-        var shown = value.flatMap { if case .text(let text) = $0 { return text } else { return nil } } ?? "?"
+        var shown = "?"
+        if case .text(let text)? = value { shown = text }
         if shown.count > 80 { shown = String(shown.prefix(77)) + "…" }
-        let kind = item.type.map { "a \($0.rawValue) attribute" } ?? "a to-one relationship"
+        var kind = "a to-one relationship"
+        if let type = item.type { kind = "a \(type.rawValue) attribute" }
         return RemodelError(
             .invalidValue,
             "\(entity) \(Self.key) \(key) \(item.type == nil ? "relationship" : "attribute") \"\(item.property)\" (column \(table.source).\(item.column)): the store holds \(shown), but \(kind) must be \(expected); Remodel does not drop or change a value, so nothing was imported: correct it with the app, or give the model version whose type it has",

@@ -27,10 +27,12 @@ package enum DiagnosticFormatter {
     /// - Returns: Indented JSON ending with a newline.
     package static func json(_ diagnostics: [Diagnostic]) -> String {
         let items = diagnostics.sorted().map { diagnostic -> JSONDocument in
-            .object([
-                ("file", diagnostic.location.map { .string($0.file) } ?? .null),
-                ("line", diagnostic.location.flatMap { $0.hasPosition ? .int($0.line) : nil } ?? .null),
-                ("column", diagnostic.location.flatMap { $0.hasPosition ? .int($0.column) : nil } ?? .null),
+            let position: SourceLocation? = diagnostic.location.flatMap { $0.hasPosition ? $0 : nil }
+            let file: JSONDocument = diagnostic.location.map { JSONDocument.string($0.file) } ?? JSONDocument.null
+            let line: JSONDocument = position.map { JSONDocument.int($0.line) } ?? JSONDocument.null
+            let column: JSONDocument = position.map { JSONDocument.int($0.column) } ?? JSONDocument.null
+            return .object([
+                ("file", file), ("line", line), ("column", column),
                 ("severity", .string(diagnostic.severity.rawValue)),
                 ("rule", .string(diagnostic.rule)),
                 ("message", .string(diagnostic.message)),

@@ -111,9 +111,11 @@ enum XcodeExpressionDecoder {
             guard let comparison = XcodeComparison(rawValue: Int(operation.integer("NSOperatorType"))) else {
                 return XcodePredicate(.unsupported("operator type \(operation.integer("NSOperatorType"))"))
             }
-            let modifier: XcodeComparison.Modifier = [1: .all, 2: .any][operation.integer("NSModifier")] ?? .direct
-            let flags = operation.integer("NSOptions")
-            let options = [(1, "c"), (2, "d"), (4, "n")].filter { flags & Int64($0.0) != 0 }.map(\.1).joined()
+            let modifiers: [Int64: XcodeComparison.Modifier] = [1: .all, 2: .any]
+            let modifier: XcodeComparison.Modifier = modifiers[operation.integer("NSModifier")] ?? .direct
+            let flags: Int64 = operation.integer("NSOptions")
+            let letters: [(flag: Int64, letter: String)] = [(1, "c"), (2, "d"), (4, "n")]
+            let options: String = letters.filter { flags & $0.flag != 0 }.map(\.letter).joined()
             return XcodePredicate(
                 .comparison(
                     try expression(left, depth: depth + 1), comparison, try expression(right, depth: depth + 1),
