@@ -7,7 +7,7 @@ import Foundation
 /// holds tens of thousands of elements, and two dictionaries per element cost three times the memory. The
 /// positions are kept relative to the element's own, so the same tag written in two places (an attribute
 /// every version of a history repeats) makes the same array, which the versions of a bundle share
-/// (``ElementSourcePool``).
+/// (`ElementSourcePool`).
 public struct ElementSource: Sendable, Hashable {
     /// The position of the element's `<`.
     public var location: SourceLocation

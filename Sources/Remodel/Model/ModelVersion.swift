@@ -216,7 +216,7 @@ public struct ModelVersion: Sendable, Hashable {
 }
 
 extension ModelVersion {
-    /// Takes every element record's attributes from `pool` (see ``ElementSourcePool``).
+    /// Takes every element record's attributes from `pool` (see `ElementSourcePool`).
     mutating func shareSources(in pool: ElementSourcePool) {
         source = source.shared(in: pool)
         for index in entities.indices { entities[index].shareSources(in: pool) }
