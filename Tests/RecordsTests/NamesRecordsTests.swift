@@ -42,6 +42,36 @@ struct NamesRecordsTests {
         }
     }
 
+    /// A name beside another's derived members: the relationship `friend` beside the attribute `friendRequest`
+    /// (its request would be that name) is `friend_2`; `Friend` and `FriendOf` beside `friend` and `friendOf`,
+    /// differing only by case, would declare `setFriend`, `addToFriendOf`… twice, so `FriendOf` is
+    /// `FriendOf_2` (`Friend` keeps its name: `friend` moved). Each still reaches its own column.
+    @Test func namesBesideDerivedMembersFollowTheRule() throws {
+        let folder = try RecordsTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("members.sqlite").path
+        _ = try Store.create(at: path, bundle: bundle)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            var ada = Member(friendRequest: "pending", fee: Decimal(string: "1.50"))
+            try ada.insert(db)
+            var bob = Member()
+            try bob.insert(db)
+            try ada.setFriend_2(bob.id, in: db)
+            try ada.setFriend(ada.id, in: db)
+            let read = try #require(try Member.fetchOne(db, id: ada.id))
+            #expect(read.friendRequest == "pending")
+            #expect(read.fee == Decimal(string: "1.5"))
+            #expect(read.friend_2 == bob.id)
+            #expect(read.Friend == ada.id)
+            #expect(try bob.friendOfRequest.fetchAll(db).map(\.id) == [ada.id])
+            #expect(try ada.FriendOf_2Request.fetchAll(db).map(\.id) == [ada.id])
+            #expect(try read.friend_2Request.fetchOne(db)?.id == bob.id)
+        }
+        let export = try Store.open(at: path, bundle: bundle).exportJSONString()
+        #expect(export.contains(#""friendRequest": "pending""#))
+    }
+
     @Test func oneToOneLinksKeepBothSides() throws {
         let folder = try RecordsTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

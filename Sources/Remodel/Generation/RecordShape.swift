@@ -147,7 +147,12 @@ struct RecordShape {
             else { continue }
             attributes.append(
                 AttributeField(
-                    attribute: attribute, swiftName: members.claimMember(attribute.name), column: column,
+                    attribute: attribute,
+                    swiftName: members.claimMember(
+                        attribute.name,
+                        companions: attribute.type == .decimal
+                            ? SwiftNames.Allocator.decimalCompanions : { _ in [] }),
+                    column: column,
                     index: position))
         }
         var toOnes: [ToOneField] = []
@@ -156,7 +161,8 @@ struct RecordShape {
             guard let storage = layout.storage(of: relationship.name, in: entity.name),
                 let destination = relationship.destinationEntity
             else { continue }
-            let swiftName = members.claimMember(relationship.name)
+            let swiftName = members.claimMember(
+                relationship.name, companions: SwiftNames.Allocator.relationshipCompanions)
             switch storage {
             case .column(_, let column):
                 guard let position = table.selection.firstIndex(of: column) else { continue }

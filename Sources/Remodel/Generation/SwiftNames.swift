@@ -8,7 +8,11 @@
 /// 3. A **member** name (attribute, relationship) that is a Swift keyword, or a member the generated type has
 ///    (`id`, `insert`, `update`, `delete`, `validate`, `hashValue`, …), gets `_` appended: `self` → `self_`,
 ///    `id` → `id_`, `default` → `default_`. No backticks: `obj.self_` reads as written.
-/// 4. Whatever is still taken (two names that became equal) gets `_2`, `_3`, … in model order.
+/// 4. Whatever is still taken gets `_2`, `_3`, … in model order: two names that became equal, and a name whose
+///    derived members are taken. A relationship `r` also declares `rRequest`, `setR`, `addToR`, `removeFromR`
+///    and `_keepR`, a Decimal attribute `d` its stored form `_d`: so a relationship `friend` beside an attribute
+///    `friendRequest` becomes `friend_2`, and `Friend` beside `friend` becomes `Friend_2` (its `setFriend`
+///    would be `friend`'s).
 ///
 /// For example:
 /// ```swift
@@ -66,6 +70,8 @@ enum SwiftNames {
             "databaseColumnEncodingStrategy",
             "databaseDateEncodingStrategy", "persistenceConflictPolicy", "databaseUUIDEncodingStrategy",
             "databaseJSONEncoder", "databaseJSONDecoder", "recordTypes", "check",
+            // The generator's own members.
+            "_encode", "_aroundSave", "_aroundDelete", "_requireInserted",
         ])
 
     /// A name with only ASCII letters, digits and `_`, not starting with a digit.
@@ -125,12 +131,32 @@ enum SwiftNames {
             return claimExactly(base)
         }
 
-        /// A member name for a model name (rule steps 1, 3 and 4).
-        mutating func claimMember(_ name: String) -> String {
+        /// A member name for a model name (rule steps 1, 3 and 4), free together with the members the generated
+        /// code derives from it (`companions` of the name given out), which are taken with it.
+        mutating func claimMember(_ name: String, companions: (String) -> [String] = { _ in [] }) -> String {
             var base = SwiftNames.sanitized(name)
             if SwiftNames.reservedMemberNames.contains(base) { base += "_" }
-            return claimExactly(base)
+            var candidate = base
+            var number = 1
+            while true {
+                let names = [candidate] + companions(candidate)
+                if Set(names).count == names.count, names.allSatisfy({ !taken.contains($0) }) {
+                    taken.formUnion(names)
+                    return candidate
+                }
+                number += 1
+                candidate = "\(base)_\(number)"
+            }
         }
+
+        /// What a relationship named `name` also declares (rule step 4).
+        static func relationshipCompanions(_ name: String) -> [String] {
+            let upper = SwiftNames.upperFirst(name)
+            return [name + "Request", "set" + upper, "addTo" + upper, "removeFrom" + upper, "_keep" + upper]
+        }
+
+        /// What a Decimal attribute named `name` also declares: its stored form (rule step 4).
+        static func decimalCompanions(_ name: String) -> [String] { ["_" + name] }
 
         /// `name` when free, else `name_2`, `name_3`, ….
         mutating func claimExactly(_ name: String) -> String {
