@@ -45,7 +45,8 @@ struct NamesRecordsTests {
     /// A name beside another's derived members: the relationship `friend` beside the attribute `friendRequest`
     /// (its request would be that name) is `friend_2`; `Friend` and `FriendOf` beside `friend` and `friendOf`,
     /// differing only by case, would declare `setFriend`, `addToFriendOf`… twice, so `FriendOf` is
-    /// `FriendOf_2` (`Friend` keeps its name: `friend` moved). Each still reaches its own column.
+    /// `FriendOf_2` (`Friend` keeps its name: `friend` moved). Each still reaches its own column. Entities named
+    /// `Links` and `Patterns` (types nested in the schema enum) become `LinksEntity` and `PatternsEntity`.
     @Test func namesBesideDerivedMembersFollowTheRule() throws {
         let folder = try RecordsTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -67,6 +68,18 @@ struct NamesRecordsTests {
             #expect(try bob.friendOfRequest.fetchAll(db).map(\.id) == [ada.id])
             #expect(try ada.FriendOf_2Request.fetchAll(db).map(\.id) == [ada.id])
             #expect(try read.friend_2Request.fetchOne(db)?.id == bob.id)
+            // Entities named as the schema's nested types, or as a join table's link type, which the schema's
+            // code would otherwise mean instead of them.
+            var links = LinksEntity()
+            try links.insert(db)
+            var patterns = PatternsEntity()
+            try patterns.insert(db)
+            var likedBy = Member_likedBy()
+            try likedBy.insert(db)
+            try ada.addToLikes([bob.id], in: db)
+            #expect(try bob.likedByRequest.fetchAll(db).map(\.id) == [ada.id])
+            #expect(try NamesSchema.Links.Member_likedBy_2.fetchCount(db) == 1)
+            #expect(NamesSchema.recordTypes.contains { $0 == LinksEntity.self })
         }
         let export = try Store.open(at: path, bundle: bundle).exportJSONString()
         #expect(export.contains(#""friendRequest": "pending""#))

@@ -126,7 +126,9 @@ struct RecordShape {
                     table: table, recordTypeName: recordTypeName, isHierarchy: isHierarchy, selection: selection,
                     entityIndexes: indexes, fileName: recordTypeName + ".swift", associationNames: [:]))
         }
-        var joinTypes = SwiftNames.Allocator(reserved: SwiftNames.reservedTypeNames)
+        // Nested in `<Model>Schema.Links`, whose code names the record types bare: a link never takes one's name.
+        var joinTypes = SwiftNames.Allocator(
+            reserved: SwiftNames.reservedTypeNames.union(entities.map(\.typeName)).union(tables.map(\.recordTypeName)))
         for join in layout.joinTables {
             joins.append(JoinShape(join: join, typeName: joinTypes.claimType(String(join.name.drop { $0 == "_" }))))
         }

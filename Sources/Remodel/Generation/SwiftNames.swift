@@ -5,6 +5,7 @@
 /// 2. A **type** name (an entity) that is a Swift keyword or names a type of Swift, Foundation or GRDB that the
 ///    generated code or an app's code uses (`Task`, `Data`, `Date`, `Error`, `Result`, `Row`, `Column`, …) gets
 ///    `Entity` appended: `Task` → `TaskEntity`. An app keeps `Task { … }` and `Date()` meaning what they mean.
+///    The types nested in the schema enum (`Links`, `Patterns`, …) are reserved as well.
 /// 3. A **member** name (attribute, relationship) that is a Swift keyword, or a member the generated type has
 ///    (`id`, `insert`, `update`, `delete`, `validate`, `hashValue`, …), gets `_` appended: `self` → `self_`,
 ///    `id` → `id_`, `default` → `default_`. No backticks: `obj.self_` reads as written.
@@ -52,6 +53,8 @@ enum SwiftNames {
             "PersistenceSuccess", "QueryInterfaceRequest", "Record", "Row", "RowDecodingError", "SQL", "SQLRequest",
             "SQLSelectable", "Statement", "StatementArguments", "TableRecord", "ValueObservation", "Table",
             "Association", "BelongsToAssociation", "HasManyAssociation", "HasOneAssociation",
+            // The types nested in the schema enum, whose code names the record types bare.
+            "Links", "Patterns", "RecordError", "StoredDecimal",
         ])
 
     /// Members every generated record type has, from Swift, GRDB and the generator, that a property must not

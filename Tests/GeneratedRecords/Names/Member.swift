@@ -106,6 +106,8 @@ extension Member {
         guard id != .unassigned else { _ = try delete(); return }
         try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?", arguments: [id.rawValue])
         try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?", arguments: [id.rawValue])
+        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?", arguments: [id.rawValue])
+        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?", arguments: [id.rawValue])
         _ = try delete()
     }
 
@@ -218,6 +220,68 @@ extension Member {
         try addToFriendOf_2(objects, in: db)
     }
 
+    /// A request for the objects of the `likes` relationship, by key.
+    public var likesRequest: QueryInterfaceRequest<Member> {
+        Member.all().filter(sql: "\"_pk\" IN (SELECT \"source\" FROM \"_Member_likedBy\" WHERE \"destination\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
+    }
+
+    /// Adds objects to the `likes` relationship, writing both sides now; an object already there stays.
+    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
+    public func addToLikes(_ objects: [Member.ID], in db: Database) throws {
+        try _requireInserted("likes")
+        for object in objects {
+            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", object.rawValue, "Member", "likes", "Member")
+            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
+        }
+    }
+
+    /// Removes objects from the `likes` relationship, on both sides; others are left as they are.
+    public func removeFromLikes(_ objects: [Member.ID], in db: Database) throws {
+        try _requireInserted("likes")
+        for object in objects {
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [id.rawValue, object.rawValue])
+        }
+    }
+
+    /// Makes the `likes` relationship hold exactly these objects, on both sides.
+    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
+    public func setLikes(_ objects: [Member.ID], in db: Database) throws {
+        try _requireInserted("likes")
+        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?1", arguments: [id.rawValue])
+        try addToLikes(objects, in: db)
+    }
+
+    /// A request for the objects of the `likedBy` relationship, by key.
+    public var likedByRequest: QueryInterfaceRequest<Member> {
+        Member.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Member_likedBy\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
+    }
+
+    /// Adds objects to the `likedBy` relationship, writing both sides now; an object already there stays.
+    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
+    public func addToLikedBy(_ objects: [Member.ID], in db: Database) throws {
+        try _requireInserted("likedBy")
+        for object in objects {
+            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", object.rawValue, "Member", "likedBy", "Member")
+            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
+        }
+    }
+
+    /// Removes objects from the `likedBy` relationship, on both sides; others are left as they are.
+    public func removeFromLikedBy(_ objects: [Member.ID], in db: Database) throws {
+        try _requireInserted("likedBy")
+        for object in objects {
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
+        }
+    }
+
+    /// Makes the `likedBy` relationship hold exactly these objects, on both sides.
+    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
+    public func setLikedBy(_ objects: [Member.ID], in db: Database) throws {
+        try _requireInserted("likedBy")
+        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1", arguments: [id.rawValue])
+        try addToLikedBy(objects, in: db)
+    }
+
     func _requireInserted(_ relationship: String) throws {
         if id == .unassigned { throw NamesSchema.RecordError.notInserted("Member", relationship) }
     }
@@ -250,4 +314,8 @@ extension Member {
     public static var friendOf: HasManyAssociation<Member, Member> { hasMany(Member.self, key: "friendOf", using: ForeignKey(["friend"], to: ["_pk"])) }
     /// The `Member.FriendOf` relationship.
     public static var FriendOf: HasManyAssociation<Member, Member> { hasMany(Member.self, key: "FriendOf", using: ForeignKey(["Friend_Member"], to: ["_pk"])) }
+    /// The `Member.likes` relationship.
+    public static var likes: HasManyThroughAssociation<Member, Member> { hasMany(Member.self, through: hasMany(NamesSchema.Links.Member_likedBy_2.self, key: "likesLinks", using: ForeignKey(["destination"], to: ["_pk"])), using: NamesSchema.Links.Member_likedBy_2.sourceObject, key: "likes") }
+    /// The `Member.likedBy` relationship.
+    public static var likedBy: HasManyThroughAssociation<Member, Member> { hasMany(Member.self, through: hasMany(NamesSchema.Links.Member_likedBy_2.self, key: "likedByLinks", using: ForeignKey(["source"], to: ["_pk"])), using: NamesSchema.Links.Member_likedBy_2.destinationObject, key: "likedBy") }
 }

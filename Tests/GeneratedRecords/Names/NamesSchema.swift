@@ -23,8 +23,11 @@ public enum NamesSchema {
         "Database": "a7835842761a1c93fc27a46c8864e575624e529c899c50a5e58b6b25c7b7e116",
         "Date": "7c0f24f9639bbcc21b48a5f63d27c603f3db726187fe2cce21c52a7f1414bb20",
         "Error": "47d47c6ec4781724d834d23632065a4d575b46595ddae24f209aa1bad85c67ed",
-        "Member": "060efca93cbdd8d375dab3996b0f9d5f6169b4eebbbf1932a01d32fa0cf63029",
+        "Links": "1aa6affa2d2242f46192dff95366bd3e855ad3489e6e07d3688256c33c4f5b18",
+        "Member": "cff5a5c5c8311538345e85eacae9968d53b8ae781e2a845f461d69f8939a0042",
+        "Member_likedBy": "f2c7af9a9ec706e3590133c2911f01baf4ddb085b0ff760009ac1ce44d277d07",
         "Notification": "7962eb897c4251b02a91ca57bef7d1defe96f34e7912e8d385678582a9dca29c",
+        "Patterns": "d5d08c5ccb7110c553cca5a49e13658bbe09c751e39552a0654fa633548ffc20",
         "Protocol": "ef61fe273b105dc2ad35c736df619f36a7cd6f51b1e7322fabf24b779d41fbe9",
         "Result": "254cc4d185b449ba1af3a4a5d8978a75adbc6205e605851ab7e3115949cb3b0b",
         "Row": "7022049df830065d788b055f53e39fbfc8bbc3aeaf130d19e485e02496b5ff80",
@@ -32,7 +35,7 @@ public enum NamesSchema {
         "Type": "c99cd8adb23e5a3cb0667dbd074510ddf62cf5ca2a9546221cc94b322a2b5747",
     ]
     /// One record type per table: `fetchAll(db)` on each reads every object of the store once.
-    public static var recordTypes: [any (FetchableRecord & MutablePersistableRecord & TableRecord).Type] { [NotificationEntity.self, DataEntity.self, AnyDate_2.self, ErrorEntity.self, ResultEntity.self, RowEntity.self, ColumnEntity.self, DatabaseEntity.self, TaskEntity.self, AnyDate.self, Member.self] }
+    public static var recordTypes: [any (FetchableRecord & MutablePersistableRecord & TableRecord).Type] { [NotificationEntity.self, DataEntity.self, AnyDate_2.self, ErrorEntity.self, ResultEntity.self, RowEntity.self, ColumnEntity.self, DatabaseEntity.self, TaskEntity.self, AnyDate.self, Member.self, Member_likedBy.self, LinksEntity.self, PatternsEntity.self] }
 
     /// The tables and columns `check(_:)` looks for: each hierarchy table's, then the join tables'.
     static let tables: [(name: String, columns: [String])] = [
@@ -47,6 +50,10 @@ public enum NamesSchema {
         ("Task", ["_pk", "_entity"]),
         ("AnyDate", ["_pk", "_entity"]),
         ("Member", ["_pk", "_entity", "friendRequest", "fee", "friend", "Friend_Member"]),
+        ("Member_likedBy", ["_pk", "_entity"]),
+        ("Links", ["_pk", "_entity"]),
+        ("Patterns", ["_pk", "_entity"]),
+        ("_Member_likedBy", ["source", "destination", "source_order", "destination_order"]),
     ]
 
     /// Refuses a store the records cannot read: not a Remodel store, another model's, at another version (both versions named), a version edited since, or a schema that drifted (tables and columns named). Reads only the store's metadata and schema, no object.
@@ -104,6 +111,14 @@ public enum NamesSchema {
 
     /// The join tables, as GRDB table records for `hasMany(_:through:)` associations.
     public enum Links {
+        /// The join table "_Member_likedBy": Member.likedBy ↔ Member.likes.
+        public enum Member_likedBy_2: TableRecord {
+            public static let databaseTableName = "_Member_likedBy"
+            /// The object whose `_pk` is in `source`.
+            public static var sourceObject: BelongsToAssociation<Member_likedBy_2, Member> { belongsTo(Member.self, key: "source", using: ForeignKey(["source"], to: ["_pk"])) }
+            /// The object whose `_pk` is in `destination`.
+            public static var destinationObject: BelongsToAssociation<Member_likedBy_2, Member> { belongsTo(Member.self, key: "destination", using: ForeignKey(["destination"], to: ["_pk"])) }
+        }
     }
 }
 
