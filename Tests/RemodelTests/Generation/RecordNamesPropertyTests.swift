@@ -78,6 +78,23 @@ struct RecordNamesPropertyTests {
         }
         let again = RecordShape(layout: StoreLayout(version: version), modelName: "Names")
         #expect(again.entities.first.map(Self.declared) == names, "two runs give the same names")
+        // The other road: the generated file itself, whatever the rule's lists say it derives.
+        let bundle = ModelBundle(name: "Names", versions: [version])
+        let file = try #require(try RecordGenerator(bundle: bundle).files().first { $0.name == "Thing.swift" })
+        let twice = Self.membersDeclaredTwice(file.contents)
+        #expect(twice.isEmpty, "Thing.swift declares \(twice) twice, from \(drawn)")
+    }
+
+    /// The members a generated record file declares more than once at the type's level (`var`, `let`, `func`,
+    /// static or not: a static and an instance member may share a name).
+    static func membersDeclaredTwice(_ text: String) -> [String] {
+        let declaration = /^    (?:public |open )?(static )?(?:mutating )?(?:var|let|func) ([A-Za-z_][A-Za-z_0-9]*)/
+        var seen: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            guard let match = line.firstMatch(of: declaration) else { continue }
+            seen[(match.1 == nil ? "" : "static ") + match.2, default: 0] += 1
+        }
+        return seen.filter { $0.value > 1 }.keys.sorted()
     }
 
     /// The case that broke the generated code before the rule's companions: the relationship beside the
