@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Remodel", targets: ["Remodel"]),
         .library(name: "RemodelTesting", targets: ["RemodelTesting"]),
+        // `remodel generate` as a library: the GRDB records of a model version, as Swift source.
+        .library(name: "RemodelGeneration", targets: ["RemodelGeneration"]),
         // Launch a store, then open a GRDB pool on it (docs/TYPED-ACCESS.md). An app that uses only `Remodel`
         // builds no GRDB: SwiftPM builds a dependency only for the products that use it.
         .library(name: "RemodelGRDB", targets: ["RemodelGRDB"]),
@@ -49,8 +51,16 @@ let package = Package(
                 "RemodelSQLite",
             ]
         ),
+        // The test kit: migration cases and matrices, synthetic data for any version (`remodel seed`), and the
+        // check of a finished migration object by object. An app's own build never compiles it.
         .target(
             name: "RemodelTesting",
+            dependencies: ["Remodel"]
+        ),
+        // The records generator (`remodel generate`, the plugins' tool): Swift source written from a version's
+        // layout. Apart from `Remodel` so that an app's build does not compile it.
+        .target(
+            name: "RemodelGeneration",
             dependencies: ["Remodel"]
         ),
         .target(
@@ -62,6 +72,7 @@ let package = Package(
             dependencies: [
                 "Remodel",
                 "RemodelTesting",
+                "RemodelGeneration",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser",
                     condition: .when(traits: ["CommandLineTool"])),
@@ -72,14 +83,15 @@ let package = Package(
             name: "RemodelBench",
             // RemodelSQLite: the bench reads SQLite's own counters (statement times, page caches, heap high-water).
             dependencies: [
-                "Remodel", "RemodelSQLite", "LibraryRecords", .product(name: "GRDB", package: "GRDB.swift"),
+                "Remodel", "RemodelTesting", "RemodelGeneration", "RemodelSQLite", "LibraryRecords",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/remodel-bench"
         ),
         // The plugins' tool: `remodel generate` with Remodel alone (no argument parser to build).
         .executableTarget(
             name: "RemodelGenerate",
-            dependencies: ["Remodel"],
+            dependencies: ["Remodel", "RemodelGeneration"],
             path: "Sources/remodel-generate"
         ),
         .plugin(
@@ -97,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RemodelTests",
-            dependencies: ["Remodel", "RemodelTesting"],
+            dependencies: ["Remodel", "RemodelTesting", "RemodelGeneration"],
             resources: [.copy("Fixtures")]
         ),
         // Generated code, committed and compiled: the sample models and the test fixture with every type,
@@ -125,7 +137,8 @@ let package = Package(
         .testTarget(
             name: "RecordsTests",
             dependencies: [
-                "Remodel", "RemodelGRDB", "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords",
+                "Remodel", "RemodelGRDB", "RemodelGeneration", "RemodelTesting",
+                "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

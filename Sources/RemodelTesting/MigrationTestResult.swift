@@ -1,4 +1,4 @@
-public import Remodel
+import Remodel
 
 /// What happened when one version's store was migrated to the head, and whether the test expected it.
 public struct MigrationTestResult: Sendable {

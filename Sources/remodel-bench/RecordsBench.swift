@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LibraryRecords
 import Remodel
+import RemodelGeneration
 
 /// `records` (issue 31): the generated records against hand-written GRDB in the same run, on a `Library 3` store
 /// of `objects` books (`remodel-bench --scenario records --store DIR --objects N`):

@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelTesting
 
 /// A store at any version of any model, filled with valid objects by the library's own seeder
 /// (`SeedGenerator`, what `remodel seed` writes): `objects` spread evenly over the version's concrete

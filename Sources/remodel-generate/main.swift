@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelGeneration
 
 // The tool behind the package plugins (`RemodelRecords`, `generate-records`): `remodel generate` without the
 // command-line tool's other commands and its argument parser, so a build that uses the plugin builds only

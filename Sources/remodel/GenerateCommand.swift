@@ -1,5 +1,6 @@
 import ArgumentParser
 import Remodel
+import RemodelGeneration
 
 /// `remodel generate`: Swift records for a model version, on GRDB.
 struct GenerateCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Remodel
+import RemodelTesting
 
 struct SeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

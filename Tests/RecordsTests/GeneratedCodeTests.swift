@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelGeneration
 import Testing
 
 /// The generated code committed under Tests/GeneratedRecords is what `remodel generate` writes today, byte for

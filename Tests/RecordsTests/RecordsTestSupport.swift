@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Remodel
+import RemodelTesting
 import Testing
 
 /// Stores made from seed data, exports, and the generic walk over a schema's record types.

@@ -3,7 +3,7 @@
 extension JSONOutput {
     /// Writes `{`, each entity as `"Name": [` followed by its objects (written by `objects`, which returns
     /// how many it wrote) and `]`, then `}` and a newline, and flushes.
-    mutating func writeExport(
+    package mutating func writeExport(
         entities: [Entity], objects: (Entity, inout JSONOutput) throws(RemodelError) -> Int
     ) throws(RemodelError) {
         write("{")
@@ -19,7 +19,7 @@ extension JSONOutput {
     }
 
     /// Starts an object on its own line with its `_pk` (the first of an entity without a comma before it).
-    mutating func writeObjectStart(first: Bool, primaryKey: Int64) {
+    package mutating func writeObjectStart(first: Bool, primaryKey: Int64) {
         write(bytes: first ? Self.firstObjectStart : Self.objectStart)
         write(primaryKey)
     }
@@ -30,7 +30,7 @@ extension JSONOutput {
     private static let objectStart = Array(",\n    {\"\(StoreColumn.pk)\": ".utf8)
 
     /// `, "name": ` as bytes, to write before a value.
-    static func keyBytes(_ name: String) -> [UInt8] {
+    package static func keyBytes(_ name: String) -> [UInt8] {
         var output = JSONOutput()
         output.write(", ")
         output.writeString(name)

@@ -2,30 +2,30 @@ internal import Foundation
 
 /// Bytes of JSON text being written, flushed to a file descriptor when the
 /// buffer fills (or kept in memory when there is none).
-struct JSONOutput {
-    private(set) var bytes: [UInt8] = []
+package struct JSONOutput {
+    package private(set) var bytes: [UInt8] = []
     private let descriptor: Int32?
     private let path: String
     private static let flushThreshold = 1 << 16
 
     /// An output kept in memory.
-    init() {
+    package init() {
         descriptor = nil
         path = "<memory>"
         bytes.reserveCapacity(256)
     }
 
     /// An output writing to an open file descriptor.
-    init(descriptor: Int32, path: String) {
+    package init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
         bytes.reserveCapacity(Self.flushThreshold + 4096)
     }
 
     /// The text written so far (in-memory outputs).
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func write(_ text: StaticString) {
+    package mutating func write(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
@@ -33,16 +33,16 @@ struct JSONOutput {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func write<Bytes: Collection<UInt8>>(bytes more: Bytes) {
+    package mutating func write<Bytes: Collection<UInt8>>(bytes more: Bytes) {
         bytes.append(contentsOf: more)
     }
 
-    mutating func write(_ integer: Int64) {
+    package mutating func write(_ integer: Int64) {
         bytes.append(contentsOf: String(integer).utf8)
     }
 
     /// Writes a JSON string with minimal escaping: `"`, `\` and control characters; other text as raw UTF-8.
-    mutating func writeString(_ text: String) {
+    package mutating func writeString(_ text: String) {
         var text = text
         text.withUTF8 { writeString(utf8: $0) }
     }
@@ -72,7 +72,7 @@ struct JSONOutput {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Writes the buffer out when it is full enough.
-    mutating func flushIfNeeded() throws(RemodelError) {
+    package mutating func flushIfNeeded() throws(RemodelError) {
         if descriptor != nil, bytes.count >= Self.flushThreshold { try flush() }
     }
 

@@ -6,7 +6,7 @@ internal import Foundation
 /// whole with ``readValue()``.
 ///
 /// Errors name the file, line and column.
-struct JSONPullParser {
+package struct JSONPullParser {
     private var buffer: [UInt8] = []
     private var index = 0
     private var consumedBefore = 0
@@ -30,7 +30,7 @@ struct JSONPullParser {
     }
 
     /// A parser over bytes in memory.
-    init(bytes: [UInt8], path: String = "<memory>") {
+    package init(bytes: [UInt8], path: String = "<memory>") {
         self.handle = nil
         self.path = path
         self.buffer = bytes
@@ -176,7 +176,7 @@ struct JSONPullParser {
     // MARK: - Values
 
     /// Reads one whole value.
-    mutating func readValue() throws(RemodelError) -> JSONValue {
+    package mutating func readValue() throws(RemodelError) -> JSONValue {
         try skipWhitespace()
         guard let byte = try peek() else { throw failure("expected a value, found the end of the file") }
         switch byte {

@@ -1,9 +1,9 @@
 /// Dates as the store and the JSON exchange write them: seconds since
 /// 1970-01-01 UTC in the store, ISO 8601 UTC with exactly three fractional
 /// digits in JSON (`2024-01-02T03:04:05.678Z`).
-enum ISODate {
+package enum ISODate {
     /// Seconds between 1970-01-01 and 2001-01-01, the reference date of Core Data's date bounds.
-    static let referenceDateOffset: Double = 978_307_200
+    package static let referenceDateOffset: Double = 978_307_200
 
     /// Formats seconds since 1970 as `YYYY-MM-DDTHH:MM:SS.mmmZ`, rounded to the millisecond.
     static func format(_ seconds: Double) -> String? {

@@ -97,7 +97,7 @@ public struct ModelBundle: Sendable, Hashable {
     }
 
     /// The version named `name`, or an error with `code` that lists the bundle's versions.
-    func requireVersion(named name: String, code: RemodelError.Code) throws(RemodelError) -> ModelVersion {
+    package func requireVersion(named name: String, code: RemodelError.Code) throws(RemodelError) -> ModelVersion {
         guard versionNames.contains(name) else { throw unknownVersion(name, code: code) }
         return try loadVersion(named: name)
     }

@@ -7,17 +7,17 @@ package func quoteIdentifier(_ name: String) -> String {
 }
 
 /// Quotes an SQL string literal, for the few places SQL cannot take a bound value (DDL).
-func quoteLiteral(_ text: String) -> String {
+package func quoteLiteral(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
 }
 
 /// `?, ?, ?` for `count` bound values (`NULL` for none, so `IN ()` never appears).
-func placeholders(_ count: Int) -> String {
+package func placeholders(_ count: Int) -> String {
     count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
 }
 
 /// `?, ?, ?` for a list of texts, appending them to `parameters` to bind.
-func placeholders(_ values: [String], _ parameters: inout [SQLiteValue]) -> String {
+package func placeholders(_ values: [String], _ parameters: inout [SQLiteValue]) -> String {
     parameters += values.map(SQLiteValue.text)
     return placeholders(values.count)
 }

@@ -3,7 +3,7 @@ internal import Foundation
 extension FileSystem {
     /// Writes a file through a ``JSONOutput``: into a new hidden file beside `path`, flushed to disk,
     /// then renamed over `path`, so a reader never sees half a file and a failure leaves `path` as it was.
-    static func writeAtomically(
+    package static func writeAtomically(
         to path: String, _ body: (inout JSONOutput) throws(RemodelError) -> Void
     ) throws(RemodelError) {
         let temporary = Store.temporaryPath(beside: path, purpose: "write")

@@ -1,7 +1,7 @@
 internal import Foundation
 
 /// The few file operations a store needs to replace files safely.
-enum FileSystem {
+package enum FileSystem {
     /// Moves a file to a path where there must be no file, atomically (a hard link, then removing the
     /// old name); falls back to `rename` where hard links are not supported.
     static func moveNew(from source: String, to destination: String) throws(RemodelError) {

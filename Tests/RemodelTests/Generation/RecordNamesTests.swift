@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelGeneration
 
 /// The one name rule of generated records (docs/TYPED-ACCESS.md, "Names"), and every model of the corpus run
 /// through it. The corpus's generated code is compiled and round-tripped by scripts/generated-records-check.sh.

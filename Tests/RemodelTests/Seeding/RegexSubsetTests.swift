@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelTesting
 
 /// The regular-expression subset the seed generator writes strings for: every string it writes matches the
 /// pattern (checked with `NSRegularExpression`, as the importer checks), and what it cannot handle is named.

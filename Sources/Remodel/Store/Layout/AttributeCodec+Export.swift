@@ -4,11 +4,11 @@ extension AttributeCodec {
     /// Writes a stored value as export JSON: Date as ISO 8601 UTC with milliseconds, Decimal as a
     /// string, Binary as base64, Boolean as `true`/`false`, Double shortest round-trip (non-finite
     /// values as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`), Composite as its stored JSON object.
-    func writeJSON(_ value: SQLiteValue, to output: inout JSONOutput) {
+    package func writeJSON(_ value: SQLiteValue, to output: inout JSONOutput) {
         Self.writeJSON(value, type: attribute.type, to: &output)
     }
 
-    static func writeJSON(_ value: SQLiteValue, type: AttributeType, to output: inout JSONOutput) {
+    package static func writeJSON(_ value: SQLiteValue, type: AttributeType, to output: inout JSONOutput) {
         switch value {
         case .null:
             output.write("null")

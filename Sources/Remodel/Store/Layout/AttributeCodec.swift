@@ -1,8 +1,8 @@
 internal import Foundation
 
 /// Why a value does not fit an attribute; the caller adds the entity, `_pk` and attribute.
-struct ValueProblem: Error {
-    var message: String
+package struct ValueProblem: Error {
+    package var message: String
 }
 
 /// Converts one attribute's values between JSON and the store, checking them
@@ -11,7 +11,7 @@ struct ValueProblem: Error {
 /// Bounds: numbers compare by value, strings by length in Unicode scalars (as
 /// SQLite's `length()` counts), Binary by length in bytes, dates by time
 /// (the model gives date bounds in seconds since 2001-01-01 UTC).
-struct AttributeCodec {
+package struct AttributeCodec {
     let attribute: Attribute
     private let members: [AttributeCodec]
     private let regex: NSRegularExpression?
@@ -20,7 +20,7 @@ struct AttributeCodec {
 
     /// Prepares a codec.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the regular expression does not compile.
-    init(attribute: Attribute, entity: String, version: ModelVersion) throws(RemodelError) {
+    package init(attribute: Attribute, entity: String, version: ModelVersion) throws(RemodelError) {
         self.attribute = attribute
         if attribute.type == .composite, let composite = attribute.compositeName.flatMap(version.composite(named:)) {
             var members: [AttributeCodec] = []
@@ -73,7 +73,7 @@ struct AttributeCodec {
     }
 
     /// The stored value of a JSON value, checked against the model.
-    func storedValue(_ json: JSONValue) throws(ValueProblem) -> SQLiteValue {
+    package func storedValue(_ json: JSONValue) throws(ValueProblem) -> SQLiteValue {
         if case .null = json {
             guard attribute.isOptional else { throw ValueProblem(message: "a value is required, found null") }
             return .null

@@ -2,15 +2,15 @@
 ///
 /// Parsing is lenient where Xcode is: integers written `0.0`, Booleans
 /// written `YES`/`NO`, `1`/`0` or `0.0`, and `NO` on a number (0).
-enum ModelDefaultValue {
+package enum ModelDefaultValue {
     /// The value to store, or nil when the attribute has no default (or one that does not parse).
-    static func stored(for attribute: Attribute) -> SQLiteValue? {
+    package static func stored(for attribute: Attribute) -> SQLiteValue? {
         guard let text = attribute.defaultValue else { return nil }
         return stored(text, as: attribute.type)
     }
 
     /// Seconds between 1970-01-01 and 2001-01-01, the reference date Xcode writes dates against.
-    static let referenceDateOffset = 978_307_200.0
+    package static let referenceDateOffset = 978_307_200.0
 
     static func stored(_ text: String, as type: AttributeType) -> SQLiteValue? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -1,13 +1,13 @@
 extension StoreLayout {
     /// Whether a relationship has storage: not transient, and its destination exists.
-    func isStored(_ relationship: Relationship) -> Bool {
+    package func isStored(_ relationship: Relationship) -> Bool {
         !relationship.isTransient && relationship.destinationEntity.flatMap(version.entity(named:)) != nil
     }
 
     /// The stored inverse of a relationship of `entity` (declared by it or inherited), if the two name each
     /// other. An inverse that names a third relationship does not pair up: each side is then stored as a
     /// relationship without an inverse (Xcode builds such models).
-    func storedInverse(of relationship: Relationship, in entity: String) -> Relationship? {
+    package func storedInverse(of relationship: Relationship, in entity: String) -> Relationship? {
         guard let owner = version.entity(named: entity),
             let inverse = version.pairedInverse(of: relationship, in: owner),
             isStored(inverse)

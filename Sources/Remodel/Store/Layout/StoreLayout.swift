@@ -8,11 +8,11 @@
 /// let layout = StoreLayout(version: bundle.currentVersion)
 /// for sql in layout.createTablesSQL { try connection.execute(sql) }
 /// ```
-struct StoreLayout: Sendable {
+package struct StoreLayout: Sendable {
     /// One column of a hierarchy table.
-    struct Column: Sendable, Hashable {
+    package struct Column: Sendable, Hashable {
         /// What a column holds.
-        enum Content: Sendable, Hashable {
+        package enum Content: Sendable, Hashable {
             /// `_pk INTEGER PRIMARY KEY`.
             case primaryKey
             /// `_entity TEXT NOT NULL`, the concrete entity's name.
@@ -27,11 +27,11 @@ struct StoreLayout: Sendable {
         }
 
         /// The column's name.
-        var name: String
+        package var name: String
         /// The declared SQLite type (`INTEGER`, `REAL`, `TEXT`, `BLOB`).
         var declaredType: String
         /// What the column holds.
-        var content: Content
+        package var content: Content
 
         /// The column definition for `CREATE TABLE`.
         var definitionSQL: String {
@@ -44,37 +44,37 @@ struct StoreLayout: Sendable {
     }
 
     /// The table of one entity hierarchy, named as its root entity.
-    struct Table: Sendable, Hashable {
+    package struct Table: Sendable, Hashable {
         /// The table's name: the root entity's name.
-        var name: String
+        package var name: String
         /// The entities stored in it, parents before children.
-        var entities: [String]
+        package var entities: [String]
         /// Its columns, in order.
-        var columns: [Column]
+        package var columns: [Column]
 
         /// The column with that name.
         func column(named name: String) -> Column? { columns.first { $0.name == name } }
     }
 
     /// A join table of a many-to-many relationship or a to-many relationship without an inverse.
-    struct JoinTable: Sendable, Hashable {
+    package struct JoinTable: Sendable, Hashable {
         /// `_<Entity>_<relationship>` of the owner side.
-        var name: String
+        package var name: String
         /// The entity that declares the owner relationship; its objects' `_pk` are in `source`.
-        var sourceEntity: String
+        package var sourceEntity: String
         /// The owner relationship.
-        var sourceRelationship: String
+        package var sourceRelationship: String
         /// The destination entity; its objects' `_pk` are in `destination`.
-        var destinationEntity: String
+        package var destinationEntity: String
         /// The inverse relationship (declared by `destinationEntity` or an ancestor), if any.
-        var destinationRelationship: String?
+        package var destinationRelationship: String?
         /// Whether `source_order` is used (the owner relationship is ordered).
-        var sourceIsOrdered: Bool
+        package var sourceIsOrdered: Bool
         /// Whether `destination_order` is used (the inverse relationship is ordered).
-        var destinationIsOrdered: Bool
+        package var destinationIsOrdered: Bool
 
-        static let sourceColumn = StoreColumn.joinSource
-        static let destinationColumn = StoreColumn.joinDestination
+        package static let sourceColumn = StoreColumn.joinSource
+        package static let destinationColumn = StoreColumn.joinDestination
         static let sourceOrderColumn = StoreColumn.joinSourceOrder
         static let destinationOrderColumn = StoreColumn.joinDestinationOrder
     }
@@ -100,7 +100,7 @@ struct StoreLayout: Sendable {
     }
 
     /// Where a relationship's objects are kept.
-    enum RelationshipStorage: Sendable, Hashable {
+    package enum RelationshipStorage: Sendable, Hashable {
         /// A to-one relationship: a column of the owner's table holding the destination's `_pk`.
         case column(table: String, column: String)
         /// A to-many relationship whose inverse is to-one: the inverse's column in the destination's
@@ -112,30 +112,35 @@ struct StoreLayout: Sendable {
     }
 
     /// The model version laid out.
-    let version: ModelVersion
+    package let version: ModelVersion
     /// One table per hierarchy, in the order of the root entities in the file.
-    var tables: [Table] = []
+    package var tables: [Table] = []
     /// Join tables, in the order their owner relationships appear.
-    var joinTables: [JoinTable] = []
+    package var joinTables: [JoinTable] = []
     /// Every index, in a fixed order.
     var indexes: [Index] = []
 
-    var tableIndexByEntity: [String: Int] = [:]
+    package var tableIndexByEntity: [String: Int] = [:]
     var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
     /// The column of each stored attribute and to-one relationship, by entity (declaring or inheriting).
     var columnByProperty: [PropertyKey: String] = [:]
     /// The order column of an ordered to-many, by its inverse to-one (declaring entity, relationship).
-    var orderColumnByToOne: [PropertyKey: String] = [:]
+    package var orderColumnByToOne: [PropertyKey: String] = [:]
     /// Table names given out, which join tables must not take.
     var reservedNames = NameAllocator()
 
-    struct PropertyKey: Hashable, Sendable {
-        var entity: String
-        var property: String
+    package struct PropertyKey: Hashable, Sendable {
+        package var entity: String
+        package var property: String
+
+        package init(entity: String, property: String) {
+            self.entity = entity
+            self.property = property
+        }
     }
 
     /// Computes the layout of a version.
-    init(version: ModelVersion) {
+    package init(version: ModelVersion) {
         self.version = version
         buildTables()
         buildRelationshipStorage()
@@ -155,19 +160,19 @@ struct StoreLayout: Sendable {
     }
 
     /// The table that stores an entity's objects.
-    func table(forEntity name: String) -> Table? {
+    package func table(forEntity name: String) -> Table? {
         tableIndexByEntity[name].map { tables[$0] }
     }
 
     /// The join table with that name.
-    func joinTable(named name: String) -> JoinTable? { joinTables.first { $0.name == name } }
+    package func joinTable(named name: String) -> JoinTable? { joinTables.first { $0.name == name } }
 
     /// The hierarchy table with that name.
     func table(named name: String) -> Table? { tables.first { $0.name == name } }
 
     /// Where a relationship of an entity (declared by it or inherited) is kept; `nil` for transient
     /// relationships and relationships whose destination does not exist.
-    func storage(of relationship: String, in entity: String) -> RelationshipStorage? {
+    package func storage(of relationship: String, in entity: String) -> RelationshipStorage? {
         storageByProperty[PropertyKey(entity: entity, property: relationship)]
     }
 
@@ -183,29 +188,29 @@ struct StoreLayout: Sendable {
     /// The name of the column holding an attribute or to-one relationship of an entity (declared by it or
     /// inherited): the property's own name, unless another column of the table already has it in some case
     /// of letters (docs/STORE-LAYOUT.md, "Column names").
-    func columnName(of property: String, in entity: String) -> String? {
+    package func columnName(of property: String, in entity: String) -> String? {
         columnByProperty[PropertyKey(entity: entity, property: property)]
     }
 
     /// The entity's stored attributes in resolved model order (inherited first).
-    func storedAttributes(of entity: Entity) -> [Attribute] {
+    package func storedAttributes(of entity: Entity) -> [Attribute] {
         version.attributes(of: entity).filter(\.isStored)
     }
 
     /// The entity's stored relationships in resolved model order (inherited first).
-    func storedRelationships(of entity: Entity) -> [Relationship] {
+    package func storedRelationships(of entity: Entity) -> [Relationship] {
         version.relationships(of: entity).filter { storage(of: $0.name, in: entity.name) != nil }
     }
 
     /// Concrete (non-abstract) entities, sorted by name in UTF-8 byte order: the order of a JSON export.
-    var concreteEntitiesByName: [Entity] {
+    package var concreteEntitiesByName: [Entity] {
         version.entities.filter { !$0.isAbstract }.sorted {
             Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8))
         }
     }
 
     /// The names of an entity and every entity inheriting from it: the `_entity` values a `_pk` of that kind may have.
-    func kinds(of entityName: String) -> [String] {
+    package func kinds(of entityName: String) -> [String] {
         guard let entity = version.entity(named: entityName) else { return [] }
         return version.hierarchy(of: entity).map(\.name)
     }

@@ -5,9 +5,9 @@
 /// under it), its objects keep their keys and the others get keys above its largest. So a reference an app
 /// declared to that table (a foreign key, an FTS `content_rowid`) still names the same objects; the tables
 /// merged into it are gone, and a reference to one of them is refused at planning.
-struct KeyPlan {
+package struct KeyPlan {
     /// How one destination table gets its keys.
-    enum Mode: Equatable {
+    package enum Mode: Equatable {
         /// Same `_pk` as in this source table.
         case preserved(sourceTable: String)
         /// New keys, recorded in ``KeyPlan/keyTable`` (but those of ``KeyPlan/staying(into:)``'s objects).
@@ -25,7 +25,7 @@ struct KeyPlan {
     private(set) var keepingMappings: Set<Int> = []
 
     /// Plans keys for one step's mapping.
-    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) {
+    package init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) {
         var feeders: [String: [(index: Int, sourceTable: String, sourceEntity: String)]] = [:]
         for (index, entity) in mapping.entities.enumerated() {
             guard let from = entity.source, let to = entity.destination,
@@ -80,7 +80,7 @@ struct KeyPlan {
         modes.filter { $0.value == .remapped }.keys.sorted().map { ($0, stays[$0]) }
     }
 
-    func mode(ofDestinationTable table: String) -> Mode? { modes[table] }
+    package func mode(ofDestinationTable table: String) -> Mode? { modes[table] }
 
     /// Whether any table needs the key table.
     var needsKeyTable: Bool { modes.values.contains(.remapped) }

@@ -1,0 +1,293 @@
+import Remodel
+
+/// What the generated code looks like for one model version, resolved once from its ``StoreLayout``: every Swift
+/// name (docs/TYPED-ACCESS.md, "Names"), every column and where each relationship is kept. The writers only print
+/// it; none of them derives a name or a column again.
+struct RecordShape {
+    /// A stored attribute of an entity (declared or inherited).
+    struct AttributeField {
+        var attribute: Attribute
+        var swiftName: String
+        var column: String
+        /// The column's position in the table's selection, which `init(row:)` reads.
+        var index: Int
+        var isOptional: Bool { attribute.isOptional }
+    }
+
+    /// What keeps the other side of a to-one in step with it.
+    enum ToOneInverse {
+        /// No inverse, or a to-many stored as this column read backwards, unordered.
+        case none
+        /// An ordered to-many: this table's `orderColumn` holds the object's position in it.
+        case orderedToMany(orderColumn: String)
+        /// A one-to-one: the destination table's `column` points back.
+        case toOne(table: String, column: String)
+    }
+
+    /// A to-one relationship: a key property and a column of the entity's table.
+    struct ToOneField {
+        var relationship: Relationship
+        var swiftName: String
+        var column: String
+        var index: Int
+        var destination: String
+        var inverse: ToOneInverse
+    }
+
+    /// A to-many relationship: a request and link methods; no stored property.
+    struct ToManyField {
+        var relationship: Relationship
+        var swiftName: String
+        var destination: String
+        var storage: StoreLayout.RelationshipStorage
+        /// For a join table: the join table, and whether the relationship is its own inverse (both directions kept).
+        var join: StoreLayout.JoinTable?
+        var isOwnInverse: Bool
+    }
+
+    /// A concrete entity: one Swift value type.
+    struct EntityShape {
+        var entity: Entity
+        var typeName: String
+        /// The case of the hierarchy's enum holding it.
+        var caseName: String
+        var tableIndex: Int
+        var attributes: [AttributeField]
+        var toOnes: [ToOneField]
+        var toManys: [ToManyField]
+        /// The uniqueness constraints of the entity and its ancestors, as attribute or relationship names.
+        var uniqueness: [[String]]
+    }
+
+    /// One table: one record type conforming to GRDB's record protocols.
+    struct TableShape {
+        var table: StoreLayout.Table
+        /// The record type: the entity's own type for an entity alone in its table, else `Any<Root>`.
+        var recordTypeName: String
+        var isHierarchy: Bool
+        /// The columns `init(row:)` reads, in order: `_pk`, `_entity`, attributes and to-ones (not order columns).
+        var selection: [String]
+        /// Indexes into ``RecordShape/entities`` of the concrete entities stored here.
+        var entityIndexes: [Int]
+        /// The file the table's types are written to.
+        var fileName: String
+        /// Associations on the record type, by relationship: (declaring entity, relationship) → Swift name.
+        var associationNames: [StoreLayout.PropertyKey: String]
+    }
+
+    /// A join table: a `TableRecord` type inside the schema enum, for `hasMany(_:through:)`.
+    struct JoinShape {
+        var join: StoreLayout.JoinTable
+        var typeName: String
+    }
+
+    let layout: StoreLayout
+    let modelName: String
+    let schemaTypeName: String
+    private(set) var tables: [TableShape] = []
+    private(set) var entities: [EntityShape] = []
+    private(set) var joins: [JoinShape] = []
+    private var entityIndexByName: [String: Int] = [:]
+
+    init(layout: StoreLayout, modelName: String) {
+        self.layout = layout
+        self.modelName = modelName
+        var types = SwiftNames.Allocator(reserved: SwiftNames.reservedTypeNames)
+        schemaTypeName = types.claimExactly(SwiftNames.schemaTypeName(modelName))
+        let version = layout.version
+        // Entity types first, in file order, so a model's own names win over the generated `Any…` enums.
+        var typeNameByEntity: [String: String] = [:]
+        for entity in version.entities where !entity.isAbstract {
+            typeNameByEntity[entity.name] = types.claimType(entity.name)
+        }
+        for (tableIndex, table) in layout.tables.enumerated() {
+            let concrete = table.entities.filter { typeNameByEntity[$0] != nil }
+            let isHierarchy = table.entities.count > 1 || concrete.isEmpty
+            let recordTypeName =
+                isHierarchy
+                ? types.claimExactly("Any" + SwiftNames.sanitized(table.entities.first ?? table.name))
+                : typeNameByEntity[concrete[0]]!
+            let selection = table.columns.compactMap { column -> String? in
+                if case .order = column.content { return nil }
+                return column.name
+            }
+            var cases = SwiftNames.Allocator(reserved: SwiftNames.keywords)
+            var indexes: [Int] = []
+            for name in concrete {
+                guard let entity = version.entity(named: name), let typeName = typeNameByEntity[name] else { continue }
+                indexes.append(entities.count)
+                entityIndexByName[name] = entities.count
+                entities.append(
+                    EntityShape(
+                        entity: entity, typeName: typeName,
+                        caseName: cases.claimExactly(SwiftNames.lowerCamel(typeName)),
+                        tableIndex: tableIndex, attributes: [], toOnes: [], toManys: [], uniqueness: []))
+            }
+            tables.append(
+                TableShape(
+                    table: table, recordTypeName: recordTypeName, isHierarchy: isHierarchy, selection: selection,
+                    entityIndexes: indexes, fileName: recordTypeName + ".swift", associationNames: [:]))
+        }
+        // Nested in `<Model>Schema.Links`, whose code names the record types bare: a link never takes one's name.
+        var joinTypes = SwiftNames.Allocator(
+            reserved: SwiftNames.reservedTypeNames.union(entities.map(\.typeName)).union(tables.map(\.recordTypeName)))
+        for join in layout.joinTables {
+            joins.append(JoinShape(join: join, typeName: joinTypes.claimType(String(join.name.drop { $0 == "_" }))))
+        }
+        for index in entities.indices { resolveProperties(of: index) }
+        for index in tables.indices { resolveAssociations(of: index) }
+    }
+
+    private mutating func resolveProperties(of index: Int) {
+        let version = layout.version
+        let entity = entities[index].entity
+        let table = tables[entities[index].tableIndex]
+        var members = SwiftNames.Allocator(reserved: SwiftNames.reservedMemberNames)
+        var attributes: [AttributeField] = []
+        var seen: Set<String> = []
+        for attribute in layout.storedAttributes(of: entity) where seen.insert(attribute.name).inserted {
+            guard let column = layout.columnName(of: attribute.name, in: entity.name),
+                let position = table.selection.firstIndex(of: column)
+            else { continue }
+            attributes.append(
+                AttributeField(
+                    attribute: attribute,
+                    swiftName: members.claimMember(
+                        attribute.name,
+                        companions: attribute.type == .decimal
+                            ? SwiftNames.Allocator.decimalCompanions : { _ in [] }),
+                    column: column,
+                    index: position))
+        }
+        var toOnes: [ToOneField] = []
+        var toManys: [ToManyField] = []
+        for relationship in layout.storedRelationships(of: entity) {
+            guard let storage = layout.storage(of: relationship.name, in: entity.name),
+                let destination = relationship.destinationEntity
+            else { continue }
+            let swiftName = members.claimMember(
+                relationship.name, companions: SwiftNames.Allocator.relationshipCompanions)
+            switch storage {
+            case .column(_, let column):
+                guard let position = table.selection.firstIndex(of: column) else { continue }
+                toOnes.append(
+                    ToOneField(
+                        relationship: relationship, swiftName: swiftName, column: column, index: position,
+                        destination: destination, inverse: toOneInverse(of: relationship, in: entity)))
+            case .inverseColumn:
+                toManys.append(
+                    ToManyField(
+                        relationship: relationship, swiftName: swiftName, destination: destination, storage: storage,
+                        join: nil, isOwnInverse: false))
+            case .joinTable(let name, _, _):
+                let inverse = layout.storedInverse(of: relationship, in: entity.name)
+                let declaring = version.declaringEntity(of: relationship, in: entity)
+                let isOwnInverse =
+                    inverse.map { inverse in
+                        inverse.name == relationship.name
+                            && relationship.destinationEntity.flatMap(version.entity(named:)).map {
+                                version.declaringEntity(of: inverse, in: $0).name == declaring.name
+                            } == true
+                    } ?? false
+                toManys.append(
+                    ToManyField(
+                        relationship: relationship, swiftName: swiftName, destination: destination, storage: storage,
+                        join: layout.joinTable(named: name), isOwnInverse: isOwnInverse))
+            }
+        }
+        var uniqueness: [[String]] = []
+        for owner in version.ancestors(of: entity).reversed() + [entity] {
+            for constraint in owner.uniquenessConstraints { uniqueness.append(constraint.properties) }
+        }
+        entities[index].attributes = attributes
+        entities[index].toOnes = toOnes
+        entities[index].toManys = toManys
+        entities[index].uniqueness = uniqueness
+    }
+
+    private func toOneInverse(of relationship: Relationship, in entity: Entity) -> ToOneInverse {
+        let version = layout.version
+        guard let inverse = layout.storedInverse(of: relationship, in: entity.name),
+            let destination = relationship.destinationEntity.flatMap(version.entity(named:))
+        else { return .none }
+        let declaring = version.declaringEntity(of: relationship, in: entity)
+        if inverse.isToMany {
+            guard inverse.isOrdered,
+                let order = layout.orderColumnByToOne[
+                    StoreLayout.PropertyKey(entity: declaring.name, property: relationship.name)]
+            else { return .none }
+            return .orderedToMany(orderColumn: order)
+        }
+        let inverseOwner = version.declaringEntity(of: inverse, in: destination)
+        guard case .column(let table, let column)? = layout.storage(of: inverse.name, in: inverseOwner.name) else {
+            return .none
+        }
+        return .toOne(table: table, column: column)
+    }
+
+    /// Association names on each record type: a to-one by its column (unique in the table), a to-many by its
+    /// relationship's name, then the rule's `_2`.
+    private mutating func resolveAssociations(of index: Int) {
+        var names = SwiftNames.Allocator(reserved: SwiftNames.reservedMemberNames)
+        var result: [StoreLayout.PropertyKey: String] = [:]
+        for entityIndex in tables[index].entityIndexes {
+            let shape = entities[entityIndex]
+            for field in shape.toOnes {
+                let key = declaringKey(field.relationship, in: shape.entity)
+                if result[key] == nil { result[key] = names.claimMember(field.column) }
+            }
+            for field in shape.toManys {
+                let key = declaringKey(field.relationship, in: shape.entity)
+                if result[key] == nil { result[key] = names.claimMember(field.relationship.name) }
+            }
+        }
+        tables[index].associationNames = result
+    }
+
+    func declaringKey(_ relationship: Relationship, in entity: Entity) -> StoreLayout.PropertyKey {
+        StoreLayout.PropertyKey(
+            entity: layout.version.declaringEntity(of: relationship, in: entity).name, property: relationship.name)
+    }
+
+    // MARK: - Looking things up
+
+    func entity(named name: String) -> EntityShape? { entityIndexByName[name].map { entities[$0] } }
+
+    /// The table shape holding an entity's objects (concrete or abstract).
+    func table(forEntity name: String) -> TableShape? {
+        layout.tableIndexByEntity[name].map { tables[$0] }
+    }
+
+    /// The key type of an entity's hierarchy: `Person.ID`, `AnyItem.ID`.
+    func keyType(of entityName: String) -> String {
+        (table(forEntity: entityName)?.recordTypeName ?? "Never") + ".ID"
+    }
+
+    /// The concrete entities an object of `entityName` may be (itself and its descendants).
+    func concreteKinds(of entityName: String) -> [String] {
+        layout.kinds(of: entityName).filter { layout.version.entity(named: $0)?.isAbstract == false }
+    }
+
+    /// The type a request for objects of an entity returns: the entity's own type when no other entity's objects
+    /// can be among them, else its table's record type (an enum over the hierarchy).
+    func fetchType(of entityName: String) -> String {
+        let kinds = concreteKinds(of: entityName)
+        if kinds == [entityName], let shape = entity(named: entityName) { return shape.typeName }
+        return table(forEntity: entityName)?.recordTypeName ?? "Never"
+    }
+
+    /// Swift code for the request of every object of an entity (its descendants included).
+    func allRequest(of entityName: String) -> String {
+        let type = fetchType(of: entityName)
+        if let shape = entity(named: entityName), type == shape.typeName { return "\(type).all()" }
+        guard let table = table(forEntity: entityName) else { return "\(type).none()" }
+        if table.table.entities.first == entityName { return "\(type).all()" }
+        let kinds = concreteKinds(of: entityName).map(SwiftNames.stringLiteral).joined(separator: ", ")
+        return "\(type).filter([\(kinds)].contains(Column(\(SwiftNames.stringLiteral(StoreColumn.entity)))))"
+    }
+
+    /// `Columns` members of an entity: attribute and to-one names with their columns.
+    func columnMembers(of shape: EntityShape) -> [(name: String, column: String)] {
+        shape.attributes.map { ($0.swiftName, $0.column) } + shape.toOnes.map { ($0.swiftName, $0.column) }
+    }
+}
