@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Remodel", targets: ["Remodel"]),
         .library(name: "RemodelTesting", targets: ["RemodelTesting"]),
+        // Importing a store written by Apple's Core Data, at first launch or once: `import RemodelCoreData`.
+        .library(name: "RemodelCoreData", targets: ["RemodelCoreData"]),
         // `remodel generate` as a library: the GRDB records of a model version, as Swift source.
         .library(name: "RemodelGeneration", targets: ["RemodelGeneration"]),
         // Launch a store, then open a GRDB pool on it (docs/TYPED-ACCESS.md). An app that uses only `Remodel`
@@ -57,6 +59,13 @@ let package = Package(
             name: "RemodelTesting",
             dependencies: ["Remodel"]
         ),
+        // Core Data stores read and imported into a new store (`remodel import-core-data`, `extract-model`,
+        // `Store.launch(at:bundle:importingCoreDataFrom:…)`). Apart from `Remodel` so that an app with no Core
+        // Data store to bring over does not compile it.
+        .target(
+            name: "RemodelCoreData",
+            dependencies: ["Remodel"]
+        ),
         // The records generator (`remodel generate`, the plugins' tool): Swift source written from a version's
         // layout. Apart from `Remodel` so that an app's build does not compile it.
         .target(
@@ -73,6 +82,7 @@ let package = Package(
                 "Remodel",
                 "RemodelTesting",
                 "RemodelGeneration",
+                "RemodelCoreData",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser",
                     condition: .when(traits: ["CommandLineTool"])),
@@ -83,7 +93,7 @@ let package = Package(
             name: "RemodelBench",
             // RemodelSQLite: the bench reads SQLite's own counters (statement times, page caches, heap high-water).
             dependencies: [
-                "Remodel", "RemodelTesting", "RemodelGeneration", "RemodelSQLite", "LibraryRecords",
+                "Remodel", "RemodelTesting", "RemodelGeneration", "RemodelCoreData", "RemodelSQLite", "LibraryRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/remodel-bench"
@@ -109,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RemodelTests",
-            dependencies: ["Remodel", "RemodelTesting", "RemodelGeneration"],
+            dependencies: ["Remodel", "RemodelTesting", "RemodelGeneration", "RemodelCoreData"],
             resources: [.copy("Fixtures")]
         ),
         // Generated code, committed and compiled: the sample models and the test fixture with every type,

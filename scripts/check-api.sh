@@ -12,7 +12,7 @@ swift package dump-symbol-graph --minimum-access-level public >"$log" 2>&1 || { 
 rm -f "$log"
 graphs=$(swift build --show-bin-path)/../symbolgraph
 status=0
-for module in Remodel RemodelTesting RemodelGeneration RemodelGRDB; do
+for module in Remodel RemodelTesting RemodelGeneration RemodelCoreData RemodelGRDB; do
     current=$(mktemp)
     python3 scripts/api-surface.py "$graphs/$module.symbols.json" "$graphs/$module"@*.symbols.json >"$current"
     if [ "${1:-}" = "--update" ]; then

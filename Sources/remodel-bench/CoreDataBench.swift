@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelCoreData
 
 /// `coreData`: a store in Core Data's layout of BenchLibrary's first version (people, books with an
 /// author and two tags each, tags), imported with `Store.importCoreData`, against the floor of such an

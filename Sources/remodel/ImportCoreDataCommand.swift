@@ -1,5 +1,6 @@
 import ArgumentParser
 import Remodel
+import RemodelCoreData
 
 struct ImportCoreDataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,71 +5,71 @@
 /// Names are read from the store's schema, not predicted: a property's column is the one named
 /// `Z<NAME>` (or, where names clash in a hierarchy, one of the numbered `Z<NAME>1` …), a join table the
 /// one whose columns are `Z_<n><RELATIONSHIP>` and `Z_<n><INVERSE>` (docs/CORE-DATA-STORES.md).
-struct CoreDataMapping: Sendable {
+package struct CoreDataMapping: Sendable {
     /// One Core Data column read into a Remodel column, for the objects of some entities.
-    struct Source: Sendable, Hashable {
+    package struct Source: Sendable, Hashable {
         /// The entity numbers (`Z_ENT`) of the objects whose value this column holds.
-        var numbers: [Int64]
+        package var numbers: [Int64]
         /// The Core Data column.
-        var column: String
+        package var column: String
         /// The entity that declares the property, and the property.
-        var entity: String
-        var property: String
+        package var entity: String
+        package var property: String
         /// The attribute's type, `nil` for a to-one relationship.
-        var type: AttributeType?
+        package var type: AttributeType?
         /// Whether the attribute allows external storage (a marker byte, then the bytes or a file name).
-        var isExternal: Bool
+        package var isExternal: Bool
         /// Whether the property is optional (a missing external data file then imports nil, not empty bytes).
-        var isOptional: Bool
+        package var isOptional: Bool
     }
 
     /// A Remodel column and where its values come from.
-    struct ValueColumn: Sendable, Hashable {
-        var target: String
-        var sources: [Source]
+    package struct ValueColumn: Sendable, Hashable {
+        package var target: String
+        package var sources: [Source]
     }
 
     /// The order column of an ordered to-many whose inverse is to-one: positions from `Z_FOK_<INVERSE>`.
-    struct Order: Sendable, Hashable {
-        var target: String
+    package struct Order: Sendable, Hashable {
+        package var target: String
         /// The to-one column the positions are counted within.
-        var partition: String
+        package var partition: String
         /// Core Data's ordering key (`Z_FOK_…`), not a position: it is ranked.
-        var key: String
+        package var key: String
     }
 
     /// One hierarchy: a Core Data table `Z<ROOT>` read into the Remodel table of the same root entity.
-    struct Table: Sendable, Hashable {
-        var target: String
-        var source: String
+    package struct Table: Sendable, Hashable {
+        package var target: String
+        package var source: String
         /// The concrete entity of each entity number of the hierarchy.
-        var entityByNumber: [Int64: String]
+        package var entityByNumber: [Int64: String]
         /// The numbers of abstract entities (no object may have one).
-        var abstractNumbers: [Int64: String]
-        var columns: [ValueColumn]
-        var orders: [Order]
+        package var abstractNumbers: [Int64: String]
+        package var columns: [ValueColumn]
+        package var orders: [Order]
     }
 
     /// A many-to-many relationship: a Core Data join table read into a Remodel join table.
-    struct Join: Sendable, Hashable {
-        var target: String
-        var source: String
+    package struct Join: Sendable, Hashable {
+        package var target: String
+        package var source: String
         /// The Core Data column holding what Remodel keeps in `source` (the owner side's objects).
-        var sourceColumn: String
+        package var sourceColumn: String
         /// The Core Data column holding what Remodel keeps in `destination`.
-        var destinationColumn: String
+        package var destinationColumn: String
         /// Core Data's ordering keys for `source_order` and `destination_order`, when ordered.
-        var sourceOrderKey: String?
-        var destinationOrderKey: String?
+        package var sourceOrderKey: String?
+        package var destinationOrderKey: String?
     }
 
-    var tables: [Table] = []
-    var joins: [Join] = []
+    package var tables: [Table] = []
+    package var joins: [Join] = []
     /// What about the store does not fit the version, one short phrase each.
     var differences: [String] = []
     /// Indexes the version declares that the store lacks, or the other way round (they drift: only a
     /// tie-breaker between versions whose tables and columns fit equally).
     var indexDifferences: [String] = []
     /// The tables Core Data keeps for itself that the store has (never imported).
-    var skippedTables: [String] = []
+    package var skippedTables: [String] = []
 }

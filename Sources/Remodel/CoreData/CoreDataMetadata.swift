@@ -2,7 +2,7 @@
 /// property list): the entity names it has version hashes for, the model's version identifiers and
 /// the framework's version. Core Data's hash algorithm is not published, so the hashes themselves are
 /// not compared; the names and identifiers are.
-struct CoreDataMetadata: Sendable, Hashable {
+package struct CoreDataMetadata: Sendable, Hashable {
     /// The entity names of `NSStoreModelVersionHashes`.
     var hashedEntityNames: Set<String> = []
     /// `NSStoreModelVersionIdentifiers` (Xcode's "Model Version Identifier", usually `[""]`).
@@ -13,7 +13,7 @@ struct CoreDataMetadata: Sendable, Hashable {
     var hashesVersion: Int64?
 
     /// The store's metadata; a store without a readable plist has none (and is matched by its schema).
-    static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataMetadata {
+    package static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataMetadata {
         guard
             case .blob(let bytes)? = try connection.scalar(
                 "SELECT \(CoreDataName.metadataPlist) FROM \(CoreDataName.metadataTable) ORDER BY \(CoreDataName.metadataVersion) LIMIT 1"

@@ -2,7 +2,7 @@
 /// reads does not keep: Xcode's "Model Version Identifier" (`userDefinedModelVersionIdentifier`, which
 /// Core Data writes to `NSStoreModelVersionIdentifiers`) and the Binary attributes that allow external
 /// storage (`allowsExternalBinaryDataStorage="YES"`, whose column then holds a marker byte first).
-struct CoreDataModelFacts: Sendable {
+package struct CoreDataModelFacts: Sendable {
     /// The model version identifier, `""` when not set.
     var versionIdentifier = ""
     /// `Entity.attribute` of each attribute that allows external storage.
@@ -15,7 +15,7 @@ struct CoreDataModelFacts: Sendable {
     }
 
     /// The facts of a model file's root element.
-    static func facts(of root: XMLNode) -> CoreDataModelFacts {
+    package static func facts(of root: XMLNode) -> CoreDataModelFacts {
         var facts = CoreDataModelFacts()
         facts.versionIdentifier = root.attribute("userDefinedModelVersionIdentifier") ?? ""
         for entity in root.children(named: "entity") {

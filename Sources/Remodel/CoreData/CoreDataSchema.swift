@@ -1,6 +1,6 @@
 /// The tables, columns, indexes and entity numbers of a Core Data store, as its schema says: what the
 /// importer reads names from instead of predicting them.
-struct CoreDataSchema: Sendable {
+package struct CoreDataSchema: Sendable {
     /// A row of `Z_PRIMARYKEY`: an entity's number, name, parent's number (0 for a root) and largest `Z_PK`.
     struct EntityRow: Sendable, Hashable {
         var number: Int64
@@ -16,7 +16,7 @@ struct CoreDataSchema: Sendable {
     }
 
     /// One table's columns, in order.
-    struct Table: Sendable, Hashable {
+    package struct Table: Sendable, Hashable {
         var name: String
         var columns: [Column]
 
@@ -35,7 +35,7 @@ struct CoreDataSchema: Sendable {
     var entities: [EntityRow] = []
 
     /// The table named `name`, compared without regard to ASCII case.
-    func table(_ name: String) -> Table? { tables[name.uppercased()] }
+    package func table(_ name: String) -> Table? { tables[name.uppercased()] }
 
     /// Tables Core Data keeps for itself, which are never imported: its bookkeeping (`Z_METADATA`,
     /// `Z_PRIMARYKEY`, `Z_MODELCACHE`), persistent history (`ATRANSACTION`, `ACHANGE`,
@@ -45,10 +45,12 @@ struct CoreDataSchema: Sendable {
     }
 
     /// Whether the database looks like a Core Data store: it has `Z_METADATA` and `Z_PRIMARYKEY`.
-    var isCoreDataStore: Bool { table(CoreDataName.metadataTable) != nil && table(CoreDataName.primaryKeyTable) != nil }
+    package var isCoreDataStore: Bool {
+        table(CoreDataName.metadataTable) != nil && table(CoreDataName.primaryKeyTable) != nil
+    }
 
     /// Reads the schema (no row but `Z_PRIMARYKEY`'s).
-    static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataSchema {
+    package static func read(from connection: SQLiteConnection, path: String) throws(RemodelError) -> CoreDataSchema {
         var schema = CoreDataSchema()
         let objects = try connection.rows(
             "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")

@@ -1,6 +1,6 @@
 /// How each attribute type is kept in a Core Data store, and the SQL that turns such a value into the
 /// value a Remodel store keeps (docs/CORE-DATA-STORES.md, "Values").
-enum CoreDataValues {
+package enum CoreDataValues {
     /// Seconds from 1970-01-01 to 2001-01-01 UTC: Core Data counts dates from 2001, Remodel from 1970.
     static let referenceDateOffset = 978_307_200.0
 
@@ -21,7 +21,7 @@ enum CoreDataValues {
     /// SQL reading the Core Data value of `column` as Remodel keeps it. Integral Double and Float values
     /// become REAL and Decimal numbers their text by the Remodel column's own affinity (`REAL`, `TEXT`),
     /// as SQLite converts a value stored into a column, so they are copied as they are.
-    static func conversion(_ column: String, type: AttributeType) -> String {
+    package static func conversion(_ column: String, type: AttributeType) -> String {
         switch type {
         case .date:
             return "\(column) + \(referenceDateOffset)"
@@ -40,7 +40,7 @@ enum CoreDataValues {
     /// How a value is checked in the copy: refused where a condition holds, or accepted only where one
     /// holds. The integer checks are written as acceptances: SQLite runs `CASE WHEN valid THEN value ELSE
     /// refuse END` at the cost of the copy alone, the same test negated costs a tenth of the copy (issue 32).
-    enum Check: Sendable, Hashable {
+    package enum Check: Sendable, Hashable {
         case refuse(when: String)
         case accept(when: String)
 
@@ -53,7 +53,7 @@ enum CoreDataValues {
         }
 
         /// `value` where the check passes, else `refusal`.
-        func guarding(_ value: String, refusal: String) -> String {
+        package func guarding(_ value: String, refusal: String) -> String {
             switch self {
             case .refuse(let condition): return "CASE WHEN \(condition) THEN \(refusal) ELSE \(value) END"
             case .accept(let condition): return "CASE WHEN \(condition) THEN \(value) ELSE \(refusal) END"
@@ -71,7 +71,7 @@ enum CoreDataValues {
     /// blob can be out of place; an `INTEGER` column keeps a REAL only when it is not integral;
     /// `FLOAT`, `TIMESTAMP`, `DECIMAL` (REAL, NUMERIC) keep text that is not a number; a `BLOB` column keeps
     /// anything. `CoreDataValueCheckTests` compares each check with `typeof()` on values of every class.
-    static func check(_ column: String, type: AttributeType) -> (check: Check?, expected: String) {
+    package static func check(_ column: String, type: AttributeType) -> (check: Check?, expected: String) {
         switch type {
         case .integer64:
             return (.accept(when: integer(column)), "an integer")
@@ -106,13 +106,13 @@ enum CoreDataValues {
 
     /// SQL true for an integer or NULL: what an `INTEGER` column holds of a whole number (a key, an
     /// Integer attribute).
-    static func integer(_ column: String) -> String {
+    package static func integer(_ column: String) -> String {
         "CAST(\(column) AS INTEGER) = \(column) OR \(column) IS NULL"
     }
 
     /// The check of a Binary attribute that allows external storage: a blob whose first byte is the
     /// marker 1 (the bytes follow) or 2 (a file name follows), or an empty blob (empty bytes).
-    static func externalCheck(_ column: String) -> (check: Check?, expected: String) {
+    package static func externalCheck(_ column: String) -> (check: Check?, expected: String) {
         (
             .refuse(when: "\(column) < X'' OR (\(column) >= X'00' AND \(column) < X'01') OR \(column) >= X'03'"),
             "bytes after a marker byte 1 (kept in the store) or 2 (kept in a file)"
@@ -121,7 +121,7 @@ enum CoreDataValues {
 
     /// The value of a Binary attribute that allows external storage, where it is kept in the store: the
     /// bytes after marker 1, empty bytes as they are; nil for marker 2 (the file is read in afterwards).
-    static func externalConversion(_ column: String) -> String {
+    package static func externalConversion(_ column: String) -> String {
         "CASE WHEN \(column) >= X'01' AND \(column) < X'02' THEN substr(\(column), 2) WHEN \(column) = X'' THEN \(column) ELSE NULL END"
     }
 

@@ -5,12 +5,12 @@
 /// version identifier (`Z_METADATA`), its entity numbers (`Z_PRIMARYKEY`), and its tables and columns
 /// against the version's Core Data layout. The version with the fewest differences wins; where two
 /// tie, the indexes each declares decide; where they still tie, both are named and `--version` decides.
-enum CoreDataVersionMatcher {
+package enum CoreDataVersionMatcher {
     /// A version and how it fits the store.
-    struct Candidate {
-        var version: ModelVersion
-        var layout: StoreLayout
-        var mapping: CoreDataMapping
+    package struct Candidate {
+        package var version: ModelVersion
+        package var layout: StoreLayout
+        package var mapping: CoreDataMapping
     }
 
     /// The version that wrote the store: `requested` when given (refused if it does not fit), else the
@@ -18,7 +18,7 @@ enum CoreDataVersionMatcher {
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when no version fits (naming
     ///   the closest and what differs) or two fit equally (naming both).
     /// `facts` holds those of versions not read from a file (the store's own model, a merged one), by name.
-    static func match(
+    package static func match(
         bundle: ModelBundle, facts: [String: CoreDataModelFacts] = [:], requested: String?, schema: CoreDataSchema,
         metadata: CoreDataMetadata, path: String
     ) throws(RemodelError) -> Candidate {

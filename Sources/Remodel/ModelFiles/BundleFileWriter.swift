@@ -18,7 +18,7 @@ import Foundation
 /// ```swift
 /// try BundleFileWriter.write(versions: [("Notes", xml)], current: "Notes", to: "Notes.xcdatamodeld")
 /// ```
-enum BundleFileWriter {
+package enum BundleFileWriter {
     /// The fault point just before the rename (`REMODEL_FAULT_POINT`): the bundle is complete in its
     /// hidden folder.
     static let beforeRename = "bundle-before-rename"
@@ -26,7 +26,7 @@ enum BundleFileWriter {
     /// Writes the versions (name and `contents` text, in order) and names `current` current.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when something is at `path` or a file
     ///   cannot be written.
-    static func write(versions: [(name: String, contents: String)], current: String, to path: String)
+    package static func write(versions: [(name: String, contents: String)], current: String, to path: String)
         throws(RemodelError)
     {
         let manager = FileManager.default

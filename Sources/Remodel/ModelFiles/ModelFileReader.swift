@@ -3,7 +3,7 @@ import Foundation
 /// Turns the XML of one `contents` file into a ``ModelVersion``, keeping every
 /// element's position. Structural problems (wrong root) become diagnostics;
 /// semantic checks belong to validation.
-enum ModelFileReader {
+package enum ModelFileReader {
     static func read(path: String, displayPath: String, versionName: String) -> (ModelVersion?, [Diagnostic]) {
         let root: XMLNode
         do {
@@ -14,7 +14,8 @@ enum ModelFileReader {
         return version(from: root, path: displayPath, versionName: versionName)
     }
 
-    static func version(from root: XMLNode, path: String, versionName: String) -> (ModelVersion?, [Diagnostic]) {
+    package static func version(from root: XMLNode, path: String, versionName: String) -> (ModelVersion?, [Diagnostic])
+    {
         guard root.name == "model" else {
             let message =
                 "the root element is <\(root.name)>, but a Core Data model file starts with <model>; is this the right file?"

@@ -37,7 +37,7 @@ package final class OperationProgressReporter {
     var isObserved: Bool { observer != nil }
 
     /// Reports a value (unless one was reported less than 50 ms ago and this one is not the last).
-    func report(_ activity: String, item: String?, completed: Int, total: Int, unit: OperationProgress.Unit) {
+    package func report(_ activity: String, item: String?, completed: Int, total: Int, unit: OperationProgress.Unit) {
         guard let observer else { return }
         let now = Date()
         guard completed == 0 || completed >= total || now.timeIntervalSince(last) >= 0.05 else { return }

@@ -9,17 +9,17 @@
 /// let archive = try KeyedArchive(bytes: Array(data))
 /// let root = try archive.root()             // .object(ArchivedObject) of class NSKeyPathExpression
 /// ```
-struct KeyedArchive: Sendable {
+package struct KeyedArchive: Sendable {
     /// Why data is not a keyed archive Remodel can read.
-    struct Failure: Error, Sendable, Hashable {
-        var message: String
+    package struct Failure: Error, Sendable, Hashable {
+        package var message: String
     }
 
     let objects: [PropertyListValue]
     let top: [String: PropertyListValue]
 
     /// Reads a binary property list and checks that it is a keyed archive.
-    init(bytes: [UInt8]) throws(Failure) {
+    package init(bytes: [UInt8]) throws(Failure) {
         let value: PropertyListValue
         do {
             value = try BinaryPropertyList.decode(bytes)
@@ -46,7 +46,7 @@ struct KeyedArchive: Sendable {
     }
 
     /// The root object: `$top`'s `root` entry, or its only entry.
-    func root() throws(Failure) -> ArchivedValue {
+    package func root() throws(Failure) -> ArchivedValue {
         guard let reference = top["root"] ?? (top.count == 1 ? top.values.first : nil) else {
             throw Failure(message: "the archive's $top has no root entry")
         }
@@ -74,7 +74,7 @@ struct KeyedArchive: Sendable {
 }
 
 /// A value of a keyed archive: nil, a plain property-list value, or an object with a class.
-enum ArchivedValue: Sendable {
+package enum ArchivedValue: Sendable {
     case null
     case plain(PropertyListValue)
     case object(ArchivedObject)
@@ -84,7 +84,7 @@ enum ArchivedValue: Sendable {
     }
 
     /// The text of a string, inline or archived as `NSString`/`NSMutableString` (`NS.string`).
-    var string: String? {
+    package var string: String? {
         switch self {
         case .plain(let value): return value.string
         case .object(let object):
@@ -97,27 +97,27 @@ enum ArchivedValue: Sendable {
 }
 
 /// One archived object: its class name and its fields (references not yet followed).
-struct ArchivedObject: Sendable {
+package struct ArchivedObject: Sendable {
     let archive: KeyedArchive
     /// Its position in `$objects`.
-    let index: Int
+    package let index: Int
     /// `$classname`, such as `NSKeyPathExpression`.
-    let className: String
-    let fields: [String: PropertyListValue]
+    package let className: String
+    package let fields: [String: PropertyListValue]
 
     /// The value under `key`, its reference followed; nil when the key is absent.
-    func value(_ key: String) throws(KeyedArchive.Failure) -> ArchivedValue? {
+    package func value(_ key: String) throws(KeyedArchive.Failure) -> ArchivedValue? {
         guard let field = fields[key] else { return nil }
         return try archive.resolve(field)
     }
 
     /// The integer under `key` (`encodeInteger:forKey:`), 0 when absent as `NSCoder` gives it.
-    func integer(_ key: String) -> Int64 {
+    package func integer(_ key: String) -> Int64 {
         fields[key]?.integer ?? 0
     }
 
     /// The elements of an archived `NSArray`/`NSSet` (`NS.objects`), references followed.
-    func elements() throws(KeyedArchive.Failure) -> [ArchivedValue] {
+    package func elements() throws(KeyedArchive.Failure) -> [ArchivedValue] {
         guard let references = fields["NS.objects"]?.array else {
             throw KeyedArchive.Failure(message: "object \(index) (\(className)) is not an archived array")
         }
@@ -127,7 +127,7 @@ struct ArchivedObject: Sendable {
     }
 
     /// The entries of an archived `NSDictionary` (`NS.keys`, `NS.objects`), references followed.
-    func entries() throws(KeyedArchive.Failure) -> [(key: ArchivedValue, value: ArchivedValue)] {
+    package func entries() throws(KeyedArchive.Failure) -> [(key: ArchivedValue, value: ArchivedValue)] {
         guard let keys = fields["NS.keys"]?.array, let values = fields["NS.objects"]?.array, keys.count == values.count
         else {
             throw KeyedArchive.Failure(message: "object \(index) (\(className)) is not an archived dictionary")

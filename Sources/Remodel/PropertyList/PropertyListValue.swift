@@ -2,7 +2,7 @@
 ///
 /// Keyed archives (`NSKeyedArchiver`) are property lists whose objects refer
 /// to each other with ``uid(_:)`` values; ``KeyedArchive`` resolves them.
-enum PropertyListValue: Sendable, Hashable {
+package enum PropertyListValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -23,7 +23,7 @@ enum PropertyListValue: Sendable, Hashable {
     }
 
     /// The integer, when the value is one (a Boolean counts as 0 or 1).
-    var integer: Int64? {
+    package var integer: Int64? {
         switch self {
         case .integer(let value): return value
         case .bool(let value): return value ? 1 : 0

@@ -33,7 +33,7 @@ package final class SQLiteConnection {
 
     /// Opens a database whose errors name `reported` instead (the file the caller knows, e.g. the
     /// store a private copy was made of).
-    convenience init(path: String, mode: Mode, reportedAs reported: String) throws(RemodelError) {
+    package convenience init(path: String, mode: Mode, reportedAs reported: String) throws(RemodelError) {
         var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let name: String
         switch mode {
@@ -57,7 +57,7 @@ package final class SQLiteConnection {
     /// a connection of `mode=ro` would create both and, unable to delete them, leave them behind.
     /// Closing it closes its descriptor outright (SQLite keeps no lock to hand over), which drops any
     /// POSIX lock this process holds on the file: never open one while the process holds the store.
-    convenience init(immutable path: String, reportedAs reported: String) throws(RemodelError) {
+    package convenience init(immutable path: String, reportedAs reported: String) throws(RemodelError) {
         try self.init(
             uri: Self.fileURI(for: path) + "?immutable=1",
             flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
@@ -70,7 +70,7 @@ package final class SQLiteConnection {
     /// when it cannot use the `-shm` as it is.
     /// The log is opened read-only too, never created (``LogReadingVFS``): when it is gone by the time the
     /// connection reads, the read fails with `SQLITE_CANTOPEN` and leaves nothing behind.
-    convenience init(readingSideFiles path: String, reportedAs reported: String) throws(RemodelError) {
+    package convenience init(readingSideFiles path: String, reportedAs reported: String) throws(RemodelError) {
         try self.init(
             name: Self.readOnlyURI(for: path) + "&readonly_shm=1",
             flags: SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,

@@ -1,9 +1,9 @@
 internal import RemodelSQLite
 
 #if canImport(Glibc)
-    import Glibc
+    package import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    package import Darwin
 #endif
 
 /// A new database file that has no name until it is complete: Linux's `O_TMPFILE` makes it in a folder
@@ -22,7 +22,7 @@ internal import RemodelSQLite
 /// …
 /// try file.link(to: "/data/new.sqlite")
 /// ```
-final class UnnamedDatabaseFile {
+package final class UnnamedDatabaseFile {
     let descriptor: Int32
 
     /// The path SQLite opens the file by.
@@ -30,7 +30,7 @@ final class UnnamedDatabaseFile {
 
     /// Makes the file in `folder`; `nil` where the system or the file system cannot (not Linux, or a
     /// file system without `O_TMPFILE`), and the caller writes a named temporary file instead.
-    init?(in folder: String, mode: mode_t = 0o644) {
+    package init?(in folder: String, mode: mode_t = 0o644) {
         #if os(Linux)
             guard Self.vfsRegistered else { return nil }
             let descriptor = open(folder, Self.temporaryFileFlag | O_RDWR | O_CLOEXEC, mode)
@@ -52,7 +52,7 @@ final class UnnamedDatabaseFile {
     #endif
 
     /// Flushes the file's bytes to the disk.
-    func synchronize(reportedAs target: String) throws(RemodelError) {
+    package func synchronize(reportedAs target: String) throws(RemodelError) {
         guard fsync(descriptor) == 0 else {
             throw RemodelError(
                 .io, "the new file could not be flushed to disk: \(String(cString: strerror(errno)))", path: target)
@@ -60,7 +60,7 @@ final class UnnamedDatabaseFile {
     }
 
     /// Gives the file its name; fails, leaving nothing, when something is already at `target`.
-    func link(to target: String) throws(RemodelError) {
+    package func link(to target: String) throws(RemodelError) {
         #if os(Linux)
             guard linkat(AT_FDCWD, path, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 else {
                 // As FileSystem.moveNew says it: a launch tells another process's store, made meanwhile, by this.
@@ -131,7 +131,7 @@ nonisolated(unsafe) private var originalOpen: OpenFunction?
 
 extension SQLiteConnection {
     /// Opens an unnamed file for reading and writing; errors name `reported`.
-    convenience init(unnamed file: UnnamedDatabaseFile, reportedAs reported: String) throws(RemodelError) {
+    package convenience init(unnamed file: UnnamedDatabaseFile, reportedAs reported: String) throws(RemodelError) {
         try self.init(
             name: file.path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
             vfs: UnnamedDatabaseFile.vfsName, path: reported)

@@ -98,7 +98,7 @@ extension Store {
     }
 
     /// A fresh hidden file name in the same folder as `path` (so a rename stays on one file system).
-    static func temporaryPath(beside path: String, purpose: String) -> String {
+    package static func temporaryPath(beside path: String, purpose: String) -> String {
         let url = URL(fileURLWithPath: path)
         let name = ".\(url.lastPathComponent).remodel-\(purpose)-\(UUID().uuidString)"
         return url.deletingLastPathComponent().appendingPathComponent(name).path

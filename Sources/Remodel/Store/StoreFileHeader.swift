@@ -3,12 +3,12 @@ internal import Foundation
 /// Checks a file's first 100 bytes (the SQLite database header) before SQLite
 /// opens it, so an empty, foreign or truncated file is recognised without
 /// SQLite touching it.
-enum StoreFileHeader {
+package enum StoreFileHeader {
     static let magic: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
     /// `nil` when the file looks like a whole SQLite database, `.missing` when there is no file,
     /// else why it is not one.
-    static func check(path: String) throws(RemodelError) -> StoreInspection.State? {
+    package static func check(path: String) throws(RemodelError) -> StoreInspection.State? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
         if isDirectory.boolValue { return .notSQLite(reason: "it is a folder") }

@@ -21,7 +21,7 @@ import Foundation
 /// - `Library.sqlite.remodel-lock`: while a migration runs, the file it holds locked so that no other
 ///   migration of the store starts meanwhile (see `MigrationLock`); removed before the lock is let go.
 /// - `-wal`, `-shm`, `-journal` of each of them: SQLite's own sidecar files.
-struct StoreFiles {
+package struct StoreFiles {
     /// The store path as given (it may be a symbolic link).
     let path: String
     /// The store file itself: ``path`` with its symbolic links followed.
@@ -72,7 +72,7 @@ struct StoreFiles {
     }
 
     /// Flushes a file's content to stable storage.
-    static func synchronize(file path: String) throws(RemodelError) {
+    package static func synchronize(file path: String) throws(RemodelError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw ioError("cannot open to flush", path) }
         defer { close(descriptor) }
@@ -80,7 +80,7 @@ struct StoreFiles {
     }
 
     /// Flushes a folder's entries (after a rename) to stable storage.
-    static func synchronize(directoryOf path: String) throws(RemodelError) {
+    package static func synchronize(directoryOf path: String) throws(RemodelError) {
         let folder = FileSystem.folder(of: path)
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { throw ioError("cannot open the folder to flush", folder) }

@@ -102,7 +102,8 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
 
     /// For a database Core Data wrote (a ``State/notRemodelStore(reason:)``): the version of the bundle
     /// that wrote it, or `""` when none fits or two fit equally. `nil` for any other file. Import such a
-    /// store with ``Store/importCoreData(from:bundle:into:version:)`` (`remodel import-core-data`).
+    /// store with `remodel import-core-data`, or from Swift with `Store.importCoreData(from:bundle:into:version:)`
+    /// of the `RemodelCoreData` library.
     public internal(set) var coreDataVersion: String?
     /// The bundle's path, named in the command the message gives for a Core Data store.
     var bundlePath = ""

@@ -1,10 +1,10 @@
-internal import Foundation
+package import Foundation
 
 /// The `_RemodelMetadata` table: which model and version a store holds, each
 /// entity's version hash, and the history of migrations applied to it.
-struct StoreMetadata: Sendable, Equatable {
+package struct StoreMetadata: Sendable, Equatable {
     /// One applied step: creation (`from` is `nil`) or a migration.
-    struct HistoryEntry: Sendable, Equatable {
+    package struct HistoryEntry: Sendable, Equatable {
         /// The version migrated from, `nil` when the store was created.
         var from: String?
         /// The version migrated to (or created at).
@@ -31,7 +31,7 @@ struct StoreMetadata: Sendable, Equatable {
     var carriedContents: String?
 
     /// The metadata of a store newly created at a version.
-    init(modelName: String, version: ModelVersion, history: [HistoryEntry]) {
+    package init(modelName: String, version: ModelVersion, history: [HistoryEntry]) {
         self.formatVersion = Self.currentFormatVersion
         self.modelName = modelName
         self.versionName = version.name
@@ -54,7 +54,7 @@ struct StoreMetadata: Sendable, Equatable {
     }
 
     /// A history entry dated now.
-    static func entry(from: String?, to: String, mapping: String, date: Date = Date()) -> HistoryEntry {
+    package static func entry(from: String?, to: String, mapping: String, date: Date = Date()) -> HistoryEntry {
         HistoryEntry(from: from, to: to, date: ISODate.format(date.timeIntervalSince1970) ?? "", mapping: mapping)
     }
 
@@ -104,7 +104,7 @@ struct StoreMetadata: Sendable, Equatable {
     }
 
     /// Creates the table if needed and writes every key, replacing what was there.
-    func write(to connection: SQLiteConnection) throws(RemodelError) {
+    package func write(to connection: SQLiteConnection) throws(RemodelError) {
         let table = quoteIdentifier(Self.tableName)
         try connection.execute("CREATE TABLE IF NOT EXISTS \(table) (key TEXT PRIMARY KEY, value TEXT)")
         try connection.run("DELETE FROM \(table) WHERE key LIKE ? ESCAPE '\\'", [.text("entityHash\\.%")])

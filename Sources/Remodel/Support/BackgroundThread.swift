@@ -4,7 +4,7 @@ import Foundation
 /// result: ``wait()`` blocks the calling thread until it is there, ``value()`` suspends the calling
 /// task instead, so that `async` API never holds a thread of Swift's cooperative pool while SQLite
 /// works. Cancelling is the work's own business (a flag it checks, `sqlite3_interrupt`).
-final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
+package final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
     // `outcome` and `waiting` are guarded by `lock`; `done` is signalled once the outcome is there.
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
@@ -13,7 +13,7 @@ final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
 
     /// Starts `body` on a new thread.
     /// - Parameter stackSize: The thread's stack, when the default (512 KiB off the main thread) is too small.
-    init(stackSize: Int? = nil, _ body: @escaping @Sendable () throws(RemodelError) -> Value) {
+    package init(stackSize: Int? = nil, _ body: @escaping @Sendable () throws(RemodelError) -> Value) {
         let thread = Thread { [self] in
             let result: Result<Value, RemodelError>
             do throws(RemodelError) {
@@ -35,7 +35,7 @@ final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
 
     /// Blocks until the work is done, and returns its outcome.
     @discardableResult
-    func wait() -> Result<Value, RemodelError> {
+    package func wait() -> Result<Value, RemodelError> {
         if let outcome = lock.locked({ outcome }) { return outcome }
         done.wait()
         done.signal()
@@ -43,7 +43,7 @@ final class BackgroundThread<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Suspends the calling task until the work is done, and returns its outcome.
-    func value() async -> Result<Value, RemodelError> {
+    package func value() async -> Result<Value, RemodelError> {
         await withCheckedContinuation { continuation in
             let ready = lock.locked { () -> Result<Value, RemodelError>? in
                 if outcome == nil { waiting.append(continuation) }

@@ -8,7 +8,7 @@ import Foundation
 
 /// The one switch behind every fault point (the migrator's, the Core Data import's): the point named by
 /// `REMODEL_FAULT_POINT` kills the process (`SIGKILL`) the `REMODEL_FAULT_HIT`-th time it is reached.
-enum FaultInjection {
+package enum FaultInjection {
     private static let armed: (name: String, hit: Int)? = {
         guard let name = ProcessInfo.processInfo.environment["REMODEL_FAULT_POINT"] else { return nil }
         let hit = ProcessInfo.processInfo.environment["REMODEL_FAULT_HIT"].flatMap { Int($0) } ?? 1
@@ -18,7 +18,7 @@ enum FaultInjection {
     private static let counter = FaultCounter()
 
     /// Kills the process if `name` is the armed point and this is the armed time it is reached.
-    static func reach(_ name: String) {
+    package static func reach(_ name: String) {
         guard let armed, armed.name == name else { return }
         if counter.increment() == armed.hit {
             kill(getpid(), SIGKILL)

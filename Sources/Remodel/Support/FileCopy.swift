@@ -10,7 +10,7 @@ import Foundation
 /// then changed in place. On Linux the kernel copies without passing the bytes through the process
 /// (`copy_file_range`), and clones the file's extents instead where the file system shares them
 /// (btrfs, XFS with reflink): the copy then costs almost nothing until a page is written.
-enum FileCopy {
+package enum FileCopy {
     /// Copies the file open on `descriptor` into a new file at `destination` (which must not exist).
     ///
     /// The descriptor is the caller's and stays open: closing a descriptor of a store this process has
@@ -63,7 +63,7 @@ enum FileCopy {
 
     /// Copies the file at `source` into a new file at `destination`, as ``copy(_:to:)`` does.
     /// - Returns: `false`, and nothing created, when there is no file at `source`.
-    static func copyIfPresent(_ source: String, to destination: String) throws(RemodelError) -> Bool {
+    package static func copyIfPresent(_ source: String, to destination: String) throws(RemodelError) -> Bool {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
             if errno == ENOENT { return false }

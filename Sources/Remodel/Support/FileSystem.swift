@@ -4,7 +4,7 @@ internal import Foundation
 package enum FileSystem {
     /// Moves a file to a path where there must be no file, atomically (a hard link, then removing the
     /// old name); falls back to `rename` where hard links are not supported.
-    static func moveNew(from source: String, to destination: String) throws(RemodelError) {
+    package static func moveNew(from source: String, to destination: String) throws(RemodelError) {
         if link(source, destination) == 0 {
             unlink(source)
             return
@@ -29,7 +29,7 @@ package enum FileSystem {
         }
     }
 
-    static func removeQuietly(_ path: String) {
+    package static func removeQuietly(_ path: String) {
         unlink(path)
     }
 }
@@ -44,7 +44,7 @@ extension FileSystem {
     /// keeps the link (a rename over the link would replace the link with a file and leave its target
     /// behind at the old version).
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` for a loop of links or an unreadable one.
-    static func resolvingLinks(_ path: String) throws(RemodelError) -> String {
+    package static func resolvingLinks(_ path: String) throws(RemodelError) -> String {
         var current = path
         for _ in 0..<40 {
             var info = stat()
@@ -78,7 +78,7 @@ extension FileSystem {
     }
 
     /// The folder a file is in (`.` for a bare name).
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
@@ -86,7 +86,7 @@ extension FileSystem {
     /// A new folder that only this user can enter (mode 0700) in the temporary folder, named `prefix`-UUID,
     /// for a private copy of a store that Remodel reads without writing beside it.
     /// - Returns: The folder's path, and Foundation's error when it could not be made (the caller says why it wanted it).
-    static func makePrivateFolder(prefix: String) -> (path: String, failure: (any Error)?) {
+    package static func makePrivateFolder(prefix: String) -> (path: String, failure: (any Error)?) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
             .path
         do {

@@ -2,7 +2,7 @@ import Foundation
 
 extension NSLock {
     /// Runs `body` holding the lock (`NSLocking.withLock` needs macOS 14).
-    func locked<T>(_ body: () -> T) -> T {
+    package func locked<T>(_ body: () -> T) -> T {
         lock()
         defer { unlock() }
         return body()

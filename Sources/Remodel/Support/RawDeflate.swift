@@ -8,15 +8,15 @@
 /// ```swift
 /// let bytes = try RawDeflate.inflate(compressed, limit: 1 << 20)   // the archive's bplist00… bytes
 /// ```
-enum RawDeflate {
+package enum RawDeflate {
     /// Why data is not a DEFLATE stream Remodel can read.
-    struct Failure: Error, Sendable, Hashable {
+    package struct Failure: Error, Sendable, Hashable {
         /// What is wrong, such as `a distance of 4000 bytes, but only 12 are decompressed`.
-        var message: String
+        package var message: String
     }
 
     /// Decompresses `bytes`, refusing output longer than `limit` bytes.
-    static func inflate(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+    package static func inflate(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
         var reader = InflateReader(bytes: bytes, limit: limit)
         try reader.run()
         return reader.output

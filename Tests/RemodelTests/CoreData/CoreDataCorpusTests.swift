@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// Every real Core Data store of `shared/corpus-coredata` imports at the version it was matched to,
 /// with every object, value, link and order checked against the store read the plain way, and not a

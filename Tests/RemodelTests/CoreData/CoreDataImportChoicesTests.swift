@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// What an import can be told: import a value whose external data file is missing empty, and merge
 /// several model files into one (`--model A --model B`), refusing an entity two of them define.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// Stores built from the documented Core Data layout, for what the real fixtures lack.
 struct CoreDataLayoutTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// The source store is read as SQLite would read it, without a byte written in it or beside it, and a
 /// store another process has open is refused.

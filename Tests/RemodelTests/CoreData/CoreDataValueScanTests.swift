@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// The value checks made ahead of the copy (``CoreDataValueScan``): the scan never vouches for a range
 /// holding a value the copy with the checks in it refuses (else the import would succeed), and the

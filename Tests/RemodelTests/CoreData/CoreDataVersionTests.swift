@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// Which version wrote a Core Data store: found where the store tells, named (never guessed) where two
 /// versions fit equally, and refused with the closest version and what differs where none fits.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 
 /// `remodel import-core-data` end to end: the built binary, its output, its exit status, its progress,
 /// and a kill at any moment leaving no partial store.

@@ -4,11 +4,11 @@ internal import RemodelLibXML2
 /// Reads an XML file with libxml2, safely: no network, no external entities,
 /// no DTD loading, no entity expansion beyond the predefined ones, and no
 /// entity declarations at all.
-enum XMLDocumentReader {
+package enum XMLDocumentReader {
     /// A failure to read: the file's path, a position when there is one, and libxml2's message.
-    struct Failure: Error {
-        var location: SourceLocation
-        var message: String
+    package struct Failure: Error {
+        package var location: SourceLocation
+        package var message: String
     }
 
     private static let initialized: Bool = {
@@ -17,7 +17,7 @@ enum XMLDocumentReader {
     }()
 
     /// Parses the file at `path`; `displayPath` is what locations call it.
-    static func read(path: String, displayPath: String? = nil) throws(Failure) -> XMLNode {
+    package static func read(path: String, displayPath: String? = nil) throws(Failure) -> XMLNode {
         let shown = displayPath ?? path
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(location: SourceLocation(file: shown), message: "cannot read the file")
@@ -26,7 +26,7 @@ enum XMLDocumentReader {
     }
 
     /// Parses XML text held in memory.
-    static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> XMLNode {
+    package static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> XMLNode {
         _ = initialized
         var scanner = XMLTagScanner(bytes: bytes)
         let tags = scanner.startTags()

@@ -1,6 +1,6 @@
 /// An XML element as Remodel reads it: name, attributes with the position of
 /// each value, children and text, and the position of its `<`.
-struct XMLNode: Sendable {
+package struct XMLNode: Sendable {
     struct Attribute: Sendable {
         var name: String
         /// The value with entity and character references decoded.
@@ -11,12 +11,12 @@ struct XMLNode: Sendable {
         var valueLocation: SourceLocation
     }
 
-    var name: String
+    package var name: String
     var attributes: [Attribute]
-    var children: [XMLNode]
+    package var children: [XMLNode]
     /// Text directly inside the element (concatenated), trimmed of nothing.
     var text: String
-    var location: SourceLocation
+    package var location: SourceLocation
     /// The element's first text as written (with entity references) and where it starts, to give
     /// positions inside text content; `nil` when the element starts with a child or is empty.
     var writtenText: Attribute?
@@ -25,7 +25,7 @@ struct XMLNode: Sendable {
     /// The document's bytes, on the root element.
     var document: [UInt8]?
 
-    func attribute(_ name: String) -> String? {
+    package func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
     }
 

@@ -6,18 +6,23 @@
 /// let entity = WrittenElement("entity", ["name": "Car"], children: [WrittenElement("attribute", …)])
 /// print(entity.text(indent: 1))   //     <entity name="Car">…</entity>
 /// ```
-struct WrittenElement: Sendable, Hashable {
+package struct WrittenElement: Sendable, Hashable {
     var name: String
-    var attributes: [Attribute]
+    package var attributes: [Attribute]
     var children: [WrittenElement]
 
     /// One attribute: its name and its value (unescaped).
-    struct Attribute: Sendable, Hashable {
-        var name: String
-        var value: String
+    package struct Attribute: Sendable, Hashable {
+        package var name: String
+        package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    init(_ name: String, _ attributes: [(String, String?)] = [], children: [WrittenElement] = []) {
+    package init(_ name: String, _ attributes: [(String, String?)] = [], children: [WrittenElement] = []) {
         self.name = name
         self.attributes = attributes.compactMap { pair in pair.1.map { Attribute(name: pair.0, value: $0) } }
         self.children = children
@@ -25,7 +30,7 @@ struct WrittenElement: Sendable, Hashable {
 
     /// The element as read, with its attributes' decoded values and its child elements (text between
     /// elements, which model files do not use, is left out).
-    init(_ node: XMLNode) {
+    package init(_ node: XMLNode) {
         name = node.name
         attributes = node.attributes.map { Attribute(name: $0.name, value: $0.value) }
         children = node.children.map(WrittenElement.init)
@@ -41,7 +46,7 @@ struct WrittenElement: Sendable, Hashable {
     }
 
     /// A whole file: the XML declaration Xcode writes, then the element.
-    var document: String { "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n" + text() }
+    package var document: String { "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n" + text() }
 
     /// An attribute value with `&`, `<`, `>`, `"` and line breaks and tabs written as references, so
     /// reading it back gives the same text.

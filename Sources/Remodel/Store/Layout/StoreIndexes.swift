@@ -1,8 +1,9 @@
 /// Builds a layout's indexes after a bulk load. A unique index SQLite cannot build (objects share its
 /// values) is followed by a search for the objects that break the constraint, so the error names them;
 /// a unique index that builds proves its constraint, so the rows are sorted once, not twice.
-enum StoreIndexes {
-    static func build(_ layout: StoreLayout, on connection: SQLiteConnection, path: String) throws(RemodelError) {
+package enum StoreIndexes {
+    package static func build(_ layout: StoreLayout, on connection: SQLiteConnection, path: String) throws(RemodelError)
+    {
         for index in layout.indexes {
             do {
                 try connection.execute(index.createSQL)

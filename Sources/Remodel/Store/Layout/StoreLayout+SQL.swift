@@ -1,6 +1,6 @@
 extension StoreLayout {
     /// `CREATE TABLE` statements for every hierarchy table and join table, without indexes.
-    var createTablesSQL: [String] {
+    package var createTablesSQL: [String] {
         tables.map(\.createSQL) + joinTables.map(\.createSQL)
     }
 

@@ -1,3 +1,5 @@
+package import Remodel
+
 /// What an import of a Core Data store made: the Remodel store, the version it is at, how many objects
 /// of each entity it holds, and what was not imported.
 ///

@@ -1,3 +1,5 @@
+public import Remodel
+
 extension Store {
     /// Imports a store that Apple's Core Data wrote into a new Remodel store, at the version of the
     /// bundle that wrote it, with every object, value and link (external binary data included).

@@ -1,3 +1,5 @@
+import Remodel
+
 /// The model a Core Data store was written with, as the store keeps it in `Z_MODELCACHE`: raw DEFLATE
 /// of an `NSKeyedArchiver` archive of the `NSManagedObjectModel` (docs/CORE-DATA-STORES.md, "The
 /// store's own model").

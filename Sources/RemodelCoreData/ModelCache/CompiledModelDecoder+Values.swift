@@ -1,4 +1,5 @@
 import Foundation
+import Remodel
 
 /// Reading the archive's values: references followed and checked, strings, flags, dictionaries
 /// (`NSDictionary` and `NSKnownKeysDictionary1`), arrays and sets, and default values.

@@ -1,4 +1,5 @@
 internal import Foundation
+import Remodel
 
 /// After the copy, once the indexes are built: every to-one and every join-table row must name an object
 /// of the destination's kind. Core Data keeps its stores consistent, but a damaged store or one edited by

@@ -1,4 +1,5 @@
 internal import Foundation
+public import Remodel
 
 extension Store {
     /// The first launch of an app on a new platform, with the data its iOS or macOS build kept in Core

@@ -1,4 +1,5 @@
 import Foundation
+package import Remodel
 
 /// Which model an import of a Core Data store reads it with.
 ///

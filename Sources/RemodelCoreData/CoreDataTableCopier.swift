@@ -1,4 +1,5 @@
 internal import Foundation
+import Remodel
 
 /// Copies one Core Data table at a time into the Remodel store being written, in SQL over the attached
 /// source (schema `source`): rows go in key ranges in key order, order columns are ranked, join tables

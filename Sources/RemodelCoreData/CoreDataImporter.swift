@@ -1,4 +1,5 @@
 internal import Foundation
+import Remodel
 
 /// Writes a new Remodel store from a Core Data store: the model resolved (the app's, the store's own or
 /// several merged), the version found (or given), then every hierarchy table copied in SQL from the

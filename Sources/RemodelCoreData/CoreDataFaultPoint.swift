@@ -1,3 +1,5 @@
+import Remodel
+
 /// Places in a Core Data import where a test can make the process die (`SIGKILL`), to prove that a
 /// kill at any moment leaves no partial store: armed as the migrator's points are, with
 /// `REMODEL_FAULT_POINT` (and `REMODEL_FAULT_HIT`, default 1) in a child process's environment.

@@ -1,3 +1,5 @@
+import Remodel
+
 /// The `contents` file of a compiled model, as Xcode writes a model: entities in name order, each with
 /// its attributes, then its relationships, in name order, then its fetch indexes, uniqueness
 /// constraints and user info. Flags that are `NO` are left out, as Xcode leaves them out.

@@ -1,4 +1,5 @@
 internal import Foundation
+import Remodel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import Remodel
 
 /// Reads in, one file at a time, the Binary values Core Data kept in files beside the store: marker byte
 /// 2, then the file's name in `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` (docs/CORE-DATA-STORES.md, "Values").

@@ -1,3 +1,5 @@
+import Remodel
+
 /// Model files that merge several models into one, as `NSManagedObjectModel.mergedModel(from:)` does
 /// for an app that loads several `.momd` files into one store: one version per combination of the
 /// models' versions, each holding every `<entity>` (and `<fetchRequest>`, `<configuration>`) of its

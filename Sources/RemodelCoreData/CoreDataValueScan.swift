@@ -1,4 +1,5 @@
 import Foundation
+import Remodel
 
 /// The value checks of an import, made ahead of the copy where a core is free: on a thread and a
 /// connection of its own, the scan reads the Core Data tables in the copy's ranges of keys, ahead of

@@ -1,4 +1,5 @@
 import Foundation
+package import Remodel
 
 extension Store {
     /// Writes the model a Core Data store was written with (its `Z_MODELCACHE`) as a one-version

@@ -1,4 +1,5 @@
 import Foundation
+import Remodel
 
 /// The file an import writes the new store into, given the target's name only when complete.
 ///

@@ -1,3 +1,5 @@
+import Remodel
+
 /// Turns the keyed archive of an `NSManagedObjectModel` into a ``CompiledModel``.
 ///
 /// What the archive holds (read from the real stores of `shared/corpus-coredata`; docs/CORE-DATA-STORES.md):

@@ -1,3 +1,5 @@
+import Remodel
+
 /// The model a Core Data store carries in `Z_MODELCACHE`, read and turned into model files Remodel
 /// validates and reads like any other (docs/CORE-DATA-STORES.md, "The store's own model").
 enum CoreDataModelCache {

@@ -1,4 +1,5 @@
 import Foundation
+import Remodel
 
 /// Stops an import's `INSERT … SELECT` at the first value Remodel cannot hold, so values are checked in
 /// the same scan that copies them: the copy's SQL calls `remodel_core_data_refuse(problem, key)` where a
