@@ -168,30 +168,9 @@ public struct ElementSource: Sendable, Hashable {
 /// The attribute arrays of the element records of a bundle's versions, each kept once: a history repeats most
 /// tags version after version, and each version read alone held its own copy of every one (7.7 MiB of the
 /// 96-version benchmark history's planning). A bundle read from files keeps one pool for its versions.
-///
-/// The tag reader keeps its records of start tags here too (`TagRecord`), by a hash of their text, so each
-/// distinct tag of a bundle is decoded once.
 final class ElementSourcePool: @unchecked Sendable {
     private let lock = NSLock()
     private var known: Set<[ElementSource.Written]> = []
-    private var tags: [UInt64: [TagRecord]] = [:]
-
-    /// The record of a tag's text, if one was made.
-    func record(hash: UInt64, text: UnsafeRawBufferPointer) -> TagRecord? {
-        lock.lock()
-        defer { lock.unlock() }
-        return tags[hash]?.first { $0.isOf(text) }
-    }
-
-    /// Keeps `record`, or returns the one another thread kept for the same text meanwhile.
-    func insert(_ record: TagRecord, hash: UInt64) -> TagRecord {
-        lock.lock()
-        defer { lock.unlock() }
-        let text = record.text
-        if let known = tags[hash]?.first(where: { known in text.withUnsafeBytes { known.isOf($0) } }) { return known }
-        tags[hash, default: []].append(record)
-        return record
-    }
 
     /// The array kept equal to `written` (it, the first time).
     func shared(_ written: [ElementSource.Written]) -> [ElementSource.Written] {

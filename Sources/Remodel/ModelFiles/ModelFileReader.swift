@@ -10,7 +10,7 @@ import Foundation
 /// element, its attributes and their positions, each distinct tag decoded once per bundle. Any other file
 /// takes libxml2's tree (`XMLNode`). The mapping below is the same for both (`ModelElementTree`).
 enum ModelFileReader {
-    static func read(path: String, displayPath: String, versionName: String, pool: ElementSourcePool? = nil)
+    static func read(path: String, displayPath: String, versionName: String, pool: TagRecordPool? = nil)
         -> (ModelVersion?, [Diagnostic])
     {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -23,18 +23,18 @@ enum ModelFileReader {
 
     /// Reads a file's bytes; `path` is what locations call it. With a `pool`, the element records are shared
     /// with every other version read with it.
-    static func read(bytes: [UInt8], path: String, versionName: String, pool: ElementSourcePool? = nil)
+    static func read(bytes: [UInt8], path: String, versionName: String, pool: TagRecordPool? = nil)
         -> (ModelVersion?, [Diagnostic])
     {
         do {
-            if let tree = try ModelTagTree.read(bytes, file: path, pool: pool ?? ElementSourcePool()) {
+            if let tree = try ModelTagTree.read(bytes, file: path, pool: pool ?? TagRecordPool()) {
                 return version(from: tree, path: path, versionName: versionName)
             }
         } catch {
             return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
         }
         var (version, diagnostics) = readThroughTree(bytes: bytes, path: path, versionName: versionName)
-        if let pool { version?.shareSources(in: pool) }
+        if let pool { version?.shareSources(in: pool.sources) }
         return (version, diagnostics)
     }
 

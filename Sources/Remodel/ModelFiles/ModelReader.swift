@@ -113,7 +113,7 @@ public enum ModelReader {
         var diagnostics: [Diagnostic] = []
         var versions: [ModelVersion] = []
         // The versions share the records of the tags they write alike, each decoded once.
-        let pool = ElementSourcePool()
+        let pool = TagRecordPool()
         for (versionName, contents) in listing.versions {
             guard let contents else {
                 diagnostics += legacyFailure(folder: "\(path)/\(versionName).xcdatamodel").diagnostics
@@ -150,7 +150,7 @@ public enum ModelReader {
         for (name, contents) in listing.versions { files[name] = contents }
         let paths = files
         // The versions share the element records' attributes they write alike.
-        let pool = ElementSourcePool()
+        let pool = TagRecordPool()
         let bundle = ModelBundle(
             name: listing.name, path: path, versionNames: listing.versions.map(\.name),
             currentVersionName: listing.currentVersionName,

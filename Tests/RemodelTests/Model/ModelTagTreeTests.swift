@@ -16,7 +16,7 @@ struct ModelTagTreeTests {
         let (expected, xml) = generator.model()
         let bytes = Array(xml.utf8)
         // The text is one the tag reader takes: the property is about it, not about the other road.
-        #expect(try ModelTagTree.read(bytes, file: Self.file, pool: ElementSourcePool()) != nil)
+        #expect(try ModelTagTree.read(bytes, file: Self.file, pool: TagRecordPool()) != nil)
         let (version, diagnostics) = ModelFileReader.read(bytes: bytes, path: Self.file, versionName: "Generated")
         #expect(diagnostics.isEmpty)
         let read = try #require(version)
@@ -61,12 +61,12 @@ struct ModelTagTreeTests {
         ]
         for text in taken {
             #expect(
-                try ModelTagTree.read(Array(text.utf8), file: Self.file, pool: ElementSourcePool()) != nil, "\(text)")
+                try ModelTagTree.read(Array(text.utf8), file: Self.file, pool: TagRecordPool()) != nil, "\(text)")
             Self.expectSameOnBothRoads(Array(text.utf8), text)
         }
         for text in left {
             #expect(
-                try ModelTagTree.read(Array(text.utf8), file: Self.file, pool: ElementSourcePool()) == nil, "\(text)")
+                try ModelTagTree.read(Array(text.utf8), file: Self.file, pool: TagRecordPool()) == nil, "\(text)")
             Self.expectSameOnBothRoads(Array(text.utf8), text)
         }
         let (version, _) = ModelFileReader.read(bytes: Array(plain.utf8), path: Self.file, versionName: "V")
@@ -80,7 +80,7 @@ struct ModelTagTreeTests {
         let (_, xml) = generator.model()
         let moved = xml.replacingOccurrences(of: "<model", with: "\n\n<model")
             .replacingOccurrences(of: "    <entity", with: "      <entity")
-        let pool = ElementSourcePool()
+        let pool = TagRecordPool()
         for text in [xml, moved, xml] {
             let shared = ModelFileReader.read(bytes: Array(text.utf8), path: Self.file, versionName: "V", pool: pool)
             let alone = ModelFileReader.readThroughTree(bytes: Array(text.utf8), path: Self.file, versionName: "V")

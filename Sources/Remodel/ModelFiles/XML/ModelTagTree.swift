@@ -6,7 +6,7 @@ import Foundation
 /// Each element keeps its position and a shared record of its start tag's text (`TagRecord`): the tag's name,
 /// its attributes decoded, sorted and placed relative to the `<`, and where each attribute the reader interprets
 /// sits among them. A tag's text settles all of that, so a record is made once per distinct text and reused by
-/// every element written alike, in this file and, through the bundle's `ElementSourcePool`, in every other
+/// every element written alike, in this file and, through the bundle's `TagRecordPool`, in every other
 /// version of the bundle: a long history repeats nearly every tag.
 ///
 /// It reads only what Xcode writes: UTF-8, no document type (so no entity but the predefined ones), no CDATA,
@@ -75,7 +75,7 @@ struct ModelTagTree: ModelElementTree {
 
     /// Reads `bytes` (`file` is what positions call it), or returns nil when the text is not one this reader
     /// takes; throws what libxml2 finds wrong, as `XMLDocumentReader.parse` would.
-    static func read(_ bytes: [UInt8], file: String, pool: ElementSourcePool) throws(XMLDocumentReader.Failure)
+    static func read(_ bytes: [UInt8], file: String, pool: TagRecordPool) throws(XMLDocumentReader.Failure)
         -> ModelTagTree?
     {
         guard bytes.count < Int(Int32.max), bytes.withUnsafeBufferPointer(Self.isPlain) else { return nil }
@@ -133,7 +133,7 @@ struct ModelTagTree: ModelElementTree {
     /// The one pass over a text libxml2 has accepted.
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
-        let pool: ElementSourcePool
+        let pool: TagRecordPool
         /// Where positions were last worked out: the line, the offset, its column.
         private var line = 1
         private var cursor = 0
@@ -141,7 +141,7 @@ struct ModelTagTree: ModelElementTree {
         /// Each attribute of the tag being read: its name's and its value's ranges.
         private var attributes: [(name: Range<Int>, value: Range<Int>)] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>, pool: ElementSourcePool) {
+        init(bytes: UnsafeBufferPointer<UInt8>, pool: TagRecordPool) {
             self.bytes = bytes
             self.pool = pool
         }
@@ -314,7 +314,7 @@ struct ModelTagTree: ModelElementTree {
             written.sort { $0.name < $1.name }
             let record = TagRecord(
                 text: Array(text), name: name, kind: ModelElementKind.byName[name] ?? .other,
-                written: written.isEmpty ? written : pool.shared(written))
+                written: written.isEmpty ? written : pool.sources.shared(written))
             return pool.insert(record, hash: hash)
         }
 
@@ -379,6 +379,32 @@ struct ModelTagTree: ModelElementTree {
             guard !text.isEmpty, text.count <= 8, let value = UInt32(text, radix: hex ? 16 : 10) else { return nil }
             return Unicode.Scalar(value)
         }
+    }
+}
+
+/// The tag records of a bundle's versions, each distinct tag's kept once, by a hash of its text, and the element
+/// records' attribute arrays they share (`ElementSourcePool`, which the tree's road shares its records through).
+final class TagRecordPool: @unchecked Sendable {
+    /// The attribute arrays, each kept once.
+    let sources = ElementSourcePool()
+    private let lock = NSLock()
+    private var tags: [UInt64: [TagRecord]] = [:]
+
+    /// The record of a tag's text, if one was made.
+    func record(hash: UInt64, text: UnsafeRawBufferPointer) -> TagRecord? {
+        lock.lock()
+        defer { lock.unlock() }
+        return tags[hash]?.first { $0.isOf(text) }
+    }
+
+    /// Keeps `record`, or returns the one another thread kept for the same text meanwhile.
+    func insert(_ record: TagRecord, hash: UInt64) -> TagRecord {
+        lock.lock()
+        defer { lock.unlock() }
+        let text = record.text
+        if let known = tags[hash]?.first(where: { known in text.withUnsafeBytes { known.isOf($0) } }) { return known }
+        tags[hash, default: []].append(record)
+        return record
     }
 }
 
