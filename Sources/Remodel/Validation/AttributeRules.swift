@@ -1,14 +1,20 @@
 /// Rules about attribute types: known types, composites and value transformers.
 enum AttributeRules {
     static func check(_ version: ModelVersion, into list: inout DiagnosticList) {
+        // The names a message would join are taken out first: an autoclosure holding the entity itself copies it
+        // (every field retained) for each attribute.
         for entity in version.entities {
+            let owner = entity.name
             for attribute in entity.attributes {
-                check(attribute, named: "\(entity.name).\(attribute.name)", in: version, into: &list)
+                let member = attribute.name
+                check(attribute, named: "\(owner).\(member)", in: version, into: &list)
             }
         }
         for composite in version.composites {
+            let owner = composite.name
             for attribute in composite.attributes {
-                checkComposite(attribute, named: "\(composite.name).\(attribute.name)", in: version, into: &list)
+                let member = attribute.name
+                checkComposite(attribute, named: "\(owner).\(member)", in: version, into: &list)
             }
         }
     }

@@ -12,7 +12,9 @@ enum RelationshipRules {
         _ relationship: Relationship, of entity: Entity, in version: ModelVersion, into list: inout DiagnosticList
     ) {
         // The relationship's name for a message, worked out only for one.
-        func name() -> String { "\(entity.name).\(relationship.name)" }
+        let owner = entity.name
+        let member = relationship.name
+        func name() -> String { "\(owner).\(member)" }
         let source = relationship.source
         if let rule = relationship.deletionRuleName, DeletionRule(rawValue: rule) == nil {
             let known = DeletionRule.allCases.map(\.rawValue).joined(separator: ", ")

@@ -5,8 +5,10 @@ import Foundation
 enum ValueRules {
     static func check(_ version: ModelVersion, into list: inout DiagnosticList) {
         for entity in version.entities {
+            let owner = entity.name
             for attribute in entity.attributes {
-                check(attribute, named: "\(entity.name).\(attribute.name)", into: &list)
+                let member = attribute.name
+                check(attribute, named: "\(owner).\(member)", into: &list)
             }
         }
     }
