@@ -397,3 +397,31 @@ struct ModelFileGenerator {
         return (version, root.document)
     }
 }
+
+/// Every `contents` file of the shared corpus of real Xcode models (and of the repository's own models) reads the
+/// same on both roads, and the tag reader takes nearly all of them.
+@Suite(.tags(.corpus), .skippable(.corpus))
+struct ModelTagTreeCorpusTests {
+    static func contentsFiles(under folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var files: [String] = []
+        while let path = walker.nextObject() as? String {
+            if path == "contents" || path.hasSuffix("/contents") { files.append(folder + "/" + path) }
+        }
+        return files.sorted()
+    }
+
+    @Test func everyRealModelFileReadsTheSameOnBothRoads() throws {
+        let files =
+            Self.contentsFiles(under: ValidationSupport.corpus.path)
+            + Self.contentsFiles(under: ValidationSupport.packageRoot.appendingPathComponent("Models").path)
+        try #require(files.count > 50)
+        var taken = 0
+        for file in files {
+            let bytes = try #require(FileManager.default.contents(atPath: file).map { Array($0) })
+            if try ModelTagTree.read(bytes, file: file, pool: TagRecordPool()) != nil { taken += 1 }
+            ModelTagTreeTests.expectSameOnBothRoads(bytes, file)
+        }
+        #expect(taken * 10 >= files.count * 9, "the tag reader took \(taken) of \(files.count)")
+    }
+}
