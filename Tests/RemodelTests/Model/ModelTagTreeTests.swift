@@ -49,6 +49,10 @@ struct ModelTagTreeTests {
             plain, body, "\u{FEFF}" + plain, plain.replacingOccurrences(of: "UTF-8", with: "utf-8"),
             plain.replacingOccurrences(of: "<entity", with: "<!-- a <!DOCTYPE in a comment -->\n    <entity"),
             plain.replacingOccurrences(of: "\n", with: "\r\n"),
+            // Tags over several lines (attributes on later lines, after non-ASCII text, with tabs and Windows
+            // line ends between them): positions on a later line of a tag are columns from that line's start.
+            plain.replacingOccurrences(of: " attributeType=", with: "\n\t\t attributeType=")
+                .replacingOccurrences(of: " defaultValueString=", with: "\r\n défaut=\"é\"\n  defaultValueString="),
         ]
         let left = [
             plain.replacingOccurrences(of: "UTF-8", with: "ISO-8859-1"),
@@ -108,7 +112,7 @@ struct ModelTagTreeTests {
         // After the first `<` of an element at or after `position`, or at the end.
         let tagStart = bytes[position...].firstIndex(of: UInt8(ascii: "<")) ?? bytes.count
         let quote = bytes[position...].firstIndex(of: UInt8(ascii: "\"")).map { $0 + 1 } ?? bytes.count
-        switch Int.random(in: 0..<20, using: &random) {
+        switch Int.random(in: 0..<21, using: &random) {
         case 0: if !bytes.isEmpty { bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &random)) }
         case 1: if !bytes.isEmpty { bytes.remove(at: position) }
         case 2: if !bytes.isEmpty { bytes.insert(bytes[position], at: position) }
@@ -130,7 +134,12 @@ struct ModelTagTreeTests {
         case 16: insert("<model/>", at: bytes.count)
         case 17: insert(" é=\"ü\" ", at: min(bytes.count, tagStart + 2))
         case 18: insert("&#0;&#xD800;&bogus", at: quote)
-        default: insert("\u{1F98A}\u{301}", at: quote)
+        case 19: insert("\u{1F98A}\u{301}", at: quote)
+        default:
+            // A line break between two attributes of a tag: after the space before the next attribute.
+            if let space = bytes[position...].firstIndex(of: UInt8(ascii: " ")) {
+                insert("\r\n\t é=\"ü\"\n ", at: space)
+            }
         }
         return bytes
     }
