@@ -43,6 +43,7 @@ enum Catalog {
         Scenario(name: "oneOfTenLimit", source: .ten),
         Scenario(name: "launch", source: nil, library: true),
         Scenario(name: "validate", source: nil),
+        Scenario(name: "readVersions", source: nil, byDefault: false),
         Scenario(name: "fleet", source: nil, byDefault: false),
         Scenario(
             name: "longHistory", source: nil, baseline: "longHistoryStep", target: chainTarget, library: true,

@@ -67,6 +67,17 @@ struct Orchestrator {
         if options.scenarios.contains("validate") {
             validation = try child(["--scenario", "validate"])
         }
+        var reading: ScenarioResult?
+        if options.scenarios.contains("readVersions") {
+            let bundle = try ReadVersions.bundle(in: folder, log: log)
+            var runs: [ScenarioResult] = []
+            for _ in 0..<options.repeats {
+                let run = try child(["--scenario", "read-versions", "--bundle", bundle])
+                log("readVersions: " + ReadVersions.report(run) + "  load \(fixed(Machine.loadAverage, 1))")
+                runs.append(run)
+            }
+            reading = runs.sorted { $0.extra["readCPU"] ?? 0 < $1.extra["readCPU"] ?? 0 }[runs.count / 2]
+        }
         var fleet = ""
         if options.scenarios.contains("fleet") {
             fleet = try FleetBench.run(options.fleet, folder: folder, child: child, log: log)
@@ -82,8 +93,9 @@ struct Orchestrator {
             }
         }
         let table =
-            results.isEmpty && validation == nil && launch == nil && notes.isEmpty
-            ? "" : Report(results: results, launch: launch, validation: validation, notes: notes).text
+            results.isEmpty && validation == nil && launch == nil && reading == nil && notes.isEmpty
+            ? ""
+            : Report(results: results, launch: launch, validation: validation, reading: reading, notes: notes).text
         print(table + fleet + coreData)
     }
 

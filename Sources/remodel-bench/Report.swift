@@ -5,6 +5,8 @@ struct Report {
     let results: [(size: Int, result: ScenarioResult)]
     let launch: ScenarioResult?
     let validation: ScenarioResult?
+    /// `readVersions`' median child, when it ran.
+    var reading: ScenarioResult?
     /// Scenarios skipped, and why.
     var notes: [String] = []
 
@@ -15,6 +17,7 @@ struct Report {
         }
         for note in notes { lines.append("\n" + note) }
         if let launch { lines.append("\n" + Launch.report(launch)) }
+        if let reading { lines.append("\n" + ReadVersions.report(reading)) }
         if let validation {
             if validation.note.hasPrefix("skipped") {
                 lines.append("\nvalidate: \(validation.note)")

@@ -46,6 +46,8 @@ struct ScenarioRunner {
             try ChainMigration.plan(
                 store: try value("--store"), bundlePath: try value("--bundle"),
                 composesSteps: !arguments.contains("--step-by-step"), result: &result)
+        case "read-versions":
+            try ReadVersions.run(bundlePath: try value("--bundle"), result: &result)
         case "generate-launch":
             let start = Measure.now()
             result.extra["bundleBytes"] = Double(try LaunchBundle.write(in: try value("--store")))

@@ -54,6 +54,14 @@ public struct ElementSource: Sendable, Hashable {
         elsewhere = other.isEmpty ? nil : other
     }
 
+    /// A record of an element read from a file whose attributes, sorted by name, were placed relative to
+    /// `location` already (the tag reader's, shared by every element whose tag is written alike).
+    init(location: SourceLocation, sharing written: [Written]) {
+        self.location = location
+        base = Self.base(of: location)
+        self.written = written
+    }
+
     /// The element's position as the attributes' base (0 when it does not fit).
     private static func base(of location: SourceLocation) -> (line: Int32, column: Int32) {
         (Int32(exactly: location.line) ?? 0, Int32(exactly: location.column) ?? 0)

@@ -3,169 +3,226 @@ import Foundation
 /// Turns the XML of one `contents` file into a ``ModelVersion``, keeping every
 /// element's position. Structural problems (wrong root) become diagnostics;
 /// semantic checks belong to validation.
+///
+/// A file is read on one of two roads to one answer. Most files (UTF-8, no document type, no CDATA, no
+/// namespaces, no line breaks inside attribute values: what Xcode writes) take the tag reader
+/// (`ModelTagTree`): libxml2 checks the file without building a tree, and one pass over the bytes gives each
+/// element, its attributes and their positions, each distinct tag decoded once per bundle. Any other file
+/// takes libxml2's tree (`XMLNode`). The mapping below is the same for both (`ModelElementTree`).
 package enum ModelFileReader {
-    static func read(path: String, displayPath: String, versionName: String) -> (ModelVersion?, [Diagnostic]) {
-        let root: XMLNode
+    static func read(path: String, displayPath: String, versionName: String, pool: TagRecordPool? = nil)
+        -> (ModelVersion?, [Diagnostic])
+    {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let failure = XMLDocumentReader.Failure(
+                location: SourceLocation(file: displayPath), message: "cannot read the file")
+            return (nil, [Diagnostic(.error, rule: .malformedXML, message: failure.message, at: failure.location)])
+        }
+        return read(bytes: Array(data), path: displayPath, versionName: versionName, pool: pool)
+    }
+
+    /// Reads a file's bytes; `path` is what locations call it. With a `pool`, the element records are shared
+    /// with every other version read with it.
+    static func read(bytes: [UInt8], path: String, versionName: String, pool: TagRecordPool? = nil)
+        -> (ModelVersion?, [Diagnostic])
+    {
         do {
-            root = try XMLDocumentReader.read(path: path, displayPath: displayPath)
+            if let tree = try ModelTagTree.read(bytes, file: path, pool: pool ?? TagRecordPool()) {
+                return version(from: tree, path: path, versionName: versionName)
+            }
         } catch {
             return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
         }
-        return version(from: root, path: displayPath, versionName: versionName)
+        var (version, diagnostics) = readThroughTree(bytes: bytes, path: path, versionName: versionName)
+        if let pool { version?.shareSources(in: pool.sources) }
+        return (version, diagnostics)
     }
 
-    package static func version(from root: XMLNode, path: String, versionName: String) -> (ModelVersion?, [Diagnostic])
+    /// Reads a file's bytes through libxml2's tree, whatever the text: the road every file took before the tag
+    /// reader, and the one it is held to.
+    static func readThroughTree(bytes: [UInt8], path: String, versionName: String) -> (ModelVersion?, [Diagnostic]) {
+        do {
+            let root = try XMLDocumentReader.parse(bytes, file: path)
+            return version(from: root, path: path, versionName: versionName)
+        } catch {
+            return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])
+        }
+    }
+
+    package static func version(from root: XMLNode, path: String, versionName: String)
+        -> (ModelVersion?, [Diagnostic])
     {
-        guard root.name == "model" else {
+        version(from: XMLNodeTree(root: root), path: path, versionName: versionName)
+    }
+
+    static func version<Tree: ModelElementTree>(from tree: Tree, path: String, versionName: String)
+        -> (ModelVersion?, [Diagnostic])
+    {
+        let root = tree.root
+        guard tree.isElement(root, .model) else {
+            let name = tree.name(of: root)
             let message =
-                "the root element is <\(root.name)>, but a Core Data model file starts with <model>; is this the right file?"
-            return (nil, [Diagnostic(.error, rule: .wrongRoot, message: message, at: root.location)])
+                "the root element is <\(name)>, but a Core Data model file starts with <model>; is this the right file?"
+            return (nil, [Diagnostic(.error, rule: .wrongRoot, message: message, at: tree.location(of: root))])
         }
-        let entities = root.children(named: "entity").map(entity)
-        let composites = root.children(named: "composite").map { node in
+        let reader = Mapping(tree: tree)
+        let entities = tree.children(of: root, .entity).map(reader.entity)
+        let composites = tree.children(of: root, .composite).map { node in
             Composite(
-                name: node.attribute("name") ?? "", attributes: node.children(named: "attribute").map(attribute),
-                source: node.source)
+                name: tree.value(.name, of: node) ?? "",
+                attributes: tree.children(of: node, .attribute).map(reader.attribute),
+                source: tree.source(of: node))
         }
-        let configurations = root.children(named: "configuration").map { node in
+        let configurations = tree.children(of: root, .configuration).map { node in
             Configuration(
-                name: node.attribute("name") ?? "",
-                memberEntities: node.children(named: "memberEntity").compactMap { $0.attribute("name") },
-                source: node.source)
+                name: tree.value(.name, of: node) ?? "",
+                memberEntities: tree.children(of: node, .memberEntity).compactMap { tree.value(.name, of: $0) },
+                source: tree.source(of: node))
         }
         var version = ModelVersion(
             name: versionName, path: path, entities: entities, composites: composites,
-            configurations: configurations, source: root.source)
-        version.entityTexts = entityTexts(of: root)
+            configurations: configurations, source: tree.source(of: root))
+        version.entityTexts = entityTexts(of: tree)
         return (version, [])
     }
 
     /// What stands for each entity's text in the file, by name: from its `<` to the next element of the model's
     /// (or the end); the text itself is not kept.
     /// Two versions whose entity has the same text define it the same (``ModelVersion/hasSameDefinition(of:as:in:)``).
-    private static func entityTexts(of root: XMLNode) -> [String: EntityTextDigest] {
-        guard let bytes = root.document else { return [:] }
+    private static func entityTexts<Tree: ModelElementTree>(of tree: Tree) -> [String: EntityTextDigest] {
+        guard let bytes = tree.documentBytes else { return [:] }
         var texts: [String: EntityTextDigest] = [:]
-        for (index, node) in root.children.enumerated() where node.name == "entity" {
-            let end = index + 1 < root.children.count ? root.children[index + 1].offset : bytes.count
-            guard let name = node.attribute("name"), node.offset > 0, node.offset < end, end <= bytes.count,
+        let children = tree.children(of: tree.root)
+        for (index, node) in children.enumerated() where tree.isElement(node, .entity) {
+            let offset = tree.offset(of: node)
+            let end = index + 1 < children.count ? tree.offset(of: children[index + 1]) : bytes.count
+            guard let name = tree.value(.name, of: node), offset > 0, offset < end, end <= bytes.count,
                 texts[name] == nil
             else { return [:] }
-            texts[name] = bytes[node.offset..<end].withUnsafeBytes(EntityTextDigest.init)
+            texts[name] = bytes[offset..<end].withUnsafeBytes(EntityTextDigest.init)
         }
         return texts
     }
 
-    private static func flag(_ node: XMLNode, _ name: String) -> Bool {
-        node.attribute(name) == "YES"
-    }
+    /// The mapping of a tree's elements into the model's values.
+    private struct Mapping<Tree: ModelElementTree> {
+        let tree: Tree
+        typealias Node = Tree.Node
 
-    private static func userInfo(_ node: XMLNode) -> [String: String] {
-        var entries: [String: String] = [:]
-        for info in node.children(named: "userInfo") {
-            for entry in info.children(named: "entry") {
-                if let key = entry.attribute("key") { entries[key] = entry.attribute("value") ?? "" }
-            }
-        }
-        return entries
-    }
+        private func value(_ name: ModelXMLName, _ node: Node) -> String? { tree.value(name, of: node) }
 
-    private static func entity(_ node: XMLNode) -> Entity {
-        var constraints: [UniquenessConstraint] = []
-        for group in node.children(named: "uniquenessConstraints") {
-            for constraint in group.children(named: "uniquenessConstraint") {
-                let parts = constraint.children(named: "constraint")
-                constraints.append(
-                    UniquenessConstraint(
-                        properties: parts.map { $0.attribute("value") ?? "" }, sources: parts.map(\.source),
-                        source: constraint.source))
-            }
+        private func flag(_ node: Node, _ name: ModelXMLName) -> Bool {
+            tree.value(name, of: node) == "YES"
         }
-        var indexes: [FetchIndex] = node.children(named: "fetchIndex").map { index in
-            FetchIndex(
-                name: index.attribute("name") ?? "",
-                elements: index.children(named: "fetchIndexElement").map { element in
-                    FetchIndex.Element(
-                        property: element.attribute("property") ?? "",
-                        ascending: element.attribute("order") != "descending", source: element.source)
-                },
-                source: index.source)
-        }
-        let entityName = node.attribute("name") ?? ""
-        for group in node.children(named: "compoundIndexes") {
-            for (position, index) in group.children(named: "compoundIndex").enumerated() {
-                let elements = index.children(named: "index").map { element in
-                    FetchIndex.Element(property: element.attribute("value") ?? "", source: element.source)
+
+        private func userInfo(_ node: Node) -> [String: String] {
+            var entries: [String: String] = [:]
+            for info in tree.children(of: node, .userInfo) {
+                for entry in tree.children(of: info, .entry) {
+                    if let key = value(.key, entry) { entries[key] = value(.value, entry) ?? "" }
                 }
-                indexes.append(
-                    FetchIndex(name: "\(entityName)_compound_\(position + 1)", elements: elements, source: index.source)
-                )
             }
+            return entries
         }
-        return Entity(
-            name: entityName,
-            className: node.attribute("representedClassName"),
-            parentName: node.attribute("parentEntity"),
-            isAbstract: flag(node, "isAbstract"),
-            elementID: node.attribute("elementID"),
-            versionHashModifier: node.attribute("versionHashModifier"),
-            attributes: node.children(named: "attribute").map(attribute),
-            relationships: node.children(named: "relationship").map(relationship),
-            fetchedProperties: node.children(named: "fetchedProperty").map {
-                FetchedProperty(name: $0.attribute("name") ?? "", source: $0.source)
-            },
-            uniquenessConstraints: constraints,
-            fetchIndexes: indexes,
-            userInfo: userInfo(node),
-            source: node.source)
-    }
 
-    private static func attribute(_ node: XMLNode) -> Attribute {
-        let typeName = node.attribute("attributeType")
-        let type = typeName.flatMap(AttributeType.init(rawValue:)) ?? .undefined
-        let isDate = type == .date
-        return Attribute(
-            name: node.attribute("name") ?? "",
-            type: type,
-            typeName: typeName ?? "",
-            isOptional: flag(node, "optional"),
-            isTransient: flag(node, "transient"),
-            defaultValue: isDate
-                ? node.attribute("defaultDateTimeInterval") ?? node.attribute("defaultValueString")
-                : node.attribute("defaultValueString"),
-            minValue: isDate
-                ? node.attribute("minDateTimeInterval") ?? node.attribute("minValueString")
-                : node.attribute("minValueString"),
-            maxValue: isDate
-                ? node.attribute("maxDateTimeInterval") ?? node.attribute("maxValueString")
-                : node.attribute("maxValueString"),
-            regularExpression: node.attribute("regularExpressionString"),
-            elementID: node.attribute("elementID"),
-            versionHashModifier: node.attribute("versionHashModifier"),
-            valueTransformerName: node.attribute("valueTransformerName"),
-            compositeName: node.attribute("composite"),
-            isIndexed: flag(node, "indexed"),
-            userInfo: userInfo(node),
-            source: node.source)
-    }
+        func entity(_ node: Node) -> Entity {
+            var constraints: [UniquenessConstraint] = []
+            for group in tree.children(of: node, .uniquenessConstraints) {
+                for constraint in tree.children(of: group, .uniquenessConstraint) {
+                    let parts = tree.children(of: constraint, .constraint)
+                    constraints.append(
+                        UniquenessConstraint(
+                            properties: parts.map { value(.value, $0) ?? "" }, sources: parts.map(tree.source(of:)),
+                            source: tree.source(of: constraint)))
+                }
+            }
+            var indexes: [FetchIndex] = tree.children(of: node, .fetchIndex).map { index in
+                FetchIndex(
+                    name: value(.name, index) ?? "",
+                    elements: tree.children(of: index, .fetchIndexElement).map { element in
+                        FetchIndex.Element(
+                            property: value(.property, element) ?? "",
+                            ascending: value(.order, element) != "descending", source: tree.source(of: element))
+                    },
+                    source: tree.source(of: index))
+            }
+            let entityName = value(.name, node) ?? ""
+            for group in tree.children(of: node, .compoundIndexes) {
+                for (position, index) in tree.children(of: group, .compoundIndex).enumerated() {
+                    let elements = tree.children(of: index, .index).map { element in
+                        FetchIndex.Element(property: value(.value, element) ?? "", source: tree.source(of: element))
+                    }
+                    indexes.append(
+                        FetchIndex(
+                            name: "\(entityName)_compound_\(position + 1)", elements: elements,
+                            source: tree.source(of: index)))
+                }
+            }
+            return Entity(
+                name: entityName,
+                className: value(.representedClassName, node),
+                parentName: value(.parentEntity, node),
+                isAbstract: flag(node, .isAbstract),
+                elementID: value(.elementID, node),
+                versionHashModifier: value(.versionHashModifier, node),
+                attributes: tree.children(of: node, .attribute).map(attribute),
+                relationships: tree.children(of: node, .relationship).map(relationship),
+                fetchedProperties: tree.children(of: node, .fetchedProperty).map {
+                    FetchedProperty(name: value(.name, $0) ?? "", source: tree.source(of: $0))
+                },
+                uniquenessConstraints: constraints,
+                fetchIndexes: indexes,
+                userInfo: userInfo(node),
+                source: tree.source(of: node))
+        }
 
-    private static func relationship(_ node: XMLNode) -> Relationship {
-        let toMany = flag(node, "toMany")
-        return Relationship(
-            name: node.attribute("name") ?? "",
-            destinationEntity: node.attribute("destinationEntity"),
-            inverseName: node.attribute("inverseName"),
-            inverseEntity: node.attribute("inverseEntity"),
-            isOptional: flag(node, "optional"),
-            isToMany: toMany,
-            isOrdered: flag(node, "ordered"),
-            deletionRuleName: node.attribute("deletionRule"),
-            minCount: node.attribute("minCount").flatMap { Int($0) },
-            maxCount: node.attribute("maxCount").flatMap { Int($0) },
-            isTransient: flag(node, "transient"),
-            elementID: node.attribute("elementID"),
-            versionHashModifier: node.attribute("versionHashModifier"),
-            userInfo: userInfo(node),
-            source: node.source)
+        func attribute(_ node: Node) -> Attribute {
+            let typeName = value(.attributeType, node)
+            let type = typeName.flatMap(AttributeType.init(rawValue:)) ?? .undefined
+            let isDate = type == .date
+            return Attribute(
+                name: value(.name, node) ?? "",
+                type: type,
+                typeName: typeName ?? "",
+                isOptional: flag(node, .optional),
+                isTransient: flag(node, .transient),
+                defaultValue: isDate
+                    ? value(.defaultDateTimeInterval, node) ?? value(.defaultValueString, node)
+                    : value(.defaultValueString, node),
+                minValue: isDate
+                    ? value(.minDateTimeInterval, node) ?? value(.minValueString, node)
+                    : value(.minValueString, node),
+                maxValue: isDate
+                    ? value(.maxDateTimeInterval, node) ?? value(.maxValueString, node)
+                    : value(.maxValueString, node),
+                regularExpression: value(.regularExpressionString, node),
+                elementID: value(.elementID, node),
+                versionHashModifier: value(.versionHashModifier, node),
+                valueTransformerName: value(.valueTransformerName, node),
+                compositeName: value(.composite, node),
+                isIndexed: flag(node, .indexed),
+                userInfo: userInfo(node),
+                source: tree.source(of: node))
+        }
+
+        func relationship(_ node: Node) -> Relationship {
+            let toMany = flag(node, .toMany)
+            return Relationship(
+                name: value(.name, node) ?? "",
+                destinationEntity: value(.destinationEntity, node),
+                inverseName: value(.inverseName, node),
+                inverseEntity: value(.inverseEntity, node),
+                isOptional: flag(node, .optional),
+                isToMany: toMany,
+                isOrdered: flag(node, .ordered),
+                deletionRuleName: value(.deletionRule, node),
+                minCount: value(.minCount, node).flatMap { Int($0) },
+                maxCount: value(.maxCount, node).flatMap { Int($0) },
+                isTransient: flag(node, .transient),
+                elementID: value(.elementID, node),
+                versionHashModifier: value(.versionHashModifier, node),
+                userInfo: userInfo(node),
+                source: tree.source(of: node))
+        }
     }
 }

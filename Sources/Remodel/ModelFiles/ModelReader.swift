@@ -112,12 +112,15 @@ public enum ModelReader {
         }
         var diagnostics: [Diagnostic] = []
         var versions: [ModelVersion] = []
+        // The versions share the records of the tags they write alike, each decoded once.
+        let pool = TagRecordPool()
         for (versionName, contents) in listing.versions {
             guard let contents else {
                 diagnostics += legacyFailure(folder: "\(path)/\(versionName).xcdatamodel").diagnostics
                 continue
             }
-            let (version, found) = ModelFileReader.read(path: contents, displayPath: contents, versionName: versionName)
+            let (version, found) = ModelFileReader.read(
+                path: contents, displayPath: contents, versionName: versionName, pool: pool)
             diagnostics += found
             if let version { versions.append(version) }
         }
@@ -147,7 +150,7 @@ public enum ModelReader {
         for (name, contents) in listing.versions { files[name] = contents }
         let paths = files
         // The versions share the element records' attributes they write alike.
-        let pool = ElementSourcePool()
+        let pool = TagRecordPool()
         let bundle = ModelBundle(
             name: listing.name, path: path, versionNames: listing.versions.map(\.name),
             currentVersionName: listing.currentVersionName,
@@ -156,14 +159,14 @@ public enum ModelReader {
             guard let contents = paths[name] else {
                 return .failure(RemodelError(.invalidModel, "no version '\(name)'", path: path))
             }
-            let (version, diagnostics) = ModelFileReader.read(path: contents, displayPath: contents, versionName: name)
+            let (version, diagnostics) = ModelFileReader.read(
+                path: contents, displayPath: contents, versionName: name, pool: pool)
             if let error = diagnostics.first(where: { $0.severity == .error }) {
                 return .failure(RemodelError(.invalidModel, error.message, location: error.location))
             }
-            guard var version else {
+            guard let version else {
                 return .failure(RemodelError(.invalidModel, "version '\(name)' could not be read", path: contents))
             }
-            version.shareSources(in: pool)
             return .success(version)
         }
         _ = try bundle.loadVersion(named: bundle.currentVersionName)

@@ -27,6 +27,7 @@ package enum ModelValidator {
     /// The errors (not the warnings) the rules that look at one version find in it, sorted.
     static func errors(in version: ModelVersion) -> [Diagnostic] {
         var list = DiagnosticList()
+        list.keepsWarnings = false
         validate(version, into: &list)
         return list.items.filter { $0.severity == .error }.sorted()
     }

@@ -8,7 +8,7 @@ enum NameRules {
             func location() -> SourceLocation { entity.source.location(of: "name") }
             if checkName(
                 entity.name, described: "entity '\(entity.name)'", isEntity: true, at: location(), into: &list),
-                let first = entity.name.first, !first.isUppercase
+                list.keepsWarnings, let first = entity.name.first, !first.isUppercase
             {
                 list.report(
                     .entityNameCase,
@@ -67,12 +67,14 @@ enum NameRules {
 
     private static func checkProperties(of entity: Entity, in version: ModelVersion, into list: inout DiagnosticList) {
         let inherited = version.ancestors(of: entity).map { ($0, PropertyReference.declared(by: $0)) }
+        let declared = PropertyReference.declared(by: entity)
         var earlier: [String: PropertyReference] = [:]
-        for property in PropertyReference.declared(by: entity) {
+        earlier.reserveCapacity(declared.count)
+        for property in declared {
             func described() -> String { "\(property.kind.rawValue) '\(entity.name).\(property.name)'" }
             if checkName(
                 property.name, described: described(), isEntity: false, at: property.nameLocation, into: &list),
-                let first = property.name.first, !first.isLowercase
+                list.keepsWarnings, let first = property.name.first, !first.isLowercase
             {
                 list.report(
                     .propertyNameCase,

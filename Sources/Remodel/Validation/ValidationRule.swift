@@ -157,9 +157,15 @@ extension ValidationRule {
 /// Diagnostics collected while validating, each made from its rule.
 struct DiagnosticList {
     private(set) var items: [Diagnostic] = []
+    /// Whether warnings are kept: the gate that refuses a model with errors (`ModelValidator.errors(in:)`)
+    /// wants none, and then their messages and positions are never worked out.
+    var keepsWarnings = true
 
     /// Adds a finding of `rule` at `location`.
-    mutating func report(_ rule: ValidationRule, _ message: String, at location: SourceLocation) {
-        items.append(Diagnostic(rule.severity, rule: rule.id, message: message, at: location))
+    mutating func report(
+        _ rule: ValidationRule, _ message: @autoclosure () -> String, at location: @autoclosure () -> SourceLocation
+    ) {
+        guard keepsWarnings || rule.severity == .error else { return }
+        items.append(Diagnostic(rule.severity, rule: rule.id, message: message(), at: location()))
     }
 }

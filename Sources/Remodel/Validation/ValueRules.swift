@@ -5,13 +5,17 @@ import Foundation
 enum ValueRules {
     static func check(_ version: ModelVersion, into list: inout DiagnosticList) {
         for entity in version.entities {
+            let owner = entity.name
             for attribute in entity.attributes {
-                check(attribute, named: "\(entity.name).\(attribute.name)", into: &list)
+                let member = attribute.name
+                check(attribute, named: "\(owner).\(member)", into: &list)
             }
         }
     }
 
-    private static func check(_ attribute: Attribute, named name: String, into list: inout DiagnosticList) {
+    private static func check(
+        _ attribute: Attribute, named name: @autoclosure () -> String, into list: inout DiagnosticList
+    ) {
         let type = attribute.type
         let isDate = type == .date
         var minimum: Decimal?
@@ -48,7 +52,7 @@ enum ValueRules {
                 ? "minDateTimeInterval" : "minValueString"
             list.report(
                 .minGreaterThanMax,
-                "attribute '\(name)' has minimum \(minText), greater than its maximum \(maxText), so no value is valid; swap or correct them",
+                "attribute '\(name())' has minimum \(minText), greater than its maximum \(maxText), so no value is valid; swap or correct them",
                 at: attribute.source.location(of: key))
         }
         if let pattern = attribute.regularExpression {
@@ -57,7 +61,7 @@ enum ValueRules {
             } catch {
                 list.report(
                     .invalidRegularExpression,
-                    "attribute '\(name)' has regular expression '\(pattern)', which does not compile; correct it (NSRegularExpression syntax)",
+                    "attribute '\(name())' has regular expression '\(pattern)', which does not compile; correct it (NSRegularExpression syntax)",
                     at: attribute.source.location(of: "regularExpressionString"))
             }
         }
@@ -68,9 +72,9 @@ enum ValueRules {
     private static func report(
         _ outcome: AttributeValueParser.Outcome, _ text: String, what: String, rule: ValidationRule,
         of attribute: Attribute,
-        named name: String, at key: String, into list: inout DiagnosticList
+        named name: () -> String, at key: String, into list: inout DiagnosticList
     ) -> Decimal? {
-        let location = attribute.source.location(of: key)
+        func location() -> SourceLocation { attribute.source.location(of: key) }
         let typeName = attribute.type.rawValue
         switch outcome {
         case .valid(let comparable):
@@ -78,14 +82,14 @@ enum ValueRules {
         case .booleanWord(let number):
             list.report(
                 .booleanWordForNumber,
-                "\(typeName) attribute '\(name)' has \(what) '\(text)', a Boolean word that Core Data reads as \(number); write \(number) instead",
-                at: location)
+                "\(typeName) attribute '\(name())' has \(what) '\(text)', a Boolean word that Core Data reads as \(number); write \(number) instead",
+                at: location())
             return number
         case .invalid(let expected):
             list.report(
                 rule,
-                "\(typeName) attribute '\(name)' has \(what) '\(text)', which is not \(expected); correct it or remove it",
-                at: location)
+                "\(typeName) attribute '\(name())' has \(what) '\(text)', which is not \(expected); correct it or remove it",
+                at: location())
             return nil
         }
     }

@@ -28,12 +28,16 @@ public enum FuzzChecks {
     /// An in-memory store of the Library's first version with a few rows, for compiled expressions.
     nonisolated(unsafe) private static var expressionStore: SQLiteConnection?
 
-    /// Model reader and validator: a model with no error gets a layout SQLite accepts.
+    /// Model reader and validator: the tag reader reads what libxml2's tree reads (the same version, entity
+    /// texts and diagnostics), and a model with no error gets a layout SQLite accepts.
     public static func model(_ bytes: [UInt8]) {
         let file = "Fuzz.xcdatamodel/contents"
-        guard let root = try? XMLDocumentReader.parse(bytes, file: file) else { return }
-        let (version, readingDiagnostics) = ModelFileReader.version(from: root, path: file, versionName: "Fuzz")
-        guard let version else { return }
+        let (read, readingDiagnostics) = ModelFileReader.read(bytes: bytes, path: file, versionName: "Fuzz")
+        let tree = ModelFileReader.readThroughTree(bytes: bytes, path: file, versionName: "Fuzz")
+        guard readingDiagnostics == tree.1, read == tree.0, read?.entityTexts == tree.0?.entityTexts else {
+            fatalError("the tag reader and libxml2's tree read the model otherwise: \(readingDiagnostics), \(tree.1)")
+        }
+        guard let version = read else { return }
         let bundle = ModelBundle(name: "Fuzz", path: "Fuzz.xcdatamodel", versions: [version])
         let diagnostics = readingDiagnostics + ModelValidator.validate(bundle)
         for diagnostic in diagnostics { _ = diagnostic.description }

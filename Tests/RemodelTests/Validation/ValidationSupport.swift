@@ -16,8 +16,8 @@ enum ValidationSupport {
 
     /// Reads `body` (the model's children, from line 3) as one version and validates it.
     static func diagnostics(_ body: String) throws -> [String] {
-        let root = try XMLDocumentReader.parse(Array((header + body + "</model>\n").utf8), file: file)
-        let (version, readingDiagnostics) = ModelFileReader.version(from: root, path: file, versionName: "Test")
+        let (version, readingDiagnostics) = readOnBothRoads(
+            Array((header + body + "</model>\n").utf8), file: file, versionName: "Test")
         guard let version else { return readingDiagnostics.map(\.description) }
         let bundle = ModelBundle(name: "Test", path: "Test.xcdatamodel", versions: [version])
         return (readingDiagnostics + ModelValidator.validate(bundle)).map(\.description)

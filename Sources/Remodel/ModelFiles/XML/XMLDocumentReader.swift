@@ -37,12 +37,53 @@ package enum XMLDocumentReader {
                     "the document declares entities in its document type; Remodel does not expand them (remove the <!ENTITY …> declarations)"
             )
         }
+        guard let document = try libxml2(bytes, file: file, buildsTree: true) else {
+            throw Failure(
+                location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
+        }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw Failure(
+                location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
+        }
+        var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file, document: document)
+        var tree = builder.build(root)
+        tree.document = bytes
+        return tree
+    }
+
+    /// Checks that XML text held in memory is well-formed, as ``parse(_:file:)`` does, without building its
+    /// tree: the same failure for the same text. The caller has made sure the text declares no entities
+    /// (it has no document type).
+    static func check(_ bytes: [UInt8], file: String) throws(Failure) {
+        _ = initialized
+        if let document = try libxml2(bytes, file: file, buildsTree: false) { xmlFreeDoc(document) }
+    }
+
+    /// Runs libxml2's parser over the text; with `buildsTree` false, its SAX handler builds nothing (libxml2
+    /// still checks every tag, attribute and reference, and reports the same errors). Returns the document, if
+    /// one was made (the caller frees it); throws the first fatal error.
+    private static func libxml2(_ bytes: [UInt8], file: String, buildsTree: Bool) throws(Failure) -> xmlDocPtr? {
         guard let context = xmlNewParserCtxt() else {
             throw Failure(
                 location: SourceLocation(file: file, line: 1, column: 1), message: "libxml2 could not allocate a parser"
             )
         }
         defer { xmlFreeParserCtxt(context) }
+        if !buildsTree, let handler = context.pointee.sax {
+            // Callbacks that build nothing, in place of those that build the tree. None is left out: libxml2
+            // takes other paths when one is missing (no comment callback: a comment is not collected, and its
+            // errors say less), and the errors must be the ones the tree's parse reports.
+            handler.pointee.startElementNs = { _, _, _, _, _, _, _, _, _ in }
+            handler.pointee.endElementNs = { _, _, _, _ in }
+            // One function for both, as libxml2's own handler has (it compares them).
+            let characters: charactersSAXFunc = { _, _, _ in }
+            handler.pointee.characters = characters
+            handler.pointee.ignorableWhitespace = characters
+            handler.pointee.comment = { _, _ in }
+            handler.pointee.processingInstruction = { _, _, _ in }
+            handler.pointee.reference = { _, _ in }
+        }
         // libxml2 keeps only its last error ("Premature end of data"); record the first fatal
         // one, which names the real cause (a mismatched tag), through a structured error handler.
         let firstError = FirstError()
@@ -77,19 +118,11 @@ package enum XMLDocumentReader {
             firstError.message = message.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         context.pointee._private = nil
-        guard let document, context.pointee.wellFormed != 0 else {
+        guard context.pointee.wellFormed != 0, document != nil || !buildsTree else {
             if let document { xmlFreeDoc(document) }
             throw failure(from: context, first: firstError, file: file)
         }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else {
-            throw Failure(
-                location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
-        }
-        var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file, document: document)
-        var tree = builder.build(root)
-        tree.document = bytes
-        return tree
+        return document
     }
 
     /// The first error libxml2 reported while parsing (set by the structured error handler).
