@@ -10,13 +10,21 @@
 /// ```
 enum XcodeMappingLoader {
     /// What loading found.
-    struct Loaded: Sendable {
+    /// A class, made once and then only read: whatever keeps it holds one reference, not its fields (the value
+    /// witnesses of this type were the largest of the module, docs/BENCHMARK.md).
+    final class Loaded: Sendable {
         /// The translation, when the file was read and both versions were found.
-        var translation: XcodeMappingTranslation?
+        let translation: XcodeMappingTranslation?
         /// The merged mapping, when it could be made.
-        var mapping: MappingModel?
+        let mapping: MappingModel?
         /// Every problem, with positions in `xcmapping.xml`.
-        var diagnostics: [Diagnostic]
+        let diagnostics: [Diagnostic]
+
+        init(translation: XcodeMappingTranslation?, mapping: MappingModel?, diagnostics: [Diagnostic]) {
+            self.translation = translation
+            self.mapping = mapping
+            self.diagnostics = diagnostics
+        }
 
         /// Whether the mapping goes from a later version to an earlier one (Remodel never migrates backwards).
         func isBackwards(in bundle: ModelBundle) -> Bool {
@@ -51,7 +59,7 @@ enum XcodeMappingLoader {
         guard let match else {
             return Loaded(translation: nil, mapping: nil, diagnostics: readDiagnostics + matchDiagnostics)
         }
-        var converter = XcodeMappingConverter(model: model, match: match, bundle: bundle)
+        let converter = XcodeMappingConverter(model: model, match: match, bundle: bundle)
         let translation = converter.convert()
         let (mapping, resolveDiagnostics) = translation.resolve(bundle: bundle)
         return Loaded(

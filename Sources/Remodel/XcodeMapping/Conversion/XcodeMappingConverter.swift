@@ -8,7 +8,10 @@
 /// default (`$source.name`), which is what inference does, so it is left to
 /// inference; one with an expression becomes an `<attribute>` or
 /// `<relationship>` rule.
-struct XcodeMappingConverter {
+///
+/// A class, made, used once and dropped: as a struct its value witnesses copied the model, the match and the
+/// bundle inline (docs/BENCHMARK.md).
+final class XcodeMappingConverter {
     let model: XcodeMappingModel
     let match: XcodeVersionMatcher.Match
     let bundle: ModelBundle
@@ -20,7 +23,7 @@ struct XcodeMappingConverter {
         self.bundle = bundle
     }
 
-    mutating func convert() -> XcodeMappingTranslation {
+    func convert() -> XcodeMappingTranslation {
         var rules: [XcodeMappingTranslation.Rule] = []
         for entity in kept() {
             let sourceEntity = entity.source.flatMap { match.source.entity(named: $0.value) }
@@ -51,7 +54,7 @@ struct XcodeMappingConverter {
 
     /// The entity mappings to carry: of two with the same source and destination (one name for Core Data), the one
     /// that says more, else the first; the other gets a warning.
-    private mutating func kept() -> [XcodeMappingModel.EntityMapping] {
+    private func kept() -> [XcodeMappingModel.EntityMapping] {
         var result: [XcodeMappingModel.EntityMapping] = []
         for entity in model.entities {
             guard
@@ -75,7 +78,7 @@ struct XcodeMappingConverter {
         return result
     }
 
-    private mutating func rule(
+    private func rule(
         for entity: XcodeMappingModel.EntityMapping, source: Entity?, destination: Entity?
     ) -> XcodeMappingTranslation.Rule {
         var locations: [String: SourceLocation] = [:]
@@ -119,7 +122,7 @@ struct XcodeMappingConverter {
     }
 
     /// Names that the destination entity does not have, in mappings that are left to inference (the merger checks the others).
-    private mutating func checkNames(of entity: XcodeMappingModel.EntityMapping, in destination: Entity) {
+    private func checkNames(of entity: XcodeMappingModel.EntityMapping, in destination: Entity) {
         let attributes = match.destination.attributes(of: destination).map(\.name)
         let relationships = match.destination.relationships(of: destination).map(\.name)
         for (mappings, names, kind, rule) in [
@@ -139,7 +142,7 @@ struct XcodeMappingConverter {
     }
 
     /// Core Data drops the objects of a source entity no entity mapping reads; Remodel infers. Say so where they differ.
-    private mutating func warnAboutUnmappedEntities() {
+    private func warnAboutUnmappedEntities() {
         let read = Set(model.entities.compactMap { $0.source?.value })
         for entity in match.source.entities where !entity.isAbstract && !read.contains(entity.name) {
             guard match.destination.entity(named: entity.name) != nil else { continue }

@@ -3,7 +3,7 @@
 /// migration policy classes entity mappings need, the expressions that have
 /// no translation — kept beside each rule for the planner and for
 /// `remodel convert-mapping`'s comments.
-struct XcodeMappingTranslation: Sendable {
+final class XcodeMappingTranslation: Sendable {
     /// One Xcode entity mapping that says something inference does not.
     struct Rule: Sendable {
         /// The Remodel rule, positions in `xcmapping.xml`.
@@ -21,15 +21,28 @@ struct XcodeMappingTranslation: Sendable {
     }
 
     /// The mapping model as read.
-    var model: XcodeMappingModel
+    let model: XcodeMappingModel
     /// The versions it maps between.
-    var match: XcodeVersionMatcher.Match
+    let match: XcodeVersionMatcher.Match
     /// The equivalent Remodel mapping file.
-    var file: MappingFile
+    let file: MappingFile
     /// The rules of ``file`` with what goes with each, in the same order.
-    var rules: [Rule]
+    let rules: [Rule]
     /// Problems found while translating, with positions in `xcmapping.xml`.
-    var diagnostics: [Diagnostic]
+    let diagnostics: [Diagnostic]
+
+    /// A class, made once and then only read: what loading returns holds one reference, not the translation's
+    /// fields (their value witnesses were among the largest of the module, docs/BENCHMARK.md).
+    init(
+        model: XcodeMappingModel, match: XcodeVersionMatcher.Match, file: MappingFile, rules: [Rule],
+        diagnostics: [Diagnostic]
+    ) {
+        self.model = model
+        self.match = match
+        self.file = file
+        self.rules = rules
+        self.diagnostics = diagnostics
+    }
 
     /// The mapping merged over inference, with each rule's policy and problems attached. The
     /// merger's own reports of what inference cannot do are dropped for entity mappings whose
