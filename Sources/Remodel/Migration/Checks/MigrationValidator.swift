@@ -2,7 +2,10 @@ import Foundation
 
 /// Phase 3: checks the migrated store against every rule of the destination
 /// model, in SQL, and reports the first offenders.
-struct MigrationValidator {
+///
+/// A class: made, used in place and dropped; as a struct its value witnesses copied what it holds inline
+/// (docs/BENCHMARK.md, "Remodel's debug compile").
+final class MigrationValidator {
     let connection: SQLiteConnection
     let version: ModelVersion
     let layout: StoreLayout
