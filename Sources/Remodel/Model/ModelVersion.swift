@@ -31,126 +31,30 @@ public struct Configuration: Sendable, Hashable {
 /// ```
 public struct ModelVersion: Sendable, Hashable {
     /// The version's name: the folder name without `.xcdatamodel`.
-    public var name: String {
-        get { storage.name }
-        _modify {
-            makeStorageUnique()
-            yield &storage.name
-        }
-    }
+    public var name: String
     /// The `contents` file it was read from.
-    public var path: String {
-        get { storage.path }
-        _modify {
-            makeStorageUnique()
-            yield &storage.path
-        }
-    }
+    public var path: String
     /// Entities in file order.
-    public private(set) var entities: [Entity] {
-        get { storage.entities }
-        _modify {
-            makeStorageUnique()
-            yield &storage.entities
-        }
-    }
+    public private(set) var entities: [Entity]
     /// Composite types.
-    public var composites: [Composite] {
-        get { storage.composites }
-        _modify {
-            makeStorageUnique()
-            yield &storage.composites
-        }
-    }
+    public var composites: [Composite]
     /// Configurations (kept, not interpreted).
-    public var configurations: [Configuration] {
-        get { storage.configurations }
-        _modify {
-            makeStorageUnique()
-            yield &storage.configurations
-        }
-    }
+    public var configurations: [Configuration]
     /// The `<model>` element.
-    public var source: ElementSource {
-        get { storage.source }
-        _modify {
-            makeStorageUnique()
-            yield &storage.source
-        }
-    }
+    public var source: ElementSource
 
-    private var indexByName: [String: Int] { storage.indexByName }
+    private var indexByName: [String: Int]
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
-    private var childrenByName: [String: [Int]] { storage.childrenByName }
+    private var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
     /// when first asked, then kept: recognising a store asks it of the store's version (of every version,
     /// for a store that records no version name), writing a store's metadata of its version; the versions
     /// a migration passes through never need it.
     public var entityHashes: [String: String] { hashes.get { computeEntityHashes() } }
-    private var hashes: OnceValue<[String: String]> { storage.hashes }
+    private let hashes = OnceValue<[String: String]>()
     /// What stands for each entity's text in the file it was read from, by name (none for a version made in
     /// code, or one that names two entities alike).
-    var entityTexts: [String: EntityTextDigest] {
-        get { storage.entityTexts }
-        _modify {
-            makeStorageUnique()
-            yield &storage.entityTexts
-        }
-    }
-
-    /// The version's parts behind one reference, so the many values that hold a version (a step holds two, so do
-    /// its plan's checks and an Xcode mapping's match) copy and destroy one reference instead of a dozen fields:
-    /// the value witnesses and outlined copies of every such type are most of the module's code at `-Onone`
-    /// (docs/BENCHMARK.md). Copied on write, so a version is a value as before.
-    private var storage: Storage
-
-    /// A version's fields. Written only through a ``ModelVersion`` that holds the one reference to it
-    /// (``makeStorageUnique()`` copies it first otherwise), so it is never written while shared.
-    private final class Storage: @unchecked Sendable {
-        var name: String
-        var path: String
-        var entities: [Entity]
-        var composites: [Composite]
-        var configurations: [Configuration]
-        var source: ElementSource
-        let indexByName: [String: Int]
-        let childrenByName: [String: [Int]]
-        /// Shared by the copies, as the struct's own field was: what it holds follows from the entities.
-        let hashes: OnceValue<[String: String]>
-        var entityTexts: [String: EntityTextDigest] = [:]
-
-        init(
-            name: String, path: String, entities: [Entity], composites: [Composite], configurations: [Configuration],
-            source: ElementSource, indexByName: [String: Int], childrenByName: [String: [Int]]
-        ) {
-            self.name = name
-            self.path = path
-            self.entities = entities
-            self.composites = composites
-            self.configurations = configurations
-            self.source = source
-            self.indexByName = indexByName
-            self.childrenByName = childrenByName
-            hashes = OnceValue()
-        }
-
-        init(copying other: Storage) {
-            name = other.name
-            path = other.path
-            entities = other.entities
-            composites = other.composites
-            configurations = other.configurations
-            source = other.source
-            indexByName = other.indexByName
-            childrenByName = other.childrenByName
-            hashes = other.hashes
-            entityTexts = other.entityTexts
-        }
-    }
-
-    private mutating func makeStorageUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-    }
+    var entityTexts: [String: EntityTextDigest] = [:]
 
     /// Whether ``entityHashes`` was computed (tests).
     var hashesAreComputed: Bool { hashes.isComputed }
@@ -160,23 +64,27 @@ public struct ModelVersion: Sendable, Hashable {
         name: String, path: String = "<memory>", entities: [Entity], composites: [Composite] = [],
         configurations: [Configuration] = [], source: ElementSource = .synthetic
     ) {
+        self.name = name
+        self.path = path
+        self.entities = entities
+        self.composites = composites
+        self.configurations = configurations
+        self.source = source
         var index: [String: Int] = [:]
         for (position, entity) in entities.enumerated() where index[entity.name] == nil {
             index[entity.name] = position
         }
+        self.indexByName = index
         var children: [String: [Int]] = [:]
         for (position, entity) in entities.enumerated() {
             if let parent = entity.parentName, parent != entity.name { children[parent, default: []].append(position) }
         }
-        storage = Storage(
-            name: name, path: path, entities: entities, composites: composites, configurations: configurations,
-            source: source, indexByName: index, childrenByName: children)
+        self.childrenByName = children
     }
 
     /// Versions are equal when what they were made of is: the indexes and hashes follow from it.
     public static func == (lhs: ModelVersion, rhs: ModelVersion) -> Bool {
-        if lhs.storage === rhs.storage { return true }
-        return lhs.name == rhs.name && lhs.path == rhs.path && lhs.entities == rhs.entities
+        lhs.name == rhs.name && lhs.path == rhs.path && lhs.entities == rhs.entities
             && lhs.composites == rhs.composites && lhs.configurations == rhs.configurations && lhs.source == rhs.source
     }
 
