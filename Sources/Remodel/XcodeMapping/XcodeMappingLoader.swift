@@ -10,21 +10,13 @@
 /// ```
 enum XcodeMappingLoader {
     /// What loading found.
-    /// A class, made once and then only read: whatever keeps it holds one reference, not its fields (the value
-    /// witnesses of this type were the largest of the module, docs/BENCHMARK.md).
-    final class Loaded: Sendable {
+    struct Loaded: Sendable {
         /// The translation, when the file was read and both versions were found.
-        let translation: XcodeMappingTranslation?
+        var translation: XcodeMappingTranslation?
         /// The merged mapping, when it could be made.
-        let mapping: MappingModel?
+        var mapping: MappingModel?
         /// Every problem, with positions in `xcmapping.xml`.
-        let diagnostics: [Diagnostic]
-
-        init(translation: XcodeMappingTranslation?, mapping: MappingModel?, diagnostics: [Diagnostic]) {
-            self.translation = translation
-            self.mapping = mapping
-            self.diagnostics = diagnostics
-        }
+        var diagnostics: [Diagnostic]
 
         /// Whether the mapping goes from a later version to an earlier one (Remodel never migrates backwards).
         func isBackwards(in bundle: ModelBundle) -> Bool {
@@ -59,7 +51,7 @@ enum XcodeMappingLoader {
         guard let match else {
             return Loaded(translation: nil, mapping: nil, diagnostics: readDiagnostics + matchDiagnostics)
         }
-        let converter = XcodeMappingConverter(model: model, match: match, bundle: bundle)
+        var converter = XcodeMappingConverter(model: model, match: match, bundle: bundle)
         let translation = converter.convert()
         let (mapping, resolveDiagnostics) = translation.resolve(bundle: bundle)
         return Loaded(

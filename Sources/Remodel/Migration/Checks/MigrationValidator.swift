@@ -2,10 +2,7 @@ import Foundation
 
 /// Phase 3: checks the migrated store against every rule of the destination
 /// model, in SQL, and reports the first offenders.
-///
-/// A class: made, used in place and dropped; as a struct its value witnesses copied what it holds inline
-/// (docs/BENCHMARK.md, "Remodel's debug compile").
-final class MigrationValidator {
+struct MigrationValidator {
     let connection: SQLiteConnection
     let version: ModelVersion
     let layout: StoreLayout

@@ -1,9 +1,6 @@
 /// One step of a pass, on the pass's copy of the store: prepare the schema, phase 1 (instances), phase 2
 /// (relationships), the indexes, phase 3 (checks). Each stage hands the next what it found.
-///
-/// A class: made, used in place and dropped; as a struct its value witnesses copied what it holds inline
-/// (docs/BENCHMARK.md, "Remodel's debug compile").
-final class StepRun {
+struct StepRun {
     let plan: StepPlan
     let rehearsal: SchemaRehearsal
     /// Whether an earlier step of the pass ran on the copy: this one reads what it left there.
@@ -14,19 +11,6 @@ final class StepRun {
     let pass: PassContext
     let connection: SQLiteConnection
     let destinationPath: String
-
-    init(
-        plan: StepPlan, rehearsal: SchemaRehearsal, chained: Bool, isLast: Bool, pass: PassContext,
-        connection: SQLiteConnection, destinationPath: String
-    ) {
-        self.plan = plan
-        self.rehearsal = rehearsal
-        self.chained = chained
-        self.isLast = isLast
-        self.pass = pass
-        self.connection = connection
-        self.destinationPath = destinationPath
-    }
 
     private var step: MigrationStep { plan.step }
     private var options: MigrationOptions { pass.options }

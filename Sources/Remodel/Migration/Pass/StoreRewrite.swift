@@ -9,10 +9,7 @@
 /// attached as `src`, so the old tables are dropped first and their pages reused; a later step reads the
 /// tables the step before it left, which it first renames aside (``setAside()``) and drops once its
 /// phases have read them (``dropSetAside(_:)``).
-///
-/// A class: made, used in place and dropped; as a struct its value witnesses copied what it holds inline
-/// (docs/BENCHMARK.md, "Remodel's debug compile").
-final class StoreRewrite {
+struct StoreRewrite {
     let connection: SQLiteConnection
     /// The layout of the pass's source version (the copy's schema before).
     let source: StoreLayout
@@ -23,19 +20,6 @@ final class StoreRewrite {
     let rehearsal: SchemaRehearsal
     /// Whether the step follows another in the same pass: it reads the tables that step left, in this file.
     let chained: Bool
-
-    init(
-        connection: SQLiteConnection, source: StoreLayout, destination: StoreLayout, changes: StorageChanges,
-        app: AppSchema, rehearsal: SchemaRehearsal, chained: Bool
-    ) {
-        self.connection = connection
-        self.source = source
-        self.destination = destination
-        self.changes = changes
-        self.app = app
-        self.rehearsal = rehearsal
-        self.chained = chained
-    }
 
     /// Everything before the data: on the copy, in one transaction.
     func prepare() throws(RemodelError) {

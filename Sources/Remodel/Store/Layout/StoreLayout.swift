@@ -112,108 +112,22 @@ struct StoreLayout: Sendable {
     }
 
     /// The model version laid out.
-    var version: ModelVersion { storage.version }
+    let version: ModelVersion
     /// One table per hierarchy, in the order of the root entities in the file.
-    var tables: [Table] {
-        get { storage.tables }
-        _modify {
-            makeStorageUnique()
-            yield &storage.tables
-        }
-    }
+    var tables: [Table] = []
     /// Join tables, in the order their owner relationships appear.
-    var joinTables: [JoinTable] {
-        get { storage.joinTables }
-        _modify {
-            makeStorageUnique()
-            yield &storage.joinTables
-        }
-    }
+    var joinTables: [JoinTable] = []
     /// Every index, in a fixed order.
-    var indexes: [Index] {
-        get { storage.indexes }
-        _modify {
-            makeStorageUnique()
-            yield &storage.indexes
-        }
-    }
+    var indexes: [Index] = []
 
-    var tableIndexByEntity: [String: Int] {
-        get { storage.tableIndexByEntity }
-        _modify {
-            makeStorageUnique()
-            yield &storage.tableIndexByEntity
-        }
-    }
-    var storageByProperty: [PropertyKey: RelationshipStorage] {
-        get { storage.storageByProperty }
-        _modify {
-            makeStorageUnique()
-            yield &storage.storageByProperty
-        }
-    }
+    var tableIndexByEntity: [String: Int] = [:]
+    var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
     /// The column of each stored attribute and to-one relationship, by entity (declaring or inheriting).
-    var columnByProperty: [PropertyKey: String] {
-        get { storage.columnByProperty }
-        _modify {
-            makeStorageUnique()
-            yield &storage.columnByProperty
-        }
-    }
+    var columnByProperty: [PropertyKey: String] = [:]
     /// The order column of an ordered to-many, by its inverse to-one (declaring entity, relationship).
-    var orderColumnByToOne: [PropertyKey: String] {
-        get { storage.orderColumnByToOne }
-        _modify {
-            makeStorageUnique()
-            yield &storage.orderColumnByToOne
-        }
-    }
+    var orderColumnByToOne: [PropertyKey: String] = [:]
     /// Table names given out, which join tables must not take.
-    var reservedNames: NameAllocator {
-        get { storage.reservedNames }
-        _modify {
-            makeStorageUnique()
-            yield &storage.reservedNames
-        }
-    }
-
-    /// The layout's parts behind one reference, so the many values that hold a layout (a step's plan holds two,
-    /// its checks two more) copy and destroy one reference instead of ten fields: the value witnesses and
-    /// outlined copies of every such type were a fifth of the module's code at `-Onone` (docs/BENCHMARK.md).
-    /// Copied on write, so a layout is a value as before.
-    private var storage: Storage
-
-    /// A layout's fields. Mutable only through a ``StoreLayout`` that holds the one reference to it
-    /// (``makeStorageUnique()`` copies it first otherwise), so it is never written while shared.
-    private final class Storage: @unchecked Sendable {
-        let version: ModelVersion
-        var tables: [Table] = []
-        var joinTables: [JoinTable] = []
-        var indexes: [Index] = []
-        var tableIndexByEntity: [String: Int] = [:]
-        var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
-        var columnByProperty: [PropertyKey: String] = [:]
-        var orderColumnByToOne: [PropertyKey: String] = [:]
-        var reservedNames = NameAllocator()
-
-        init(version: ModelVersion) { self.version = version }
-
-        init(copying other: Storage) {
-            version = other.version
-            tables = other.tables
-            joinTables = other.joinTables
-            indexes = other.indexes
-            tableIndexByEntity = other.tableIndexByEntity
-            storageByProperty = other.storageByProperty
-            columnByProperty = other.columnByProperty
-            orderColumnByToOne = other.orderColumnByToOne
-            reservedNames = other.reservedNames
-        }
-    }
-
-    private mutating func makeStorageUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-    }
+    var reservedNames = NameAllocator()
 
     struct PropertyKey: Hashable, Sendable {
         var entity: String
@@ -222,7 +136,7 @@ struct StoreLayout: Sendable {
 
     /// Computes the layout of a version.
     init(version: ModelVersion) {
-        storage = Storage(version: version)
+        self.version = version
         buildTables()
         buildRelationshipStorage()
         buildIndexes()

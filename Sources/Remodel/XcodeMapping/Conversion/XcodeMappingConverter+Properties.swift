@@ -1,6 +1,6 @@
 extension XcodeMappingConverter {
     /// `sourcefilterpredicatestring` → the rule's `filter`, positions inside the predicate text kept.
-    func translate(
+    mutating func translate(
         filter: XcodeMappingModel.Text, of entity: XcodeMappingModel.EntityMapping,
         translator: XcodeExpressionTranslator,
         into rule: inout XcodeMappingTranslation.Rule
@@ -22,7 +22,7 @@ extension XcodeMappingConverter {
         }
     }
 
-    private func refuseFilter(
+    private mutating func refuseFilter(
         _ filter: XcodeMappingModel.Text, of entity: XcodeMappingModel.EntityMapping, reason: String, offset: Int,
         into rule: inout XcodeMappingTranslation.Rule
     ) {
@@ -39,7 +39,7 @@ extension XcodeMappingConverter {
     }
 
     /// An attribute mapping's archived expression → an `<attribute>` rule, converted to the attribute's type as Core Data would store it.
-    func translate(
+    mutating func translate(
         attribute: XcodeMappingModel.PropertyMapping, of entity: XcodeMappingModel.EntityMapping, destination: Entity?,
         translator: XcodeExpressionTranslator, into rule: inout XcodeMappingTranslation.Rule
     ) {
@@ -69,7 +69,7 @@ extension XcodeMappingConverter {
     }
 
     /// A relationship mapping's archived expression → a `<relationship>` rule naming the source relationship it reads.
-    func translate(
+    mutating func translate(
         relationship: XcodeMappingModel.PropertyMapping, of entity: XcodeMappingModel.EntityMapping,
         into rule: inout XcodeMappingTranslation.Rule
     ) {
@@ -104,7 +104,7 @@ extension XcodeMappingConverter {
     }
 
     /// An expression with no translation: an error and a problem, or only a warning when the entity mapping's policy makes the objects.
-    private func refuse(
+    private mutating func refuse(
         _ mapping: XcodeMappingModel.PropertyMapping, of entity: XcodeMappingModel.EntityMapping, reason: String,
         original: String?,
         into rule: inout XcodeMappingTranslation.Rule

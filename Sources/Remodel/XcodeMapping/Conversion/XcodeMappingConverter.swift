@@ -8,10 +8,7 @@
 /// default (`$source.name`), which is what inference does, so it is left to
 /// inference; one with an expression becomes an `<attribute>` or
 /// `<relationship>` rule.
-///
-/// A class, made, used once and dropped: as a struct its value witnesses copied the model, the match and the
-/// bundle inline (docs/BENCHMARK.md).
-final class XcodeMappingConverter {
+struct XcodeMappingConverter {
     let model: XcodeMappingModel
     let match: XcodeVersionMatcher.Match
     let bundle: ModelBundle
@@ -23,7 +20,7 @@ final class XcodeMappingConverter {
         self.bundle = bundle
     }
 
-    func convert() -> XcodeMappingTranslation {
+    mutating func convert() -> XcodeMappingTranslation {
         var rules: [XcodeMappingTranslation.Rule] = []
         for entity in kept() {
             let sourceEntity = entity.source.flatMap { match.source.entity(named: $0.value) }
@@ -54,7 +51,7 @@ final class XcodeMappingConverter {
 
     /// The entity mappings to carry: of two with the same source and destination (one name for Core Data), the one
     /// that says more, else the first; the other gets a warning.
-    private func kept() -> [XcodeMappingModel.EntityMapping] {
+    private mutating func kept() -> [XcodeMappingModel.EntityMapping] {
         var result: [XcodeMappingModel.EntityMapping] = []
         for entity in model.entities {
             guard
@@ -78,7 +75,7 @@ final class XcodeMappingConverter {
         return result
     }
 
-    private func rule(
+    private mutating func rule(
         for entity: XcodeMappingModel.EntityMapping, source: Entity?, destination: Entity?
     ) -> XcodeMappingTranslation.Rule {
         var locations: [String: SourceLocation] = [:]
@@ -122,7 +119,7 @@ final class XcodeMappingConverter {
     }
 
     /// Names that the destination entity does not have, in mappings that are left to inference (the merger checks the others).
-    private func checkNames(of entity: XcodeMappingModel.EntityMapping, in destination: Entity) {
+    private mutating func checkNames(of entity: XcodeMappingModel.EntityMapping, in destination: Entity) {
         let attributes = match.destination.attributes(of: destination).map(\.name)
         let relationships = match.destination.relationships(of: destination).map(\.name)
         for (mappings, names, kind, rule) in [
@@ -142,7 +139,7 @@ final class XcodeMappingConverter {
     }
 
     /// Core Data drops the objects of a source entity no entity mapping reads; Remodel infers. Say so where they differ.
-    private func warnAboutUnmappedEntities() {
+    private mutating func warnAboutUnmappedEntities() {
         let read = Set(model.entities.compactMap { $0.source?.value })
         for entity in match.source.entities where !entity.isAbstract && !read.contains(entity.name) {
             guard match.destination.entity(named: entity.name) != nil else { continue }

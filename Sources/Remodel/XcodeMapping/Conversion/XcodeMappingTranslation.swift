@@ -3,7 +3,7 @@
 /// migration policy classes entity mappings need, the expressions that have
 /// no translation — kept beside each rule for the planner and for
 /// `remodel convert-mapping`'s comments.
-final class XcodeMappingTranslation: Sendable {
+struct XcodeMappingTranslation: Sendable {
     /// One Xcode entity mapping that says something inference does not.
     struct Rule: Sendable {
         /// The Remodel rule, positions in `xcmapping.xml`.
@@ -21,28 +21,15 @@ final class XcodeMappingTranslation: Sendable {
     }
 
     /// The mapping model as read.
-    let model: XcodeMappingModel
+    var model: XcodeMappingModel
     /// The versions it maps between.
-    let match: XcodeVersionMatcher.Match
+    var match: XcodeVersionMatcher.Match
     /// The equivalent Remodel mapping file.
-    let file: MappingFile
+    var file: MappingFile
     /// The rules of ``file`` with what goes with each, in the same order.
-    let rules: [Rule]
+    var rules: [Rule]
     /// Problems found while translating, with positions in `xcmapping.xml`.
-    let diagnostics: [Diagnostic]
-
-    /// A class, made once and then only read: what loading returns holds one reference, not the translation's
-    /// fields (their value witnesses were among the largest of the module, docs/BENCHMARK.md).
-    init(
-        model: XcodeMappingModel, match: XcodeVersionMatcher.Match, file: MappingFile, rules: [Rule],
-        diagnostics: [Diagnostic]
-    ) {
-        self.model = model
-        self.match = match
-        self.file = file
-        self.rules = rules
-        self.diagnostics = diagnostics
-    }
+    var diagnostics: [Diagnostic]
 
     /// The mapping merged over inference, with each rule's policy and problems attached. The
     /// merger's own reports of what inference cannot do are dropped for entity mappings whose

@@ -2,22 +2,14 @@
 /// before it is matched to a bundle: where it says its two models are, and its
 /// entity mappings with their attribute and relationship mappings, each with
 /// its position in the file.
-final class XcodeMappingModel: Sendable {
-    /// Text of an `<attribute>` element of the file, with where it is written. A class, read once and then only
-    /// read: an entity mapping holds up to four, each one reference instead of its fields and the written
-    /// text's (their value witnesses were among the largest of the module, docs/BENCHMARK.md).
-    final class Text: Sendable {
-        let value: String
+struct XcodeMappingModel: Sendable {
+    /// Text of an `<attribute>` element of the file, with where it is written.
+    struct Text: Sendable {
+        var value: String
         /// The element's `<`.
-        let location: SourceLocation
+        var location: SourceLocation
         /// The text as written, for positions inside it.
-        let written: XMLNode.Attribute?
-
-        init(value: String, location: SourceLocation, written: XMLNode.Attribute?) {
-            self.value = value
-            self.location = location
-            self.written = written
-        }
+        var written: XMLNode.Attribute?
 
         /// The position of a character of the text (0-based, in Unicode scalars).
         func location(atOffset offset: Int) -> SourceLocation {
@@ -89,21 +81,11 @@ final class XcodeMappingModel: Sendable {
     }
 
     /// The `xcmapping.xml` file.
-    let path: String
+    var path: String
     /// The `XDDEVMAPPINGMODEL` object.
-    let location: SourceLocation
-    let source: Model
-    let destination: Model
+    var location: SourceLocation
+    var source: Model
+    var destination: Model
     /// In the order the mapping model lists them.
-    let entities: [EntityMapping]
-
-    /// A class, read once and then only read: the translation, its converter and what loading returns hold one
-    /// reference, not the model's fields (their value witnesses were the largest of the module, docs/BENCHMARK.md).
-    init(path: String, location: SourceLocation, source: Model, destination: Model, entities: [EntityMapping]) {
-        self.path = path
-        self.location = location
-        self.source = source
-        self.destination = destination
-        self.entities = entities
-    }
+    var entities: [EntityMapping]
 }

@@ -6,10 +6,7 @@
 /// object silently. A table of the new version that takes the name of another table of the store (`NOTE`
 /// beside `Note`, whose table becomes `Note_table`) is rehearsed under a name of its own, so that an app's
 /// object still naming `Note` fails too instead of reading the new table.
-///
-/// A class: made once for a step and then only read; as a struct its value witnesses copied what it holds inline
-/// (docs/BENCHMARK.md, "Remodel's debug compile").
-final class SchemaRehearsal: Sendable {
+struct SchemaRehearsal {
     /// What the app has in the store when the step starts.
     let app: AppSchema
     let destination: StoreLayout

@@ -1,9 +1,6 @@
 /// Decides, for one step, which destination tables are carried from the source store and how each of
 /// their columns is made (see ``StorageChanges``). It reads the two layouts and the mapping only.
-///
-/// A class: made, used in place and dropped; as a struct its value witnesses copied what it holds inline
-/// (docs/BENCHMARK.md, "Remodel's debug compile").
-final class StepStorageAnalysis {
+struct StepStorageAnalysis {
     let step: MigrationStep
     let source: StoreLayout
     let destination: StoreLayout
