@@ -10,13 +10,23 @@ struct ElementMatcher<Source, Destination> {
     }
 
     private let sources: [Source]
-    private let sourceName: (Source) -> String
-    private let sourceElementID: (Source) -> String?
+    /// Each source's name, read once: matching compares names and identifiers, never the elements.
+    private let names: [String]
+    /// The sources with each name, and with each renaming identifier, in source order.
+    private let sourcesNamed: [String: [Int]]
+    private let sourcesIdentified: [String: [Int]]
 
-    init(sources: [Source], name: @escaping (Source) -> String, elementID: @escaping (Source) -> String?) {
+    init(sources: [Source], name: (Source) -> String, elementID: (Source) -> String?) {
         self.sources = sources
-        self.sourceName = name
-        self.sourceElementID = elementID
+        names = sources.map(name)
+        var named: [String: [Int]] = [:]
+        var identified: [String: [Int]] = [:]
+        for (index, source) in sources.enumerated() {
+            named[names[index], default: []].append(index)
+            if let identifier = elementID(source) { identified[identifier, default: []].append(index) }
+        }
+        sourcesNamed = named
+        sourcesIdentified = identified
     }
 
     /// Matches every destination, in order; returns the match for each (nil for new ones).
@@ -28,29 +38,21 @@ struct ElementMatcher<Source, Destination> {
         // Renaming identifiers first, so a renamed element can take a name that another element leaves.
         for (index, destination) in destinations.enumerated() {
             guard let identifier = elementID(destination), !identifier.isEmpty else { continue }
-            if let source = sources.first(where: {
-                !taken.contains(sourceName($0)) && (sourceName($0) == identifier || sourceElementID($0) == identifier)
-            }) {
-                taken.insert(sourceName(source))
+            // The first source, in source order, named so or identified so, and not taken.
+            let candidates = ((sourcesNamed[identifier] ?? []) + (sourcesIdentified[identifier] ?? [])).sorted()
+            if let source = candidates.first(where: { !taken.contains(names[$0]) }) {
+                taken.insert(names[source])
                 let provenance: Provenance =
-                    sourceName(source) == name(destination) ? .sameName : .renamingIdentifier(from: sourceName(source))
-                result[index] = Match(source: source, provenance: provenance)
+                    names[source] == name(destination) ? .sameName : .renamingIdentifier(from: names[source])
+                result[index] = Match(source: sources[source], provenance: provenance)
             }
         }
         for (index, destination) in destinations.enumerated() where result[index] == nil {
-            if let source = sources.first(where: {
-                sourceName($0) == name(destination) && !taken.contains(sourceName($0))
-            }) {
-                taken.insert(sourceName(source))
-                result[index] = Match(source: source, provenance: .sameName)
+            if let source = sourcesNamed[name(destination)]?.first(where: { !taken.contains(names[$0]) }) {
+                taken.insert(names[source])
+                result[index] = Match(source: sources[source], provenance: .sameName)
             }
         }
         return result
-    }
-
-    /// Sources that no destination matched, in source order.
-    func unmatched(by matches: [Match?]) -> [Source] {
-        let matched = Set(matches.compactMap { $0.map { sourceName($0.source) } })
-        return sources.filter { !matched.contains(sourceName($0)) }
     }
 }
