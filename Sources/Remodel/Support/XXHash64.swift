@@ -32,6 +32,21 @@ struct XXHash64 {
 
     /// The hash of every byte given.
     func finish() -> UInt64 {
+        pending.withUnsafeBytes { finish(tail: $0) }
+    }
+
+    /// The hash of `bytes` given at once: the same value as ``update(_:)`` then ``finish()``, without keeping the
+    /// bytes that do not fill a stripe (no allocation, for the many short texts of a model file's tags).
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var state = XXHash64()
+        let whole = bytes.count - bytes.count % 32
+        state.length = UInt64(bytes.count)
+        state.stripes(UnsafeRawBufferPointer(rebasing: bytes[0..<whole]))
+        return state.finish(tail: UnsafeRawBufferPointer(rebasing: bytes[whole...]))
+    }
+
+    /// Folds the lanes, the length and the last bytes (fewer than 32) into the hash.
+    private func finish(tail: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64
         if length >= 32 {
             hash = rotate(lanes.0, 1) &+ rotate(lanes.1, 7) &+ rotate(lanes.2, 12) &+ rotate(lanes.3, 18)
@@ -42,28 +57,26 @@ struct XXHash64 {
             hash = Self.prime5
         }
         hash &+= length
-        pending.withUnsafeBytes { tail in
-            var offset = 0
-            while offset + 8 <= tail.count {
-                hash =
-                    rotate(
-                        hash ^ Self.round(0, tail.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian),
-                        27) &* Self.prime1 &+ Self.prime4
-                offset += 8
-            }
-            if offset + 4 <= tail.count {
-                hash =
-                    rotate(
-                        hash
-                            ^ (UInt64(tail.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
-                                &* Self.prime1),
-                        23) &* Self.prime2 &+ Self.prime3
-                offset += 4
-            }
-            while offset < tail.count {
-                hash = rotate(hash ^ (UInt64(tail[offset]) &* Self.prime5), 11) &* Self.prime1
-                offset += 1
-            }
+        var offset = 0
+        while offset + 8 <= tail.count {
+            hash =
+                rotate(
+                    hash ^ Self.round(0, tail.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian),
+                    27) &* Self.prime1 &+ Self.prime4
+            offset += 8
+        }
+        if offset + 4 <= tail.count {
+            hash =
+                rotate(
+                    hash
+                        ^ (UInt64(tail.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+                            &* Self.prime1),
+                    23) &* Self.prime2 &+ Self.prime3
+            offset += 4
+        }
+        while offset < tail.count {
+            hash = rotate(hash ^ (UInt64(tail[offset]) &* Self.prime5), 11) &* Self.prime1
+            offset += 1
         }
         hash ^= hash >> 33
         hash &*= Self.prime2

@@ -28,6 +28,18 @@ struct StoreFingerprintTests {
         #expect(Self.hash(Array(message.utf8)) == hash)
     }
 
+    /// The one-shot hash (a model file's tags are hashed with it) is XXH64 too, at every length around the
+    /// 32-byte stripe and the 8- and 4-byte tails.
+    @Test func theHashOfBytesGivenAtOnceIsTheSame() {
+        #expect(String(XXHash64.hash(UnsafeRawBufferPointer(start: nil, count: 0)), radix: 16) == "ef46db3751d8e999")
+        #expect(Array("abc".utf8).withUnsafeBytes { String(XXHash64.hash($0), radix: 16) } == "44bc2cf5ad770999")
+        let bytes = (0..<130).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
+        for count in 0...bytes.count {
+            let prefix = Array(bytes[0..<count])
+            #expect(prefix.withUnsafeBytes { String(XXHash64.hash($0), radix: 16) } == Self.hash(prefix), "\(count)")
+        }
+    }
+
     @Test(arguments: [1, 7, 31, 32, 33, 64, 1000])
     func piecesDoNotChangeTheHash(piece: Int) {
         let bytes = (0..<4099).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }

@@ -276,7 +276,7 @@ struct ModelTagTree: ModelElementTree {
         /// The record of the tag just read, from the pool or made now; nil when a value holds a reference this
         /// reader does not decode.
         private func record(_ text: UnsafeBufferPointer<UInt8>) -> TagRecord? {
-            let hash = TagRecord.hash(UnsafeRawBufferPointer(text))
+            let hash = XXHash64.hash(UnsafeRawBufferPointer(text))
             if let known = pool.record(hash: hash, text: UnsafeRawBufferPointer(text)) { return known }
             guard let base = text.baseAddress else { return nil }
             let start = bytes.baseAddress.map { base - $0 } ?? 0
@@ -439,24 +439,5 @@ final class TagRecord: Sendable {
                 guard let base = mine.baseAddress, let otherBase = other.baseAddress else { return mine.isEmpty }
                 return memcmp(base, otherBase, mine.count) == 0
             }
-    }
-
-    /// A fast hash of a tag's text (records are told apart by their text, so it only has to spread them).
-    static func hash(_ text: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(text.count)
-        var index = 0
-        while index + 8 <= text.count {
-            let word = text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            hash = ((hash ^ word) &* 0xFF51_AFD7_ED55_8CCD)
-            hash ^= hash >> 32
-            index += 8
-        }
-        var tail: UInt64 = 0
-        while index < text.count {
-            tail = tail << 8 | UInt64(text[index])
-            index += 1
-        }
-        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        return hash ^ (hash >> 29)
     }
 }
