@@ -12,6 +12,20 @@ enum HistoryBundle {
         number == 1 ? name : "\(name) \(number)"
     }
 
+    /// The bundle in `folder`, written there unless a scenario of this run wrote it already (`log` says what was
+    /// written).
+    static func once(in folder: String, log: (String) -> Void) throws -> String {
+        let bundle = path(in: folder)
+        if !FileManager.default.fileExists(atPath: bundle) {
+            let start = Measure.now()
+            let bytes = try write(in: folder)
+            log(
+                "the history bundle: \(HistoryChanges.versions) versions, \(bytes) bytes of XML, written in \(fixed(Measure.now() - start, 2)) s"
+            )
+        }
+        return bundle
+    }
+
     /// Writes the bundle in `folder`, replacing one already there; returns the bytes of XML written.
     static func write(in folder: String) throws -> Int {
         let bundle = path(in: folder)

@@ -69,7 +69,7 @@ struct Orchestrator {
         }
         var reading: ScenarioResult?
         if options.scenarios.contains("readVersions") {
-            let bundle = try ReadVersions.bundle(in: folder, log: log)
+            let bundle = try HistoryBundle.once(in: folder, log: log)
             var runs: [ScenarioResult] = []
             for _ in 0..<options.repeats {
                 let run = try child(["--scenario", "read-versions", "--bundle", bundle])
@@ -137,14 +137,7 @@ struct Orchestrator {
     private func runChain(_ model: ChainModel, scenarios: [Scenario], size: Int) throws -> [(
         size: Int, result: ScenarioResult
     )] {
-        let bundle = model.bundlePath(in: folder)
-        if model == .history, !FileManager.default.fileExists(atPath: bundle) {
-            let start = Measure.now()
-            let bytes = try HistoryBundle.write(in: folder)
-            log(
-                "longHistory: a bundle of \(HistoryChanges.versions) versions, \(bytes) bytes of XML, written in \(fixed(Measure.now() - start, 2)) s"
-            )
-        }
+        let bundle = model == .history ? try HistoryBundle.once(in: folder, log: log) : model.bundlePath(in: folder)
         var results: [(size: Int, result: ScenarioResult)] = []
         for lastStep in [false, true] {
             let names = scenarios.filter { $0.lastStep == lastStep }.map(\.name)

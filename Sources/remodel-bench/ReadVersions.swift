@@ -8,19 +8,6 @@ enum ReadVersions {
     /// Rounds per child: the median is kept, so one slow round (another process) does not count.
     static let rounds = 5
 
-    /// Writes the history bundle in `folder` once (the parent), returning its path.
-    static func bundle(in folder: String, log: (String) -> Void) throws -> String {
-        let path = HistoryBundle.path(in: folder)
-        if !FileManager.default.fileExists(atPath: path) {
-            let start = Measure.now()
-            let bytes = try HistoryBundle.write(in: folder)
-            log(
-                "readVersions: a bundle of \(HistoryChanges.versions) versions, \(bytes) bytes of XML, written in \(fixed(Measure.now() - start, 2)) s"
-            )
-        }
-        return path
-    }
-
     /// The child: `rounds` rounds of reading every version of a fresh bundle, then checking them; the median
     /// round's wall and CPU seconds of each part.
     static func run(bundlePath: String, result: inout ScenarioResult) throws {
