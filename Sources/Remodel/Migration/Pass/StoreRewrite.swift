@@ -79,7 +79,7 @@ struct StoreRewrite {
                     moved.table = carried.destination
                     moved.keys = index.keys.map { key in
                         var key = key
-                        key.column = carried.columns.first { $0.value.column == key.column }?.key ?? "\u{0}"
+                        key.column = Self.carriedName(of: key.column, in: carried)
                         return key
                     }
                     kept = moved == wanted
@@ -91,6 +91,14 @@ struct StoreRewrite {
             }
             if !kept { try connection.execute("DROP INDEX IF EXISTS main.\(quoteIdentifier(index.name))") }
         }
+    }
+
+    /// The destination name of a carried table's source column: `_pk` and `_entity` stay as they are (a
+    /// hierarchy table's index on `_entity` is kept, not built again at each step); a column the table does
+    /// not carry has none, so an index on it is dropped.
+    private static func carriedName(of column: String, in carried: StorageChanges.CarriedTable) -> String {
+        if column == StoreColumn.pk || column == StoreColumn.entity { return column }
+        return carried.columns.first { $0.value.column == column }?.key ?? "\u{0}"
     }
 
     /// Renames carried tables (hierarchy and join) whose name changes, through temporary names so that two
