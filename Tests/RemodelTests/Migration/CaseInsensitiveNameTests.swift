@@ -176,4 +176,43 @@ struct CaseInsensitiveNameTests {
                 ])
         }
     }
+
+    /// A column whose name changes only in case is renamed by one statement (SQLite takes that of a column, not
+    /// of a table); a column taking the name another column leaves, in another case, still goes through a
+    /// name of its own, and both keep their values.
+    @Test func aColumnChangesTheCaseOfItsNameInOneStatement() async throws {
+        let bundle = makeBundle(
+            "Menu",
+            try makeVersion(
+                "Menu",
+                Self.dish(#"<attribute name="menuId" \#(Self.string)/><attribute name="code" \#(Self.string)/>"#)),
+            try makeVersion(
+                "Menu 2",
+                Self.dish(
+                    #"<attribute name="menuID" \#(Self.string) elementID="menuId"/>"#
+                        + #"<attribute name="CODE" \#(Self.string) elementID="code"/>"#)),
+            try makeVersion(
+                "Menu 3",
+                Self.dish(
+                    #"<attribute name="code" \#(Self.string) elementID="menuID"/>"#
+                        + #"<attribute name="menuId" \#(Self.string) elementID="CODE"/>"#)))
+        let folder = try TemporaryFolder()
+        let seed = try folder.write(#"{"Dish": [{"_pk": 1, "menuId": "m-1", "code": "c-1"}]}"#, to: "seed.json")
+        let migration = try MigrationCase(bundle: bundle, seed: seed)
+        let pass = migration.store + StoreFiles.temporarySuffix
+        StatementCounter.shared.start(watching: pass)
+        var options = MigrationOptions()
+        options.targetVersion = "Menu 2"
+        try await migration.migrate(options)
+        #expect(StatementCounter.shared.count(on: pass, startingWith: "ALTER TABLE main.\"Dish\" RENAME COLUMN") == 2)
+        #expect(
+            StatementCounter.shared.count(on: pass, startingWith: "ALTER TABLE main.\"Dish\" RENAME COLUMN \"_remodel")
+                == 0)
+        StatementCounter.shared.start(watching: pass)
+        try await migration.migrate()
+        #expect(StatementCounter.shared.count(on: pass, startingWith: "ALTER TABLE main.\"Dish\" RENAME COLUMN") == 4)
+        let rows = try SQLiteConnection(path: migration.store, mode: .readOnly).rows(
+            #"SELECT "_pk", "code", "menuId" FROM "Dish""#)
+        #expect(rows == [[.integer(1), .text("m-1"), .text("c-1")]])
+    }
 }
