@@ -53,4 +53,22 @@ struct SQLiteConnectionTests {
     @Test func quotesIdentifiers() {
         #expect(quoteIdentifier("a\"b") == "\"a\"\"b\"")
     }
+
+    /// Random names of quotes, spaces and characters of several UTF-8 lengths: each quoted name is what Foundation's
+    /// replacement gives, and SQLite reads the name back from it, as a table's name and as a literal.
+    @Test func quotedNamesAndLiteralsReadBackAsTheyWere() throws {
+        let pieces = ["\"", "'", "\"\"", "a", "Z", " ", "_", "é", "ß", "日本", "🦆", "\\", "--", ";", "x\u{301}"]
+        var random = SplitMix64(seed: 29)
+        let connection = try SQLiteConnection(path: ":memory:")
+        for round in 0..<300 {
+            let name = (0..<(1 + Int(random.next() % 6))).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+                .joined()
+            #expect(quoteIdentifier(name) == "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            #expect(quoteLiteral(name) == "'" + name.replacingOccurrences(of: "'", with: "''") + "'")
+            #expect(try connection.scalar("SELECT \(quoteLiteral(name))") == .text(name))
+            try connection.execute("CREATE TABLE \(quoteIdentifier(name)) (x)")
+            #expect(try connection.scalar("SELECT name FROM sqlite_master") == .text(name), "round \(round)")
+            try connection.execute("DROP TABLE \(quoteIdentifier(name))")
+        }
+    }
 }
