@@ -45,7 +45,7 @@ public struct ModelVersion: Sendable, Hashable {
 
     private var indexByName: [String: Int]
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
-    private var childrenByName: [String: [Int]]
+    private(set) var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
     /// when first asked, then kept: recognising a store asks it of the store's version (of every version,
     /// for a store that records no version name), writing a store's metadata of its version; the versions
