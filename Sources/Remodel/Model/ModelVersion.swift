@@ -208,7 +208,9 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The entity that declares a relationship (itself or an ancestor of `entity`).
     public func declaringEntity(of relationship: Relationship, in entity: Entity) -> Entity {
-        ([entity] + ancestors(of: entity)).first { $0.relationships.contains(relationship) } ?? entity
+        // An entity without a parent is the answer whether it declares the relationship or not: not searched.
+        guard entity.parentName != nil else { return entity }
+        return ([entity] + ancestors(of: entity)).first { $0.relationships.contains(relationship) } ?? entity
     }
 
     /// The composite with that name.
