@@ -6,6 +6,8 @@ import Testing
 /// Two roads to one plan, for the shortcuts that make planning a long history cheaper (issue 29, session 10):
 /// each is held, over random histories, to the plain computation it replaces.
 ///
+/// - A chain's step plans, each carrying the tables it and the step before leave as they were as the step
+///   before carried them, against each step planned alone.
 /// - The layout's tables, built by entity position with each ordered to-many's inverse found once, against the
 ///   tables built as before: by entity value, the inverse looked for again for every table.
 /// - Inference that reuses the step before's copy of an entity unchanged in both steps, against inference of
@@ -55,6 +57,37 @@ import Testing
         // The histories have hierarchies and ordered to-manys, the parts the two roads build differently.
         #expect(tables > 40 * Self.seeds.count)
         #expect(orderColumns > Self.seeds.count)
+    }
+
+    @Test func aChainPlansEachStepAsItIsPlannedAlone() throws {
+        var reused = 0
+        for seed in Self.seeds {
+            for versions in try Self.histories(seed: seed) {
+                let steps = zip(versions, versions.dropFirst()).map { source, destination in
+                    MigrationStep(
+                        source: source, destination: destination,
+                        mapping: MappingInference.infer(from: source, to: destination, modelName: "History"))
+                }
+                let chained = StepPlan.chain(steps) { _ in [] }
+                for (index, (plan, step)) in zip(chained, steps).enumerated() {
+                    let alone = StepPlan(
+                        step: step, sourceLayout: StoreLayout(version: step.source),
+                        destinationLayout: StoreLayout(version: step.destination), policies: [])
+                    let name = "seed \(seed), \(plan.name)"
+                    #expect(plan.destinationLayout.tables == alone.destinationLayout.tables, "\(name): tables")
+                    #expect(plan.sourceLayout.tables == alone.sourceLayout.tables, "\(name): source tables")
+                    #expect(plan.changes == alone.changes, "\(name): changes")
+                    #expect(plan.unchangedTables == alone.unchangedTables, "\(name): unchanged tables")
+                    #expect(plan.losses == alone.losses, "\(name): losses")
+                    #expect(plan.checks.asksTheSameChecks(as: alone.checks), "\(name): checks")
+                    if index > 0 {
+                        reused += plan.unchangedTables.intersection(chained[index - 1].unchangedTables).count
+                    }
+                }
+            }
+        }
+        // Most tables are left as they were by two steps in a row: their carry is the step before's.
+        #expect(reused > 10 * Self.seeds.count, "\(reused) carries reused")
     }
 
     @Test func inferenceReusingTheStepBeforesCopiesInfersEachStepAsAlone() throws {

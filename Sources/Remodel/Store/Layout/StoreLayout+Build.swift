@@ -40,14 +40,21 @@ extension StoreLayout {
                 orderedToManys.append((owner.name, relationship.name, inverseOwner, inverse.name))
             }
         }
+        // Room for every property once (inherited ones are recorded again for each kind): no table grows step by
+        // step, rehashing what it holds.
+        let properties = entities.reduce(0) { $0 + $1.attributes.count + $1.relationships.count }
+        columnByProperty.reserveCapacity(properties)
+        tableIndexByEntity.reserveCapacity(entities.count)
         for root in version.rootPositions {
             let hierarchy = version.hierarchyPositions(of: root)
             let tableName = names.claim(entities[root].name, qualifier: "table")
+            let width = hierarchy.reduce(2) { $0 + entities[$1].attributes.count + entities[$1].relationships.count }
             var columns = [
                 Column(name: StoreColumn.pk, declaredType: "INTEGER", content: .primaryKey),
                 Column(name: StoreColumn.entity, declaredType: "TEXT", content: .entityName),
             ]
-            var columnNames = NameAllocator(reserved: [StoreColumn.pk, StoreColumn.entity])
+            columns.reserveCapacity(width)
+            var columnNames = NameAllocator(reserved: [StoreColumn.pk, StoreColumn.entity], capacity: width)
             for position in hierarchy {
                 let entityName = entities[position].name
                 for attribute in entities[position].attributes where attribute.isStored {
@@ -216,7 +223,8 @@ extension StoreLayout {
 struct NameAllocator: Sendable {
     private var taken: Set<String> = []
 
-    init(reserved: [String] = []) {
+    init(reserved: [String] = [], capacity: Int = 0) {
+        taken.reserveCapacity(capacity)
         for name in reserved { taken.insert(Self.key(name)) }
     }
 
