@@ -29,9 +29,9 @@ public enum MappingInference {
 
     /// Infers the mapping between two model versions, reusing the copies `memo` kept from inferring the step
     /// that ends at `source` (a chain infers its steps in order), and keeping this step's for the next.
-    static func infer(from source: ModelVersion, to destination: ModelVersion, modelName: String, memo: inout InferenceMemo)
-        -> MappingModel
-    {
+    static func infer(
+        from source: ModelVersion, to destination: ModelVersion, modelName: String, memo: inout InferenceMemo
+    ) -> MappingModel {
         var inference = EntityInference(source: source, destination: destination)
         if memo.destination == source.name { inference.previousCopies = memo.copies }
         let entities = inference.entityMappings()

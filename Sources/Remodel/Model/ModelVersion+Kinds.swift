@@ -17,7 +17,8 @@ extension ModelVersion {
         var seen: Set<String> = [name]
         var next = 0
         while next < result.count {
-            for child in childrenByName[entities[result[next]].name] ?? [] where seen.insert(entities[child].name).inserted {
+            for child in childrenByName[entities[result[next]].name] ?? []
+            where seen.insert(entities[child].name).inserted {
                 result.append(child)
             }
             next += 1
