@@ -43,7 +43,7 @@ struct StepPlan: Sendable {
             analysis: StepStorageAnalysis(
                 step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies,
                 unchanged: unchanged.tables),
-            unchanged: unchanged, before: before)
+            unchanged: unchanged, before: before.map { ($0.destinationLayout, $0.changes, $0.unchangedTables) })
         unchangedTables = unchanged.tables
         losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies, copied: unchanged.entities)
         checks = CheckScope(

@@ -105,13 +105,16 @@ extension StorageChanges {
     /// The changes of one step, from its analysis; the tables `unchanged` finds the step leaves as they were are
     /// carried as they are without it.
     ///
-    /// `before` is the step before in a chain (which wrote this step's source): a table it too left as it was,
-    /// the same there, is carried as that step carried it, without making the same carry again.
-    init(analysis: StepStorageAnalysis, unchanged: UnchangedTables = .none, before: StepPlan? = nil) {
+    /// `before` is the step before in a chain (which wrote this step's source): its destination layout, its
+    /// changes and the tables it left as they were. A table it too left as it was, the same there, is carried as
+    /// that step carried it, without making the same carry again.
+    init(
+        analysis: StepStorageAnalysis, unchanged: UnchangedTables = .none,
+        before: (layout: StoreLayout, changes: StorageChanges, unchanged: Set<String>)? = nil
+    ) {
         for table in analysis.destination.tables {
-            if let before, unchanged.tables.contains(table.name), before.unchangedTables.contains(table.name),
-                let carried = before.changes.carriedTables[table.name],
-                before.destinationLayout.table(named: table.name) == table
+            if let before, unchanged.tables.contains(table.name), before.unchanged.contains(table.name),
+                let carried = before.changes.carriedTables[table.name], before.layout.table(named: table.name) == table
             {
                 carriedTables[table.name] = carried
                 continue
