@@ -23,11 +23,34 @@ public enum MappingInference {
     /// Infers the mapping between two model versions.
     public static func infer(from source: ModelVersion, to destination: ModelVersion, modelName: String) -> MappingModel
     {
+        var memo = InferenceMemo()
+        return infer(from: source, to: destination, modelName: modelName, memo: &memo)
+    }
+
+    /// Infers the mapping between two model versions, reusing the copies `memo` kept from inferring the step
+    /// that ends at `source` (a chain infers its steps in order), and keeping this step's for the next.
+    static func infer(
+        from source: ModelVersion, to destination: ModelVersion, modelName: String, memo: inout InferenceMemo
+    ) -> MappingModel {
         var inference = EntityInference(source: source, destination: destination)
+        if memo.destination == source.name { inference.previousCopies = memo.copies }
+        let entities = inference.entityMappings()
+        memo = InferenceMemo(destination: destination.name, copies: inference.madeCopies)
         return MappingModel(
             modelName: modelName, sourceVersion: source.name, destinationVersion: destination.name,
-            entities: inference.entityMappings())
+            entities: entities)
     }
+}
+
+/// The copies inference worked out for entities a step leaves as they were (``EntityInference``), kept for the
+/// step after it: an entity unchanged in that step too is copied exactly as it was, since the copy depends only
+/// on the entity's definition (and its ancestors'), which the two steps share, and on where its relationships
+/// lead, which is checked again.
+struct InferenceMemo {
+    /// The version the copies were inferred for: the next step's source.
+    var destination: String?
+    /// The copies, by entity name.
+    var copies: [String: EntityMapping] = [:]
 }
 
 /// The work of one inference: entity by entity, property by property.
@@ -38,6 +61,10 @@ struct EntityInference {
     private var problems: [MappingProblem] = []
     /// Destination entity name for each matched source entity name.
     var destinationForSource: [String: String] = [:]
+    /// The copies of the step before, which ended at this step's source version (``InferenceMemo``).
+    var previousCopies: [String: EntityMapping] = [:]
+    /// The copies this inference made without matching properties, by entity name.
+    private(set) var madeCopies: [String: EntityMapping] = [:]
 
     init(source: ModelVersion, destination: ModelVersion) {
         self.source = source
@@ -96,6 +123,7 @@ struct EntityInference {
         // An entity a step leaves as it was (most of them, in a long history) is copied without matching its
         // properties one by one: what matching would give, worked out directly.
         if provenance == .sameName, let copy = unchangedCopy(from: sourceEntity, to: destinationEntity) {
+            madeCopies[destinationEntity.name] = copy
             #if DEBUG
                 let matched = matchedMapping(from: sourceEntity, to: destinationEntity, provenance: provenance)
                 assert(copy == matched, "\(destinationEntity.name) is not copied as matching copies it")
@@ -116,6 +144,19 @@ struct EntityInference {
             zip(before, after).allSatisfy({ source.hasSameDefinition(of: $0, as: $1, in: destination) })
         else {
             return nil
+        }
+        if let known = previousCopies[destinationEntity.name] {
+            // The same definitions, so the same properties as the step before, which copied it: only where its
+            // relationships lead may differ.
+            let line = after + [destinationEntity]
+            for declaring in line {
+                for relationship in declaring.relationships where !relationship.isTransient {
+                    guard let target = relationship.destinationEntity, let carried = destinationForSource[target]
+                    else { continue }
+                    guard carried == target else { return nil }
+                }
+            }
+            return known
         }
         let attributes = destination.attributes(of: destinationEntity).filter(\.isStored)
         let relationships = destination.relationships(of: destinationEntity).filter { !$0.isTransient }

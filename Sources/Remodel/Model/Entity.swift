@@ -61,32 +61,106 @@ public struct FetchedProperty: Sendable, Hashable {
 ///
 /// Inherited properties are resolved through ``ModelVersion``, which knows the parents.
 public struct Entity: Sendable, Hashable {
+    /// What an entity is made of, kept in one shared box: a copy of an entity (planning a long history reads
+    /// entities out of every version, again and again) then retains one object instead of each of a dozen
+    /// fields, and two copies of one entity compare equal without comparing their fields.
+    private struct Fields: Hashable {
+        var name: String
+        var className: String?
+        var parentName: String?
+        var isAbstract: Bool
+        var elementID: String?
+        var versionHashModifier: String?
+        var attributes: [Attribute]
+        var relationships: [Relationship]
+        var fetchedProperties: [FetchedProperty]
+        var uniquenessConstraints: [UniquenessConstraint]
+        var fetchIndexes: [FetchIndex]
+        var userInfo: [String: String]
+        var source: ElementSource
+    }
+
+    private final class Box: @unchecked Sendable {
+        // Written only through an entity that holds the only reference (`unique`): copy on write.
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    /// The fields to change: the box, copied first when another entity shares it.
+    private var unique: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            return box
+        }
+    }
+
     /// The entity's name; the table of a hierarchy is named after its root entity.
-    public var name: String
+    public var name: String {
+        get { box.fields.name }
+        _modify { yield &unique.fields.name }
+    }
     /// The class Xcode generates, kept but not used for storage.
-    public var className: String?
+    public var className: String? {
+        get { box.fields.className }
+        _modify { yield &unique.fields.className }
+    }
     /// The parent entity's name, if any.
-    public var parentName: String?
+    public var parentName: String? {
+        get { box.fields.parentName }
+        _modify { yield &unique.fields.parentName }
+    }
     /// Whether the entity has no instances of its own.
-    public var isAbstract: Bool
+    public var isAbstract: Bool {
+        get { box.fields.isAbstract }
+        _modify { yield &unique.fields.isAbstract }
+    }
     /// The renaming identifier.
-    public var elementID: String?
+    public var elementID: String? {
+        get { box.fields.elementID }
+        _modify { yield &unique.fields.elementID }
+    }
     /// Changes the version hash without changing anything else.
-    public var versionHashModifier: String?
+    public var versionHashModifier: String? {
+        get { box.fields.versionHashModifier }
+        _modify { yield &unique.fields.versionHashModifier }
+    }
     /// Attributes this entity declares itself, in file order.
-    public var attributes: [Attribute]
+    public var attributes: [Attribute] {
+        get { box.fields.attributes }
+        _modify { yield &unique.fields.attributes }
+    }
     /// Relationships this entity declares itself, in file order.
-    public var relationships: [Relationship]
+    public var relationships: [Relationship] {
+        get { box.fields.relationships }
+        _modify { yield &unique.fields.relationships }
+    }
     /// Fetched properties this entity declares (kept, not stored).
-    public var fetchedProperties: [FetchedProperty]
+    public var fetchedProperties: [FetchedProperty] {
+        get { box.fields.fetchedProperties }
+        _modify { yield &unique.fields.fetchedProperties }
+    }
     /// Uniqueness constraints.
-    public var uniquenessConstraints: [UniquenessConstraint]
+    public var uniquenessConstraints: [UniquenessConstraint] {
+        get { box.fields.uniquenessConstraints }
+        _modify { yield &unique.fields.uniquenessConstraints }
+    }
     /// Fetch indexes.
-    public var fetchIndexes: [FetchIndex]
+    public var fetchIndexes: [FetchIndex] {
+        get { box.fields.fetchIndexes }
+        _modify { yield &unique.fields.fetchIndexes }
+    }
     /// Entries of `<userInfo>`.
-    public var userInfo: [String: String]
+    public var userInfo: [String: String] {
+        get { box.fields.userInfo }
+        _modify { yield &unique.fields.userInfo }
+    }
     /// Where the entity is written.
-    public var source: ElementSource
+    public var source: ElementSource {
+        get { box.fields.source }
+        _modify { yield &unique.fields.source }
+    }
 
     /// Creates an entity.
     public init(
@@ -96,20 +170,19 @@ public struct Entity: Sendable, Hashable {
         uniquenessConstraints: [UniquenessConstraint] = [], fetchIndexes: [FetchIndex] = [],
         userInfo: [String: String] = [:], source: ElementSource = .synthetic
     ) {
-        self.name = name
-        self.className = className
-        self.parentName = parentName
-        self.isAbstract = isAbstract
-        self.elementID = elementID
-        self.versionHashModifier = versionHashModifier
-        self.attributes = attributes
-        self.relationships = relationships
-        self.fetchedProperties = fetchedProperties
-        self.uniquenessConstraints = uniquenessConstraints
-        self.fetchIndexes = fetchIndexes
-        self.userInfo = userInfo
-        self.source = source
+        box = Box(
+            Fields(
+                name: name, className: className, parentName: parentName, isAbstract: isAbstract, elementID: elementID,
+                versionHashModifier: versionHashModifier, attributes: attributes, relationships: relationships,
+                fetchedProperties: fetchedProperties, uniquenessConstraints: uniquenessConstraints,
+                fetchIndexes: fetchIndexes, userInfo: userInfo, source: source))
     }
+
+    public static func == (lhs: Entity, rhs: Entity) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     /// The attribute this entity declares with that name.
     public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }

@@ -6,3 +6,48 @@ extension ModelVersion {
         return hierarchy(of: entity).filter { !$0.isAbstract }.map(\.name)
     }
 }
+
+extension ModelVersion {
+    /// The positions in ``entities`` of ``hierarchy(of:)`` of the entity at `position`, in the same order: what
+    /// the layout reads, by position, so that no entity is copied.
+    func hierarchyPositions(of position: Int) -> [Int] {
+        let name = entities[position].name
+        guard childrenByName[name] != nil else { return [position] }
+        var result = [position]
+        var seen: Set<String> = [name]
+        var next = 0
+        while next < result.count {
+            for child in childrenByName[entities[result[next]].name] ?? []
+            where seen.insert(entities[child].name).inserted {
+                result.append(child)
+            }
+            next += 1
+        }
+        return result
+    }
+
+    /// The positions in ``entities`` of ``rootEntities``, in the same order.
+    var rootPositions: [Int] {
+        var seen: Set<String> = []
+        var result: [Int] = []
+        for position in entities.indices {
+            let root = rootPosition(of: position)
+            if seen.insert(entities[root].name).inserted { result.append(root) }
+        }
+        return result
+    }
+
+    /// The position of ``root(of:)`` of the entity at `position`: its furthest ancestor, stopping at a missing
+    /// parent or a cycle.
+    private func rootPosition(of position: Int) -> Int {
+        guard entities[position].parentName != nil else { return position }
+        var root = position
+        var seen: Set<String> = [entities[position].name]
+        var current = entities[position].parentName.flatMap { self.position(ofEntity: $0) }
+        while let next = current, seen.insert(entities[next].name).inserted {
+            root = next
+            current = entities[next].parentName.flatMap { self.position(ofEntity: $0) }
+        }
+        return root
+    }
+}

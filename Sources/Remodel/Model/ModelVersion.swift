@@ -45,7 +45,7 @@ public struct ModelVersion: Sendable, Hashable {
 
     private var indexByName: [String: Int]
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
-    private var childrenByName: [String: [Int]]
+    private(set) var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
     /// when first asked, then kept: recognising a store asks it of the store's version (of every version,
     /// for a store that records no version name), writing a store's metadata of its version; the versions
@@ -208,7 +208,9 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The entity that declares a relationship (itself or an ancestor of `entity`).
     public func declaringEntity(of relationship: Relationship, in entity: Entity) -> Entity {
-        ([entity] + ancestors(of: entity)).first { $0.relationships.contains(relationship) } ?? entity
+        // An entity without a parent is the answer whether it declares the relationship or not: not searched.
+        guard entity.parentName != nil else { return entity }
+        return ([entity] + ancestors(of: entity)).first { $0.relationships.contains(relationship) } ?? entity
     }
 
     /// The composite with that name.

@@ -50,8 +50,9 @@ public enum MigrationPlanner {
         var steps: [MigrationStep] = []
         var index = start
         var copies: [String: EntityMapping] = [:]
+        var memo = InferenceMemo()
         while index < end {
-            var (next, mapping) = try nextStep(from: index, limit: end, bundle: bundle, catalog: catalog)
+            var (next, mapping) = try nextStep(from: index, limit: end, bundle: bundle, catalog: catalog, memo: &memo)
             share(&mapping, with: &copies)
             steps.append(
                 MigrationStep(
@@ -99,7 +100,7 @@ public enum MigrationPlanner {
 
     /// The furthest version a mapping file reaches from `index` (within `limit`), else the next version inferred.
     private static func nextStep(
-        from index: Int, limit: Int, bundle: ModelBundle, catalog: MappingCatalog
+        from index: Int, limit: Int, bundle: ModelBundle, catalog: MappingCatalog, memo: inout InferenceMemo
     ) throws(RemodelError) -> (Int, MappingModel) {
         let source = bundle.versionNames[index]
         for next in stride(from: limit, to: index, by: -1) {
@@ -109,7 +110,7 @@ public enum MigrationPlanner {
         let mapping = MappingInference.infer(
             from: try bundle.loadVersion(named: source),
             to: try bundle.loadVersion(named: bundle.versionNames[index + 1]),
-            modelName: bundle.name)
+            modelName: bundle.name, memo: &memo)
         return (index + 1, mapping)
     }
 }

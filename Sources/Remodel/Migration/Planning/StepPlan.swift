@@ -19,10 +19,16 @@ struct StepPlan: Sendable {
     let losses: [DataLoss]
     /// The checks phase 3 runs when it checks what the step wrote.
     let checks: CheckScope
+    /// The destination tables the step leaves as they were (``UnchangedTables``).
+    let unchangedTables: Set<String>
 
     /// Plans one step whose layouts are known already (a chain shares each version's layout between the
     /// step that writes it and the step that reads it).
-    init(step: MigrationStep, sourceLayout: StoreLayout, destinationLayout: StoreLayout, policies: Set<String>) {
+    /// `before` is the plan of the step before in a chain, whose destination is this step's source.
+    init(
+        step: MigrationStep, sourceLayout: StoreLayout, destinationLayout: StoreLayout, policies: Set<String>,
+        before: StepPlan? = nil
+    ) {
         self.step = step
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
@@ -37,7 +43,8 @@ struct StepPlan: Sendable {
             analysis: StepStorageAnalysis(
                 step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies,
                 unchanged: unchanged.tables),
-            unchanged: unchanged)
+            unchanged: unchanged, before: before.map { ($0.destinationLayout, $0.changes, $0.unchangedTables) })
+        unchangedTables = unchanged.tables
         losses = DataLoss.planned(by: step, layout: sourceLayout, policies: policies, copied: unchanged.entities)
         checks = CheckScope(
             version: step.destination, layout: destinationLayout, source: step.source, sourceLayout: sourceLayout,
@@ -62,17 +69,15 @@ struct StepPlan: Sendable {
     /// Swift code makes in a step.
     static func chain(_ steps: [MigrationStep], policies: (MigrationStep) -> Set<String>) -> [StepPlan] {
         var plans: [StepPlan] = []
-        var previous: (name: String, layout: StoreLayout)?
         for step in steps {
-            let sourceLayout =
-                previous.flatMap { $0.name == step.source.name ? $0.layout : nil } ?? StoreLayout(version: step.source)
+            let before = plans.last.flatMap { $0.step.destination.name == step.source.name ? $0 : nil }
+            let sourceLayout = before?.destinationLayout ?? StoreLayout(version: step.source)
             var destinationLayout = StoreLayout(version: step.destination)
             destinationLayout.share(with: sourceLayout)
             plans.append(
                 StepPlan(
                     step: step, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
-                    policies: policies(step)))
-            previous = (step.destination.name, destinationLayout)
+                    policies: policies(step), before: before))
         }
         return plans
     }
@@ -95,6 +100,7 @@ struct StepPlan: Sendable {
         policies = other.policies
         losses = other.losses
         checks = other.checks
+        unchangedTables = other.unchangedTables
     }
 
     /// Carries the step's expressions as ``MappingChecker`` checked them, by entity mapping. In place: a chain's

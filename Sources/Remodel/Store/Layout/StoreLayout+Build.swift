@@ -17,76 +17,94 @@ extension StoreLayout {
 
     mutating func buildTables() {
         var names = NameAllocator()
-        // Each entity's kinds (itself and the entities inheriting from it), worked out once: every property it
-        // declares is recorded for each of them.
-        var kindsByEntity: [String: [String]] = [:]
-        func kinds(of entity: Entity) -> [String] {
-            if let known = kindsByEntity[entity.name] { return known }
-            let kinds = version.hierarchy(of: entity).map(\.name)
-            kindsByEntity[entity.name] = kinds
+        let entities = version.entities
+        // Each entity's kinds (itself and the entities inheriting from it), by position, worked out once: every
+        // property it declares is recorded for each of them. Entities are read in place, by position: copying an
+        // `Entity` retains and releases every one of its fields, and a layout is built for every version of a chain.
+        var kindsByPosition = [[String]?](repeating: nil, count: entities.count)
+        func kinds(of position: Int) -> [String] {
+            if let known = kindsByPosition[position] { return known }
+            let kinds = version.hierarchyPositions(of: position).map { entities[$0].name }
+            kindsByPosition[position] = kinds
             return kinds
         }
-        // The ordered to-manys, found once: each numbers objects in the table of its inverse's owner.
-        let orderedToManys = version.entities.flatMap { owner in
-            owner.relationships.filter { $0.isToMany && $0.isOrdered && isStored($0) }.map { (owner, $0) }
+        // The ordered to-manys, found once with their stored to-one inverses: each numbers objects in the table of
+        // its inverse's owner.
+        var orderedToManys: [(owner: String, relationship: String, inverseOwner: String, inverse: String)] = []
+        for owner in entities {
+            for relationship in owner.relationships where relationship.isToMany && relationship.isOrdered {
+                guard isStored(relationship), let inverse = storedInverse(of: relationship, in: owner.name),
+                    !inverse.isToMany, let destination = relationship.destinationEntity.flatMap(version.entity(named:))
+                else { continue }
+                let inverseOwner = version.declaringEntity(of: inverse, in: destination).name
+                orderedToManys.append((owner.name, relationship.name, inverseOwner, inverse.name))
+            }
         }
-        for root in version.rootEntities {
-            let hierarchy = version.hierarchy(of: root)
-            let tableName = names.claim(root.name, qualifier: "table")
+        // Room for every property once (inherited ones are recorded again for each kind): no table grows step by
+        // step, rehashing what it holds.
+        let properties = entities.reduce(0) { $0 + $1.attributes.count + $1.relationships.count }
+        columnByProperty.reserveCapacity(properties)
+        tableIndexByEntity.reserveCapacity(entities.count)
+        for root in version.rootPositions {
+            let hierarchy = version.hierarchyPositions(of: root)
+            let tableName = names.claim(entities[root].name, qualifier: "table")
+            let width = hierarchy.reduce(2) { $0 + entities[$1].attributes.count + entities[$1].relationships.count }
             var columns = [
                 Column(name: StoreColumn.pk, declaredType: "INTEGER", content: .primaryKey),
                 Column(name: StoreColumn.entity, declaredType: "TEXT", content: .entityName),
             ]
-            var columnNames = NameAllocator(reserved: [StoreColumn.pk, StoreColumn.entity])
-            for entity in hierarchy {
-                for attribute in entity.attributes where attribute.isStored {
+            columns.reserveCapacity(width)
+            var columnNames = NameAllocator(reserved: [StoreColumn.pk, StoreColumn.entity], capacity: width)
+            for position in hierarchy {
+                let entityName = entities[position].name
+                for attribute in entities[position].attributes where attribute.isStored {
                     let declaredType = Self.declaredType(of: attribute.type)
                     // A sibling's attribute of the same name and storage shares its column: each row is one entity's.
                     if let shared = columns.first(where: { column in
                         guard column.name == attribute.name, case .attribute(let other, _, _) = column.content else {
                             return false
                         }
-                        return column.declaredType == declaredType && !related(other, entity.name)
+                        return column.declaredType == declaredType && !related(other, entityName)
                     }) {
-                        setColumn(shared.name, for: attribute.name, kinds: kinds(of: entity))
+                        setColumn(shared.name, for: attribute.name, kinds: kinds(of: position))
                         continue
                     }
-                    let name = columnNames.claim(attribute.name, qualifier: entity.name)
+                    let name = columnNames.claim(attribute.name, qualifier: entityName)
                     let content = Column.Content.attribute(
-                        entity: entity.name, name: attribute.name, type: attribute.type)
+                        entity: entityName, name: attribute.name, type: attribute.type)
                     columns.append(Column(name: name, declaredType: declaredType, content: content))
-                    setColumn(name, for: attribute.name, kinds: kinds(of: entity))
+                    setColumn(name, for: attribute.name, kinds: kinds(of: position))
                 }
             }
-            for entity in hierarchy {
+            for position in hierarchy {
+                let entityName = entities[position].name
                 // Every to-one has a column of its own: two siblings' `post` are two relationships.
-                for relationship in entity.relationships where !relationship.isToMany && isStored(relationship) {
-                    let name = columnNames.claim(relationship.name, qualifier: entity.name)
+                for relationship in entities[position].relationships
+                where !relationship.isToMany && isStored(relationship) {
+                    let name = columnNames.claim(relationship.name, qualifier: entityName)
                     let content = Column.Content.toOne(
-                        entity: entity.name, relationship: relationship.name,
+                        entity: entityName, relationship: relationship.name,
                         destination: relationship.destinationEntity ?? "")
                     columns.append(Column(name: name, declaredType: "INTEGER", content: content))
-                    setColumn(name, for: relationship.name, kinds: kinds(of: entity))
+                    setColumn(name, for: relationship.name, kinds: kinds(of: position))
                 }
             }
-            let members = Set(hierarchy.map(\.name))
-            for (owner, relationship) in orderedToManys {
-                guard let inverse = storedInverse(of: relationship, in: owner.name), !inverse.isToMany,
-                    let destination = relationship.destinationEntity.flatMap(version.entity(named:))
-                else { continue }
-                let inverseOwner = version.declaringEntity(of: inverse, in: destination)
-                guard members.contains(inverseOwner.name),
-                    let inverseColumn = columnByProperty[PropertyKey(entity: inverseOwner.name, property: inverse.name)]
+            let members = hierarchy.count == 1 ? [] : Set(hierarchy.map { entities[$0].name })
+            let rootName = entities[root].name
+            for toMany in orderedToManys {
+                guard hierarchy.count == 1 ? toMany.inverseOwner == rootName : members.contains(toMany.inverseOwner),
+                    let inverseColumn = columnByProperty[
+                        PropertyKey(entity: toMany.inverseOwner, property: toMany.inverse)]
                 else { continue }
                 let name = columnNames.claim(
-                    Self.orderColumnName(toOneColumn: inverseColumn), qualifier: inverseOwner.name)
+                    Self.orderColumnName(toOneColumn: inverseColumn), qualifier: toMany.inverseOwner)
                 let content = Column.Content.order(
-                    owner: owner.name, relationship: relationship.name, inverseColumn: inverseColumn)
+                    owner: toMany.owner, relationship: toMany.relationship, inverseColumn: inverseColumn)
                 columns.append(Column(name: name, declaredType: "INTEGER", content: content))
-                orderColumnByToOne[PropertyKey(entity: inverseOwner.name, property: inverse.name)] = name
+                orderColumnByToOne[PropertyKey(entity: toMany.inverseOwner, property: toMany.inverse)] = name
             }
-            for entity in hierarchy { tableIndexByEntity[entity.name] = tables.count }
-            tables.append(Table(name: tableName, entities: hierarchy.map(\.name), columns: columns))
+            for position in hierarchy { tableIndexByEntity[entities[position].name] = tables.count }
+            tables.append(Table(name: tableName, entities: hierarchy.map { entities[$0].name }, columns: columns))
         }
         reservedNames = names
     }
@@ -205,7 +223,8 @@ extension StoreLayout {
 struct NameAllocator: Sendable {
     private var taken: Set<String> = []
 
-    init(reserved: [String] = []) {
+    init(reserved: [String] = [], capacity: Int = 0) {
+        taken.reserveCapacity(capacity)
         for name in reserved { taken.insert(Self.key(name)) }
     }
 
@@ -218,8 +237,18 @@ struct NameAllocator: Sendable {
         return "\(base)_\(number)"
     }
 
-    /// SQLite folds ASCII letters only when it compares identifiers.
+    /// SQLite folds ASCII letters only when it compares identifiers. Written into the new string directly (a
+    /// short name's stays inline, with no allocation): a layout claims every column name of every table.
     private static func key(_ name: String) -> String {
-        String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+        let count = name.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = 0
+            for byte in name.utf8 {
+                buffer[index] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                index += 1
+            }
+            return count
+        }
     }
 }

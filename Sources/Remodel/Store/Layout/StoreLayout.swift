@@ -168,7 +168,12 @@ package struct StoreLayout: Sendable {
     package func joinTable(named name: String) -> JoinTable? { joinTables.first { $0.name == name } }
 
     /// The hierarchy table with that name.
-    func table(named name: String) -> Table? { tables.first { $0.name == name } }
+    func table(named name: String) -> Table? {
+        // Mostly the table of the entity of that name (a hierarchy's table is named after its root); names are
+        // given out once, so a table found so is the only one.
+        if let index = tableIndexByEntity[name], tables[index].name == name { return tables[index] }
+        return tables.first { $0.name == name }
+    }
 
     /// Where a relationship of an entity (declared by it or inherited) is kept; `nil` for transient
     /// relationships and relationships whose destination does not exist.

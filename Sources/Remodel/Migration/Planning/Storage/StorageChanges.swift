@@ -104,8 +104,21 @@ struct StorageChanges: Equatable {
 extension StorageChanges {
     /// The changes of one step, from its analysis; the tables `unchanged` finds the step leaves as they were are
     /// carried as they are without it.
-    init(analysis: StepStorageAnalysis, unchanged: UnchangedTables = .none) {
+    ///
+    /// `before` is the step before in a chain (which wrote this step's source): its destination layout, its
+    /// changes and the tables it left as they were. A table it too left as it was, the same there, is carried as
+    /// that step carried it, without making the same carry again.
+    init(
+        analysis: StepStorageAnalysis, unchanged: UnchangedTables = .none,
+        before: (layout: StoreLayout, changes: StorageChanges, unchanged: Set<String>)? = nil
+    ) {
         for table in analysis.destination.tables {
+            if let before, unchanged.tables.contains(table.name), before.unchanged.contains(table.name),
+                let carried = before.changes.carriedTables[table.name], before.layout.table(named: table.name) == table
+            {
+                carriedTables[table.name] = carried
+                continue
+            }
             if let carried = unchanged.carried(table) ?? analysis.carried(table) { carriedTables[table.name] = carried }
         }
         for join in analysis.destination.joinTables {

@@ -83,10 +83,11 @@ struct UnchangedTables: Sendable {
     }
 
     /// Whether an entity mapping takes every stored attribute and relationship of `entity` from the one of the
-    /// same name, as it is.
-    private static func copiesEveryProperty(_ mapping: EntityMapping, of entity: Entity, in layout: StoreLayout)
-        -> Bool
-    {
+    /// same name, as it is. `inOrder` tries ``copiesInOrder(_:of:in:)`` first (tests ask both roads).
+    static func copiesEveryProperty(
+        _ mapping: EntityMapping, of entity: Entity, in layout: StoreLayout, inOrder: Bool = true
+    ) -> Bool {
+        if inOrder, let answer = copiesInOrder(mapping, of: entity, in: layout.version) { return answer }
         let attributes = layout.storedAttributes(of: entity)
         let relationships = layout.version.relationships(of: entity).filter { !$0.isTransient }
         guard mapping.attributes.count == attributes.count, mapping.relationships.count == relationships.count else {
@@ -106,6 +107,55 @@ struct UnchangedTables: Sendable {
         return mapping.relationships.allSatisfy {
             relationshipNames.contains($0.destination) && $0.source == $0.destination
         }
+    }
+
+    /// ``copiesEveryProperty(_:of:in:)`` for a mapping that lists the entity's stored attributes and relationships
+    /// in model order (as inference writes a copy), answered by walking the two side by side, without a set or a
+    /// copy of any property: nil when the mapping lists them otherwise, for the full answer.
+    static func copiesInOrder(_ mapping: EntityMapping, of entity: Entity, in version: ModelVersion) -> Bool? {
+        let prefix = "$source."
+        var attributeCount = 0
+        var relationshipCount = 0
+        var names: [String] = []
+        // Inherited properties first, as `ModelVersion.attributes(of:)` and `relationships(of:)` list them.
+        let line = entity.parentName == nil ? [entity] : version.ancestors(of: entity).reversed() + [entity]
+        for declaring in line {
+            for attribute in declaring.attributes where attribute.isStored {
+                guard attributeCount < mapping.attributes.count else { return nil }
+                let attributeMapping = mapping.attributes[attributeCount]
+                guard attributeMapping.destination == attribute.name else { return nil }
+                guard attributeMapping.sourceAttribute == attribute.name, let text = attributeMapping.value?.text,
+                    text.hasPrefix(prefix), text.dropFirst(prefix.count) == attribute.name
+                else { return false }
+                attributeCount += 1
+            }
+        }
+        guard attributeCount == mapping.attributes.count else { return nil }
+        for declaring in line {
+            for relationship in declaring.relationships where !relationship.isTransient {
+                guard relationshipCount < mapping.relationships.count,
+                    mapping.relationships[relationshipCount].destination == relationship.name
+                else { return nil }
+                guard mapping.relationships[relationshipCount].source == relationship.name else { return false }
+                relationshipCount += 1
+            }
+        }
+        guard relationshipCount == mapping.relationships.count else { return nil }
+        // The names must be distinct, attributes among attributes and relationships among relationships.
+        names.reserveCapacity(max(attributeCount, relationshipCount))
+        for attributeMapping in mapping.attributes { names.append(attributeMapping.destination) }
+        guard Self.distinct(&names) else { return false }
+        names.removeAll(keepingCapacity: true)
+        for relationshipMapping in mapping.relationships { names.append(relationshipMapping.destination) }
+        return Self.distinct(&names)
+    }
+
+    /// Whether the names are distinct (sorts them).
+    private static func distinct(_ names: inout [String]) -> Bool {
+        guard names.count > 1 else { return true }
+        names.sort()
+        for index in 1..<names.count where names[index] == names[index - 1] { return false }
+        return true
     }
 
     /// Whether the step leaves an entity's values, links and rules as they were: it is unchanged, and so are
