@@ -61,10 +61,8 @@ public struct FetchedProperty: Sendable, Hashable {
 ///
 /// Inherited properties are resolved through ``ModelVersion``, which knows the parents.
 public struct Entity: Sendable, Hashable {
-    /// What an entity is made of, kept in one shared box: a copy of an entity (planning a long history reads
-    /// entities out of every version, again and again) then retains one object instead of each of a dozen
-    /// fields, and two copies of one entity compare equal without comparing their fields.
-    private struct Fields: Hashable {
+    /// What the value is made of, in one `CopyOnWrite` box.
+    private struct Fields: Hashable, Sendable {
         var name: String
         var className: String?
         var parentName: String?
@@ -80,86 +78,72 @@ public struct Entity: Sendable, Hashable {
         var source: ElementSource
     }
 
-    private final class Box: @unchecked Sendable {
-        // Written only through an entity that holds the only reference (`unique`): copy on write.
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// The fields to change: the box, copied first when another entity shares it.
-    private var unique: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            return box
-        }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     /// The entity's name; the table of a hierarchy is named after its root entity.
     public var name: String {
-        get { box.fields.name }
-        _modify { yield &unique.fields.name }
+        get { fields.value.name }
+        _modify { yield &fields.value.name }
     }
     /// The class Xcode generates, kept but not used for storage.
     public var className: String? {
-        get { box.fields.className }
-        _modify { yield &unique.fields.className }
+        get { fields.value.className }
+        _modify { yield &fields.value.className }
     }
     /// The parent entity's name, if any.
     public var parentName: String? {
-        get { box.fields.parentName }
-        _modify { yield &unique.fields.parentName }
+        get { fields.value.parentName }
+        _modify { yield &fields.value.parentName }
     }
     /// Whether the entity has no instances of its own.
     public var isAbstract: Bool {
-        get { box.fields.isAbstract }
-        _modify { yield &unique.fields.isAbstract }
+        get { fields.value.isAbstract }
+        _modify { yield &fields.value.isAbstract }
     }
     /// The renaming identifier.
     public var elementID: String? {
-        get { box.fields.elementID }
-        _modify { yield &unique.fields.elementID }
+        get { fields.value.elementID }
+        _modify { yield &fields.value.elementID }
     }
     /// Changes the version hash without changing anything else.
     public var versionHashModifier: String? {
-        get { box.fields.versionHashModifier }
-        _modify { yield &unique.fields.versionHashModifier }
+        get { fields.value.versionHashModifier }
+        _modify { yield &fields.value.versionHashModifier }
     }
     /// Attributes this entity declares itself, in file order.
     public var attributes: [Attribute] {
-        get { box.fields.attributes }
-        _modify { yield &unique.fields.attributes }
+        get { fields.value.attributes }
+        _modify { yield &fields.value.attributes }
     }
     /// Relationships this entity declares itself, in file order.
     public var relationships: [Relationship] {
-        get { box.fields.relationships }
-        _modify { yield &unique.fields.relationships }
+        get { fields.value.relationships }
+        _modify { yield &fields.value.relationships }
     }
     /// Fetched properties this entity declares (kept, not stored).
     public var fetchedProperties: [FetchedProperty] {
-        get { box.fields.fetchedProperties }
-        _modify { yield &unique.fields.fetchedProperties }
+        get { fields.value.fetchedProperties }
+        _modify { yield &fields.value.fetchedProperties }
     }
     /// Uniqueness constraints.
     public var uniquenessConstraints: [UniquenessConstraint] {
-        get { box.fields.uniquenessConstraints }
-        _modify { yield &unique.fields.uniquenessConstraints }
+        get { fields.value.uniquenessConstraints }
+        _modify { yield &fields.value.uniquenessConstraints }
     }
     /// Fetch indexes.
     public var fetchIndexes: [FetchIndex] {
-        get { box.fields.fetchIndexes }
-        _modify { yield &unique.fields.fetchIndexes }
+        get { fields.value.fetchIndexes }
+        _modify { yield &fields.value.fetchIndexes }
     }
     /// Entries of `<userInfo>`.
     public var userInfo: [String: String] {
-        get { box.fields.userInfo }
-        _modify { yield &unique.fields.userInfo }
+        get { fields.value.userInfo }
+        _modify { yield &fields.value.userInfo }
     }
     /// Where the entity is written.
     public var source: ElementSource {
-        get { box.fields.source }
-        _modify { yield &unique.fields.source }
+        get { fields.value.source }
+        _modify { yield &fields.value.source }
     }
 
     /// Creates an entity.
@@ -170,19 +154,13 @@ public struct Entity: Sendable, Hashable {
         uniquenessConstraints: [UniquenessConstraint] = [], fetchIndexes: [FetchIndex] = [],
         userInfo: [String: String] = [:], source: ElementSource = .synthetic
     ) {
-        box = Box(
+        fields = CopyOnWrite(
             Fields(
                 name: name, className: className, parentName: parentName, isAbstract: isAbstract, elementID: elementID,
                 versionHashModifier: versionHashModifier, attributes: attributes, relationships: relationships,
                 fetchedProperties: fetchedProperties, uniquenessConstraints: uniquenessConstraints,
                 fetchIndexes: fetchIndexes, userInfo: userInfo, source: source))
     }
-
-    public static func == (lhs: Entity, rhs: Entity) -> Bool {
-        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
-    }
-
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     /// The attribute this entity declares with that name.
     public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }

@@ -8,10 +8,8 @@ public enum DeletionRule: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// A relationship from one entity to another.
 public struct Relationship: Sendable, Hashable {
-    /// What a relationship is made of, kept in one shared box: a copy (planning a long history reads the model's
-    /// properties out of every version, again and again) then retains one object instead of each field, and two
-    /// copies of one value compare equal without comparing their fields.
-    private struct Fields: Hashable {
+    /// What the value is made of, in one `CopyOnWrite` box.
+    private struct Fields: Hashable, Sendable {
         var name: String
         var destinationEntity: String?
         var inverseName: String?
@@ -29,96 +27,82 @@ public struct Relationship: Sendable, Hashable {
         var source: ElementSource
     }
 
-    private final class Box: @unchecked Sendable {
-        // Written only through a value that holds the only reference (`unique`): copy on write.
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// The fields to change: the box, copied first when another value shares it.
-    private var unique: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            return box
-        }
-    }
+    private var fields: CopyOnWrite<Fields>
 
     /// The relationship's name, which is also its column or join-table name.
     public var name: String {
-        get { box.fields.name }
-        _modify { yield &unique.fields.name }
+        get { fields.value.name }
+        _modify { yield &fields.value.name }
     }
     /// The entity the relationship points to, as written.
     public var destinationEntity: String? {
-        get { box.fields.destinationEntity }
-        _modify { yield &unique.fields.destinationEntity }
+        get { fields.value.destinationEntity }
+        _modify { yield &fields.value.destinationEntity }
     }
     /// The inverse relationship's name, if any.
     public var inverseName: String? {
-        get { box.fields.inverseName }
-        _modify { yield &unique.fields.inverseName }
+        get { fields.value.inverseName }
+        _modify { yield &fields.value.inverseName }
     }
     /// The entity the inverse belongs to, as written.
     public var inverseEntity: String? {
-        get { box.fields.inverseEntity }
-        _modify { yield &unique.fields.inverseEntity }
+        get { fields.value.inverseEntity }
+        _modify { yield &fields.value.inverseEntity }
     }
     /// Whether an empty relationship is allowed.
     public var isOptional: Bool {
-        get { box.fields.isOptional }
-        _modify { yield &unique.fields.isOptional }
+        get { fields.value.isOptional }
+        _modify { yield &fields.value.isOptional }
     }
     /// Whether the relationship holds many objects.
     public var isToMany: Bool {
-        get { box.fields.isToMany }
-        _modify { yield &unique.fields.isToMany }
+        get { fields.value.isToMany }
+        _modify { yield &fields.value.isToMany }
     }
     /// Whether a to-many relationship keeps its order.
     public var isOrdered: Bool {
-        get { box.fields.isOrdered }
-        _modify { yield &unique.fields.isOrdered }
+        get { fields.value.isOrdered }
+        _modify { yield &fields.value.isOrdered }
     }
     /// The deletion rule as written, `nil` when absent.
     public var deletionRuleName: String? {
-        get { box.fields.deletionRuleName }
-        _modify { yield &unique.fields.deletionRuleName }
+        get { fields.value.deletionRuleName }
+        _modify { yield &fields.value.deletionRuleName }
     }
     /// The smallest number of objects, when set.
     public var minCount: Int? {
-        get { box.fields.minCount }
-        _modify { yield &unique.fields.minCount }
+        get { fields.value.minCount }
+        _modify { yield &fields.value.minCount }
     }
     /// The largest number of objects, when set (to-one relationships have 1).
     public var maxCount: Int? {
-        get { box.fields.maxCount }
-        _modify { yield &unique.fields.maxCount }
+        get { fields.value.maxCount }
+        _modify { yield &fields.value.maxCount }
     }
     /// A transient relationship has no storage.
     public var isTransient: Bool {
-        get { box.fields.isTransient }
-        _modify { yield &unique.fields.isTransient }
+        get { fields.value.isTransient }
+        _modify { yield &fields.value.isTransient }
     }
     /// The renaming identifier.
     public var elementID: String? {
-        get { box.fields.elementID }
-        _modify { yield &unique.fields.elementID }
+        get { fields.value.elementID }
+        _modify { yield &fields.value.elementID }
     }
     /// Changes the version hash without changing anything else.
     public var versionHashModifier: String? {
-        get { box.fields.versionHashModifier }
-        _modify { yield &unique.fields.versionHashModifier }
+        get { fields.value.versionHashModifier }
+        _modify { yield &fields.value.versionHashModifier }
     }
     /// Entries of `<userInfo>`.
     public var userInfo: [String: String] {
-        get { box.fields.userInfo }
-        _modify { yield &unique.fields.userInfo }
+        get { fields.value.userInfo }
+        _modify { yield &fields.value.userInfo }
     }
     /// Where the relationship is written.
     public var source: ElementSource {
-        get { box.fields.source }
-        _modify { yield &unique.fields.source }
+        get { fields.value.source }
+        _modify { yield &fields.value.source }
     }
 
     /// Creates a relationship.
@@ -130,7 +114,7 @@ public struct Relationship: Sendable, Hashable {
         versionHashModifier: String? = nil, userInfo: [String: String] = [:],
         source: ElementSource = .synthetic
     ) {
-        box = Box(
+        fields = CopyOnWrite(
             Fields(
                 name: name,
                 destinationEntity: destinationEntity,
@@ -148,12 +132,6 @@ public struct Relationship: Sendable, Hashable {
                 userInfo: userInfo,
                 source: source))
     }
-
-    public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
-        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
-    }
-
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     /// Whether an object must be related to at least one object: a required
     /// to-one, or a to-many with a minimum count. (A required to-many with no
