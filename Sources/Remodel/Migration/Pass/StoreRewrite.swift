@@ -71,15 +71,18 @@ struct StoreRewrite {
         for carried in changes.carriedTables.values { destinationTable[carried.source] = carried }
         var joinDestination: [String: String] = [:]
         for (to, from) in changes.carriedJoins { joinDestination[from] = to }
+        var wantedByName: [String: StoreLayout.Index] = [:]
+        for index in destination.indexes { wantedByName[index.name] = index }
         for index in source.indexes where app.layoutIndexes.contains(index.name) {
             var kept = false
-            if let wanted = destination.indexes.first(where: { $0.name == index.name }) {
+            if let wanted = wantedByName[index.name] {
                 if let carried = destinationTable[index.table] {
                     var moved = index
                     moved.table = carried.destination
+                    // A key on a column the table does not carry matches no wanted key: the index is dropped.
                     moved.keys = index.keys.map { key in
                         var key = key
-                        key.column = Self.carriedName(of: key.column, in: carried)
+                        key.column = carried.destinationColumn(carrying: key.column) ?? "\u{0}"
                         return key
                     }
                     kept = moved == wanted
@@ -91,14 +94,6 @@ struct StoreRewrite {
             }
             if !kept { try connection.execute("DROP INDEX IF EXISTS main.\(quoteIdentifier(index.name))") }
         }
-    }
-
-    /// The destination name of a carried table's source column: `_pk` and `_entity` stay as they are (a
-    /// hierarchy table's index on `_entity` is kept, not built again at each step); a column the table does
-    /// not carry has none, so an index on it is dropped.
-    private static func carriedName(of column: String, in carried: StorageChanges.CarriedTable) -> String {
-        if column == StoreColumn.pk || column == StoreColumn.entity { return column }
-        return carried.columns.first { $0.value.column == column }?.key ?? "\u{0}"
     }
 
     /// Renames carried tables (hierarchy and join) whose name changes, through temporary names so that two

@@ -40,6 +40,13 @@ struct StorageChanges: Equatable {
             }
         }
 
+        /// The destination column a source column of the table is carried to: `_pk` and `_entity` are carried as
+        /// they are (they are not in ``columns``); nil for a column the table does not carry.
+        func destinationColumn(carrying column: String) -> String? {
+            if column == StoreColumn.pk || column == StoreColumn.entity { return column }
+            return columns.first { $0.value.column == column }?.key
+        }
+
         static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {
             lhs.source == rhs.source && lhs.destination == rhs.destination && lhs.columns == rhs.columns
                 && lhs.droppedColumns == rhs.droppedColumns
