@@ -9,21 +9,9 @@ extension ModelVersion {
 
 extension ModelVersion {
     /// The positions in ``entities`` of ``hierarchy(of:)`` of the entity at `position`, in the same order: what
-    /// the layout reads, by position, so that no entity is copied.
+    /// the layout reads, by position.
     func hierarchyPositions(of position: Int) -> [Int] {
-        let name = entities[position].name
-        guard childrenByName[name] != nil else { return [position] }
-        var result = [position]
-        var seen: Set<String> = [name]
-        var next = 0
-        while next < result.count {
-            for child in childrenByName[entities[result[next]].name] ?? []
-            where seen.insert(entities[child].name).inserted {
-                result.append(child)
-            }
-            next += 1
-        }
-        return result
+        [position] + descendantPositions(of: entities[position].name)
     }
 
     /// The positions in ``entities`` of ``rootEntities``, in the same order.

@@ -45,7 +45,7 @@ public struct ModelVersion: Sendable, Hashable {
 
     private var indexByName: [String: Int]
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
-    private(set) var childrenByName: [String: [Int]]
+    private var childrenByName: [String: [Int]]
     /// The version hash of every entity, by entity name (the recipe is in `VersionHash.swift`). Computed
     /// when first asked, then kept: recognising a store asks it of the store's version (of every version,
     /// for a store that records no version name), writing a store's metadata of its version; the versions
@@ -141,12 +141,21 @@ public struct ModelVersion: Sendable, Hashable {
     /// The entity and every entity that inherits from it, parents before children.
     public func hierarchy(of entity: Entity) -> [Entity] {
         guard childrenByName[entity.name] != nil else { return [entity] }
-        var result: [Entity] = [entity]
-        var seen: Set<String> = [entity.name]
+        return [entity] + descendantPositions(of: entity.name).map { entities[$0] }
+    }
+
+    /// The positions of every entity inheriting from the one named `name`, parents before children, each once
+    /// (a cycle stops where it comes back).
+    func descendantPositions(of name: String) -> [Int] {
+        guard childrenByName[name] != nil else { return [] }
+        var result: [Int] = []
+        var parents = [name]
+        var seen: Set<String> = [name]
         var next = 0
-        while next < result.count {
-            for child in childrenByName[result[next].name] ?? [] where seen.insert(entities[child].name).inserted {
-                result.append(entities[child])
+        while next < parents.count {
+            for child in childrenByName[parents[next]] ?? [] where seen.insert(entities[child].name).inserted {
+                result.append(child)
+                parents.append(entities[child].name)
             }
             next += 1
         }
@@ -154,13 +163,7 @@ public struct ModelVersion: Sendable, Hashable {
     }
 
     /// Entities that have no parent (or whose parent is missing): one store table each.
-    public var rootEntities: [Entity] {
-        var seen: Set<String> = []
-        return entities.compactMap { entity in
-            let root = root(of: entity)
-            return seen.insert(root.name).inserted ? root : nil
-        }
-    }
+    public var rootEntities: [Entity] { rootPositions.map { entities[$0] } }
 
     /// Every attribute of the entity, inherited ones first, as Core Data resolves them.
     public func attributes(of entity: Entity) -> [Attribute] {
