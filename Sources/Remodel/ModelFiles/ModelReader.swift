@@ -82,7 +82,8 @@ public enum ModelReader {
     }
 
     static func listing(at path: String) -> Listing? {
-        let entries = FileTree.names(in: path)
+        let url = URL(fileURLWithPath: path)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let folders = entries.filter { $0.hasSuffix(".xcdatamodel") }
         guard !folders.isEmpty else { return nil }
         var diagnostics: [Diagnostic] = []
@@ -90,14 +91,14 @@ public enum ModelReader {
         for folder in folders {
             let contents = "\(path)/\(folder)/contents"
             contentsByName[String(folder.dropLast(".xcdatamodel".count))] =
-                FileTree.kind(of: contents) != nil ? contents : nil
+                FileManager.default.fileExists(atPath: contents) ? contents : nil
         }
         let (ordered, former, orderDiagnostics) = VersionOrderFile.order(Array(contentsByName.keys), bundlePath: path)
         diagnostics += orderDiagnostics
         let (current, currentDiagnostics) = currentVersionName(bundlePath: path, known: Set(contentsByName.keys))
         diagnostics += currentDiagnostics
         return Listing(
-            name: String(FileTree.deletingExtension(of: FileTree.lastComponent(of: path))), path: path,
+            name: url.deletingPathExtension().lastPathComponent, path: path,
             versions: ordered.map { ($0, contentsByName[$0] ?? nil) }, currentVersionName: current,
             formerVersionNames: former,
             diagnostics: diagnostics)
@@ -185,7 +186,7 @@ public enum ModelReader {
 
     private static func currentVersionName(bundlePath: String, known: Set<String>) -> (String?, [Diagnostic]) {
         let plistPath = "\(bundlePath)/.xccurrentversion"
-        guard FileTree.kind(of: plistPath) != nil else { return (nil, []) }
+        guard FileManager.default.fileExists(atPath: plistPath) else { return (nil, []) }
         let root: XMLNode
         do {
             root = try XMLDocumentReader.read(path: plistPath)
@@ -225,8 +226,9 @@ extension ModelBundle {
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/invalidModel`` naming the file and position.
     public init(contentsOf path: String) throws(RemodelError) {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        if FileTree.kind(of: trimmed) == .folder,
-            FileTree.pathExtension(of: FileTree.lastComponent(of: trimmed)) != "xcdatamodel"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), isDirectory.boolValue,
+            URL(fileURLWithPath: trimmed).pathExtension != "xcdatamodel"
         {
             self = try ModelReader.lazyBundle(at: trimmed)
         } else {

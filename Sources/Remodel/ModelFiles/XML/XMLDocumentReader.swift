@@ -19,10 +19,10 @@ package enum XMLDocumentReader {
     /// Parses the file at `path`; `displayPath` is what locations call it.
     package static func read(path: String, displayPath: String? = nil) throws(Failure) -> XMLNode {
         let shown = displayPath ?? path
-        guard let bytes = FileTree.bytes(at: path) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(location: SourceLocation(file: shown), message: "cannot read the file")
         }
-        return try parse(bytes, file: shown)
+        return try parse(Array(data), file: shown)
     }
 
     /// Parses XML text held in memory: on the plain road when the text is one it takes (``PlainXML``), else with
