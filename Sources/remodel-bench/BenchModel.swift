@@ -9,11 +9,12 @@ enum BenchModel {
     static let v2 = "BenchLibrary 2"
     static let v4 = "BenchLibrary 4"
 
-    /// The repository root, found from this file's path at build time.
+    /// The repository root, found from this file's path at build time (by its text: `URL` would map Foundation's
+    /// code into every child, and the memory figures are the library's).
     static let repository: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
+        var path = Substring(#filePath)
+        for _ in 0..<3 { path = path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        return String(path)
     }()
     static var bundlePath: String { SourceModel.library.bundlePath }
     static var mappingsPath: String { repository + "/Benchmarks/Mappings" }

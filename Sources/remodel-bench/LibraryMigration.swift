@@ -11,7 +11,7 @@ enum LibraryMigration {
         let bundle = try model.bundle()
         var options = MigrationOptions(mappingsDirectory: BenchModel.mappingsPath, targetVersion: version)
         // `REMODEL_BENCH_CHECK=written` measures SQLite's check of the written tables only (the default reads the whole file).
-        if ProcessInfo.processInfo.environment["REMODEL_BENCH_CHECK"] == "written" {
+        if getenv("REMODEL_BENCH_CHECK").map({ String(cString: $0) }) == "written" {
             options.integrityCheck = .writtenTables
         }
         let migrator = Migrator(bundle: bundle, options: options)

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// A file is read on one of two roads to one answer. Most files (UTF-8, no document type, no CDATA, no
 /// namespaces, no line breaks inside attribute values: what Xcode writes) take the tag reader
-/// (`ModelTagTree`): libxml2 checks the file without building a tree, and one pass over the bytes gives each
+/// (`ModelTagTree`): `PlainXML` (or, for a text it does not take, libxml2) checks the file without building a
+/// tree, and one pass over the bytes gives each
 /// element, its attributes and their positions, each distinct tag decoded once per bundle. Any other file
 /// takes libxml2's tree (`XMLNode`). The mapping below is the same for both (`ModelElementTree`).
 package enum ModelFileReader {
@@ -42,7 +43,7 @@ package enum ModelFileReader {
     /// reader, and the one it is held to.
     static func readThroughTree(bytes: [UInt8], path: String, versionName: String) -> (ModelVersion?, [Diagnostic]) {
         do {
-            let root = try XMLDocumentReader.parse(bytes, file: path)
+            let root = try XMLDocumentReader.parseWithLibXML2(bytes, file: path)
             return version(from: root, path: path, versionName: versionName)
         } catch {
             return (nil, [Diagnostic(.error, rule: .malformedXML, message: error.message, at: error.location)])

@@ -104,11 +104,7 @@ package final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    private static func fileURI(for path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
-    }
+    private static func fileURI(for path: String) -> String { sqliteFileURI(path) }
 
     private static func readOnlyURI(for path: String) -> String {
         fileURI(for: path) + "?mode=ro"

@@ -10,8 +10,9 @@ import Foundation
 /// `REMODEL_FAULT_POINT` kills the process (`SIGKILL`) the `REMODEL_FAULT_HIT`-th time it is reached.
 package enum FaultInjection {
     private static let armed: (name: String, hit: Int)? = {
-        guard let name = ProcessInfo.processInfo.environment["REMODEL_FAULT_POINT"] else { return nil }
-        let hit = ProcessInfo.processInfo.environment["REMODEL_FAULT_HIT"].flatMap { Int($0) } ?? 1
+        // `getenv`, not `ProcessInfo`, whose environment is a dictionary of every variable, made in Foundation.
+        guard let name = getenv("REMODEL_FAULT_POINT").map({ String(cString: $0) }) else { return nil }
+        let hit = getenv("REMODEL_FAULT_HIT").flatMap { Int(String(cString: $0)) } ?? 1
         return (name, hit)
     }()
 

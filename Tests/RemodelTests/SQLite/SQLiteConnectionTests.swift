@@ -71,4 +71,28 @@ struct SQLiteConnectionTests {
             try connection.execute("DROP TABLE \(quoteIdentifier(name))")
         }
     }
+
+    /// Random paths of every byte class a file name can hold: each store's URI is what Foundation's percent-encoding
+    /// gives, and SQLite opens the file by it (a store is created, then found again by its plain path).
+    @Test func storePathsBecomeTheURIsFoundationWrites() throws {
+        let pieces = [
+            "a", "Z", "0", " ", "%", "?", "#", "&", "=", ";", ":", "@", "!", "$", "'", "(", ")", "*", "+", ",", "-",
+            ".",
+            "_", "~", "[", "]", "\"", "<", ">", "^", "`", "{", "|", "}", "\\", "é", "日本", "🦆", "\u{7F}", "\t",
+        ]
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        var random = SplitMix64(seed: 31)
+        let folder = try TemporaryFolder()
+        for round in 0..<200 {
+            let name = (0..<(1 + Int(random.next() % 8))).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+                .joined()
+            let path = folder.path + "/" + name
+            #expect(sqliteFileURI(path) == "file:" + path.addingPercentEncoding(withAllowedCharacters: allowed)!)
+            guard round % 10 == 0, !name.contains("/") else { continue }
+            try SQLiteConnection(path: path, mode: .create).execute("CREATE TABLE t (x)")
+            #expect(FileManager.default.fileExists(atPath: path), "\(name)")
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 }

@@ -67,16 +67,9 @@ package struct MappingCatalog: Sendable {
 
     /// The `*.xml` files under a folder, sorted, or the path itself when it is a file.
     static func xmlFiles(under directory: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return [] }
-        guard isDirectory.boolValue else { return [directory] }
-        // The enumerator lists nothing under a symbolic link to a folder: walk the folder it names.
-        let enumerator = FileManager.default.enumerator(
-            atPath: URL(fileURLWithPath: directory).resolvingSymlinksInPath().path)
-        var result: [String] = []
-        while let entry = enumerator?.nextObject() as? String {
-            if entry.hasSuffix(".xml") { result.append(directory + "/" + entry) }
-        }
-        return result.sorted()
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return [] }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return [directory] }
+        return FileTree.entries(under: directory, endingWith: ".xml").map { directory + "/" + $0 }.sorted()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The tag reader: a model file read in one pass over its bytes, after libxml2 has checked it without building
-/// a tree (`XMLDocumentReader.check`).
+/// The tag reader: a model file read in one pass over its bytes, after ``PlainXML`` has found it well-formed, or
+/// libxml2 has checked it without building a tree (`XMLDocumentReader.check`).
 ///
 /// Each element keeps its position and a shared record of its start tag's text (`TagRecord`): the tag's name,
 /// its attributes decoded, sorted and placed relative to the `<`, and where each attribute the reader interprets
@@ -79,7 +79,9 @@ struct ModelTagTree: ModelElementTree {
         -> ModelTagTree?
     {
         guard bytes.count < Int(Int32.max), bytes.withUnsafeBufferPointer(Self.isPlain) else { return nil }
-        try XMLDocumentReader.check(bytes, file: file)
+        // A text on the plain road is well-formed without libxml2; any other is checked by libxml2, which names
+        // what is wrong.
+        if !bytes.withUnsafeBufferPointer(PlainXML.isWellFormed) { try XMLDocumentReader.check(bytes, file: file) }
         let elements = bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer, pool: pool)
             return scanner.elements()
@@ -130,7 +132,7 @@ struct ModelTagTree: ModelElementTree {
         return name.lowercased() == "utf-8"
     }
 
-    /// The one pass over a text libxml2 has accepted.
+    /// The one pass over a text found well-formed.
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         let pool: TagRecordPool
@@ -290,7 +292,7 @@ struct ModelTagTree: ModelElementTree {
             var written: [ElementSource.Written] = []
             written.reserveCapacity(attributes.count)
             for attribute in attributes {
-                guard let value = Self.decode(UnsafeBufferPointer(rebasing: bytes[attribute.value])) else {
+                guard let value = XMLReferences.decode(UnsafeBufferPointer(rebasing: bytes[attribute.value])) else {
                     return nil
                 }
                 // Where the value starts, as `ElementSource` keeps it: lines after the `<` and, on the `<`'s line,
@@ -335,49 +337,6 @@ struct ModelTagTree: ModelElementTree {
             cursorColumn += Self.characters(in: cursor..<offset, bytes)
             cursor = offset
             return (line, cursorColumn)
-        }
-
-        /// An attribute's value with its references decoded (the predefined entities and character
-        /// references: the only ones a text without a document type can hold); nil for any other.
-        static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
-            guard find(UInt8(ascii: "&"), raw, from: 0) != nil else { return String(decoding: raw, as: UTF8.self) }
-            var decoded: [UInt8] = []
-            decoded.reserveCapacity(raw.count)
-            var index = 0
-            while index < raw.count {
-                let byte = raw[index]
-                guard byte == UInt8(ascii: "&") else {
-                    decoded.append(byte)
-                    index += 1
-                    continue
-                }
-                guard let end = find(UInt8(ascii: ";"), raw, from: index + 1) else { return nil }
-                let name = UnsafeBufferPointer(rebasing: raw[index + 1..<end])
-                index = end + 1
-                if name.first == UInt8(ascii: "#") {
-                    guard let scalar = characterReference(UnsafeBufferPointer(rebasing: name[1...])) else { return nil }
-                    decoded.append(contentsOf: String(Character(scalar)).utf8)
-                    continue
-                }
-                switch String(decoding: name, as: UTF8.self) {
-                case "lt": decoded.append(UInt8(ascii: "<"))
-                case "gt": decoded.append(UInt8(ascii: ">"))
-                case "amp": decoded.append(UInt8(ascii: "&"))
-                case "quot": decoded.append(UInt8(ascii: "\""))
-                case "apos": decoded.append(UInt8(ascii: "'"))
-                default: return nil
-                }
-            }
-            return String(decoding: decoded, as: UTF8.self)
-        }
-
-        /// The scalar of a character reference's digits (`10`, `x0A`).
-        private static func characterReference(_ digits: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
-            guard !digits.isEmpty else { return nil }
-            let hex = digits[0] == UInt8(ascii: "x")
-            let text = String(decoding: hex ? UnsafeBufferPointer(rebasing: digits[1...]) : digits, as: UTF8.self)
-            guard !text.isEmpty, text.count <= 8, let value = UInt32(text, radix: hex ? 16 : 10) else { return nil }
-            return Unicode.Scalar(value)
         }
     }
 }

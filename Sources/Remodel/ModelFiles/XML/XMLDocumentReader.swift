@@ -25,8 +25,19 @@ package enum XMLDocumentReader {
         return try parse(Array(data), file: shown)
     }
 
-    /// Parses XML text held in memory.
+    /// Parses XML text held in memory: on the plain road when the text is one it takes (``PlainXML``), else with
+    /// libxml2.
     package static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> XMLNode {
+        if let root = PlainXML.root(of: bytes) {
+            var scanner = XMLTagScanner(bytes: bytes)
+            return tree(root, tags: scanner.startTags(), bytes: bytes, file: file)
+        }
+        return try parseWithLibXML2(bytes, file: file)
+    }
+
+    /// Parses XML text held in memory with libxml2, whatever the text: the road every text took before the plain
+    /// road, and the one that road is held to.
+    static func parseWithLibXML2(_ bytes: [UInt8], file: String) throws(Failure) -> XMLNode {
         _ = initialized
         var scanner = XMLTagScanner(bytes: bytes)
         let tags = scanner.startTags()
@@ -46,7 +57,43 @@ package enum XMLDocumentReader {
             throw Failure(
                 location: SourceLocation(file: file, line: 1, column: 1), message: "the document has no root element")
         }
-        var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file, document: document)
+        return tree(parsed(root, in: document), tags: tags, bytes: bytes, file: file)
+    }
+
+    /// The element libxml2 made, as the plain road gives its elements.
+    private static func parsed(_ node: xmlNodePtr, in document: xmlDocPtr) -> ParsedXMLElement {
+        var element = ParsedXMLElement(
+            name: String(cString: node.pointee.name), attributes: [], children: [], text: "",
+            line: max(1, Int(xmlGetLineNo(node))))
+        var property = node.pointee.properties
+        while let attribute = property {
+            var value = ""
+            if let content = xmlNodeListGetString(document, attribute.pointee.children, 1) {
+                value = String(cString: content)
+                remodel_xml_free(content)
+            }
+            element.attributes.append(.init(name: String(cString: attribute.pointee.name), value: value))
+            property = attribute.pointee.next
+        }
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                element.children.append(parsed(current, in: document))
+            } else if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
+                let content = current.pointee.content
+            {
+                element.text += String(cString: content)
+            }
+            child = current.pointee.next
+        }
+        return element
+    }
+
+    /// The parsed root with every element's and value's position, from the start tags found in the text.
+    private static func tree(_ root: ParsedXMLElement, tags: [XMLTagScanner.Tag], bytes: [UInt8], file: String)
+        -> XMLNode
+    {
+        var builder = TreeBuilder(tags: tags, lines: LineTable(bytes: bytes), file: file)
         var tree = builder.build(root)
         tree.document = bytes
         return tree
@@ -151,68 +198,60 @@ package enum XMLDocumentReader {
         )
     }
 
-    /// Walks libxml2's tree in document order, pairing each element with the
-    /// start tag the scanner found at the same position in that order.
+    /// Walks a parsed tree in document order, pairing each element with the start tag the scanner found at the
+    /// same position in that order.
     private struct TreeBuilder {
         let tags: [XMLTagScanner.Tag]
         let lines: LineTable
         let file: String
-        let document: xmlDocPtr
         var nextTag = 0
 
-        init(tags: [XMLTagScanner.Tag], lines: LineTable, file: String, document: xmlDocPtr) {
+        init(tags: [XMLTagScanner.Tag], lines: LineTable, file: String) {
             self.tags = tags
             self.lines = lines
             self.file = file
-            self.document = document
         }
 
-        mutating func build(_ node: xmlNodePtr) -> XMLNode {
+        mutating func build(_ element: ParsedXMLElement) -> XMLNode {
             let tag = nextTag < tags.count ? tags[nextTag] : nil
             nextTag += 1
             let location =
                 tag.map { lines.location(ofOffset: $0.offset, file: file) }
-                ?? SourceLocation(file: file, line: max(1, Int(xmlGetLineNo(node))), column: 1)
-            var attributes: [XMLNode.Attribute] = []
-            var property = node.pointee.properties
-            while let attribute = property {
-                let name = String(cString: attribute.pointee.name)
-                var value = ""
-                if let content = xmlNodeListGetString(document, attribute.pointee.children, 1) {
-                    value = String(cString: content)
-                    remodel_xml_free(content)
-                }
-                let written = tag?.attributes.first { $0.name == name }
+                ?? SourceLocation(file: file, line: element.line, column: 1)
+            let attributes = element.attributes.map { attribute in
+                let written = tag?.attributes.first { $0.name == attribute.name }
                 let valueLocation = written.map { lines.location(ofOffset: $0.valueOffset, file: file) } ?? location
-                attributes.append(
-                    XMLNode.Attribute(
-                        name: name, value: value, rawValue: written?.rawValue ?? value, valueLocation: valueLocation)
-                )
-                property = attribute.pointee.next
+                return XMLNode.Attribute(
+                    name: attribute.name, value: attribute.value, rawValue: written?.rawValue ?? attribute.value,
+                    valueLocation: valueLocation)
             }
-            var children: [XMLNode] = []
-            var text = ""
-            var child = node.pointee.children
-            while let current = child {
-                if current.pointee.type == XML_ELEMENT_NODE {
-                    children.append(build(current))
-                } else if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
-                    let content = current.pointee.content
-                {
-                    text += String(cString: content)
-                }
-                child = current.pointee.next
-            }
+            let children = element.children.map { build($0) }
             var writtenText: XMLNode.Attribute?
-            if let tag, tag.contentOffset > 0, !text.isEmpty {
+            if let tag, tag.contentOffset > 0, !element.text.isEmpty {
                 let end = lines.offset(of: UInt8(ascii: "<"), from: tag.contentOffset)
                 writtenText = XMLNode.Attribute(
-                    name: "", value: text, rawValue: lines.text(tag.contentOffset..<end),
+                    name: "", value: element.text, rawValue: lines.text(tag.contentOffset..<end),
                     valueLocation: lines.location(ofOffset: tag.contentOffset, file: file))
             }
             return XMLNode(
-                name: String(cString: node.pointee.name), attributes: attributes, children: children, text: text,
+                name: element.name, attributes: attributes, children: children, text: element.text,
                 location: location, writtenText: writtenText, offset: tag?.offset ?? 0)
         }
     }
+}
+
+/// An element as a parser gives it, before positions are paired with it: attributes in the order written, their
+/// values decoded, and the text directly inside it, decoded and joined (comments left out).
+struct ParsedXMLElement {
+    struct Attribute {
+        var name: String
+        var value: String
+    }
+
+    var name: String
+    var attributes: [Attribute]
+    var children: [ParsedXMLElement]
+    var text: String
+    /// The line libxml2 gives the element, for an element the start tags' scan did not find.
+    var line = 1
 }
