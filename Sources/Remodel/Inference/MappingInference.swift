@@ -79,6 +79,7 @@ struct EntityInference {
             if let match { destinationForSource[match.source.name] = destination.entities[index].name }
         }
         var carried: [String: EntityMapping] = [:]
+        carried.reserveCapacity(matches.count)
         var added: [EntityMapping] = []
         for (index, match) in matches.enumerated() {
             let entity = destination.entities[index]
@@ -88,7 +89,9 @@ struct EntityInference {
                 added.append(newEntityMapping(entity))
             }
         }
+        // Made at its size: a chain's plan keeps every step's mappings, and a grown array keeps its spare room.
         var result: [EntityMapping] = []
+        result.reserveCapacity(source.entities.count + added.count)
         for entity in source.entities {
             if let mapping = carried[entity.name] {
                 result.append(mapping)
@@ -96,7 +99,8 @@ struct EntityInference {
                 result.append(EntityMapping(kind: .remove, source: entity.name, destination: nil, provenance: .removed))
             }
         }
-        return result + added
+        result.append(contentsOf: added)
+        return result
     }
 
     /// The mapping for a destination entity that has no source.

@@ -8,16 +8,27 @@ public struct Attribute: Sendable, Hashable {
         var isOptional: Bool
         var isTransient: Bool
         var defaultValue: String?
+        var elementID: String?
+        var isIndexed: Bool
+        /// The fields most attributes leave unset, in a box of their own, nil while every one is unset: a long
+        /// history holds tens of thousands of attributes, and these made up 100 of each one's 260 bytes.
+        var rare: CopyOnWrite<Rare>?
+        var source: ElementSource
+    }
+
+    /// The fields most attributes leave unset (``Fields/rare``).
+    private struct Rare: Hashable, Sendable {
         var minValue: String?
         var maxValue: String?
         var regularExpression: String?
-        var elementID: String?
         var versionHashModifier: String?
         var valueTransformerName: String?
         var compositeName: String?
-        var isIndexed: Bool
-        var userInfo: [String: String]
-        var source: ElementSource
+        var userInfo: [String: String] = [:]
+
+        /// The box for these fields, nil when every one is unset (one form for one value, so `==` and hashing
+        /// of `Fields` stay those of the fields).
+        var boxed: CopyOnWrite<Rare>? { self == Rare() ? nil : CopyOnWrite(self) }
     }
 
     private var fields: CopyOnWrite<Fields>
@@ -54,18 +65,18 @@ public struct Attribute: Sendable, Hashable {
     }
     /// The lower bound as written (`minValueString`, or `minDateTimeInterval`).
     public var minValue: String? {
-        get { fields.value.minValue }
-        _modify { yield &fields.value.minValue }
+        get { fields.value.rare?.value.minValue }
+        set { changeRare { $0.minValue = newValue } }
     }
     /// The upper bound as written (`maxValueString`, or `maxDateTimeInterval`).
     public var maxValue: String? {
-        get { fields.value.maxValue }
-        _modify { yield &fields.value.maxValue }
+        get { fields.value.rare?.value.maxValue }
+        set { changeRare { $0.maxValue = newValue } }
     }
     /// A regular expression string values must match.
     public var regularExpression: String? {
-        get { fields.value.regularExpression }
-        _modify { yield &fields.value.regularExpression }
+        get { fields.value.rare?.value.regularExpression }
+        set { changeRare { $0.regularExpression = newValue } }
     }
     /// The renaming identifier.
     public var elementID: String? {
@@ -74,18 +85,18 @@ public struct Attribute: Sendable, Hashable {
     }
     /// Changes the version hash without changing anything else.
     public var versionHashModifier: String? {
-        get { fields.value.versionHashModifier }
-        _modify { yield &fields.value.versionHashModifier }
+        get { fields.value.rare?.value.versionHashModifier }
+        set { changeRare { $0.versionHashModifier = newValue } }
     }
     /// The value transformer of a `Transformable` attribute.
     public var valueTransformerName: String? {
-        get { fields.value.valueTransformerName }
-        _modify { yield &fields.value.valueTransformerName }
+        get { fields.value.rare?.value.valueTransformerName }
+        set { changeRare { $0.valueTransformerName = newValue } }
     }
     /// The composite a `Composite` attribute is made of.
     public var compositeName: String? {
-        get { fields.value.compositeName }
-        _modify { yield &fields.value.compositeName }
+        get { fields.value.rare?.value.compositeName }
+        set { changeRare { $0.compositeName = newValue } }
     }
     /// Whether Xcode's `indexed="YES"` asks for an index (older models).
     public var isIndexed: Bool {
@@ -94,13 +105,20 @@ public struct Attribute: Sendable, Hashable {
     }
     /// Entries of `<userInfo>`.
     public var userInfo: [String: String] {
-        get { fields.value.userInfo }
-        _modify { yield &fields.value.userInfo }
+        get { fields.value.rare?.value.userInfo ?? [:] }
+        set { changeRare { $0.userInfo = newValue } }
     }
     /// Where the attribute is written.
     public var source: ElementSource {
         get { fields.value.source }
         _modify { yield &fields.value.source }
+    }
+
+    /// Changes the rarely set fields, keeping them unboxed while every one is unset.
+    private mutating func changeRare(_ change: (inout Rare) -> Void) {
+        var rare = fields.value.rare?.value ?? Rare()
+        change(&rare)
+        fields.value.rare = rare.boxed
     }
 
     /// Creates an attribute.
@@ -120,15 +138,13 @@ public struct Attribute: Sendable, Hashable {
                 isOptional: isOptional,
                 isTransient: isTransient,
                 defaultValue: defaultValue,
-                minValue: minValue,
-                maxValue: maxValue,
-                regularExpression: regularExpression,
                 elementID: elementID,
-                versionHashModifier: versionHashModifier,
-                valueTransformerName: valueTransformerName,
-                compositeName: compositeName,
                 isIndexed: isIndexed,
-                userInfo: userInfo,
+                rare: Rare(
+                    minValue: minValue, maxValue: maxValue, regularExpression: regularExpression,
+                    versionHashModifier: versionHashModifier, valueTransformerName: valueTransformerName,
+                    compositeName: compositeName, userInfo: userInfo
+                ).boxed,
                 source: source))
     }
 

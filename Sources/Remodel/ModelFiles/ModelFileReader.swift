@@ -14,12 +14,12 @@ package enum ModelFileReader {
     static func read(path: String, displayPath: String, versionName: String, pool: TagRecordPool? = nil)
         -> (ModelVersion?, [Diagnostic])
     {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.bytes(atPath: path) else {
             let failure = XMLDocumentReader.Failure(
                 location: SourceLocation(file: displayPath), message: "cannot read the file")
             return (nil, [Diagnostic(.error, rule: .malformedXML, message: failure.message, at: failure.location)])
         }
-        return read(bytes: Array(data), path: displayPath, versionName: versionName, pool: pool)
+        return read(bytes: bytes, path: displayPath, versionName: versionName, pool: pool)
     }
 
     /// Reads a file's bytes; `path` is what locations call it. With a `pool`, the element records are shared

@@ -98,3 +98,33 @@ extension FileSystem {
         }
     }
 }
+
+extension FileSystem {
+    /// A file's bytes, read straight into the array (what `FileManager.contents(atPath:)` then `Array(_:)` give,
+    /// without the `Data` and the copy out of it: a chain reads every version of a history); nil when the file
+    /// cannot be opened or read (no file, a folder, no permission).
+    static func bytes(atPath path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        // The size is where reading starts: the file may grow or shrink while it is read, and is read to its end.
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096))) }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            count += read
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+}

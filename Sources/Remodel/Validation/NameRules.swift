@@ -1,8 +1,8 @@
 /// Rules about names: identifiers, reserved names, duplicates, clashes and Xcode's conventions.
 enum NameRules {
-    static func check(_ version: ModelVersion, into list: inout DiagnosticList) {
+    static func check(_ version: ModelVersion, into list: inout DiagnosticList, scope: inout EntityScope) {
         var seenEntities: Set<String> = []
-        for entity in version.entities {
+        for (position, entity) in version.entities.enumerated() {
             // Where the name is and how a message names it are worked out only for a message: a long history's versions
             // are all checked, and nearly every name passes.
             func location() -> SourceLocation { entity.source.location(of: "name") }
@@ -21,7 +21,7 @@ enum NameRules {
                     "entity '\(entity.name)' is defined twice in version '\(version.name)'; rename or remove one of them",
                     at: location())
             }
-            checkProperties(of: entity, in: version, into: &list)
+            scope.check(position, &list) { checkProperties(of: entity, in: version, into: &$0) }
         }
     }
 

@@ -3,12 +3,14 @@ import Foundation
 /// Rules about written values: defaults, minimums and maximums that parse for
 /// the type, bounds in order, and regular expressions that compile.
 enum ValueRules {
-    static func check(_ version: ModelVersion, into list: inout DiagnosticList) {
-        for entity in version.entities {
+    static func check(_ version: ModelVersion, into list: inout DiagnosticList, scope: inout EntityScope) {
+        for (position, entity) in version.entities.enumerated() {
             let owner = entity.name
-            for attribute in entity.attributes {
-                let member = attribute.name
-                check(attribute, named: "\(owner).\(member)", into: &list)
+            scope.check(position, &list) { list in
+                for attribute in entity.attributes {
+                    let member = attribute.name
+                    check(attribute, named: "\(owner).\(member)", into: &list)
+                }
             }
         }
     }

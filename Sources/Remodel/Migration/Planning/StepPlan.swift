@@ -72,7 +72,7 @@ struct StepPlan: Sendable {
         for step in steps {
             let before = plans.last.flatMap { $0.step.destination.name == step.source.name ? $0 : nil }
             let sourceLayout = before?.destinationLayout ?? StoreLayout(version: step.source)
-            var destinationLayout = StoreLayout(version: step.destination)
+            var destinationLayout = StoreLayout(version: step.destination, following: sourceLayout)
             destinationLayout.share(with: sourceLayout)
             plans.append(
                 StepPlan(

@@ -15,7 +15,9 @@ extension StoreLayout {
         return inverse
     }
 
-    mutating func buildTables() {
+    /// Lays out every hierarchy's table; with `before` (the layout of another version of the same model), a
+    /// hierarchy laid out there as it would be here keeps that table (``keptTable(_:named:from:orderedToManys:)``).
+    mutating func buildTables(following before: StoreLayout? = nil) {
         var names = NameAllocator()
         let entities = version.entities
         // Each entity's kinds (itself and the entities inheriting from it), by position, worked out once: every
@@ -40,14 +42,26 @@ extension StoreLayout {
                 orderedToManys.append((owner.name, relationship.name, inverseOwner, inverse.name))
             }
         }
-        // Room for every property once (inherited ones are recorded again for each kind): no table grows step by
-        // step, rehashing what it holds.
-        let properties = entities.reduce(0) { $0 + $1.attributes.count + $1.relationships.count }
-        columnByProperty.reserveCapacity(properties)
+        // Room for every entity at once: no table grows step by step, rehashing what it holds.
+        columnsByEntity.reserveCapacity(entities.count)
         tableIndexByEntity.reserveCapacity(entities.count)
         for root in version.rootPositions {
             let hierarchy = version.hierarchyPositions(of: root)
             let tableName = names.claim(entities[root].name, qualifier: "table")
+            if let before, let kept = keptTable(hierarchy, named: tableName, from: before) {
+                // Each entity's columns as the build would record them (the attribute and to-one columns are claimed
+                // before any order column, so they are the same whether or not the order columns are).
+                for position in hierarchy {
+                    let name = entities[position].name
+                    columnsByEntity[name] = before.columnsByEntity[name]
+                }
+                if let orderColumns = keptOrderColumns(of: kept, hierarchy, orderedToManys: orderedToManys) {
+                    for (key, column) in orderColumns { orderColumnByToOne[key] = column }
+                    for position in hierarchy { tableIndexByEntity[entities[position].name] = tables.count }
+                    tables.append(kept)
+                    continue
+                }
+            }
             let width = hierarchy.reduce(2) { $0 + entities[$1].attributes.count + entities[$1].relationships.count }
             var columns = [
                 Column(name: StoreColumn.pk, declaredType: "INTEGER", content: .primaryKey),
@@ -93,8 +107,7 @@ extension StoreLayout {
             let rootName = entities[root].name
             for toMany in orderedToManys {
                 guard hierarchy.count == 1 ? toMany.inverseOwner == rootName : members.contains(toMany.inverseOwner),
-                    let inverseColumn = columnByProperty[
-                        PropertyKey(entity: toMany.inverseOwner, property: toMany.inverse)]
+                    let inverseColumn = columnsByEntity[toMany.inverseOwner]?[toMany.inverse]
                 else { continue }
                 let name = columnNames.claim(
                     Self.orderColumnName(toOneColumn: inverseColumn), qualifier: toMany.inverseOwner)
@@ -109,6 +122,57 @@ extension StoreLayout {
         reservedNames = names
     }
 
+    /// The table `before` gave a hierarchy, when this version lays its columns out the same: the same entities
+    /// in the same order under the same table name, each defined as it was, and each stored to-one's destination
+    /// there in both versions or in neither. A table's attribute and to-one columns, and the column each of the
+    /// hierarchy's entities records for its properties, read nothing else. Nil when anything differs. The order
+    /// columns are checked apart (``keptOrderColumns(of:_:orderedToManys:)``).
+    private func keptTable(_ hierarchy: [Int], named name: String, from before: StoreLayout) -> Table? {
+        let entities = version.entities
+        guard let index = before.tableIndexByEntity[entities[hierarchy[0]].name] else { return nil }
+        let table = before.tables[index]
+        guard table.name == name, table.entities.count == hierarchy.count else { return nil }
+        for (position, entityName) in zip(hierarchy, table.entities) {
+            let entity = entities[position]
+            guard entity.name == entityName, let old = before.version.entity(named: entityName),
+                version.hasSameDefinition(of: entity, as: old, in: before.version)
+            else { return nil }
+            for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+                let destination = relationship.destinationEntity
+                guard
+                    (destination.flatMap(version.entity(named:)) == nil)
+                        == (destination.flatMap(before.version.entity(named:)) == nil)
+                else { return nil }
+            }
+        }
+        return table
+    }
+
+    /// The order columns of a kept table by their to-one, when the ordered to-manys this version numbers in it
+    /// (found as the build finds them, from `columnsByEntity` as it stands) are the ones the table numbers, in the
+    /// same order, each by the same to-one column: then the build would claim the same names. Nil otherwise.
+    private func keptOrderColumns(
+        of table: Table, _ hierarchy: [Int],
+        orderedToManys: [(owner: String, relationship: String, inverseOwner: String, inverse: String)]
+    ) -> [(PropertyKey, String)]? {
+        let members = Set(hierarchy.map { version.entities[$0].name })
+        var numbered = table.columns.lazy.compactMap { column -> (String, String, String, String)? in
+            guard case .order(let owner, let relationship, let inverseColumn) = column.content else { return nil }
+            return (owner, relationship, inverseColumn, column.name)
+        }.makeIterator()
+        var result: [(PropertyKey, String)] = []
+        for toMany in orderedToManys where members.contains(toMany.inverseOwner) {
+            let key = PropertyKey(entity: toMany.inverseOwner, property: toMany.inverse)
+            guard let inverseColumn = columnsByEntity[toMany.inverseOwner]?[toMany.inverse] else { continue }
+            guard let (owner, relationship, numberedColumn, column) = numbered.next(), owner == toMany.owner,
+                relationship == toMany.relationship, numberedColumn == inverseColumn
+            else { return nil }
+            result.append((key, column))
+        }
+        guard numbered.next() == nil else { return nil }
+        return result
+    }
+
     /// Whether one entity inherits from the other (then they cannot both declare a property of one name).
     private func related(_ first: String, _ second: String) -> Bool {
         guard let a = version.entity(named: first), let b = version.entity(named: second) else { return false }
@@ -118,13 +182,15 @@ extension StoreLayout {
     /// Records the column of a property for its declaring entity and every entity inheriting it (`kinds`).
     private mutating func setColumn(_ column: String, for property: String, kinds: [String]) {
         for kind in kinds {
-            columnByProperty[PropertyKey(entity: kind, property: property)] = column
+            columnsByEntity[kind, default: [:]][property] = column
         }
     }
 
     mutating func buildRelationshipStorage() {
         var names = reservedNames
         var joinNameByOwner: [PropertyKey: String] = [:]
+        // Room for every relationship an entity declares (inherited ones come on top): fewer rehashes as it grows.
+        storageByProperty.reserveCapacity(version.entities.reduce(0) { $0 + $1.relationships.count })
         for entity in version.entities {
             for relationship in version.relationships(of: entity) where isStored(relationship) {
                 let declaring = version.declaringEntity(of: relationship, in: entity)
@@ -145,7 +211,7 @@ extension StoreLayout {
     ) -> RelationshipStorage? {
         let ownTable = table(forEntity: declaring.name)?.name ?? declaring.name
         if !relationship.isToMany {
-            guard let column = columnByProperty[PropertyKey(entity: declaring.name, property: relationship.name)] else {
+            guard let column = columnsByEntity[declaring.name]?[relationship.name] else {
                 return nil
             }
             return .column(table: ownTable, column: column)
@@ -159,7 +225,9 @@ extension StoreLayout {
         if let inverse, !inverse.isToMany {
             let inverseOwner = version.declaringEntity(of: inverse, in: destination)
             let key = PropertyKey(entity: inverseOwner.name, property: inverse.name)
-            guard let table = table(forEntity: inverseOwner.name)?.name, let column = columnByProperty[key] else {
+            guard let table = table(forEntity: inverseOwner.name)?.name,
+                let column = columnsByEntity[key.entity]?[key.property]
+            else {
                 return nil
             }
             let order = relationship.isOrdered ? orderColumnByToOne[key] : nil
@@ -220,7 +288,7 @@ extension StoreLayout {
 /// equal): the name asked for when it is free, else `name_Qualifier`, then `name_Qualifier_2`, ….
 /// Models Xcode accepts can have names that differ only in case (`rawGroupUid` and `rawGroupUID` in
 /// two sibling entities); each still gets a column of its own, and the same model always the same names.
-struct NameAllocator: Sendable {
+struct NameAllocator: Sendable, Equatable {
     private var taken: Set<String> = []
 
     init(reserved: [String] = [], capacity: Int = 0) {

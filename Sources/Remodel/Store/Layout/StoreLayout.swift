@@ -122,8 +122,18 @@ package struct StoreLayout: Sendable {
 
     package var tableIndexByEntity: [String: Int] = [:]
     var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
-    /// The column of each stored attribute and to-one relationship, by entity (declaring or inheriting).
-    var columnByProperty: [PropertyKey: String] = [:]
+    /// The column of each stored attribute and to-one relationship, by entity (declaring or inheriting), then by
+    /// property. One dictionary an entity: a version laid out from the one before (``init(version:following:)``)
+    /// shares the dictionary of each entity whose table it keeps.
+    var columnsByEntity: [String: [String: String]] = [:]
+    /// ``columnsByEntity`` by entity and property in one dictionary.
+    var columnByProperty: [PropertyKey: String] {
+        var result: [PropertyKey: String] = [:]
+        for (entity, columns) in columnsByEntity {
+            for (property, column) in columns { result[PropertyKey(entity: entity, property: property)] = column }
+        }
+        return result
+    }
     /// The order column of an ordered to-many, by its inverse to-one (declaring entity, relationship).
     package var orderColumnByToOne: [PropertyKey: String] = [:]
     /// Table names given out, which join tables must not take.
@@ -145,6 +155,29 @@ package struct StoreLayout: Sendable {
         buildTables()
         buildRelationshipStorage()
         buildIndexes()
+    }
+
+    /// Computes the layout of a version from the layout of another version of the same model (in a chain, the
+    /// version before): a hierarchy whose entities, and whatever else its table reads, are as they were there
+    /// takes that table as it was, with its columns, instead of claiming every column name again. The result is
+    /// the layout ``init(version:)`` computes; only the work differs.
+    init(version: ModelVersion, following before: StoreLayout) {
+        self.version = version
+        buildTables(following: before)
+        buildRelationshipStorage()
+        buildIndexes()
+        #if DEBUG
+            // Every test that plans a chain lays each version out both ways, and the two must agree.
+            assert(isLaidOut(as: StoreLayout(version: version)), "\(version.name): a kept table differs from its build")
+        #endif
+    }
+
+    /// Whether two layouts say the same in everything they answer (tables, columns, storage, join tables, indexes).
+    func isLaidOut(as other: StoreLayout) -> Bool {
+        tables == other.tables && tableIndexByEntity == other.tableIndexByEntity
+            && columnsByEntity == other.columnsByEntity && orderColumnByToOne == other.orderColumnByToOne
+            && storageByProperty == other.storageByProperty && joinTables == other.joinTables
+            && indexes == other.indexes && reservedNames == other.reservedNames
     }
 
     /// Takes `other`'s value for each table, join table list and index list equal to its own, so the two share
@@ -183,7 +216,7 @@ package struct StoreLayout: Sendable {
 
     /// The column holding an attribute of an entity (declared by it or inherited).
     func column(forAttribute attribute: String, in entity: String) -> Column? {
-        guard let name = columnByProperty[PropertyKey(entity: entity, property: attribute)],
+        guard let name = columnsByEntity[entity]?[attribute],
             let table = table(forEntity: entity),
             let column = table.column(named: name), case .attribute = column.content
         else { return nil }
@@ -194,7 +227,7 @@ package struct StoreLayout: Sendable {
     /// inherited): the property's own name, unless another column of the table already has it in some case
     /// of letters (docs/STORE-LAYOUT.md, "Column names").
     package func columnName(of property: String, in entity: String) -> String? {
-        columnByProperty[PropertyKey(entity: entity, property: property)]
+        columnsByEntity[entity]?[property]
     }
 
     /// The entity's stored attributes in resolved model order (inherited first).

@@ -29,6 +29,9 @@ struct StepStorageAnalysis {
         self.destination = destination
         self.keys = keys
         self.policies = policies
+        // Both sized at once: a chain makes these for every step, and growing them rehashed what they held.
+        sameName.reserveCapacity(step.mapping.entities.count)
+        keepingKeys.reserveCapacity(destination.tables.count)
         for entityMapping in step.mapping.entities.reversed()
         where entityMapping.source != nil && entityMapping.source == entityMapping.destination {
             sameName[entityMapping.source ?? ""] = entityMapping

@@ -12,7 +12,8 @@ struct UnchangedTables: Sendable {
     /// policy, every stored attribute and relationship from the one of the same name.
     private(set) var entities: Set<String> = []
     /// Destination hierarchy tables the same in both layouts, kept under their keys, all of whose entities are
-    /// unchanged, and whose to-one columns lead to tables that are unchanged too.
+    /// unchanged, and whose to-one columns lead to tables that are unchanged too, or that keep every object of the
+    /// target's source table under its key.
     private(set) var tables: Set<String> = []
     /// Destination join tables the same in both layouts whose two ends' tables are unchanged.
     private(set) var joins: Set<String> = []
@@ -44,7 +45,8 @@ struct UnchangedTables: Sendable {
             return after.ancestors(of: entity).allSatisfy { copied.contains($0.name) }
         }
         // Tables the same in both layouts made of unchanged entities, then, until none is left to take out, those
-        // whose to-one columns lead to a table that is not here.
+        // whose to-one columns lead to a table that is not here, unless the links survive as they are (the target's
+        // table keeps every object of its source table under its key: the analysis carries such a column as it is).
         var candidates: [String: StoreLayout.Table] = [:]
         for table in destination.tables {
             // An abstract entity with no concrete kind has no object: the analysis gives the columns it declares
@@ -64,7 +66,11 @@ struct UnchangedTables: Sendable {
             for (name, table) in candidates {
                 let leadsElsewhere = table.columns.contains { column in
                     guard case .toOne(_, _, let target) = column.content else { return false }
-                    return destination.table(forEntity: target).map { candidates[$0.name] == nil } ?? true
+                    guard let targetTable = destination.table(forEntity: target) else { return true }
+                    return candidates[targetTable.name] == nil
+                        && !Self.linksSurvive(
+                            to: target, in: targetTable, mapping: mapping, source: source, destination: destination,
+                            keys: keys, policies: policies)
                 }
                 if leadsElsewhere {
                     candidates[name] = nil
@@ -80,6 +86,35 @@ struct UnchangedTables: Sendable {
             else { continue }
             joins.insert(join.name)
         }
+    }
+
+    /// Whether the links of an unchanged entity's to-one to `target` (as named in both versions) stay true as they
+    /// are while `table`, the target's, is not itself unchanged: as ``StepStorageAnalysis`` decides it
+    /// (`feederKeepingEveryObject`, `linksSurvive`): the table receives every object of the target's source table,
+    /// each once and unfiltered, under its own key, and every concrete kind of the source target arrives as a kind of
+    /// the target.
+    private static func linksSurvive(
+        to target: String, in table: StoreLayout.Table, mapping: MappingModel, source: StoreLayout,
+        destination: StoreLayout, keys: KeyPlan, policies: Set<String>
+    ) -> Bool {
+        guard case .preserved(let feeder)? = keys.mode(ofDestinationTable: table.name),
+            let sourceTable = source.table(forEntity: target), sourceTable.name == feeder,
+            let sourceTarget = source.version.entity(named: target), destination.version.entity(named: target) != nil
+        else { return false }
+        for entityName in sourceTable.entities {
+            guard let entity = source.version.entity(named: entityName), !entity.isAbstract else { continue }
+            let mappings = mapping.entities.filter { $0.source == entityName }
+            guard mappings.count == 1, let only = mappings.first, only.filter == nil, let to = only.destination,
+                !policies.contains(to), destination.table(forEntity: to)?.name == table.name
+            else { return false }
+        }
+        for kind in source.version.hierarchy(of: sourceTarget) where !kind.isAbstract {
+            guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
+                let arrived = destination.version.entity(named: mapped),
+                destination.version.entity(arrived, isKindOf: target)
+            else { return false }
+        }
+        return true
     }
 
     /// Whether an entity mapping takes every stored attribute and relationship of `entity` from the one of the
