@@ -18,7 +18,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "FuzzDriver"),
-        .target(name: "FuzzSupport", dependencies: [.product(name: "Remodel", package: "Remodel")]),
+        .target(
+            name: "FuzzSupport",
+            dependencies: [
+                .product(name: "Remodel", package: "Remodel"),
+                .product(name: "RemodelCoreData", package: "Remodel"),
+            ]),
         .executableTarget(
             name: "FuzzModel", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
             swiftSettings: parseAsLibrary),
