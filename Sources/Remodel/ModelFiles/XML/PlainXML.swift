@@ -294,37 +294,9 @@ struct PlainXMLScanner {
         let body = bytes[index..<end]
         index = end + 1
         if body.first == UInt8(ascii: "#") {
-            return Self.characterReference(UnsafeBufferPointer(rebasing: body.dropFirst())) != nil
+            return XMLReferences.scalar(ofCharacterReference: UnsafeBufferPointer(rebasing: body.dropFirst())) != nil
         }
         return ["lt", "gt", "amp", "quot", "apos"].contains { body.elementsEqual($0.utf8) }
-    }
-
-    /// The scalar a character reference's digits name (`10`, `x0A`), when XML allows that character.
-    private static func characterReference(_ digits: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
-        let hex = digits.first == UInt8(ascii: "x")
-        let body = hex ? UnsafeBufferPointer(rebasing: digits.dropFirst()) : digits
-        guard !body.isEmpty, body.count <= 7 else { return nil }
-        var value: UInt32 = 0
-        for byte in body {
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(byte - UInt8(ascii: "a")) + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(byte - UInt8(ascii: "A")) + 10
-            default: return nil
-            }
-            value = value * (hex ? 16 : 10) + digit
-        }
-        guard isXMLCharacter(value) else { return nil }
-        return Unicode.Scalar(value)
-    }
-
-    /// Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
-    private static func isXMLCharacter(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
     }
 
     /// One character at `index`: an ASCII byte XML allows (tab, line feed, carriage return, printable), or a
@@ -357,7 +329,7 @@ struct PlainXMLScanner {
             guard byte >= low, byte <= high else { return false }
             value = value << 6 | UInt32(byte & 0x3F)
         }
-        guard Self.isXMLCharacter(value) else { return false }
+        guard XMLReferences.isCharacter(value) else { return false }
         index += length
         return true
     }

@@ -17,7 +17,9 @@ enum XMLReferences {
             let name = UnsafeBufferPointer(rebasing: raw[index + 1..<end])
             index = end + 1
             if name.first == UInt8(ascii: "#") {
-                guard let scalar = characterReference(UnsafeBufferPointer(rebasing: name[1...])) else { return nil }
+                guard let scalar = scalar(ofCharacterReference: UnsafeBufferPointer(rebasing: name[1...])) else {
+                    return nil
+                }
                 decoded.append(contentsOf: String(Character(scalar)).utf8)
                 continue
             }
@@ -33,12 +35,32 @@ enum XMLReferences {
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    /// The scalar of a character reference's digits (`10`, `x0A`).
-    private static func characterReference(_ digits: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
-        guard !digits.isEmpty else { return nil }
-        let hex = digits[0] == UInt8(ascii: "x")
-        let text = String(decoding: hex ? UnsafeBufferPointer(rebasing: digits[1...]) : digits, as: UTF8.self)
-        guard !text.isEmpty, text.count <= 8, let value = UInt32(text, radix: hex ? 16 : 10) else { return nil }
+    /// The scalar a character reference's digits name (`10`, `x0A`, at most seven digits), when XML allows that
+    /// character.
+    static func scalar(ofCharacterReference digits: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        let hex = digits.first == UInt8(ascii: "x")
+        let body = hex ? UnsafeBufferPointer(rebasing: digits.dropFirst()) : digits
+        guard !body.isEmpty, body.count <= 7 else { return nil }
+        var value: UInt32 = 0
+        for byte in body {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(byte - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            value = value * (hex ? 16 : 10) + digit
+        }
+        guard isCharacter(value) else { return nil }
         return Unicode.Scalar(value)
+    }
+
+    /// Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
+    static func isCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
     }
 }
