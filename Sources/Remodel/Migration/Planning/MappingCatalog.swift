@@ -70,6 +70,6 @@ package struct MappingCatalog: Sendable {
         var info = stat()
         guard stat(directory, &info) == 0 else { return [] }
         guard info.st_mode & S_IFMT == S_IFDIR else { return [directory] }
-        return FileTree.entries(under: directory, endingWith: ".xml").map { directory + "/" + $0 }.sorted()
+        return FileSystem.entries(under: directory, endingWith: ".xml").map { directory + "/" + $0 }.sorted()
     }
 }

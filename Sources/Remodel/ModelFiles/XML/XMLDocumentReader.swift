@@ -19,10 +19,10 @@ package enum XMLDocumentReader {
     /// Parses the file at `path`; `displayPath` is what locations call it.
     package static func read(path: String, displayPath: String? = nil) throws(Failure) -> XMLNode {
         let shown = displayPath ?? path
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.bytes(atPath: path) else {
             throw Failure(location: SourceLocation(file: shown), message: "cannot read the file")
         }
-        return try parse(Array(data), file: shown)
+        return try parse(bytes, file: shown)
     }
 
     /// Parses XML text held in memory: on the plain road when the text is one it takes (``PlainXML``), else with

@@ -6,7 +6,7 @@ import Testing
 /// The mapping folder's walk against Foundation's directory enumerator, the road it replaces: the same entries on
 /// folders of every shape a user's mapping folder has (nested, hidden, links to files and folders, a folder named
 /// like a file, a link to the folder itself).
-struct FileTreeTests {
+struct FileSystemEntriesTests {
     @Test(arguments: 0..<12)
     func theWalkListsWhatFoundationsEnumeratorLists(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
@@ -34,7 +34,7 @@ struct FileTreeTests {
         let link = folder.path + "/link"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: root)
         for start in [root, link] {
-            let walked = FileTree.entries(under: start, endingWith: ".xml").sorted()
+            let walked = FileSystem.entries(under: start, endingWith: ".xml").sorted()
             let enumerator = FileManager.default.enumerator(
                 atPath: URL(fileURLWithPath: start).resolvingSymlinksInPath().path)
             var listed: [String] = []

@@ -4,12 +4,12 @@
     import Darwin
 #endif
 
-/// The entries under a folder, walked with `opendir`/`readdir` as Foundation's directory enumerator walks it: every
-/// entry (hidden ones too) at any depth, by its path relative to the folder; into subfolders, not into links to
-/// folders; the folder itself through its links. Without Foundation, whose file code a launch would otherwise map in
-/// to list a mapping folder.
-enum FileTree {
+extension FileSystem {
     /// The relative paths of the entries under `folder` whose name ends with `suffix`, in no particular order.
+    ///
+    /// Walked with `opendir`/`readdir` as Foundation's directory enumerator walks it: every entry (hidden ones too)
+    /// at any depth; into subfolders, not into links to folders; the folder itself through its links. Without
+    /// Foundation, whose file code a launch would otherwise map in to list a mapping folder.
     static func entries(under folder: String, endingWith suffix: String) -> [String] {
         var resolved = folder
         if let real = realpath(folder, nil) {
