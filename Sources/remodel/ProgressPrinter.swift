@@ -66,7 +66,7 @@ final class ProgressPrinter: @unchecked Sendable {
             }
             guard style == .bar else { return }
             if progress.completed == 0 && lastLine.isEmpty { rate = ProgressRate() }
-            let remaining = rate.secondsRemaining(at: progress.fraction, now: Date())
+            let remaining = rate.secondsRemaining(at: progress.fraction, now: MonotonicClock.seconds())
             draw(ProgressBar(progress, secondsRemaining: progress.fraction < 1 ? remaining : nil), final: false)
         }
     }

@@ -16,7 +16,7 @@ package protocol ExpressionRow {
 ///
 /// For example:
 /// ```swift
-/// let interpreter = ExpressionInterpreter(environment: ExpressionEnvironment(now: migrationStart))
+/// let interpreter = ExpressionInterpreter(environment: ExpressionEnvironment(secondsSince1970: migrationStart))
 /// let value = try interpreter.evaluate(checked, row: row) // .text("Ada Lovelace")
 /// ```
 package struct ExpressionInterpreter: Sendable {

@@ -153,7 +153,7 @@ public struct Migrator: Sendable {
         storeAt path: String, inspected: StoreInspection? = nil, cancellation: CancellationFlag,
         observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {
-        let started = Date()
+        let started = MonotonicClock.seconds()
         let files = try StoreFiles(path: path)
         let heartbeat = MigrationHeartbeat()
         let tracker = ProgressTracker(cancellation: cancellation) { progress in
@@ -204,13 +204,13 @@ public struct Migrator: Sendable {
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
                 objects: 0,
-                seconds: Date().timeIntervalSince(started), backupPath: nil,
+                seconds: MonotonicClock.seconds() - started, backupPath: nil,
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
         try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
-        let environment = ExpressionEnvironment(now: started)
+        let environment = ExpressionEnvironment()
         var built = Built()
         do {
             built = try build(
@@ -238,7 +238,7 @@ public struct Migrator: Sendable {
         try tracker.report(.finished, pass: passes.count, entity: nil, completed: 1, total: 1, force: true)
         var report = MigrationReport(
             path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: built.objects, seconds: Date().timeIntervalSince(started),
+            objects: built.objects, seconds: MonotonicClock.seconds() - started,
             backupPath: keepsBackup(plan) ? files.backupPath : nil,
             losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
@@ -249,7 +249,7 @@ public struct Migrator: Sendable {
 
     /// The report for a store found at the target version, with nothing to roll back: it needs no lock on the
     /// store (a WAL store another process has open, as an app does once it migrated it, is left alone).
-    private func alreadyAtTarget(_ inspection: StoreInspection, started: Date, tracker: ProgressTracker)
+    private func alreadyAtTarget(_ inspection: StoreInspection, started: Double, tracker: ProgressTracker)
         throws(RemodelError) -> MigrationReport?
     {
         let target = options.targetVersion ?? bundle.currentVersionName
@@ -260,7 +260,7 @@ public struct Migrator: Sendable {
             try tracker.report(.finished, pass: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: inspection.path, sourceVersion: version, targetVersion: version, steps: 0, objects: 0,
-                seconds: Date().timeIntervalSince(started), backupPath: nil, rolledBackUnfinishedTransaction: false)
+                seconds: MonotonicClock.seconds() - started, backupPath: nil, rolledBackUnfinishedTransaction: false)
         default:
             return nil
         }

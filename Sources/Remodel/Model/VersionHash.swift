@@ -77,7 +77,7 @@ private func quoted(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
         return "\"" + text + "\""
     }
-    return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    return "\"" + text.replacingCharacter("\\", with: "\\\\").replacingCharacter("\"", with: "\\\"") + "\""
 }
 
 func sha256Hex(_ text: String) -> String {

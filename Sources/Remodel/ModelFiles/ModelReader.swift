@@ -82,8 +82,7 @@ public enum ModelReader {
     }
 
     static func listing(at path: String) -> Listing? {
-        let url = URL(fileURLWithPath: path)
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let entries = FileSystem.names(in: path)
         let folders = entries.filter { $0.hasSuffix(".xcdatamodel") }
         guard !folders.isEmpty else { return nil }
         var diagnostics: [Diagnostic] = []
@@ -91,14 +90,14 @@ public enum ModelReader {
         for folder in folders {
             let contents = "\(path)/\(folder)/contents"
             contentsByName[String(folder.dropLast(".xcdatamodel".count))] =
-                FileManager.default.fileExists(atPath: contents) ? contents : nil
+                FileSystem.exists(atPath: contents) ? contents : nil
         }
         let (ordered, former, orderDiagnostics) = VersionOrderFile.order(Array(contentsByName.keys), bundlePath: path)
         diagnostics += orderDiagnostics
         let (current, currentDiagnostics) = currentVersionName(bundlePath: path, known: Set(contentsByName.keys))
         diagnostics += currentDiagnostics
         return Listing(
-            name: url.deletingPathExtension().lastPathComponent, path: path,
+            name: String(FileSystem.deletingExtension(of: FileSystem.lastComponent(of: path))), path: path,
             versions: ordered.map { ($0, contentsByName[$0] ?? nil) }, currentVersionName: current,
             formerVersionNames: former,
             diagnostics: diagnostics)
@@ -186,7 +185,7 @@ public enum ModelReader {
 
     private static func currentVersionName(bundlePath: String, known: Set<String>) -> (String?, [Diagnostic]) {
         let plistPath = "\(bundlePath)/.xccurrentversion"
-        guard FileManager.default.fileExists(atPath: plistPath) else { return (nil, []) }
+        guard FileSystem.exists(atPath: plistPath) else { return (nil, []) }
         let root: XMLNode
         do {
             root = try XMLDocumentReader.read(path: plistPath)
@@ -226,9 +225,8 @@ extension ModelBundle {
     /// - Throws: ``RemodelError`` with code ``RemodelError/Code/invalidModel`` naming the file and position.
     public init(contentsOf path: String) throws(RemodelError) {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), isDirectory.boolValue,
-            URL(fileURLWithPath: trimmed).pathExtension != "xcdatamodel"
+        if FileSystem.kind(of: trimmed) == .folder,
+            FileSystem.pathExtension(of: FileSystem.lastComponent(of: trimmed)) != "xcdatamodel"
         {
             self = try ModelReader.lazyBundle(at: trimmed)
         } else {

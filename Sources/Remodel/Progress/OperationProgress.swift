@@ -26,7 +26,7 @@ package struct OperationProgress: Sendable, Hashable {
 /// and last values, so that reporting after every object costs little.
 package final class OperationProgressReporter {
     private let observer: ((OperationProgress) -> Void)?
-    private var last = Date.distantPast
+    private var last = -Double.infinity
 
     /// A reporter that calls `observer`; `nil` reports nothing.
     package init(_ observer: ((OperationProgress) -> Void)?) {
@@ -39,8 +39,8 @@ package final class OperationProgressReporter {
     /// Reports a value (unless one was reported less than 50 ms ago and this one is not the last).
     package func report(_ activity: String, item: String?, completed: Int, total: Int, unit: OperationProgress.Unit) {
         guard let observer else { return }
-        let now = Date()
-        guard completed == 0 || completed >= total || now.timeIntervalSince(last) >= 0.05 else { return }
+        let now = MonotonicClock.seconds()
+        guard completed == 0 || completed >= total || now - last >= 0.05 else { return }
         last = now
         observer(OperationProgress(activity: activity, item: item, completed: completed, total: total, unit: unit))
     }

@@ -25,11 +25,11 @@ final class ProgressTracker {
     private var passes: [ClosedRange<Int>]
     private let observer: @Sendable (MigrationProgress) -> Void
     private let cancellation: CancellationFlag
-    private let clock: @Sendable () -> Date
+    private let clock: @Sendable () -> Double
     private var rate = ProgressRate()
     private var lastFraction = 0.0
-    private var lastDelivery = Date.distantPast
-    private var lastWaitingReport = Date.distantPast
+    private var lastDelivery = -Double.infinity
+    private var lastWaitingReport = -Double.infinity
     /// The step and phase reported last, and the total its first report gave.
     private var current: (step: Int, phase: MigrationProgress.Phase, total: Int)?
     /// The step of the current pass whose phases are reported, and how many steps the pass runs.
@@ -37,7 +37,7 @@ final class ProgressTracker {
 
     /// A tracker whose plan is not known yet; `clock` tells the time (tests give their own).
     init(
-        cancellation: CancellationFlag, clock: @escaping @Sendable () -> Date = { Date() },
+        cancellation: CancellationFlag, clock: @escaping @Sendable () -> Double = MonotonicClock.seconds,
         observer: @escaping @Sendable (MigrationProgress) -> Void
     ) {
         self.passes = []
@@ -92,7 +92,7 @@ final class ProgressTracker {
         // Deliver at most ~20 times a second, but always at phase boundaries.
         guard
             force || phase == .finished || completed == 0 || completed >= total
-                || now.timeIntervalSince(lastDelivery) >= 0.05
+                || now - lastDelivery >= 0.05
         else { return }
         lastFraction = fraction
         lastDelivery = now
@@ -110,7 +110,7 @@ final class ProgressTracker {
     func reportWaiting(otherFraction: Double?) throws(RemodelError) {
         try checkCancellation()
         let now = clock()
-        guard now.timeIntervalSince(lastWaitingReport) >= 0.25 else { return }
+        guard now - lastWaitingReport >= 0.25 else { return }
         lastWaitingReport = now
         let scale = 10_000
         let done = Int(((otherFraction ?? 0) * Double(scale)).rounded(.down))

@@ -70,7 +70,7 @@ struct SQLTableDefinition {
         guard closed else { return nil }
         let constraints: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
         for part in parts {
-            let definition = part.trimmingCharacters(in: .whitespacesAndNewlines)
+            let definition = part.trimmingSpacesAndNewlines()
             guard let name = Self.leadingName(definition),
                 !constraints.contains(name.lowercased()) || definition.first == "\""
             else {
@@ -112,7 +112,7 @@ struct SQLTableDefinition {
             }
             return nil
         }
-        let name = text.unicodeScalars.prefix { !CharacterSet.whitespacesAndNewlines.contains($0) && $0 != "(" }
+        let name = text.unicodeScalars.prefix { !PlainText.isSpaceOrNewline($0) && $0 != "(" }
         return name.isEmpty ? nil : String(String.UnicodeScalarView(name))
     }
 }

@@ -32,8 +32,7 @@ public struct CarriedModel: Sendable, Hashable {
     /// The XML of a version as its `contents` file has it now, or `nil` for a version made in memory
     /// (or whose file is gone): the store then carries no model.
     static func contents(of version: ModelVersion) -> String? {
-        guard let data = FileManager.default.contents(atPath: version.path) else { return nil }
-        return String(data: data, encoding: .utf8)
+        FileSystem.bytes(atPath: version.path).flatMap(VersionOrderFile.utf8Text)
     }
 
     /// The XML recorded in the store on `connection`, or `nil` when it carries none.

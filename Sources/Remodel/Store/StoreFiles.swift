@@ -49,9 +49,9 @@ package struct StoreFiles {
     /// lock file, which the migration that removes leftovers holds (and removes as it lets go).
     func leftovers() -> [String] {
         let folder = FileSystem.folder(of: target)
-        let name = URL(fileURLWithPath: target).lastPathComponent
+        let name = String(FileSystem.lastComponent(of: target))
         let prefix = name + ".remodel-"
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let entries = FileSystem.names(in: folder)
         return entries.filter { entry in
             entry.hasPrefix(prefix) && !entry.hasPrefix(name + ".remodel-backup") && entry != name + Self.lockSuffix
         }.sorted().map { folder + "/" + $0 }
@@ -59,15 +59,13 @@ package struct StoreFiles {
 
     /// Removes what an interrupted migration left behind. Call only while holding the store's lock.
     func removeLeftovers() {
-        for leftover in leftovers() { try? FileManager.default.removeItem(atPath: leftover) }
+        for leftover in leftovers() { FileSystem.removeItem(atPath: leftover) }
     }
 
     /// Removes a store file and its sidecars, ignoring missing ones.
     static func remove(_ path: String) {
         for suffix in [""] + sidecarSuffixes {
-            if FileManager.default.fileExists(atPath: path + suffix) {
-                try? FileManager.default.removeItem(atPath: path + suffix)
-            }
+            if FileSystem.exists(atPath: path + suffix) { FileSystem.removeItem(atPath: path + suffix) }
         }
     }
 
@@ -109,7 +107,7 @@ package struct StoreFiles {
 
     /// Makes `link` a second name of `path` (no copy).
     static func hardLink(_ path: String, as linkPath: String) throws(RemodelError) {
-        if FileManager.default.fileExists(atPath: linkPath) { try? FileManager.default.removeItem(atPath: linkPath) }
+        if FileSystem.exists(atPath: linkPath) { FileSystem.removeItem(atPath: linkPath) }
         guard link(path, linkPath) == 0 else { throw ioError("cannot create the backup \(linkPath)", path) }
     }
 
@@ -124,7 +122,7 @@ package struct StoreFiles {
 extension StoreFiles {
     /// Removes one file if it exists.
     static func removeIfPresent(_ path: String) {
-        if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
+        if FileSystem.exists(atPath: path) { FileSystem.removeItem(atPath: path) }
     }
 }
 

@@ -1,4 +1,4 @@
-package import Foundation
+internal import Foundation
 
 /// The `_RemodelMetadata` table: which model and version a store holds, each
 /// entity's version hash, and the history of migrations applied to it.
@@ -54,8 +54,10 @@ package struct StoreMetadata: Sendable, Equatable {
     }
 
     /// A history entry dated now.
-    package static func entry(from: String?, to: String, mapping: String, date: Date = Date()) -> HistoryEntry {
-        HistoryEntry(from: from, to: to, date: ISODate.format(date.timeIntervalSince1970) ?? "", mapping: mapping)
+    package static func entry(
+        from: String?, to: String, mapping: String, secondsSince1970: Double = WallClock.secondsSince1970()
+    ) -> HistoryEntry {
+        HistoryEntry(from: from, to: to, date: ISODate.format(secondsSince1970) ?? "", mapping: mapping)
     }
 
     /// Why metadata could not be read: no table, or a table that is not Remodel's.

@@ -15,7 +15,7 @@ package enum FileSystem {
                 .incompatibleStore, "a file appeared here while the store was being built; it was left untouched",
                 path: destination)
         }
-        guard !FileManager.default.fileExists(atPath: destination), rename(source, destination) == 0 else {
+        guard !exists(atPath: destination), rename(source, destination) == 0 else {
             throw RemodelError(
                 .io, "could not move the new store into place: \(String(cString: strerror(errno)))", path: destination)
         }
@@ -74,7 +74,7 @@ extension FileSystem {
         guard let resolved = realpath(folder(of: path), nil) else { return path }
         defer { free(resolved) }
         let folder = String(cString: resolved)
-        return (folder == "/" ? "" : folder) + "/" + URL(fileURLWithPath: path).lastPathComponent
+        return (folder == "/" ? "" : folder) + "/" + lastComponent(of: path)
     }
 
     /// The folder a file is in (`.` for a bare name).

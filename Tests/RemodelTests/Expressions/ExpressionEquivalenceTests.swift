@@ -20,7 +20,7 @@ struct ExpressionEquivalenceTests {
         var generator = ExpressionGenerator(seed: Self.seed)
         let keys = try generator.insertRows(into: connection, persons: Self.personCount, books: 12)
         let rows = try LibraryRows(connection: connection)
-        let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 1_700_000_000.25))
+        let environment = ExpressionEnvironment(secondsSince1970: 1_700_000_000.25)
         let interpreter = ExpressionInterpreter(environment: environment)
         let compiler = ExpressionSQLCompiler(environment: environment)
         let checker = LibraryFixture.checker

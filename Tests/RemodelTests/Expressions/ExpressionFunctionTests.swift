@@ -16,7 +16,7 @@ struct ExpressionFunctionTests {
             "INSERT INTO \"Person\" (_pk, _entity\(columns.map { ", " + quoteIdentifier($0) }.joined())) VALUES (1, 'Person'\(String(repeating: ", ?", count: columns.count)))",
             columns.compactMap { values[$0] })
         let rows = try LibraryRows(connection: connection)
-        let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 1_000))
+        let environment = ExpressionEnvironment(secondsSince1970: 1_000)
         let checked = try LibraryFixture.checker.check(text)
         let interpreted = try ExpressionInterpreter(environment: environment).evaluate(checked, row: rows.row(1))
         let compiled = ExpressionSQLCompiler(environment: environment).compile(checked, context: LibrarySQLContext())

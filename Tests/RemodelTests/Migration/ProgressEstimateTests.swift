@@ -9,14 +9,14 @@ import Testing
     /// A clock the test moves.
     final class ManualClock: @unchecked Sendable {
         private let lock = NSLock()
-        private var time = Date(timeIntervalSinceReferenceDate: 0)
-        var now: Date { lock.locked { time } }
+        private var time = 0.0
+        var now: Double { lock.locked { time } }
         func advance(_ seconds: Double) { lock.locked { time += seconds } }
     }
 
     @Test func noEstimateUntilTheRateIsKnown() {
         var rate = ProgressRate()
-        let start = Date(timeIntervalSinceReferenceDate: 0)
+        let start = 1_000.0
         #expect(rate.secondsRemaining(at: 0, now: start) == nil)
         #expect(rate.secondsRemaining(at: 0.5, now: start + 0.9) == nil, "not a second of work yet")
         #expect(rate.secondsRemaining(at: 0.04, now: start + 3) == nil, "not 5% of the work yet")

@@ -112,7 +112,7 @@ public enum FuzzChecks {
             _ = error.message
             return
         }
-        let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let environment = ExpressionEnvironment(secondsSince1970: 1_700_000_000)
         _ = try? ExpressionInterpreter(environment: environment).evaluate(checked, row: FuzzRow())
         let connection = store(version)
         let context = SourceSQLContext(

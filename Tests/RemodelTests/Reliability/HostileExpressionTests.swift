@@ -34,7 +34,7 @@ struct HostileExpressionTests {
     /// The value of `text` for the one person, from the interpreter and from SQL (which must agree).
     private func evaluate(_ text: String, on connection: SQLiteConnection) throws -> SQLiteValue {
         let checked = try ExpressionTypeChecker(model: Self.version, entity: Self.person).check(text)
-        let environment = ExpressionEnvironment(now: Date(timeIntervalSince1970: 0))
+        let environment = ExpressionEnvironment(secondsSince1970: 0)
         let interpreted = try ExpressionInterpreter(environment: environment).evaluate(checked, row: Row())
         let context = SourceSQLContext(
             layout: StoreLayout(version: Self.version), entity: Self.person, tables: TableReferences(schema: "main"),

@@ -11,7 +11,7 @@ extension MigrationValidator {
             if let scope, scope.rules(entity: entity.name, property: attribute.name).isEmpty { continue }
             guard let stored = layout.column(forAttribute: attribute.name, in: entity.name) else { continue }
             let column = quoteIdentifier(stored.name)
-            let select = from.replacingOccurrences(of: "%@", with: column)
+            let select = from.replacingEvery("%@", with: column)
             let entityName: [SQLiteValue] = [.text(entity.name)]
             if !attribute.isOptional {
                 failures += try offenders(
@@ -114,7 +114,7 @@ extension MigrationValidator {
         for (bound, comparison, word) in [
             (attribute.minValue, "<", "less than the minimum"), (attribute.maxValue, ">", "more than the maximum"),
         ] {
-            guard let text = bound, let limitValue = Double(text.trimmingCharacters(in: .whitespaces)) else { continue }
+            guard let text = bound, let limitValue = Double(text.trimmingSpaces()) else { continue }
             let shown = unit.isEmpty ? text : "\(text) \(unit)"
             failures += try offenders(
                 select, "\(column) IS NOT NULL AND \(measure) \(comparison) ?",

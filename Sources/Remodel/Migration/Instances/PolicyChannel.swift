@@ -28,7 +28,7 @@ final class PolicyChannel: @unchecked Sendable {
     }
 
     // Every property below is guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     /// A ring of messages: `count` of them from `first` on.
     private var slots: [Message?]
     private var first = 0

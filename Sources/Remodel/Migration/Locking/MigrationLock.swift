@@ -62,7 +62,7 @@ final class MigrationLock {
         // A heartbeat every 0.2 s: a bound below 2 s could take a busy machine's pause for a stopped process.
         let silenceMilliseconds = max(silenceMilliseconds, 2_000)
         var lastHolder: Holder?
-        var lastSign = Date()
+        var lastSign = MonotonicClock.seconds()
         while true {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else {
@@ -88,8 +88,8 @@ final class MigrationLock {
             }
             if holder != lastHolder {
                 lastHolder = holder
-                lastSign = Date()
-            } else if Date().timeIntervalSince(lastSign) * 1000 > Double(silenceMilliseconds) {
+                lastSign = MonotonicClock.seconds()
+            } else if (MonotonicClock.seconds() - lastSign) * 1000 > Double(silenceMilliseconds) {
                 let who = holder.map { "process \($0.processID)" } ?? "another process"
                 throw RemodelError(
                     .locked,
@@ -160,7 +160,7 @@ final class MigrationLock {
 /// migration's progress (``publish(fraction:)``) and the thread that writes them into the lock file.
 final class MigrationHeartbeat: @unchecked Sendable {
     // Guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var heartbeat = 0
     private var fraction = 0.0
     private var stopped = false
@@ -185,7 +185,7 @@ final class MigrationHeartbeat: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !stopped {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+            condition.wait(seconds: seconds)
             guard !stopped else { break }
             heartbeat += 1
             write(MigrationLock.Holder(processID: getpid(), heartbeat: heartbeat, fraction: fraction))

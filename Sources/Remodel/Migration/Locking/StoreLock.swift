@@ -65,7 +65,7 @@ final class StoreLock {
         let hot = HotJournal.isHot(path)
         // A log another program left (a connection still open, or one that stopped without a checkpoint) is
         // kept as it is by a refused migration: the lock's connection must not fold it into the file on closing.
-        let logWasThere = FileManager.default.fileExists(atPath: path + "-wal")
+        let logWasThere = FileSystem.exists(atPath: path + "-wal")
         // Another migrator may replace the file while this one waits for the lock: then the lock is on the
         // old, replaced file. Take it again on the file the path names now (a few times at most).
         var attempt = 0

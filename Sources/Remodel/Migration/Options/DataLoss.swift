@@ -104,11 +104,19 @@ extension DataLoss {
     /// The first name after each `$source.` in an expression's text.
     private static func firstNames(in text: String) -> Set<String> {
         var names: Set<String> = []
-        var rest = Substring(text)
-        while let range = rest.range(of: "$source.") {
-            let name = rest[range.upperBound...].prefix { $0 == "_" || $0.isLetter || $0.isNumber }
+        let marker = Array("$source.".utf8)
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        // By UTF-8 bytes: the marker is ASCII, so a match starts on a character's first byte.
+        while let dollar = utf8[index...].firstIndex(of: UInt8(ascii: "$")) {
+            guard utf8[dollar...].starts(with: marker) else {
+                index = utf8.index(after: dollar)
+                continue
+            }
+            let start = utf8.index(dollar, offsetBy: marker.count)
+            let name = text[start...].prefix { $0 == "_" || $0.isLetter || $0.isNumber }
             if !name.isEmpty { names.insert(String(name)) }
-            rest = rest[range.upperBound...]
+            index = start
         }
         return names
     }

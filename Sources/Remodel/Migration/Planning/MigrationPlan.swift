@@ -121,7 +121,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         case (_, .integer(let number)): return "\(number)"
         case (_, .real(let number)): return "\(number)"
         case (_, .text(let string)):
-            let escaped = string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+            let escaped = string.replacingCharacter("\\", with: "\\\\").replacingCharacter("'", with: "\\'")
             return "'\(escaped)'"
         default: return "nil"
         }

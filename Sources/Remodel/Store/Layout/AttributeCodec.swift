@@ -45,8 +45,8 @@ package struct AttributeCodec {
             regex = nil
         }
         let shift = attribute.type == .date ? ISODate.referenceDateOffset : 0
-        minimum = attribute.minValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { $0 + shift }
-        maximum = attribute.maxValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { $0 + shift }
+        minimum = attribute.minValue.flatMap { Double($0.trimmingSpaces()) }.map { $0 + shift }
+        maximum = attribute.maxValue.flatMap { Double($0.trimmingSpaces()) }.map { $0 + shift }
     }
 
     /// The value stored when an imported object leaves the attribute out: its default, or `NULL`.

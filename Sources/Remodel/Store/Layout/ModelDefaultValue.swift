@@ -13,7 +13,7 @@ package enum ModelDefaultValue {
     package static let referenceDateOffset = 978_307_200.0
 
     static func stored(_ text: String, as type: AttributeType) -> SQLiteValue? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         switch type {
         case .integer16, .integer32, .integer64, .objectID:
             if let flag = boolean(trimmed) { return .integer(flag ? 1 : 0) }

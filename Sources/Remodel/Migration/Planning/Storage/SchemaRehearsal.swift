@@ -129,8 +129,8 @@ struct SchemaRehearsal {
         for (offset, join) in destination.joinTables.enumerated() {
             var sql = join.createSQL
             if takesAnotherTablesName(join.name) {
-                sql = sql.replacingOccurrences(
-                    of: "CREATE TABLE \(quoteIdentifier(join.name))",
+                sql = sql.replacingEvery(
+                    "CREATE TABLE \(quoteIdentifier(join.name))",
                     with: "CREATE TABLE \"_remodel_taken_join_\(offset)\"")
             }
             try scratch.execute(sql)

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a migration asks of the file system on its way — whether a path is there and is a folder, a folder's
+/// names, removing a file, a path's last component — with POSIX calls, answering as Foundation's `FileManager` and
+/// `URL` do. Without Foundation, whose file and URL code would otherwise be mapped into every migrating process
+/// (`FileSystemPathsTests` holds each to Foundation's answer).
+extension FileSystem {
+    /// What is at a path, through links.
+    enum Kind {
+        case file
+        case folder
+    }
+
+    /// What is at `path` (following links, as `FileManager.fileExists(atPath:isDirectory:)`), or nil.
+    static func kind(of path: String) -> Kind? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFDIR ? .folder : .file
+    }
+
+    /// Whether something is at `path`, through links (`FileManager.fileExists(atPath:)`).
+    static func exists(atPath path: String) -> Bool {
+        kind(of: path) != nil
+    }
+
+    /// The names in a folder (hidden ones too, not `.` and `..`), in no particular order; empty when it cannot be
+    /// read.
+    static func names(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes what is at `path` — a file or a link itself, or a folder with everything in it — as
+    /// `FileManager.removeItem(atPath:)`; false when something could not be removed.
+    @discardableResult
+    static func removeItem(atPath path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        guard status.st_mode & S_IFMT == S_IFDIR else { return unlink(path) == 0 }
+        var removedAll = true
+        for name in names(in: path) where !removeItem(atPath: path + "/" + name) { removedAll = false }
+        return rmdir(path) == 0 && removedAll
+    }
+
+    /// The last component of a path (`a/B.xcdatamodeld` gives `B.xcdatamodeld`), as `URL.lastPathComponent`
+    /// gives it for a path without `.` or `..` components.
+    static func lastComponent(of path: String) -> Substring {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return trimmed }
+        return trimmed[trimmed.index(after: slash)...]
+    }
+
+    /// A name without its extension (`B.xcdatamodeld` gives `B`; `.hidden` and `B.` stay as they are).
+    static func deletingExtension(of name: Substring) -> Substring {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
+        else { return name }
+        return name[..<dot]
+    }
+
+    /// A name's extension (`xcdatamodeld`), or "" (see ``deletingExtension(of:)``; one with a space is none, as
+    /// `URL` has it).
+    static func pathExtension(of name: Substring) -> Substring {
+        let base = deletingExtension(of: name)
+        guard base.endIndex != name.endIndex else { return "" }
+        let found = name[name.index(after: base.endIndex)...]
+        return found.contains(" ") ? "" : found
+    }
+}

@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Seconds on the system's monotonic clock, for how long something took or since when a report was last given
+/// (`Date` would map Foundation's code into every migrating process, and can jump with the wall clock).
+package enum MonotonicClock {
+    /// Seconds since an unspecified start, never going back.
+    package static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+    }
+}
+
+/// The time of day, as seconds since 1970-01-01 00:00:00 UTC (what `Date().timeIntervalSince1970` gives, without
+/// mapping Foundation's code into a migrating process): for the values a migration records.
+package enum WallClock {
+    /// Seconds since 1970-01-01 00:00:00 UTC, now.
+    package static func secondsSince1970() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+    }
+}
