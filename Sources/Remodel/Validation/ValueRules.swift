@@ -20,8 +20,8 @@ enum ValueRules {
     ) {
         let type = attribute.type
         let isDate = type == .date
-        var minimum: Decimal?
-        var maximum: Decimal?
+        var minimum: WrittenNumber?
+        var maximum: WrittenNumber?
         if let text = attribute.defaultValue, let outcome = AttributeValueParser.parseDefault(text, as: type) {
             let key =
                 isDate && attribute.source.attribute("defaultDateTimeInterval") != nil
@@ -75,7 +75,7 @@ enum ValueRules {
         _ outcome: AttributeValueParser.Outcome, _ text: String, what: String, rule: ValidationRule,
         of attribute: Attribute,
         named name: () -> String, at key: String, into list: inout DiagnosticList
-    ) -> Decimal? {
+    ) -> WrittenNumber? {
         func location() -> SourceLocation { attribute.source.location(of: key) }
         let typeName = attribute.type.rawValue
         switch outcome {
@@ -86,7 +86,7 @@ enum ValueRules {
                 .booleanWordForNumber,
                 "\(typeName) attribute '\(name())' has \(what) '\(text)', a Boolean word that Core Data reads as \(number); write \(number) instead",
                 at: location())
-            return number
+            return WrittenNumber(Int64(number))
         case .invalid(let expected):
             list.report(
                 rule,

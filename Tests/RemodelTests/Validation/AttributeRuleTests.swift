@@ -130,6 +130,9 @@ struct AttributeRuleTests {
         ("Integer 32", "0.0"), ("Integer 64", "-9223372036854775808"), ("Boolean", "0.0"), ("Boolean", "YES"),
         ("Boolean", "true"), ("Decimal", "12.50"), ("Float", "1e3"), ("Date", "631123200"), ("String", ""),
         ("UUID", "3F2504E0-4F89-41D3-9A0C-0305E82C3301"), ("URI", "https://example.com/a?b=c"),
+        // Beyond what Foundation's `Decimal` holds, and fine for a Double (the check once read them as Decimals).
+        ("Double", "1e300"), ("Double", "-1.7976931348623157e308"), ("Double", "4.9e-324"), ("Date", "1e200"),
+        ("Integer 64", "9223372036854775807.000000000000000000000000000000000000000000000"),
     ])
     func acceptsDefaultsCoreDataAccepts(type: String, value: String) throws {
         let body = """
@@ -144,6 +147,9 @@ struct AttributeRuleTests {
     @Test(arguments: [
         ("Integer 16", "1.5"), ("Integer 32", "12abc"), ("Boolean", "2"), ("Boolean", "maybe"), ("Decimal", "1,5"),
         ("Float", "1e39"), ("Double", "nan"), ("Date", "yesterday"), ("UUID", "not-a-uuid"), ("URI", ""),
+        ("Double", "1e400"), ("Decimal", "1e300"),
+        ("Integer 64", "9223372036854775807.0000000000000000000000000000001"),
+        ("Integer 16", "1e99999999999"), ("Integer 32", "-2147483648.5"),
     ])
     func rejectsDefaultsThatDoNotParse(type: String, value: String) throws {
         let body = """
