@@ -1,4 +1,8 @@
-internal import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Checks a file's first 100 bytes (the SQLite database header) before SQLite
 /// opens it, so an empty, foreign or truncated file is recognised without
@@ -9,21 +13,18 @@ package enum StoreFileHeader {
     /// `nil` when the file looks like a whole SQLite database, `.missing` when there is no file,
     /// else why it is not one.
     package static func check(path: String) throws(RemodelError) -> StoreInspection.State? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        if isDirectory.boolValue { return .notSQLite(reason: "it is a folder") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let kind = FileSystem.kind(of: path) else { return .missing }
+        if kind == .folder { return .notSQLite(reason: "it is a folder") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw RemodelError(.io, "the file cannot be read; check its permissions", path: path)
         }
-        defer { try? handle.close() }
-        let header: [UInt8]
-        let size: UInt64
-        do {
-            header = Array(try handle.read(upToCount: 100) ?? Data())
-            size = try handle.seekToEnd()
-        } catch {
-            throw RemodelError(.io, "the file cannot be read: \(error.localizedDescription)", path: path)
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, let header = readStart(of: descriptor, count: 100) else {
+            throw RemodelError(.io, "the file cannot be read: \(String(cString: strerror(errno)))", path: path)
         }
+        let size = UInt64(max(status.st_size, 0))
         if header.isEmpty { return .notSQLite(reason: "the file is empty") }
         let prefix = Array(header.prefix(magic.count))
         guard prefix == Array(magic.prefix(prefix.count)) else {
@@ -53,9 +54,28 @@ package enum StoreFileHeader {
     /// Whether the header says the file is in WAL mode (its read and write format versions are 2).
     /// `false` when the file cannot be read or is shorter than a header.
     static func isWAL(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
-        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard let header = readStart(of: descriptor, count: 20), header.count == 20 else { return false }
+        return header[18] == 2 && header[19] == 2
+    }
+
+    /// Up to `count` bytes from the start of a file (fewer when it is shorter); nil when it cannot be read.
+    private static func readStart(of descriptor: Int32, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled))
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(bytes[..<filled])
     }
 }
