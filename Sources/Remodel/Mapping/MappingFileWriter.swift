@@ -80,10 +80,17 @@ package enum MappingFileWriter {
     /// Escapes text for a double-quoted XML attribute value, as every XML file Remodel writes does.
     static func escape(_ text: String) -> String { WrittenElement.escape(text) }
 
-    /// Makes text safe inside an XML comment (no `--`).
+    /// Makes text safe inside an XML comment: no `--`, no `-` at the end. By bytes: a hyphen that a combining mark
+    /// follows is another character to Swift's and Foundation's string search, and still a hyphen to XML.
     static func comment(_ text: String) -> String {
-        var result = text
-        while result.contains("--") { result = result.replacingOccurrences(of: "--", with: "- -") }
-        return result.hasSuffix("-") ? result + " " : result
+        let hyphen = UInt8(ascii: "-")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        for byte in text.utf8 {
+            if byte == hyphen, bytes.last == hyphen { bytes.append(UInt8(ascii: " ")) }
+            bytes.append(byte)
+        }
+        if bytes.last == hyphen { bytes.append(UInt8(ascii: " ")) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
