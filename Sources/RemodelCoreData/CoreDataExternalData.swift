@@ -43,7 +43,7 @@ struct CoreDataExternalData {
                     let entity = select.value(at: 1).coreDataInteger.flatMap { table.entityByNumber[$0] } ?? item.entity
                     let name = String(decoding: reference.prefix { $0 != 0 }, as: UTF8.self)
                     let file = folder + "/" + name
-                    let data = name.isEmpty || name.contains("/") ? nil : FileManager.default.contents(atPath: file)
+                    let data = Self.isFileName(name) ? FileManager.default.contents(atPath: file) : nil
                     if let data {
                         try update.bind([.blob(data), .integer(object)])
                         files += 1
@@ -67,5 +67,12 @@ struct CoreDataExternalData {
             }
         }
         return (files, emptied)
+    }
+
+    /// Whether a reference names a file in the folder itself: not empty, not `.` or `..`, no `/`. By bytes: a
+    /// `/` that a combining mark follows is another character to Swift's string search, and still a `/` to the
+    /// file system, which would then read outside the folder.
+    static func isFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/"))
     }
 }

@@ -158,3 +158,40 @@ struct CoreDataImportChoicesTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("zoo.sqlite")))
     }
 }
+
+/// A hostile store's external data reference cannot reach outside `_EXTERNAL_DATA`: a `/` that a combining mark
+/// follows (one character to Swift's search, a separator to the file system) is a separator.
+struct CoreDataExternalReferenceTests {
+    @Test func aReferenceWithAHiddenSlashIsMissingData() throws {
+        let folder = try TemporaryFolder()
+        let name = "../\u{301}secret"
+        let hex = name.utf8.map { String(format: "%02X", $0) }.joined()
+        let source = try CoreDataStoreBuilder.zoo(
+            at: folder.file("Zoo.sqlite"),
+            extraSQL: [
+                "ALTER TABLE ZKEEPER ADD COLUMN ZBADGE BLOB",
+                "UPDATE ZKEEPER SET ZBADGE = X'0141' WHERE Z_PK = 1",
+                "UPDATE ZKEEPER SET ZBADGE = X'02\(hex)00' WHERE Z_PK = 2",
+            ])
+        // The file the reference leads to, outside the folder.
+        let outside = folder.file(".Zoo_SUPPORT/\u{301}secret")
+        #expect(FileManager.default.createFile(atPath: outside, contents: Data("private".utf8)))
+        let entities = CoreDataStoreBuilder.zooEntities.replacingOccurrences(
+            of: #"<relationship name="animals""#,
+            with: #"<attribute name="badge" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>"#
+                + "\n" + #"<relationship name="animals""#)
+        let bundle = try ModelBundle(
+            contentsOf: try BundleWriting.write("Zoo", in: folder.path, versions: [("Zoo 1", entities)]))
+        let refused = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: source, bundle: bundle, into: folder.file("zoo.sqlite"))
+        }
+        #expect(refused.entity == "Keeper" && refused.property == "badge" && refused.primaryKey == 2, "\(refused)")
+        #expect(!CoreDataExternalData.isFileName(name))
+        for good in ["5F0F6A5B-2C6B-4B4B-9B1A-0E3A4D5C6B7A", "a\u{301}", "..."] {
+            #expect(CoreDataExternalData.isFileName(good), "\(good)")
+        }
+        for bad in ["", ".", "..", "a/b", "/\u{301}", "../x"] {
+            #expect(!CoreDataExternalData.isFileName(bad), "\(bad)")
+        }
+    }
+}
