@@ -55,17 +55,24 @@ extension FileSystem {
     }
 
     /// The last component of a path (`a/B.xcdatamodeld` gives `B.xcdatamodeld`), as `URL.lastPathComponent`
-    /// gives it for a path without `.` or `..` components.
+    /// gives it for a path without `.` or `..` components. By bytes, as the file system reads a path: a `/` that
+    /// a combining mark follows is another character to Swift's string search, and still a separator.
     static func lastComponent(of path: String) -> Substring {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return trimmed }
-        return trimmed[trimmed.index(after: slash)...]
+        let slash = UInt8(ascii: "/")
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while utf8.distance(from: utf8.startIndex, to: end) > 1, utf8[utf8.index(before: end)] == slash {
+            end = utf8.index(before: end)
+        }
+        let trimmed = path[..<end]
+        guard trimmed.utf8.count > 1, let last = trimmed.utf8.lastIndex(of: slash) else { return trimmed }
+        return trimmed[trimmed.utf8.index(after: last)...]
     }
 
-    /// A name without its extension (`B.xcdatamodeld` gives `B`; `.hidden` and `B.` stay as they are).
+    /// A name without its extension (`B.xcdatamodeld` gives `B`; `.hidden` and `B.` stay as they are), by bytes.
     static func deletingExtension(of name: Substring) -> Substring {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex,
+            name.utf8.index(after: dot) != name.endIndex
         else { return name }
         return name[..<dot]
     }
@@ -75,7 +82,7 @@ extension FileSystem {
     static func pathExtension(of name: Substring) -> Substring {
         let base = deletingExtension(of: name)
         guard base.endIndex != name.endIndex else { return "" }
-        let found = name[name.index(after: base.endIndex)...]
-        return found.contains(" ") ? "" : found
+        let found = name[name.utf8.index(after: base.endIndex)...]
+        return found.utf8.contains(UInt8(ascii: " ")) ? "" : found
     }
 }

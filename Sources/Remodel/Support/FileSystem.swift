@@ -77,9 +77,10 @@ extension FileSystem {
         return (folder == "/" ? "" : folder) + "/" + lastComponent(of: path)
     }
 
-    /// The folder a file is in (`.` for a bare name).
+    /// The folder a file is in (`.` for a bare name). By bytes: a `/` that a combining mark follows is another
+    /// character to Swift's string search, and still a separator to the file system.
     package static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
