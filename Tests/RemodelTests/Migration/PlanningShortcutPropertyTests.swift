@@ -19,6 +19,8 @@ import Testing
 /// - The gate refusing a model with errors, passing by entities found clean in another version, against the gate
 ///   checking every version whole, on histories with errors (session 11).
 /// - SQL names claimed with their case folded in place, against the folded string made as before.
+/// - ``UnchangedTables`` starting from the step before's, and ``StorageChanges/followed(by:shortcuts:)`` keeping a
+///   composed table the next step carries as it is, against each worked out whole (session 12).
 @Suite struct PlanningShortcutPropertyTests {
     /// Seeds run in the everyday suite; `REMODEL_PROPERTY_SEEDS` raises the count.
     static let seeds: [UInt64] = Array(
@@ -387,6 +389,112 @@ import Testing
             result.append(other)
         }
         return result
+    }
+
+    /// ``UnchangedTables`` starting from what the step before found (an entity it copied under the same mapping,
+    /// left as it is here with its ancestors, is not asked again) against ``UnchangedTables`` worked out alone. The
+    /// steps' mappings are inferred with the chain's memo (as a migration infers them), and some are changed: an
+    /// entity's mapping into a variant that copies less, or into the step before's mapping of it, which stays the
+    /// same value while its ancestors change (session 12).
+    @Test func theUnchangedEntitiesStartingFromTheStepBeforeAreThoseFoundAlone() throws {
+        var reused = 0
+        var variants = 0
+        var ancestorsChanged = 0
+        for seed in Self.seeds {
+            var random = SplitMix64(seed: seed &+ 7)
+            for versions in try Self.histories(seed: seed) {
+                var memo = InferenceMemo()
+                var previous: UnchangedTables?
+                var previousMapping: MappingModel?
+                for (source, destination) in zip(versions, versions.dropFirst()) {
+                    var mapping = MappingInference.infer(
+                        from: source, to: destination, modelName: "History", memo: &memo)
+                    for index in mapping.entities.indices where random.next() % 4 == 0 {
+                        let entityMapping = mapping.entities[index]
+                        guard let name = entityMapping.destination, let entity = destination.entity(named: name) else {
+                            continue
+                        }
+                        if entity.parentName != nil,
+                            let earlier = previousMapping?.entities.first(where: { $0.destination == name }),
+                            earlier.source == entityMapping.source
+                        {
+                            mapping.entities[index] = earlier
+                            let ancestors = destination.ancestors(of: entity)
+                            if previous?.copiedMappings[name] == earlier,
+                                ancestors.contains(where: { ancestor in
+                                    source.entity(named: ancestor.name).map {
+                                        !destination.hasSameDefinition(of: ancestor, as: $0, in: source)
+                                    } ?? true
+                                })
+                            {
+                                ancestorsChanged += 1
+                            }
+                        } else {
+                            let options = Self.variants(of: entityMapping, random: &random)
+                            mapping.entities[index] = options[Int(random.next() % UInt64(options.count))]
+                            variants += 1
+                        }
+                    }
+                    let (sourceLayout, destinationLayout) = (
+                        StoreLayout(version: source), StoreLayout(version: destination)
+                    )
+                    let keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
+                    let chained = UnchangedTables(
+                        mapping: mapping, source: sourceLayout, destination: destinationLayout, keys: keys,
+                        policies: [],
+                        previous: previous)
+                    let alone = UnchangedTables(
+                        mapping: mapping, source: sourceLayout, destination: destinationLayout, keys: keys, policies: []
+                    )
+                    let name = "seed \(seed), \(source.name) → \(destination.name)"
+                    #expect(chained.entities == alone.entities, "\(name): entities")
+                    #expect(chained.tables == alone.tables, "\(name): tables")
+                    #expect(chained.joins == alone.joins, "\(name): joins")
+                    #expect(chained.copiedMappings == alone.copiedMappings, "\(name): copied")
+                    reused += chained.copiedMappings.filter { previous?.copiedMappings[$0.key] == $0.value }.count
+                    previous = chained
+                    previousMapping = mapping
+                }
+            }
+        }
+        #expect(reused > 10 * Self.seeds.count, "\(reused) entities found copied by the step before")
+        #expect(variants > 10 * Self.seeds.count, "\(variants) mappings changed")
+        #expect(ancestorsChanged > 0, "\(ancestorsChanged) mappings kept while an ancestor changed")
+    }
+
+    /// ``StorageChanges/followed(by:)`` keeping the composed table as it is when the next step carries it as it is,
+    /// against the composition column by column, over every run of steps of a chain, from each step (session 12).
+    @Test func composingChangesKeepingWhatTheNextStepLeavesIsComposingThemWhole() throws {
+        var kept = 0
+        var tables = 0
+        for seed in Self.seeds {
+            for versions in try Self.histories(seed: seed) {
+                let steps = zip(versions, versions.dropFirst()).map { source, destination in
+                    MigrationStep(
+                        source: source, destination: destination,
+                        mapping: MappingInference.infer(from: source, to: destination, modelName: "History"))
+                }
+                let plans = StepPlan.chain(steps) { _ in [] }
+                for start in plans.indices {
+                    var fast = plans[start].changes
+                    var full = fast
+                    for plan in plans[(start + 1)...] {
+                        for later in plan.changes.carriedTables.values
+                        where later.carriesEveryColumnAsItIs && fast.carriedTables[later.source]?.isComposed == true {
+                            kept += 1
+                        }
+                        fast = fast.followed(by: plan.changes)
+                        full = full.followed(by: plan.changes, shortcuts: false)
+                        #expect(fast == full, "seed \(seed), \(plans[start].name) to \(plan.name)")
+                        #expect(
+                            fast.writtenTables(of: plan.destinationLayout)
+                                == full.writtenTables(of: plan.destinationLayout))
+                        tables += full.carriedTables.count
+                    }
+                }
+            }
+        }
+        #expect(kept > tables / 4, "\(kept) of \(tables) composed tables kept as they were")
     }
 
     @Test func namesAreClaimedAsWithTheFoldedString() {
