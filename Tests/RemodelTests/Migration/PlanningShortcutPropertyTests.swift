@@ -20,7 +20,8 @@ import Testing
 ///   checking every version whole, on histories with errors (session 11).
 /// - SQL names claimed with their case folded in place, against the folded string made as before.
 /// - ``UnchangedTables`` starting from the step before's, and ``StorageChanges/followed(by:shortcuts:)`` keeping a
-///   composed table the next step carries as it is, against each worked out whole (session 12).
+///   composed table the next step carries as it is, against each worked out whole; the names an expression reads,
+///   found byte by byte in ASCII text, against the search by characters (session 12).
 @Suite struct PlanningShortcutPropertyTests {
     /// Seeds run in the everyday suite; `REMODEL_PROPERTY_SEEDS` raises the count.
     static let seeds: [UInt64] = Array(
@@ -495,6 +496,30 @@ import Testing
             }
         }
         #expect(kept > tables / 4, "\(kept) of \(tables) composed tables kept as they were")
+    }
+
+    /// The names an expression reads after `$source.`, found byte by byte in an ASCII text, against the search by
+    /// characters, on random texts of names, prefixes cut short, punctuation and characters that are not ASCII
+    /// (letters, digits, a combining accent, CR LF) (session 12).
+    @Test func theNamesAnExpressionReadsAreFoundByByteAsByCharacter() {
+        let pieces = [
+            "$source.", "$source", "source.", "$", ".", "_", "a", "Z", "value12", "7", " ", "(", "+", "é", "e\u{301}",
+            "\u{301}", "\r\n", "٣", "名", "K",
+        ]
+        var ascii = 0
+        var found = 0
+        for seed in Self.seeds {
+            var random = SplitMix64(seed: seed)
+            for _ in 0..<200 {
+                let count = Int(random.next() % 12)
+                let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+                let names = DataLoss.firstNames(in: text)
+                #expect(names == DataLoss.firstNamesByCharacter(in: text), "\(Array(text.unicodeScalars))")
+                if DataLoss.asciiFirstNames(in: text) != nil { ascii += 1 }
+                found += names.count
+            }
+        }
+        #expect(ascii > 20 * Self.seeds.count && found > 20 * Self.seeds.count, "\(ascii) ASCII texts, \(found) names")
     }
 
     @Test func namesAreClaimedAsWithTheFoldedString() {
