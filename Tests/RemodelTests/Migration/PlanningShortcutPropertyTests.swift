@@ -21,7 +21,8 @@ import Testing
 /// - SQL names claimed with their case folded in place, against the folded string made as before.
 /// - ``UnchangedTables`` starting from the step before's, and ``StorageChanges/followed(by:shortcuts:)`` keeping a
 ///   composed table the next step carries as it is, against each worked out whole; the names an expression reads,
-///   found byte by byte in ASCII text, against the search by characters (session 12).
+///   found byte by byte in ASCII text, against the search by characters; a version's relationships stored as in the
+///   version before, against the storage worked out afresh (session 12).
 @Suite struct PlanningShortcutPropertyTests {
     /// Seeds run in the everyday suite; `REMODEL_PROPERTY_SEEDS` raises the count.
     static let seeds: [UInt64] = Array(
@@ -70,6 +71,7 @@ import Testing
     /// tables of the hierarchies it leaves alone; the layout is the one built afresh all the same.
     @Test func aLayoutFromAnotherVersionIsTheLayoutBuiltAfresh() throws {
         var keepable = 0
+        var relationshipsAlike = 0
         for seed in Self.seeds {
             var random = SplitMix64(seed: seed)
             for versions in try Self.histories(seed: seed) {
@@ -80,6 +82,7 @@ import Testing
                         let before = StoreLayout(version: other)
                         let layout = StoreLayout(version: versions[index], following: before)
                         let fresh = StoreLayout(version: versions[index])
+                        if layout.storesRelationshipsAlike(before) { relationshipsAlike += 1 }
                         let name = "seed \(seed), \(other.name) → \(versions[index].name)"
                         #expect(layout.tables == fresh.tables, "\(name): tables")
                         #expect(layout.tableIndexByEntity == fresh.tableIndexByEntity, "\(name): tables by entity")
@@ -97,6 +100,48 @@ import Testing
         }
         // Most tables are laid out alike in the two versions: the shortcut is taken, not only the build.
         #expect(keepable > 40 * Self.seeds.count, "\(keepable) tables alike")
+        // And many store their relationships as the version before: its relationship storage is taken (session 12).
+        #expect(relationshipsAlike > 2 * Self.seeds.count, "\(relationshipsAlike) layouts storing relationships alike")
+    }
+
+    /// A to-one whose entity, relationships and table are as they were still moves to another column when a sibling
+    /// gains an attribute of its name (attributes take their columns first): its storage, and its inverse's, are
+    /// worked out again, not taken from the version before (session 12).
+    @Test func aToOneMovedToAnotherColumnIsStoredAfresh() {
+        func version(_ name: String, catAttributes: [Attribute]) -> ModelVersion {
+            ModelVersion(
+                name: name,
+                entities: [
+                    Entity(name: "Animal", attributes: [Attribute(name: "name", type: .string)]),
+                    Entity(
+                        name: "Dog", parentName: "Animal",
+                        relationships: [Relationship(name: "owner", destinationEntity: "Person", inverseName: "dogs")]),
+                    Entity(name: "Cat", parentName: "Animal", attributes: catAttributes),
+                    Entity(
+                        name: "Person",
+                        relationships: [
+                            Relationship(name: "dogs", destinationEntity: "Dog", inverseName: "owner", isToMany: true)
+                        ]),
+                ])
+        }
+        let plain = version("Plain", catAttributes: [])
+        let named = version("Named", catAttributes: [Attribute(name: "owner", type: .string)])
+        for (from, to) in [(plain, named), (named, plain)] {
+            let before = StoreLayout(version: from)
+            let layout = StoreLayout(version: to, following: before)
+            let fresh = StoreLayout(version: to)
+            #expect(!layout.storesRelationshipsAlike(before), "\(from.name) → \(to.name)")
+            #expect(layout.storageByProperty == fresh.storageByProperty, "\(from.name) → \(to.name): relationships")
+        }
+        #expect(
+            StoreLayout(version: plain).storage(of: "owner", in: "Dog") == .column(table: "Animal", column: "owner"))
+        #expect(
+            StoreLayout(version: named).storage(of: "owner", in: "Dog") == .column(table: "Animal", column: "owner_Dog")
+        )
+        // The same version after itself stores its relationships alike.
+        #expect(
+            StoreLayout(version: named, following: StoreLayout(version: named)).storesRelationshipsAlike(
+                StoreLayout(version: named)))
     }
 
     /// An entity defined alike in two versions still loses its to-one column when the relationship's destination is
