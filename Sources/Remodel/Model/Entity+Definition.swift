@@ -67,3 +67,14 @@ struct EntityTextDigest: Sendable, Hashable {
         second = salted.finish()
     }
 }
+
+extension Relationship {
+    /// Whether `other` defines the same relationship: equal in everything but where it is written.
+    func hasSameDefinition(as other: Relationship) -> Bool {
+        guard name == other.name else { return false }
+        var (mine, theirs) = (self, other)
+        mine.source = .synthetic
+        theirs.source = .synthetic
+        return mine == theirs
+    }
+}

@@ -19,6 +19,10 @@ import Testing
 /// - The gate refusing a model with errors, passing by entities found clean in another version, against the gate
 ///   checking every version whole, on histories with errors (session 11).
 /// - SQL names claimed with their case folded in place, against the folded string made as before.
+/// - ``UnchangedTables`` starting from the step before's, and ``StorageChanges/followed(by:shortcuts:)`` keeping a
+///   composed table the next step carries as it is, against each worked out whole; the names an expression reads,
+///   found byte by byte in ASCII text, against the search by characters; a version's relationships stored as in the
+///   version before, against the storage worked out afresh (session 12).
 @Suite struct PlanningShortcutPropertyTests {
     /// Seeds run in the everyday suite; `REMODEL_PROPERTY_SEEDS` raises the count.
     static let seeds: [UInt64] = Array(
@@ -67,6 +71,7 @@ import Testing
     /// tables of the hierarchies it leaves alone; the layout is the one built afresh all the same.
     @Test func aLayoutFromAnotherVersionIsTheLayoutBuiltAfresh() throws {
         var keepable = 0
+        var relationshipsAlike = 0
         for seed in Self.seeds {
             var random = SplitMix64(seed: seed)
             for versions in try Self.histories(seed: seed) {
@@ -77,6 +82,7 @@ import Testing
                         let before = StoreLayout(version: other)
                         let layout = StoreLayout(version: versions[index], following: before)
                         let fresh = StoreLayout(version: versions[index])
+                        if layout.storesRelationshipsAlike(before) { relationshipsAlike += 1 }
                         let name = "seed \(seed), \(other.name) → \(versions[index].name)"
                         #expect(layout.tables == fresh.tables, "\(name): tables")
                         #expect(layout.tableIndexByEntity == fresh.tableIndexByEntity, "\(name): tables by entity")
@@ -94,6 +100,48 @@ import Testing
         }
         // Most tables are laid out alike in the two versions: the shortcut is taken, not only the build.
         #expect(keepable > 40 * Self.seeds.count, "\(keepable) tables alike")
+        // And many store their relationships as the version before: its relationship storage is taken (session 12).
+        #expect(relationshipsAlike > 2 * Self.seeds.count, "\(relationshipsAlike) layouts storing relationships alike")
+    }
+
+    /// A to-one whose entity, relationships and table are as they were still moves to another column when a sibling
+    /// gains an attribute of its name (attributes take their columns first): its storage, and its inverse's, are
+    /// worked out again, not taken from the version before (session 12).
+    @Test func aToOneMovedToAnotherColumnIsStoredAfresh() {
+        func version(_ name: String, catAttributes: [Attribute]) -> ModelVersion {
+            ModelVersion(
+                name: name,
+                entities: [
+                    Entity(name: "Animal", attributes: [Attribute(name: "name", type: .string)]),
+                    Entity(
+                        name: "Dog", parentName: "Animal",
+                        relationships: [Relationship(name: "owner", destinationEntity: "Person", inverseName: "dogs")]),
+                    Entity(name: "Cat", parentName: "Animal", attributes: catAttributes),
+                    Entity(
+                        name: "Person",
+                        relationships: [
+                            Relationship(name: "dogs", destinationEntity: "Dog", inverseName: "owner", isToMany: true)
+                        ]),
+                ])
+        }
+        let plain = version("Plain", catAttributes: [])
+        let named = version("Named", catAttributes: [Attribute(name: "owner", type: .string)])
+        for (from, to) in [(plain, named), (named, plain)] {
+            let before = StoreLayout(version: from)
+            let layout = StoreLayout(version: to, following: before)
+            let fresh = StoreLayout(version: to)
+            #expect(!layout.storesRelationshipsAlike(before), "\(from.name) → \(to.name)")
+            #expect(layout.storageByProperty == fresh.storageByProperty, "\(from.name) → \(to.name): relationships")
+        }
+        #expect(
+            StoreLayout(version: plain).storage(of: "owner", in: "Dog") == .column(table: "Animal", column: "owner"))
+        #expect(
+            StoreLayout(version: named).storage(of: "owner", in: "Dog") == .column(table: "Animal", column: "owner_Dog")
+        )
+        // The same version after itself stores its relationships alike.
+        #expect(
+            StoreLayout(version: named, following: StoreLayout(version: named)).storesRelationshipsAlike(
+                StoreLayout(version: named)))
     }
 
     /// An entity defined alike in two versions still loses its to-one column when the relationship's destination is
@@ -387,6 +435,136 @@ import Testing
             result.append(other)
         }
         return result
+    }
+
+    /// ``UnchangedTables`` starting from what the step before found (an entity it copied under the same mapping,
+    /// left as it is here with its ancestors, is not asked again) against ``UnchangedTables`` worked out alone. The
+    /// steps' mappings are inferred with the chain's memo (as a migration infers them), and some are changed: an
+    /// entity's mapping into a variant that copies less, or into the step before's mapping of it, which stays the
+    /// same value while its ancestors change (session 12).
+    @Test func theUnchangedEntitiesStartingFromTheStepBeforeAreThoseFoundAlone() throws {
+        var reused = 0
+        var variants = 0
+        var ancestorsChanged = 0
+        for seed in Self.seeds {
+            var random = SplitMix64(seed: seed &+ 7)
+            for versions in try Self.histories(seed: seed) {
+                var memo = InferenceMemo()
+                var previous: UnchangedTables?
+                var previousMapping: MappingModel?
+                for (source, destination) in zip(versions, versions.dropFirst()) {
+                    var mapping = MappingInference.infer(
+                        from: source, to: destination, modelName: "History", memo: &memo)
+                    for index in mapping.entities.indices where random.next() % 4 == 0 {
+                        let entityMapping = mapping.entities[index]
+                        guard let name = entityMapping.destination, let entity = destination.entity(named: name) else {
+                            continue
+                        }
+                        if entity.parentName != nil,
+                            let earlier = previousMapping?.entities.first(where: { $0.destination == name }),
+                            earlier.source == entityMapping.source
+                        {
+                            mapping.entities[index] = earlier
+                            let ancestors = destination.ancestors(of: entity)
+                            if previous?.copiedMappings[name] == earlier,
+                                ancestors.contains(where: { ancestor in
+                                    source.entity(named: ancestor.name).map {
+                                        !destination.hasSameDefinition(of: ancestor, as: $0, in: source)
+                                    } ?? true
+                                })
+                            {
+                                ancestorsChanged += 1
+                            }
+                        } else {
+                            let options = Self.variants(of: entityMapping, random: &random)
+                            mapping.entities[index] = options[Int(random.next() % UInt64(options.count))]
+                            variants += 1
+                        }
+                    }
+                    let (sourceLayout, destinationLayout) = (
+                        StoreLayout(version: source), StoreLayout(version: destination)
+                    )
+                    let keys = KeyPlan(mapping: mapping, source: sourceLayout, destination: destinationLayout)
+                    let chained = UnchangedTables(
+                        mapping: mapping, source: sourceLayout, destination: destinationLayout, keys: keys,
+                        policies: [],
+                        previous: previous)
+                    let alone = UnchangedTables(
+                        mapping: mapping, source: sourceLayout, destination: destinationLayout, keys: keys, policies: []
+                    )
+                    let name = "seed \(seed), \(source.name) → \(destination.name)"
+                    #expect(chained.entities == alone.entities, "\(name): entities")
+                    #expect(chained.tables == alone.tables, "\(name): tables")
+                    #expect(chained.joins == alone.joins, "\(name): joins")
+                    #expect(chained.copiedMappings == alone.copiedMappings, "\(name): copied")
+                    reused += chained.copiedMappings.filter { previous?.copiedMappings[$0.key] == $0.value }.count
+                    previous = chained
+                    previousMapping = mapping
+                }
+            }
+        }
+        #expect(reused > 10 * Self.seeds.count, "\(reused) entities found copied by the step before")
+        #expect(variants > 10 * Self.seeds.count, "\(variants) mappings changed")
+        #expect(ancestorsChanged > 0, "\(ancestorsChanged) mappings kept while an ancestor changed")
+    }
+
+    /// ``StorageChanges/followed(by:)`` keeping the composed table as it is when the next step carries it as it is,
+    /// against the composition column by column, over every run of steps of a chain, from each step (session 12).
+    @Test func composingChangesKeepingWhatTheNextStepLeavesIsComposingThemWhole() throws {
+        var kept = 0
+        var tables = 0
+        for seed in Self.seeds {
+            for versions in try Self.histories(seed: seed) {
+                let steps = zip(versions, versions.dropFirst()).map { source, destination in
+                    MigrationStep(
+                        source: source, destination: destination,
+                        mapping: MappingInference.infer(from: source, to: destination, modelName: "History"))
+                }
+                let plans = StepPlan.chain(steps) { _ in [] }
+                for start in plans.indices {
+                    var fast = plans[start].changes
+                    var full = fast
+                    for plan in plans[(start + 1)...] {
+                        for later in plan.changes.carriedTables.values
+                        where later.carriesEveryColumnAsItIs && fast.carriedTables[later.source]?.isComposed == true {
+                            kept += 1
+                        }
+                        fast = fast.followed(by: plan.changes)
+                        full = full.followed(by: plan.changes, shortcuts: false)
+                        #expect(fast == full, "seed \(seed), \(plans[start].name) to \(plan.name)")
+                        #expect(
+                            fast.writtenTables(of: plan.destinationLayout)
+                                == full.writtenTables(of: plan.destinationLayout))
+                        tables += full.carriedTables.count
+                    }
+                }
+            }
+        }
+        #expect(kept > tables / 4, "\(kept) of \(tables) composed tables kept as they were")
+    }
+
+    /// The names an expression reads after `$source.`, found byte by byte in an ASCII text, against the search by
+    /// characters, on random texts of names, prefixes cut short, punctuation and characters that are not ASCII
+    /// (letters, digits, a combining accent, CR LF) (session 12).
+    @Test func theNamesAnExpressionReadsAreFoundByByteAsByCharacter() {
+        let pieces = [
+            "$source.", "$source", "source.", "$", ".", "_", "a", "Z", "value12", "7", " ", "(", "+", "é", "e\u{301}",
+            "\u{301}", "\r\n", "٣", "名", "K",
+        ]
+        var ascii = 0
+        var found = 0
+        for seed in Self.seeds {
+            var random = SplitMix64(seed: seed)
+            for _ in 0..<200 {
+                let count = Int(random.next() % 12)
+                let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+                let names = DataLoss.firstNames(in: text)
+                #expect(names == DataLoss.firstNamesByCharacter(in: text), "\(Array(text.unicodeScalars))")
+                if DataLoss.asciiFirstNames(in: text) != nil { ascii += 1 }
+                found += names.count
+            }
+        }
+        #expect(ascii > 20 * Self.seeds.count && found > 20 * Self.seeds.count, "\(ascii) ASCII texts, \(found) names")
     }
 
     @Test func namesAreClaimedAsWithTheFoldedString() {

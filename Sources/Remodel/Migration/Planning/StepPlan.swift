@@ -21,6 +21,9 @@ struct StepPlan: Sendable {
     let checks: CheckScope
     /// The destination tables the step leaves as they were (``UnchangedTables``).
     let unchangedTables: Set<String>
+    /// All that ``UnchangedTables`` found, for the next step of a chain to start from; ``chain(_:policies:)`` lets
+    /// it go once that step is planned.
+    private(set) var unchangedFound: UnchangedTables?
 
     /// Plans one step whose layouts are known already (a chain shares each version's layout between the
     /// step that writes it and the step that reads it).
@@ -38,7 +41,9 @@ struct StepPlan: Sendable {
             step.mapping, source: sourceLayout, destination: destinationLayout)
         // What the step leaves as it was is not analysed: the analyses cost what the step changes.
         let unchanged = UnchangedTables(
-            mapping: step.mapping, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies)
+            mapping: step.mapping, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies,
+            previous: before?.unchangedFound)
+        unchangedFound = unchanged
         changes = StorageChanges(
             analysis: StepStorageAnalysis(
                 step: step, source: sourceLayout, destination: destinationLayout, keys: keys, policies: policies,
@@ -78,7 +83,9 @@ struct StepPlan: Sendable {
                 StepPlan(
                     step: step, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                     policies: policies(step), before: before))
+            if plans.count > 1 { plans[plans.count - 2].unchangedFound = nil }
         }
+        if !plans.isEmpty { plans[plans.count - 1].unchangedFound = nil }
         return plans
     }
 
@@ -101,6 +108,7 @@ struct StepPlan: Sendable {
         losses = other.losses
         checks = other.checks
         unchangedTables = other.unchangedTables
+        unchangedFound = other.unchangedFound
     }
 
     /// Carries the step's expressions as ``MappingChecker`` checked them, by entity mapping. In place: a chain's

@@ -186,6 +186,44 @@ extension StoreLayout {
         }
     }
 
+    /// Whether ``buildRelationshipStorage()`` would store every relationship as `before` stores it, the tables of
+    /// this version built: the same entities in the same order, each with the same parent and the same relationships
+    /// (the same definitions but for where they are written), in a table of the same name, each to-one in the same
+    /// column, and the same order columns. Then the tables' names are the same too (every table has an entity), so the
+    /// join tables claim the same names after them. An entity that declares a relationship of a name one of its
+    /// ancestors declares too is not taken (which of them declares it is then found by value).
+    func storesRelationshipsAlike(_ before: StoreLayout) -> Bool {
+        let entities = version.entities
+        let others = before.version.entities
+        guard entities.count == others.count, orderColumnByToOne == before.orderColumnByToOne else { return false }
+        for (entity, other) in zip(entities, others) {
+            guard entity.name == other.name, entity.parentName == other.parentName,
+                tableIndexByEntity[entity.name].map({ tables[$0].name })
+                    == before.tableIndexByEntity[other.name].map({ before.tables[$0].name })
+            else { return false }
+            if !version.hasSameDefinition(of: entity, as: other, in: before.version) {
+                guard entity.relationships.count == other.relationships.count,
+                    zip(entity.relationships, other.relationships).allSatisfy({ $0.hasSameDefinition(as: $1) })
+                else { return false }
+            }
+            for relationship in entity.relationships where !relationship.isToMany {
+                guard
+                    columnsByEntity[entity.name]?[relationship.name]
+                        == before.columnsByEntity[other.name]?[relationship.name]
+                else { return false }
+            }
+            if entity.parentName != nil, !entity.relationships.isEmpty {
+                for ancestor in version.ancestors(of: entity) {
+                    for inherited in ancestor.relationships
+                    where entity.relationships.contains(where: { $0.name == inherited.name }) {
+                        return false
+                    }
+                }
+            }
+        }
+        return true
+    }
+
     mutating func buildRelationshipStorage() {
         var names = reservedNames
         var joinNameByOwner: [PropertyKey: String] = [:]

@@ -161,10 +161,19 @@ package struct StoreLayout: Sendable {
     /// version before): a hierarchy whose entities, and whatever else its table reads, are as they were there
     /// takes that table as it was, with its columns, instead of claiming every column name again. The result is
     /// the layout ``init(version:)`` computes; only the work differs.
+    ///
+    /// The relationships are stored as there too, without working each out again, when everything their storage
+    /// reads is as it was (``storesRelationshipsAlike(_:)``): most steps of a long history change attributes only.
     init(version: ModelVersion, following before: StoreLayout) {
         self.version = version
         buildTables(following: before)
-        buildRelationshipStorage()
+        if storesRelationshipsAlike(before) {
+            storageByProperty = before.storageByProperty
+            joinTables = before.joinTables
+            reservedNames = before.reservedNames
+        } else {
+            buildRelationshipStorage()
+        }
         buildIndexes()
         #if DEBUG
             // Every test that plans a chain lays each version out both ways, and the two must agree.

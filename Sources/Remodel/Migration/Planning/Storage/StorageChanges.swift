@@ -47,6 +47,16 @@ struct StorageChanges: Equatable {
             return columns.first { $0.value.column == column }?.key
         }
 
+        /// Whether the origins' source columns are distinct and ``droppedColumns`` is sorted and holds none of them:
+        /// true of every table ``StorageChanges/followed(by:)`` composes (it is not compared).
+        fileprivate(set) var isComposed = false
+
+        /// Whether the table carries every column from the source column of its name, with nothing to fill: what
+        /// ``UnchangedTables`` carries. Its ``droppedColumns`` are not read.
+        var carriesEveryColumnAsItIs: Bool {
+            columns.allSatisfy { name, origin in origin.fills.isEmpty && origin.column == name }
+        }
+
         static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {
             lhs.source == rhs.source && lhs.destination == rhs.destination && lhs.columns == rhs.columns
                 && lhs.droppedColumns == rhs.droppedColumns
@@ -156,10 +166,22 @@ extension StorageChanges {
 
     /// The changes of `self` followed by those of the next step: a table is carried through both only
     /// when each carries it, with the origins of its columns followed back to the first source.
-    func followed(by next: StorageChanges) -> StorageChanges {
+    ///
+    /// `shortcuts` (tests ask both roads) lets a table the next step carries as it is (every column from itself,
+    /// nothing filled: most tables of a long history's step) keep the composed table it follows as it is: the
+    /// composition of the two is that table, under the next step's name, when it has the same columns.
+    func followed(by next: StorageChanges, shortcuts: Bool = true) -> StorageChanges {
         var composed = StorageChanges()
+        composed.carriedTables.reserveCapacity(next.carriedTables.count)
         for (name, later) in next.carriedTables {
-            guard let earlier = carriedTables[later.source] else { continue }
+            guard var earlier = carriedTables[later.source] else { continue }
+            if shortcuts, earlier.isComposed, earlier.columns.count == later.columns.count,
+                later.columns.keys.allSatisfy({ earlier.columns[$0] != nil }), later.carriesEveryColumnAsItIs
+            {
+                earlier.destination = name
+                composed.carriedTables[name] = earlier
+                continue
+            }
             var columns: [String: ColumnOrigin] = [:]
             for (column, origin) in later.columns {
                 if let from = origin.column {
@@ -174,13 +196,21 @@ extension StorageChanges {
             guard Set(used).count == used.count else { continue }
             let sourceColumns = earlier.droppedColumns + earlier.columns.values.compactMap(\.column)
             let dropped = sourceColumns.filter { !used.contains($0) }
-            composed.carriedTables[name] = CarriedTable(
+            var table = CarriedTable(
                 source: earlier.source, destination: name, columns: columns, droppedColumns: dropped.sorted())
+            table.isComposed = true
+            composed.carriedTables[name] = table
         }
         for (name, source) in next.carriedJoins {
             if let first = carriedJoins[source] { composed.carriedJoins[name] = first }
         }
+        composed.feeders.reserveCapacity(next.feeders.count)
         for (table, sources) in next.feeders {
+            // One source table (the most): its feeders as they are, the same set the union makes.
+            if shortcuts, sources.count == 1, let only = sources.first {
+                composed.feeders[table] = feeders[only] ?? []
+                continue
+            }
             composed.feeders[table] = Set(sources.flatMap { feeders[$0] ?? [] })
         }
         return composed

@@ -17,13 +17,23 @@ struct UnchangedTables: Sendable {
     private(set) var tables: Set<String> = []
     /// Destination join tables the same in both layouts whose two ends' tables are unchanged.
     private(set) var joins: Set<String> = []
+    /// The entity mapping of each entity the step copies as it is (before its ancestors are asked about): the next
+    /// step of a chain, whose source is this step's destination, asks no more of an entity it maps alike and that
+    /// it, and its ancestors, leave as they are (``init(mapping:source:destination:keys:policies:before:)``).
+    private(set) var copiedMappings: [String: EntityMapping] = [:]
 
     /// Nothing found: every table is analysed.
     static let none = UnchangedTables()
 
     private init() {}
 
-    init(mapping: MappingModel, source: StoreLayout, destination: StoreLayout, keys: KeyPlan, policies: Set<String>) {
+    /// `previous` is what the step before in a chain found (its destination is this step's source): an entity it
+    /// copied as it is under the same entity mapping, that this step leaves as it is with all its ancestors, takes
+    /// every property from itself here too, which is not worked out again.
+    init(
+        mapping: MappingModel, source: StoreLayout, destination: StoreLayout, keys: KeyPlan, policies: Set<String>,
+        previous: UnchangedTables? = nil
+    ) {
         let before = source.version
         let after = destination.version
         var mappingsFrom: [String: Int] = [:]
@@ -31,14 +41,24 @@ struct UnchangedTables: Sendable {
             if let name = entityMapping.source { mappingsFrom[name, default: 0] += 1 }
         }
         var copied: Set<String> = []
+        copiedMappings.reserveCapacity(previous?.copiedMappings.count ?? 0)
         for entityMapping in mapping.entities {
             guard let name = entityMapping.destination, entityMapping.source == name, mappingsFrom[name] == 1,
                 entityMapping.filter == nil, entityMapping.policy == nil, !policies.contains(name),
                 let old = before.entity(named: name), let new = after.entity(named: name),
-                before.hasSameDefinition(of: old, as: new, in: after),
-                Self.copiesEveryProperty(entityMapping, of: new, in: destination)
+                before.hasSameDefinition(of: old, as: new, in: after)
             else { continue }
+            if let known = previous?.copiedMappings[name], known == entityMapping,
+                Self.ancestorsAreTheSame(of: new, in: after, as: before)
+            {
+                assert(
+                    Self.copiesEveryProperty(entityMapping, of: new, in: destination),
+                    "\(name): copied as it is in the step before, not in this one")
+            } else if !Self.copiesEveryProperty(entityMapping, of: new, in: destination) {
+                continue
+            }
             copied.insert(name)
+            copiedMappings[name] = entityMapping
         }
         entities = copied.filter { name in
             guard let entity = after.entity(named: name) else { return false }
@@ -85,6 +105,18 @@ struct UnchangedTables: Sendable {
                 let target = destination.table(forEntity: join.destinationEntity)?.name, tables.contains(target)
             else { continue }
             joins.insert(join.name)
+        }
+    }
+
+    /// Whether every ancestor of `entity` (of `version`) is defined in `other` as in `version`: then so are the
+    /// properties it inherits.
+    private static func ancestorsAreTheSame(of entity: Entity, in version: ModelVersion, as other: ModelVersion)
+        -> Bool
+    {
+        guard entity.parentName != nil else { return true }
+        return version.ancestors(of: entity).allSatisfy { ancestor in
+            guard let earlier = other.entity(named: ancestor.name) else { return false }
+            return version.hasSameDefinition(of: ancestor, as: earlier, in: other)
         }
     }
 
