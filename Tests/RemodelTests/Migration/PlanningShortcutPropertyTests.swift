@@ -307,16 +307,21 @@ import Testing
         }
     }
 
+    /// Each step of a history, with its inferred mapping.
+    private static func inferredSteps(_ versions: [ModelVersion]) -> [MigrationStep] {
+        zip(versions, versions.dropFirst()).map { source, destination in
+            MigrationStep(
+                source: source, destination: destination,
+                mapping: MappingInference.infer(from: source, to: destination, modelName: "History"))
+        }
+    }
+
     @Test func aChainPlansEachStepAsItIsPlannedAlone() throws {
         var reused = 0
         var survivingLinks = 0
         for seed in Self.seeds {
             for versions in try Self.histories(seed: seed) {
-                let steps = zip(versions, versions.dropFirst()).map { source, destination in
-                    MigrationStep(
-                        source: source, destination: destination,
-                        mapping: MappingInference.infer(from: source, to: destination, modelName: "History"))
-                }
+                let steps = Self.inferredSteps(versions)
                 let chained = StepPlan.chain(steps) { _ in [] }
                 for (index, (plan, step)) in zip(chained, steps).enumerated() {
                     let alone = StepPlan(
@@ -515,11 +520,7 @@ import Testing
         var tables = 0
         for seed in Self.seeds {
             for versions in try Self.histories(seed: seed) {
-                let steps = zip(versions, versions.dropFirst()).map { source, destination in
-                    MigrationStep(
-                        source: source, destination: destination,
-                        mapping: MappingInference.infer(from: source, to: destination, modelName: "History"))
-                }
+                let steps = Self.inferredSteps(versions)
                 let plans = StepPlan.chain(steps) { _ in [] }
                 for start in plans.indices {
                     var fast = plans[start].changes
