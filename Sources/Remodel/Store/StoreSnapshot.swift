@@ -78,6 +78,9 @@ final class StoreSnapshot {
         return (folder, copy)
     }
 
+    /// How many times ``reading(_:_:)`` reads a store whose log went away between the look and the read.
+    static let readAttempts = 25
+
     /// Runs `body` on a snapshot of the store at `path`, and once more on a new snapshot when the first
     /// was read without a lock and the file changed meanwhile (``checkUnchanged()``), or when the store's
     /// side files changed between the look and the read (``lostItsLog(_:)``).
@@ -93,7 +96,11 @@ final class StoreSnapshot {
             } catch {
                 result = .failure(error)
             }
-            guard case .failure(let error) = result, snapshot.lostItsLog(error), attempts < 3 else { break }
+            // A program that opens and closes its connection in a loop removes the log again and again: each
+            // attempt waits a little longer for a moment its files stay as they are (under 0.2 s in all).
+            guard case .failure(let error) = result, snapshot.lostItsLog(error), attempts < Self.readAttempts
+            else { break }
+            usleep(useconds_t(min(attempts, 10) * 1_000))
             snapshot = try StoreSnapshot(path: path)
         } while true
         do {

@@ -85,4 +85,36 @@ import Testing
         #expect(logged == .integer(1))
         #expect(try folder.contents() == ["library.sqlite"])
     }
+
+    /// A program that opens and closes its connection in a loop, under load, removed the log at three looks in a
+    /// row once (a `.ci/run` under load: the migration exited 75 with "unable to open database file"). The read
+    /// looks again until the log stays, here after the writer removed it at six looks.
+    @Test func aLogDeletedAtLookAfterLookIsReadOnceItStays() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: 10)
+        try StoreStates.makeWAL(store)
+        var writer: SQLiteConnection? = try SQLiteConnection(path: store, mode: .readWrite)
+        try writer?.execute("UPDATE Person SET lastName = 'Logged' WHERE _pk = 1")
+        var attempts = 0
+        var failures = 0
+        let logged = try StoreSnapshot.reading(store) { (snapshot) throws(RemodelError) -> SQLiteValue? in
+            attempts += 1
+            let connection = try snapshot.connection()
+            if attempts <= 6 { writer = nil }
+            do throws(RemodelError) {
+                return try connection.scalar("SELECT count(*) FROM Person WHERE lastName = 'Logged'")
+            } catch {
+                failures += 1
+                // The program writes again: the next look finds a log.
+                writer = try SQLiteConnection(path: store, mode: .readWrite)
+                try writer?.execute("UPDATE Person SET lastName = 'Logged' WHERE _pk = 2")
+                throw error
+            }
+        }
+        #expect(attempts == 7 && failures == 6 && attempts < StoreSnapshot.readAttempts)
+        #expect(logged == .integer(2))
+        writer = nil
+        #expect(try folder.contents() == ["library.sqlite"])
+    }
 }
