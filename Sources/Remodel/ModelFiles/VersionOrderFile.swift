@@ -18,7 +18,7 @@ enum VersionOrderFile {
     static func order(_ names: [String], bundlePath: String) -> ([String], [String: String], [Diagnostic]) {
         let natural = names.sorted(by: NaturalOrder.areInIncreasingOrder)
         let orderPath = "\(bundlePath)/\(fileName)"
-        guard let text = FileSystem.bytes(atPath: orderPath).flatMap(utf8Text) else { return (natural, [:], []) }
+        guard let text = FileSystem.text(atPath: orderPath) else { return (natural, [:], []) }
         var diagnostics: [Diagnostic] = []
         var listed: [String] = []
         var former: [String: String] = [:]
@@ -68,14 +68,6 @@ enum VersionOrderFile {
             listed.append(name)
         }
         return (listed, former, diagnostics)
-    }
-
-    /// The file's text when its bytes are UTF-8 (after a byte order mark, if any), as
-    /// `String(contentsOfFile:encoding: .utf8)` reads it; nil otherwise.
-    static func utf8Text(_ bytes: [UInt8]) -> String? {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-        let text = String(decoding: body, as: UTF8.self)
-        return text.utf8.elementsEqual(body) ? text : nil
     }
 
     private static func bare(_ name: String) -> String {

@@ -32,7 +32,7 @@ public struct CarriedModel: Sendable, Hashable {
     /// The XML of a version as its `contents` file has it now, or `nil` for a version made in memory
     /// (or whose file is gone): the store then carries no model.
     static func contents(of version: ModelVersion) -> String? {
-        FileSystem.bytes(atPath: version.path).flatMap(VersionOrderFile.utf8Text)
+        FileSystem.text(atPath: version.path)
     }
 
     /// The XML recorded in the store on `connection`, or `nil` when it carries none.

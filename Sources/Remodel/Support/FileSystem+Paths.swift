@@ -42,6 +42,15 @@ extension FileSystem {
         return names
     }
 
+    /// The text of the file at `path` when its bytes are UTF-8 (after a byte order mark, if any), as
+    /// `String(contentsOfFile:encoding: .utf8)` reads it; nil when it cannot be read or is not UTF-8.
+    static func text(atPath path: String) -> String? {
+        guard let bytes = bytes(atPath: path) else { return nil }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        let text = String(decoding: body, as: UTF8.self)
+        return text.utf8.elementsEqual(body) ? text : nil
+    }
+
     /// Removes what is at `path` — a file or a link itself, or a folder with everything in it — as
     /// `FileManager.removeItem(atPath:)`; false when something could not be removed.
     @discardableResult

@@ -98,7 +98,7 @@ struct FileSystemPathsTests {
 
     /// A version order file's text (and a carried model's) as `String(contentsOfFile:encoding: .utf8)` reads it:
     /// UTF-8 with or without a byte order mark, nothing for other bytes.
-    @Test func utf8TextIsWhatFoundationReads() throws {
+    @Test func textIsWhatFoundationReads() throws {
         let folder = try TemporaryFolder()
         var random = SplitMix64(seed: 7)
         let pieces: [[UInt8]] = [
@@ -110,7 +110,7 @@ struct FileSystemPathsTests {
             let path = folder.file("order-\(round)")
             #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
             let foundation = try? String(contentsOfFile: path, encoding: .utf8)
-            #expect(FileSystem.bytes(atPath: path).flatMap(VersionOrderFile.utf8Text) == foundation, "\(bytes)")
+            #expect(FileSystem.text(atPath: path) == foundation, "\(bytes)")
         }
     }
 }
