@@ -544,28 +544,44 @@ import Testing
         #expect(kept > tables / 4, "\(kept) of \(tables) composed tables kept as they were")
     }
 
-    /// The names an expression reads after `$source.`, found byte by byte in an ASCII text, against the search by
-    /// characters, on random texts of names, prefixes cut short, punctuation and characters that are not ASCII
-    /// (letters, digits, a combining accent, CR LF) (session 12).
+    /// The names an expression reads after `$source.`, read by bytes where they are ASCII, against a search by
+    /// characters (Foundation's, the road it replaced), on random texts of names, prefixes cut short, punctuation
+    /// and characters that are not ASCII (letters, digits, a combining accent, CR LF) (session 12). Texts where a
+    /// combining mark follows the marker's `.` are left out: Foundation's search takes `.\u{301}` for another
+    /// character, and no expression is written so.
     @Test func theNamesAnExpressionReadsAreFoundByByteAsByCharacter() {
         let pieces = [
             "$source.", "$source", "source.", "$", ".", "_", "a", "Z", "value12", "7", " ", "(", "+", "é", "e\u{301}",
             "\u{301}", "\r\n", "٣", "名", "K",
         ]
-        var ascii = 0
+        func byCharacter(_ text: String) -> Set<String> {
+            var names: Set<String> = []
+            var rest = Substring(text)
+            while let range = rest.range(of: "$source.") {
+                let name = rest[range.upperBound...].prefix { $0 == "_" || $0.isLetter || $0.isNumber }
+                if !name.isEmpty { names.insert(String(name)) }
+                rest = rest[range.upperBound...]
+            }
+            return names
+        }
+        var compared = 0
         var found = 0
+        var throughCharacters = 0
         for seed in Self.seeds {
             var random = SplitMix64(seed: seed)
             for _ in 0..<200 {
                 let count = Int(random.next() % 12)
                 let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+                guard !text.contains("$source.\u{301}") else { continue }
                 let names = DataLoss.firstNames(in: text)
-                #expect(names == DataLoss.firstNamesByCharacter(in: text), "\(Array(text.unicodeScalars))")
-                if DataLoss.asciiFirstNames(in: text) != nil { ascii += 1 }
+                #expect(names == byCharacter(text), "\(Array(text.unicodeScalars))")
+                if names.contains(where: { !$0.utf8.allSatisfy { $0 < 0x80 } }) { throughCharacters += 1 }
+                compared += 1
                 found += names.count
             }
         }
-        #expect(ascii > 20 * Self.seeds.count && found > 20 * Self.seeds.count, "\(ascii) ASCII texts, \(found) names")
+        #expect(compared > 150 * Self.seeds.count && found > 20 * Self.seeds.count, "\(compared) texts, \(found) names")
+        #expect(throughCharacters > 0, "names read by characters")
     }
 
     @Test func namesAreClaimedAsWithTheFoldedString() {

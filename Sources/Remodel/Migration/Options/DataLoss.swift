@@ -101,66 +101,38 @@ extension DataLoss {
         return losses
     }
 
-    /// The first name after each `$source.` in an expression's text.
+    /// The first name after each `$source.` in an expression's text: `_`, letters and digits.
     ///
-    /// An ASCII text (what inference writes: `$source.name` for every attribute of every changed entity, at every
-    /// step of a chain) is read byte by byte, where characters are bytes; any other by characters.
+    /// The marker is found by bytes (it is ASCII, so a match starts on a character's first byte), and a name of
+    /// ASCII letters and digits is read by bytes too: inference writes `$source.name` for every attribute of every
+    /// changed entity, at every step of a chain. A name that reaches a byte beyond ASCII may go on in a character
+    /// that byte starts (a combining accent on its last letter), so it is read again by characters.
     static func firstNames(in text: String) -> Set<String> {
-        if let names = asciiFirstNames(in: text) { return names }
-        return firstNamesByCharacter(in: text)
-    }
-
-    /// ``firstNames(in:)`` of an ASCII text, nil for any other.
-    static func asciiFirstNames(in text: String) -> Set<String>? {
-        var text = text
-        return text.withUTF8 { bytes -> Set<String>? in
-            let prefix: [UInt8] = Array("$source.".utf8)
-            var names: Set<String> = []
-            var index = 0
-            while index < bytes.count {
-                guard bytes[index] < 0x80 else { return nil }
-                guard bytes[index] == prefix[0], bytes.count - index >= prefix.count,
-                    (1..<prefix.count).allSatisfy({ bytes[index + $0] == prefix[$0] })
-                else {
-                    index += 1
-                    continue
-                }
-                let start = index + prefix.count
-                var end = start
-                while end < bytes.count, Self.isNameByte(bytes[end]) { end += 1 }
-                // A name followed by a character that is not ASCII may go on in it: by characters.
-                if end < bytes.count, bytes[end] >= 0x80 { return nil }
-                if end > start { names.insert(String(decoding: bytes[start..<end], as: UTF8.self)) }
-                // As by characters: the search goes on right after the prefix.
-                index = start
-            }
-            return names
-        }
-    }
-
-    /// `_`, an ASCII letter or digit: the ASCII characters `Character.isLetter` or `isNumber` holds for.
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        byte == 0x5F || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-            || (byte >= 0x61 && byte <= 0x7A)
-    }
-
-    /// ``firstNames(in:)`` by characters, for any text.
-    static func firstNamesByCharacter(in text: String) -> Set<String> {
         var names: Set<String> = []
         let marker = Array("$source.".utf8)
         let utf8 = text.utf8
         var index = utf8.startIndex
-        // By UTF-8 bytes: the marker is ASCII, so a match starts on a character's first byte.
         while let dollar = utf8[index...].firstIndex(of: UInt8(ascii: "$")) {
             guard utf8[dollar...].starts(with: marker) else {
                 index = utf8.index(after: dollar)
                 continue
             }
             let start = utf8.index(dollar, offsetBy: marker.count)
-            let name = text[start...].prefix { $0 == "_" || $0.isLetter || $0.isNumber }
-            if !name.isEmpty { names.insert(String(name)) }
+            let end = utf8[start...].firstIndex { !isNameByte($0) } ?? utf8.endIndex
+            if end != utf8.endIndex, utf8[end] >= 0x80 {
+                let name = text[start...].prefix { $0 == "_" || $0.isLetter || $0.isNumber }
+                if !name.isEmpty { names.insert(String(name)) }
+            } else if end != start {
+                names.insert(String(text[start..<end]))
+            }
             index = start
         }
         return names
+    }
+
+    /// `_`, an ASCII letter or digit: the ASCII characters `Character.isLetter` or `isNumber` holds for.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        byte == 0x5F || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+            || (byte >= 0x61 && byte <= 0x7A)
     }
 }
