@@ -75,17 +75,43 @@ struct StepStorageAnalysis {
 
     /// The source table whose objects all arrive in `table`, each once and unfiltered, under their own keys.
     private func feederKeepingEveryObject(_ table: StoreLayout.Table) -> String? {
+        Self.feederKeepingEveryObject(
+            table, source: source, destination: destination, mapping: mapping, keys: keys, policies: policies)
+    }
+
+    /// The source table whose objects all arrive in `table`, each once and unfiltered, under their own keys (also
+    /// asked by ``UnchangedTables`` before any analysis).
+    static func feederKeepingEveryObject(
+        _ table: StoreLayout.Table, source: StoreLayout, destination: StoreLayout, mapping: MappingModel,
+        keys: KeyPlan, policies: Set<String>
+    ) -> String? {
         guard case .preserved(let feeder)? = keys.mode(ofDestinationTable: table.name),
             let sourceTable = source.tables.first(where: { $0.name == feeder })
         else { return nil }
         for entityName in sourceTable.entities {
-            guard let entity = step.source.entity(named: entityName), !entity.isAbstract else { continue }
+            guard let entity = source.version.entity(named: entityName), !entity.isAbstract else { continue }
             let mappings = mapping.entities.filter { $0.source == entityName }
             guard mappings.count == 1, let only = mappings.first, only.filter == nil, let to = only.destination,
                 !policies.contains(to), destination.table(forEntity: to)?.name == table.name
             else { return nil }
         }
         return feeder
+    }
+
+    /// Whether every concrete kind of `sourceTarget` (of the source version) arrives as a kind of `target` (of the
+    /// destination version), both there.
+    static func everyKindArrives(
+        of sourceTarget: String, as target: String, source: ModelVersion, destination: ModelVersion,
+        mapping: MappingModel
+    ) -> Bool {
+        guard let sourceTargetEntity = source.entity(named: sourceTarget), destination.entity(named: target) != nil
+        else { return false }
+        for kind in source.hierarchy(of: sourceTargetEntity) where !kind.isAbstract {
+            guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
+                let arrived = destination.entity(named: mapped), destination.entity(arrived, isKindOf: target)
+            else { return false }
+        }
+        return true
     }
 
     /// The entity mapping that fills a destination entity from the source entity of the same name.
@@ -244,16 +270,10 @@ struct StepStorageAnalysis {
         guard let target = relationship.destinationEntity, let targetTable = destination.table(forEntity: target)?.name,
             let sourceTarget = sourceRelationship.destinationEntity,
             let sourceTargetTable = source.table(forEntity: sourceTarget)?.name,
-            keepingKeys[targetTable] == sourceTargetTable,
-            let sourceTargetEntity = step.source.entity(named: sourceTarget),
-            step.destination.entity(named: target) != nil
+            keepingKeys[targetTable] == sourceTargetTable
         else { return false }
-        for kind in step.source.hierarchy(of: sourceTargetEntity) where !kind.isAbstract {
-            guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
-                let arrived = step.destination.entity(named: mapped), step.destination.entity(arrived, isKindOf: target)
-            else { return false }
-        }
-        return true
+        return Self.everyKindArrives(
+            of: sourceTarget, as: target, source: step.source, destination: step.destination, mapping: mapping)
     }
 
     // MARK: - Join tables

@@ -129,24 +129,13 @@ struct UnchangedTables: Sendable {
         to target: String, in table: StoreLayout.Table, mapping: MappingModel, source: StoreLayout,
         destination: StoreLayout, keys: KeyPlan, policies: Set<String>
     ) -> Bool {
-        guard case .preserved(let feeder)? = keys.mode(ofDestinationTable: table.name),
-            let sourceTable = source.table(forEntity: target), sourceTable.name == feeder,
-            let sourceTarget = source.version.entity(named: target), destination.version.entity(named: target) != nil
+        guard let sourceTable = source.table(forEntity: target),
+            StepStorageAnalysis.feederKeepingEveryObject(
+                table, source: source, destination: destination, mapping: mapping, keys: keys, policies: policies)
+                == sourceTable.name
         else { return false }
-        for entityName in sourceTable.entities {
-            guard let entity = source.version.entity(named: entityName), !entity.isAbstract else { continue }
-            let mappings = mapping.entities.filter { $0.source == entityName }
-            guard mappings.count == 1, let only = mappings.first, only.filter == nil, let to = only.destination,
-                !policies.contains(to), destination.table(forEntity: to)?.name == table.name
-            else { return false }
-        }
-        for kind in source.version.hierarchy(of: sourceTarget) where !kind.isAbstract {
-            guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
-                let arrived = destination.version.entity(named: mapped),
-                destination.version.entity(arrived, isKindOf: target)
-            else { return false }
-        }
-        return true
+        return StepStorageAnalysis.everyKindArrives(
+            of: target, as: target, source: source.version, destination: destination.version, mapping: mapping)
     }
 
     /// Whether an entity mapping takes every stored attribute and relationship of `entity` from the one of the
