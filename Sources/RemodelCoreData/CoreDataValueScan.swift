@@ -108,13 +108,6 @@ final class CoreDataValueScan: @unchecked Sendable {
     /// with no core free, the import took 1.35 s where the checks in the copy take 1.25 s).
     static let leastShareOfACore = 0.75
 
-    /// Seconds of `clock` (`CLOCK_MONOTONIC`, or the calling thread's CPU time).
-    private static func seconds(_ clock: clockid_t) -> Double {
-        var time = timespec()
-        clock_gettime(clock, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
     /// Vouches for one range after another, each just ahead of the copy, until a range holds a value
     /// to refuse, the copy is past them all, or the thread keeps getting too little of a core. An error
     /// ends the scan: the copy checks what is left.
@@ -141,12 +134,12 @@ final class CoreDataValueScan: @unchecked Sendable {
                 statements[range.table] = statement
             }
             try statement.bind([.integer(range.start), .integer(range.end)])
-            let (wall, cpu) = (Self.seconds(CLOCK_MONOTONIC), Self.seconds(CLOCK_THREAD_CPUTIME_ID))
+            let (wall, cpu) = (MonotonicClock.seconds(), ThreadCPUClock.seconds())
             let found = try statement.step()
             statement.reset()
             if found { return }
             let share =
-                (Self.seconds(CLOCK_THREAD_CPUTIME_ID) - cpu) / max(Self.seconds(CLOCK_MONOTONIC) - wall, 1e-9)
+                (ThreadCPUClock.seconds() - cpu) / max(MonotonicClock.seconds() - wall, 1e-9)
             starved = share < Self.leastShareOfACore ? starved + 1 : 0
             if pace == .whereAhead, starved >= 2 { return }
             next = position + 1

@@ -9,9 +9,7 @@
 package enum MonotonicClock {
     /// Seconds since an unspecified start, never going back.
     package static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+        clockSeconds(CLOCK_MONOTONIC)
     }
 }
 
@@ -20,8 +18,21 @@ package enum MonotonicClock {
 package enum WallClock {
     /// Seconds since 1970-01-01 00:00:00 UTC, now.
     package static func secondsSince1970() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+        clockSeconds(CLOCK_REALTIME)
     }
+}
+
+/// The CPU time the calling thread has used, in seconds: how much of a core a background thread gets.
+package enum ThreadCPUClock {
+    /// Seconds of CPU the calling thread has used since it started.
+    package static func seconds() -> Double {
+        clockSeconds(CLOCK_THREAD_CPUTIME_ID)
+    }
+}
+
+/// Seconds of one of the system's clocks.
+private func clockSeconds(_ clock: clockid_t) -> Double {
+    var time = timespec()
+    clock_gettime(clock, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
 }

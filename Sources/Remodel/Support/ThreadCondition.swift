@@ -42,15 +42,12 @@ final class ThreadCondition: @unchecked Sendable {
 
     /// As ``wait()``, for at most `seconds`.
     func wait(seconds: Double) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let whole = Int(seconds.rounded(.down))
-        var nanoseconds = Int(now.tv_nsec) + Int((seconds - Double(whole)) * 1_000_000_000)
-        var deadline = now
-        deadline.tv_sec += whole + nanoseconds / 1_000_000_000
-        nanoseconds %= 1_000_000_000
-        deadline.tv_nsec = .init(nanoseconds)
-        pthread_cond_timedwait(condition, mutex, &deadline)
+        let deadline = WallClock.secondsSince1970() + seconds
+        let whole = deadline.rounded(.down)
+        var time = timespec()
+        time.tv_sec = .init(whole)
+        time.tv_nsec = .init(min((deadline - whole) * 1_000_000_000, 999_999_999))
+        pthread_cond_timedwait(condition, mutex, &time)
     }
 
     /// Wakes one waiting thread.
