@@ -134,9 +134,12 @@ struct MigrateCommand: AsyncParsableCommand {
             report.sourceVersion, report.targetVersion, steps, writtenAndCarried(report), report.seconds)
         if let backup = report.backupPath { text += " The original is kept as \(backup)." }
         for loss in report.losses where loss.count != 0 {
-            text +=
-                report.isDowngrade
-                ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
+            switch (loss.becameNil, report.isDowngrade) {
+            case (true, true): text += "\n  Lost, as --downgrade allow-loss allows: \(loss)"
+            case (true, false): text += "\n  Lost: \(loss)"
+            case (false, true): text += "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)"
+            case (false, false): text += "\n  As the mapping says, \(loss)"
+            }
         }
         return text + rollback
     }

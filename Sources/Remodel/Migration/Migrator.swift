@@ -81,6 +81,10 @@ public struct Migrator: Sendable {
                     offset == 0 && countsLosses
                         ? try loss.counted(on: store, layout: step.sourceLayout, tables: .destination) : loss)
             }
+            if offset == 0 && countsLosses {
+                plan.losses += try NilValueCount.counted(
+                    step, on: store, tables: .destination, environment: ExpressionEnvironment())
+            }
         }
         return plan
     }

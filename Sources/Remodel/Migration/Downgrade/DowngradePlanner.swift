@@ -48,6 +48,8 @@ struct DowngradePlanner {
             counted.property = loss.property.map { "\($0) (its order)" }
             plan.losses.append(counted)
         }
+        plan.losses += try NilValueCount.counted(
+            plan.stepPlans[0], on: store, tables: tables, environment: ExpressionEnvironment())
         if options.downgrade == .lossless { try Self.refuseLosses(plan, path: path) }
         return plan
     }
@@ -151,9 +153,11 @@ struct DowngradePlanner {
         let lost = plan.losses.filter { $0.count != 0 }
         guard let first = lost.first else { return }
         let lines = lost.map { "  - \($0.detail)" }.joined(separator: "\n")
+        let place = "that \"\(plan.targetVersion)\" has no place for"
+        let why = lost.contains(where: \.becameNil) ? "(\(place), or that a conversion turns into nil)" : place
         var error = RemodelError(
             .downgradeLosesData,
-            "the store is at version \"\(plan.sourceVersion)\", newer than this build's \"\(plan.targetVersion)\", and migrating it down would lose stored values that \"\(plan.targetVersion)\" has no place for, so it was left untouched:\n\(lines)\nMigrate it with `--downgrade allow-loss` to drop them (the original is kept as the backup), or open it with the newer build.",
+            "the store is at version \"\(plan.sourceVersion)\", newer than this build's \"\(plan.targetVersion)\", and migrating it down would lose stored values \(why), so it was left untouched:\n\(lines)\nMigrate it with `--downgrade allow-loss` to drop them (the original is kept as the backup), or open it with the newer build.",
             path: path)
         error.entity = first.entity
         error.property = first.property

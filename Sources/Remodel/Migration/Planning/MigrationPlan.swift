@@ -91,7 +91,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
             }
             for loss in losses
             where loss.sourceVersion == step.source.name && loss.destinationVersion == step.destination.name {
-                lines.append("  Drops \(loss.detail)")
+                lines.append(loss.becameNil ? "  Loses: \(loss.detail)" : "  Drops \(loss.detail)")
             }
             if index < stepPlans.count { lines += Self.renumbering(stepPlans[index]) }
         }
