@@ -77,12 +77,15 @@ final class HistoryStore {
         options.composesSteps = composed
         var migrator = Migrator(bundle: bundle, options: options)
         migrator.plans = plans
+        let report: MigrationReport
         do {
-            try await migrator.migrate(storeAt: store)
+            report = try await migrator.migrate(storeAt: store)
         } catch {
             return .refused(error.message.replacingOccurrences(of: road, with: "<store folder>"))
         }
-        return .migrated(try Self.dump(store, bundle: bundle))
+        // The ledger of what the steps lost (dropped, or turned into nil) is part of what both roads must agree on.
+        let losses = report.losses.map { "lost: \($0)" }
+        return .migrated(([try Self.dump(store, bundle: bundle)] + losses).joined(separator: "\n"))
     }
 
     // MARK: - What an app adds
