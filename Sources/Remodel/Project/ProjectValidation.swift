@@ -42,7 +42,7 @@ public enum ProjectValidation {
         for (done, path) in report.mappingFiles.enumerated() where !XcodeMappingLoader.isXcodeMapping(path) {
             reporter.report("checking", item: path, completed: report.modelCount + done, total: files, unit: .files)
             diagnostics += check(mappingFile: path, bundles: bundles, searched: searched)
-            steps.add(path)
+            if let duplicate = steps.add(path) { diagnostics.append(duplicate) }
         }
         for path in report.mappingFiles where XcodeMappingLoader.isXcodeMapping(path) {
             diagnostics += XcodeMappingValidation.check(
