@@ -81,3 +81,19 @@ public struct Derivation: Sendable, Hashable {
         }
     }
 }
+
+extension Attribute {
+    /// The derivation the store computes the attribute with: nil unless it is derived and its expression reads
+    /// as Core Data's grammar (validate reports the others).
+    package var derivation: Derivation? {
+        guard isDerived, let text = derivationExpression else { return nil }
+        return try? Derivation(parsing: text)
+    }
+
+    /// Whether the store computes every value of the attribute (a derived one other than `now()`, whose time a
+    /// write path may carry): no write path gives it one.
+    package var isComputedByStore: Bool {
+        guard let derivation else { return false }
+        return derivation.form != .now
+    }
+}

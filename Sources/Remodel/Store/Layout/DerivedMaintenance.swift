@@ -34,9 +34,12 @@ package enum DerivedMaintenance {
     package static func install(_ layout: StoreLayout, on connection: SQLiteConnection) throws(RemodelError) {
         try suspend(on: connection)
         try recompute(layout, on: connection)
-        for derived in layout.derivedColumns {
-            for trigger in DerivedSQL(layout: layout, column: derived).triggers { try connection.execute(trigger.sql) }
-        }
+        try createTriggers(layout, on: connection)
+    }
+
+    /// Creates the triggers that keep the derived attributes of `layout` (the store has none of its own then).
+    package static func createTriggers(_ layout: StoreLayout, on connection: SQLiteConnection) throws(RemodelError) {
+        for trigger in triggers(of: layout) { try connection.execute(trigger.sql) }
     }
 
     /// Computes every maintained derived attribute of `layout` and gives every timestamp without a time the time
