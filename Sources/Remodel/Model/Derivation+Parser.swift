@@ -55,7 +55,7 @@ private struct DerivationParser {
     init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
     private static let grammar =
-        "a derivation is a key path (name, author.name), lowercase:, uppercase: or canonical: of one, an aggregate over a to-many relationship (books.@count, books.@sum.pages) or now()"
+        "a derivation is a key path (name, author.name), lowercase:, uppercase: or canonical: of one, an aggregate over a to-many relationship (books.@count, books.pages.@sum) or now()"
 
     mutating func parse() throws(Derivation.ParseError) -> (derivation: Derivation, keyOffsets: [Int]) {
         skipSpaces()
@@ -137,14 +137,15 @@ private struct DerivationParser {
         throw error("\(name): is not a function of Core Data's derivations; \(Self.grammar)", at: start)
     }
 
-    /// A key path: names joined by dots, with at most one `@operation` (followed by at most one name).
+    /// A key path: names joined by dots, ending with at most one `@operation` (Core Data refuses one anywhere
+    /// else: "Bad keypath for derived property (misplaced operator)"). `@count` counts the objects of the
+    /// relationship before it; `@sum` (or `@total`), `@avg`, `@min` and `@max` aggregate the attribute before them.
     private mutating func keyPath() throws(Derivation.ParseError) -> (
         path: [String], offsets: [Int], aggregate: (Derivation.Aggregate, String?)?
     ) {
         var path: [String] = []
         var offsets: [Int] = []
-        var operation: (Derivation.Aggregate, Int)?
-        var afterOperation: [String] = []
+        var operation: (name: String, at: Int)?
         while true {
             skipSpaces()
             let start = position
@@ -152,21 +153,21 @@ private struct DerivationParser {
                 position += 1
                 guard let word = identifier() else { throw error("'@' is followed by no operation", at: start) }
                 guard operation == nil else {
-                    throw error(
-                        "a key path takes one aggregate; @\(word) follows another", at: start, unsupported: true)
+                    throw error("a key path takes one aggregate; @\(word) follows another", at: start)
                 }
                 guard !path.isEmpty else {
-                    throw error(
-                        "@\(word) needs the to-many relationship it counts before it (books.@\(word))", at: start)
+                    throw error("@\(word) needs the to-many relationship it aggregates before it (books.@\(word))", at: start)
                 }
-                guard let aggregate = Derivation.Aggregate(rawValue: word) else {
-                    throw error(
-                        "@\(word) is a key path operator Remodel does not compute; the aggregates are @count, @sum, @avg, @min and @max",
-                        at: start, unsupported: true)
-                }
-                operation = (aggregate, start)
+                operation = (word, start)
             } else if let word = identifier() {
-                if operation != nil { afterOperation.append(word) } else { path.append(word) }
+                if let operation {
+                    let written = (path + ["@\(operation.name)", word]).joined(separator: ".")
+                    let corrected = (path + [word, "@\(operation.name)"]).joined(separator: ".")
+                    throw error(
+                        "Core Data takes an operator only at the end of a key path (it refuses \(written) as a misplaced operator); write \(corrected)",
+                        at: operation.at)
+                }
+                path.append(word)
                 offsets.append(start)
             } else if position >= scalars.count {
                 throw error("the key path ends after a dot")
@@ -177,21 +178,25 @@ private struct DerivationParser {
             skipSpaces()
             position += 1
         }
-        guard let (aggregate, at) = operation else { return (path, offsets, nil) }
-        switch (aggregate, afterOperation.count) {
-        case (.count, 0): return (path, offsets, (.count, nil))
-        case (.count, _):
-            throw error("@count counts objects and takes no attribute after it", at: offsets[path.count])
-        case (_, 1): return (path, offsets, (aggregate, afterOperation[0]))
-        case (_, 0):
-            throw error(
-                "@\(aggregate.rawValue) needs the attribute it aggregates after it (books.@\(aggregate.rawValue).pages)",
-                at: at)
+        guard let (name, at) = operation else { return (path, offsets, nil) }
+        let aggregate: Derivation.Aggregate
+        switch name {
+        case "count": return (path, offsets, (.count, nil))
+        case "sum", "total": aggregate = .sum
+        case "avg": aggregate = .avg
+        case "min": aggregate = .min
+        case "max": aggregate = .max
         default:
             throw error(
-                "@\(aggregate.rawValue) aggregates one attribute of the relationship's objects; Remodel does not follow a key path after it",
-                at: offsets[path.count + 1], unsupported: true)
+                "@\(name) is a key path operator Remodel does not compute; the aggregates are @count, @sum, @avg, @min and @max",
+                at: at, unsupported: true)
         }
+        guard path.count >= 2, let attribute = path.last else {
+            throw error(
+                "@\(name) needs the attribute it aggregates before it: \((path + ["pages", "@\(name)"]).joined(separator: "."))",
+                at: at)
+        }
+        return (Array(path.dropLast()), offsets, (aggregate, attribute))
     }
 
     // MARK: - Characters

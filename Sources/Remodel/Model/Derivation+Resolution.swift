@@ -101,7 +101,7 @@ extension ModelVersion {
             if relationship.isToMany != wantsToMany {
                 let message =
                     relationship.isToMany
-                    ? "'\(key)' of \(current.name) is a to-many relationship: a key path goes through to-one relationships; aggregate over it instead (\(key).@count, \(key).@sum.…)"
+                    ? "'\(key)' of \(current.name) is a to-many relationship: a key path goes through to-one relationships; aggregate over it instead (\(key).@count, \(key).….@sum)"
                     : "'\(key)' of \(current.name) is a to-one relationship: an aggregate runs over a to-many one"
                 return .failure(DerivationProblem(message: message, key: index))
             }

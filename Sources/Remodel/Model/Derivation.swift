@@ -6,15 +6,16 @@
 /// - one of Core Data's string functions over such a key path: `lowercase:(name)`, `uppercase:(name)`,
 ///   `canonical:(name)` (case and diacritics folded);
 /// - an aggregate over a to-many relationship (reached through to-one relationships or not): `books.@count`,
-///   `books.@sum.pages`, `@avg`, `@min`, `@max`, also written as functions: `count:(books)`, `sum:(books.pages)`,
+///   `books.pages.@sum` (or `@total`), `@avg`, `@min`, `@max` — Core Data takes the operator last —, also written
+///   as functions: `count:(books)`, `sum:(books.pages)`,
 ///   `average:(…)`, `min:(…)`, `max:(…)`;
 /// - `now()`, the time the object was last written.
 ///
 /// For example:
 /// ```swift
-/// let derivation = try Derivation(parsing: "books.@sum.pages")
+/// let derivation = try Derivation(parsing: "sum:(books.pages)")
 /// print(derivation.form)  // aggregate(sum, path: ["books"], attribute: "pages")
-/// print(derivation.text)  // books.@sum.pages
+/// print(derivation.text)  // books.pages.@sum
 /// ```
 public struct Derivation: Sendable, Hashable {
     /// A string function of Core Data's derivations.
@@ -60,13 +61,13 @@ public struct Derivation: Sendable, Hashable {
     /// Creates a derivation of a form.
     public init(_ form: Form) { self.form = form }
 
-    /// The expression as Remodel writes it (Core Data's key path form): `books.@sum.pages`, `canonical:(name)`.
+    /// The expression as Remodel writes it (Core Data's key path form): `books.pages.@sum`, `canonical:(name)`.
     public var text: String {
         switch form {
         case .keyPath(let path): return path.joined(separator: ".")
         case .function(let function, let path): return "\(function.rawValue):(\(path.joined(separator: ".")))"
         case .aggregate(let aggregate, let path, let attribute):
-            return (path + ["@\(aggregate.rawValue)"] + (attribute.map { [$0] } ?? [])).joined(separator: ".")
+            return (path + (attribute.map { [$0] } ?? []) + ["@\(aggregate.rawValue)"]).joined(separator: ".")
         case .now: return "now()"
         }
     }
