@@ -156,7 +156,8 @@ private struct DerivationParser {
                     throw error("a key path takes one aggregate; @\(word) follows another", at: start)
                 }
                 guard !path.isEmpty else {
-                    throw error("@\(word) needs the to-many relationship it aggregates before it (books.@\(word))", at: start)
+                    throw error(
+                        "@\(word) needs the to-many relationship it aggregates before it (books.@\(word))", at: start)
                 }
                 operation = (word, start)
             } else if let word = identifier() {
