@@ -48,6 +48,9 @@ package struct CoreDataMapping: Sendable {
         package var abstractNumbers: [Int64: String]
         package var columns: [ValueColumn]
         package var orders: [Order]
+        /// The columns of derived attributes the store computes: not copied, but compared with what the new store
+        /// computes (`remodel import-core-data` refuses a value that differs).
+        package var derived: [ValueColumn] = []
     }
 
     /// A many-to-many relationship: a Core Data join table read into a Remodel join table.

@@ -81,6 +81,8 @@ struct CompiledModel: Sendable, Hashable {
         var preservesValueAfterDeletion = false
         var isIndexed = false
         var userInfo: [String: String] = [:]
+        /// An `NSDerivedAttributeDescription`'s expression, as a `contents` file writes it.
+        var derivationExpression: String?
     }
 
     struct Relationship: Sendable, Hashable {

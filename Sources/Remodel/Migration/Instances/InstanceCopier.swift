@@ -184,7 +184,9 @@ struct InstanceCopier {
             guard
                 let attribute = context.destination.attribute(
                     named: attributeMapping.destination, in: destinationEntity),
-                attribute.isStored
+                attribute.isStored,
+                // A derived attribute is computed once the step's rows are in (a timestamp is carried).
+                !context.destinationLayout.storeComputes(attribute.name, in: destinationEntity.name)
             else { continue }
             let fallback = ModelDefaultValue.stored(for: attribute)
             var sql: String

@@ -171,7 +171,9 @@ extension DataLoss {
                     if let source = relationship.source { read.insert(source) }
                 }
             }
-            for attribute in layout.storedAttributes(of: entity) where !read.contains(attribute.name) {
+            // A derived attribute's values are the store's computation: none is lost with it.
+            for attribute in layout.storedAttributes(of: entity)
+            where !read.contains(attribute.name) && !attribute.isComputedByStore {
                 losses.append(loss(attribute.name))
             }
             for relationship in layout.storedRelationships(of: entity) where !read.contains(relationship.name) {

@@ -41,6 +41,11 @@ struct StepRun {
                 connection: connection, plain: indexes, unique: uniqueIndexes, weights: indexWeights
             ).run(pass: pass.number, tracker: pass.tracker)
         }
+        // The derived attributes of the step's version, computed on its rows (the indexes in place), so that its
+        // checks and the next step read them as the store would keep them.
+        try connection.transaction { () throws(RemodelError) in
+            try DerivedMaintenance.recompute(plan.destinationLayout, on: connection)
+        }
         try check(provenUnique: provenUnique)
         FaultPoint.afterValidation.reach()
         try PageCaches.buildingIndexes(on: connection) { () throws(RemodelError) in

@@ -25,6 +25,8 @@ struct StoreRewrite {
     func prepare() throws(RemodelError) {
         try connection.transaction { () throws(RemodelError) in
             if !chained {
+                // The store's own triggers go too: the pass computes derived attributes itself, then puts them back.
+                try DerivedMaintenance.suspend(on: connection)
                 for trigger in app.triggers {
                     try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))")
                 }
@@ -119,8 +121,10 @@ struct StoreRewrite {
                 "ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
-        // A new column: in the carried table's columns, from no source column.
-        for column in layoutTable.columns where carried.columns[column.name].map({ $0.column == nil }) == true {
+        // A new column: in the carried table's columns, from no source column. Generated ones last: they may read
+        // another new one.
+        let added = layoutTable.columns.filter { carried.columns[$0.name].map({ $0.column == nil }) == true }
+        for column in added.filter({ $0.generated == nil }) + added.filter({ $0.generated != nil }) {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column.definitionSQL)")
         }
     }
@@ -136,7 +140,10 @@ struct StoreRewrite {
 
     private func finish(_ carried: StorageChanges.CarriedTable) throws(RemodelError) {
         let table = "main." + quoteIdentifier(carried.destination)
-        for column in carried.droppedColumns {
+        // A generated column goes before the columns it reads: SQLite refuses to drop a column one reads.
+        let sourceTable = source.table(named: carried.source)
+        let generated = carried.droppedColumns.filter { sourceTable?.column(named: $0)?.generated != nil }
+        for column in generated + carried.droppedColumns.filter({ !generated.contains($0) }) {
             try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(column))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
