@@ -138,6 +138,9 @@ struct MigrateCommand: AsyncParsableCommand {
                 report.isDowngrade
                 ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
         }
+        for upkeep in report.rebuiltIndexes.map(\.description) + report.unfiredTriggers.map(\.description) {
+            text += "\n  \(upkeep)"
+        }
         return text + rollback
     }
 }

@@ -242,6 +242,7 @@ public struct Migrator: Sendable {
             backupPath: keepsBackup(plan) ? files.backupPath : nil,
             losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
+        (report.rebuiltIndexes, report.unfiredTriggers) = AppUpkeep.report(plan.rehearsals.map(\.upkeep))
         report.writtenTables = built.writtenTables
         report.tableCount = built.tableCount
         return report
