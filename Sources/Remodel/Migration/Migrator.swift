@@ -208,6 +208,8 @@ public struct Migrator: Sendable {
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
+        // Every file the migration writes beside the store must be one it makes or made (DESIGN.md, Migration 14).
+        try files.requireOwnFiles(keepingBackup: keepsBackup(plan))
         try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment()
