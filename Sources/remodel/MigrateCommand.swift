@@ -141,6 +141,9 @@ struct MigrateCommand: AsyncParsableCommand {
             case (false, false): text += "\n  As the mapping says, \(loss)"
             }
         }
+        for upkeep in report.rebuiltIndexes.map(\.description) + report.unfiredTriggers.map(\.description) {
+            text += "\n  \(upkeep)"
+        }
         return text + rollback
     }
 }

@@ -45,7 +45,12 @@ func writeOutput(_ text: String, to output: String?, describing what: String) th
         return
     }
     do {
+        // Replaced by a rename, so never written through; still, only a file Remodel may have made is replaced.
+        try FileSystem.requireOwnFile(output)
         try text.write(toFile: output, atomically: true, encoding: .utf8)
+    } catch let error as RemodelError {
+        printFailure(error)
+        throw ExitCode(2)
     } catch {
         printError("\(output): cannot write \(what): \(error.localizedDescription)")
         throw ExitCode(2)

@@ -212,6 +212,8 @@ public struct Migrator: Sendable {
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
+        // Every file the migration writes beside the store must be one it makes or made (DESIGN.md, Migration 14).
+        try files.requireOwnFiles(keepingBackup: keepsBackup(plan))
         try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment()
@@ -246,6 +248,7 @@ public struct Migrator: Sendable {
             backupPath: keepsBackup(plan) ? files.backupPath : nil,
             losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
+        (report.rebuiltIndexes, report.unfiredTriggers) = AppUpkeep.report(plan.rehearsals.map(\.upkeep))
         report.writtenTables = built.writtenTables
         report.tableCount = built.tableCount
         return report

@@ -20,8 +20,8 @@ package enum FileCopy {
         guard fstat(descriptor, &info) == 0 else {
             throw error("cannot read the size of the store to copy", destination)
         }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw error("cannot create the copy of the store", destination) }
+        let output = try FileSystem.createNewFile(
+            destination, flags: O_WRONLY, mode: 0o600, what: "the copy of the store")
         defer { close(output) }
         let size = Int(info.st_size)
         var copied = 0

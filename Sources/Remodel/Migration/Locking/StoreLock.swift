@@ -180,7 +180,7 @@ final class StoreLock {
                 for: backupPath)
         }
         for suffix in StoreFiles.sidecarSuffixes {
-            StoreFiles.removeIfPresent(path + suffix)
+            StoreFiles.removeStoreSidecar(path + suffix)
             FaultPoint.duringSidecarCleanup.reach()
         }
         FaultPoint.beforeRename.reach()
@@ -202,7 +202,7 @@ final class StoreLock {
         if let log = BackupRecord.identity(of: path + "-wal"), log[2] > 0 { return false }
         guard try StoreFingerprint.of(descriptor: descriptor, path: files.path) == expected else { return false }
         guard try leaveWriteAheadLogging() else { return false }
-        for suffix in StoreFiles.sidecarSuffixes { StoreFiles.removeIfPresent(path + suffix) }
+        for suffix in StoreFiles.sidecarSuffixes { StoreFiles.removeStoreSidecar(path + suffix) }
         FaultPoint.beforeRename.reach()
         try StoreFiles.replace(path, with: backupPath)
         originalLeftWAL = false

@@ -94,14 +94,18 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
                 lines.append(loss.becameNil ? "  Loses: \(loss.detail)" : "  Drops \(loss.detail)")
             }
             if index < stepPlans.count { lines += Self.renumbering(stepPlans[index]) }
+            if index < rehearsals.count { lines += rehearsals[index].upkeep.planLines }
         }
         if stepPlans.contains(where: { !$0.keys.renumbered.isEmpty }) {
             lines.append(
                 "Keys a step renumbers are followed where the store declares them (the model's relationships, the app's foreign keys and REFERENCES, which are refused where they name a table merged away); a key kept where nothing declares it (an INTEGER column without REFERENCES, a key outside the store) cannot be known and is not changed."
             )
         }
-        if !carried.isEmpty {
-            lines.append("Carried as they are: " + carried.joined(separator: ", "))
+        // An index a step rebuilds is not carried as it is: its step's line says so.
+        let rebuilt = Set(rehearsals.flatMap(\.upkeep.rebuilds).map { "table \($0.index)" })
+        let asTheyAre = carried.filter { !rebuilt.contains($0) }
+        if !asTheyAre.isEmpty {
+            lines.append("Carried as they are: " + asTheyAre.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
     }
