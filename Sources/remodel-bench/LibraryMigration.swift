@@ -3,7 +3,7 @@ import Remodel
 
 /// A whole library migration — plan, copy, schema, the three phases, replace — through
 /// `Migrator.migrate(storeAt:)`, with the time of each part (see ``PhaseSplit``) and what it read: the
-/// pages SQLite read (``SQLiteTrace/pagesRead``) and the kernel's read counters (``ReadCounters``).
+/// pages SQLite read (``SQLiteTrace/pagesRead``) and the kernel's read counters (``IOCounters``).
 enum LibraryMigration {
     static func run(
         store: String, model: SourceModel, to version: String, sampler: OwnMemorySampler, result: inout ScenarioResult
@@ -17,18 +17,23 @@ enum LibraryMigration {
         let migrator = Migrator(bundle: bundle, options: options)
         let clock = Measure.PhaseClock()
         let pagesBefore = SQLiteTrace.shared.pagesRead
-        let readsBefore = ReadCounters.now()
+        SQLiteTrace.shared.countIOUntilCopy()
+        let readsBefore = IOCounters.now()
         let samplesBefore = sampler.reads
         let start = Measure.now()
         let report = try await migrator.migrate(storeAt: store) { progress in
             clock.mark(phase: progress.phase.rawValue, step: progress.step)
         }
         let end = Measure.now()
-        ReadCounters.record(since: readsBefore, samplerReads: sampler.reads - samplesBefore, into: &result)
+        let endIO = IOCounters.now()
+        IOCounters.record(since: readsBefore, samplerReads: sampler.reads - samplesBefore, into: &result)
         result.extra["pagesRead"] = Double(SQLiteTrace.shared.pagesRead - pagesBefore)
         result.seconds = end - start
         result.steps = clock.split(start: start, end: end).steps
-        result.phases = PhaseSplit(start: start, end: end, clock: clock, trace: SQLiteTrace.shared).parts
+        let split = PhaseSplit(
+            start: start, end: end, clock: clock, trace: SQLiteTrace.shared, startIO: readsBefore, endIO: endIO)
+        result.phases = split.parts
+        split.record(into: &result)
         result.extra["steps"] = Double(report.steps)
         result.extra["objectsAfter"] = Double(report.objects)
     }
@@ -47,34 +52,54 @@ struct PhaseSplit {
     static let order = ["plan", "copy", "schema", "phase1", "phase2", "indexes", "phase3", "replace", "sql"]
 
     let parts: [String: Double]
+    /// The kernel's I/O counters over each part, when the clock and the trace read them (see
+    /// ``SQLiteTrace/countIOUntilCopy()``).
+    let io: [String: IOCounters]
 
-    init(start: Double, end: Double, clock: Measure.PhaseClock, trace: SQLiteTrace) {
+    init(
+        start: Double, end: Double, clock: Measure.PhaseClock, trace: SQLiteTrace,
+        startIO: IOCounters? = nil, endIO: IOCounters? = nil
+    ) {
         let connections = trace.connections
         let entries = trace.entries
-        let opened = connections.first {
-            $0.opened >= start && ($0.file.hasSuffix(".remodel-migrating") || $0.file.contains(".remodel-step-"))
-        }?.opened
+        let copy = connections.first { $0.opened >= start && SQLiteTrace.isCopy($0.file) }
+        let opened = copy?.opened
+        let lastBefore = trace.lastBeforeCopy.flatMap { $0.time >= start && $0.time <= (opened ?? end) ? $0 : nil }
         let beforeCopy = opened.map { open in
-            entries.filter { $0.last <= open && $0.last >= start }.map(\.last).max() ?? start
+            lastBefore?.time ?? entries.filter { $0.last <= open && $0.last >= start }.map(\.last).max() ?? start
         }
         // Each part ends where the next one that happened starts.
-        var points: [Double?] = [
-            start, beforeCopy, opened, clock.first("instances"), clock.first("relationships"),
-            clock.first("indexes"), clock.first("validation"), clock.first("replace"), end,
-        ]
+        let phases = ["instances", "relationships", "indexes", "validation", "replace"]
+        var points: [(time: Double, io: IOCounters?)?] =
+            [(start, startIO), beforeCopy.map { ($0, lastBefore?.io ?? startIO) }, opened.map { ($0, copy?.openedIO) }]
+            + phases.map { phase in clock.first(phase).map { ($0, clock.firstIO(phase)) } } + [(end, endIO)]
         for index in points.indices.reversed() where points[index] == nil {
-            points[index] = index + 1 < points.count ? points[index + 1] : end
+            points[index] = index + 1 < points.count ? points[index + 1] : (end, endIO)
         }
-        let at = points.map { $0 ?? end }
-        var parts = [
-            "plan": at[1] - at[0], "copy": at[2] - at[1], "schema": at[3] - at[2], "phase1": at[4] - at[3],
-            "phase2": at[5] - at[4], "indexes": at[6] - at[5], "phase3": at[7] - at[6], "replace": at[8] - at[7],
-        ]
+        let at = points.map { $0?.time ?? end }
+        let names = ["plan", "copy", "schema", "phase1", "phase2", "indexes", "phase3", "replace"]
+        var parts: [String: Double] = [:]
+        var io: [String: IOCounters] = [:]
+        for (offset, name) in names.enumerated() {
+            parts[name] = at[offset + 1] - at[offset]
+            if let from = points[offset]?.io, let to = points[offset + 1]?.io { io[name] = to.since(from) }
+        }
         if opened == nil {
-            parts["plan"] = (parts["plan"] ?? 0) + (parts["copy"] ?? 0) + (parts["schema"] ?? 0)
-            parts["copy"] = nil
-            parts["schema"] = nil
+            for merged in ["copy", "schema"] {
+                parts["plan", default: 0] += parts[merged] ?? 0
+                parts[merged] = nil
+                if let counters = io[merged], let plan = io["plan"] { io["plan"] = plan.adding(counters) }
+                io[merged] = nil
+            }
         }
-        self.parts = parts.filter { $0.value > 0 }
+        let kept = parts.filter { $0.value > 0 }
+        self.parts = kept
+        self.io = io.filter { kept[$0.key] != nil }
+    }
+
+    /// Records each part's bytes read from and written to storage in `result.extra` (`diskRead.copy`,
+    /// `diskWrite.copy`, `rchar.copy`, `wchar.copy`, …).
+    func record(into result: inout ScenarioResult) {
+        IOCounters.record(parts: io, into: &result)
     }
 }
