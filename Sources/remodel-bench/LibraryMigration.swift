@@ -18,6 +18,7 @@ enum LibraryMigration {
         let clock = Measure.PhaseClock()
         let pagesBefore = SQLiteTrace.shared.pagesRead
         SQLiteTrace.shared.countIOUntilCopy()
+        let watcher = CopyWatcher(store: store)
         let readsBefore = IOCounters.now()
         let samplesBefore = sampler.reads
         let start = Measure.now()
@@ -26,12 +27,14 @@ enum LibraryMigration {
         }
         let end = Measure.now()
         let endIO = IOCounters.now()
+        let copyStarted = watcher.stop()
         IOCounters.record(since: readsBefore, samplerReads: sampler.reads - samplesBefore, into: &result)
         result.extra["pagesRead"] = Double(SQLiteTrace.shared.pagesRead - pagesBefore)
         result.seconds = end - start
         result.steps = clock.split(start: start, end: end).steps
         let split = PhaseSplit(
-            start: start, end: end, clock: clock, trace: SQLiteTrace.shared, startIO: readsBefore, endIO: endIO)
+            start: start, end: end, clock: clock, trace: SQLiteTrace.shared, startIO: readsBefore, endIO: endIO,
+            copyStarted: copyStarted)
         result.phases = split.parts
         split.record(into: &result)
         result.extra["steps"] = Double(report.steps)
@@ -40,10 +43,11 @@ enum LibraryMigration {
 }
 
 /// A library migration's wall time cut into parts, from the progress callback's phase changes and the
-/// SQLite trace: `plan` (inspection, lock, planning, the free-space check), `copy` (from the last
-/// statement before the step's store is opened to its opening: the byte copy), `schema` (from there to
-/// phase 1: reading the copy's schema, rehearsing the change, `ALTER`s, dropping and creating the rebuilt
-/// tables), `phase1`, `phase2` (the links), `indexes` (the progress phase of that name: the step's
+/// SQLite trace: `plan` (inspection, lock, planning, the free-space check), `copy` (the byte copy: from
+/// the moment the copy's file appears, ``CopyWatcher``, to the next statement; without the watcher, from the
+/// last statement before the step's store is opened to its opening), `schema` (from there to phase 1: the
+/// search of the rebuilt tables for rows no entity can place, reading the copy's schema, rehearsing the
+/// change, counting what the step drops, `ALTER`s, dropping and creating the rebuilt tables), `phase1`, `phase2` (the links), `indexes` (the progress phase of that name: the step's
 /// `CREATE INDEX`es, unique ones included), `phase3` (validation, `quick_check`, metadata), `replace`
 /// (flush, rename).
 ///
@@ -58,20 +62,32 @@ struct PhaseSplit {
 
     init(
         start: Double, end: Double, clock: Measure.PhaseClock, trace: SQLiteTrace,
-        startIO: IOCounters? = nil, endIO: IOCounters? = nil
+        startIO: IOCounters? = nil, endIO: IOCounters? = nil, copyStarted: (time: Double, io: IOCounters)? = nil
     ) {
         let connections = trace.connections
         let entries = trace.entries
         let copy = connections.first { $0.opened >= start && SQLiteTrace.isCopy($0.file) }
-        let opened = copy?.opened
-        let lastBefore = trace.lastBeforeCopy.flatMap { $0.time >= start && $0.time <= (opened ?? end) ? $0 : nil }
-        let beforeCopy = opened.map { open in
-            lastBefore?.time ?? entries.filter { $0.last <= open && $0.last >= start }.map(\.last).max() ?? start
+        let events = trace.ioEvents.filter { $0.time >= start }
+        let beforeCopy: (time: Double, io: IOCounters?)?
+        let opened: (time: Double, io: IOCounters?)?
+        if let copyStarted {
+            // The copy runs from the file's appearance to the next statement or connection: what follows it
+            // before phase 1 (searching the rows read again, the schema) is the schema part.
+            beforeCopy = (copyStarted.time, copyStarted.io)
+            opened =
+                events.first { $0.time >= copyStarted.time }.map { ($0.time, $0.io) }
+                ?? copy.map { ($0.opened, $0.openedIO) }
+        } else {
+            opened = copy.map { ($0.opened, $0.openedIO) }
+            beforeCopy = opened.map { open in
+                let time = entries.filter { $0.last <= open.time && $0.last >= start }.map(\.last).max() ?? start
+                return (time, events.last { $0.time <= time }?.io ?? startIO)
+            }
         }
         // Each part ends where the next one that happened starts.
         let phases = ["instances", "relationships", "indexes", "validation", "replace"]
         var points: [(time: Double, io: IOCounters?)?] =
-            [(start, startIO), beforeCopy.map { ($0, lastBefore?.io ?? startIO) }, opened.map { ($0, copy?.openedIO) }]
+            [(start, startIO), beforeCopy, opened]
             + phases.map { phase in clock.first(phase).map { ($0, clock.firstIO(phase)) } } + [(end, endIO)]
         for index in points.indices.reversed() where points[index] == nil {
             points[index] = index + 1 < points.count ? points[index + 1] : (end, endIO)

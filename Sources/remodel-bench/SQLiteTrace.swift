@@ -50,24 +50,34 @@ final class SQLiteTrace: @unchecked Sendable {
     private var entryByText: [String: Int] = [:]
     private var pagesReadByAll: Int64 = 0
     private var countingIO = false
-    private var lastIO: (time: Double, io: IOCounters)?
+    private var ioEventList: [(time: Double, io: IOCounters)] = []
 
-    /// Reads the kernel's I/O counters at every statement's end and at every connection's opening until a
-    /// migration's copy of the store is opened (a file named `.remodel-migrating` or `.remodel-step-N`): what
+    /// Reads the kernel's I/O counters at every statement's start and end and at every connection's opening until
+    /// a migration's copy of the store is opened (a file named `.remodel-migrating` or `.remodel-step-N`): what
     /// ``PhaseSplit`` needs to tell the byte copy's reads and writes from the rest. Off by default: it costs a
     /// read of `/proc/self/io` per statement.
     func countIOUntilCopy() {
         lock.lock()
         defer { lock.unlock() }
         countingIO = true
-        lastIO = nil
+        ioEventList = []
     }
 
-    /// When the last statement before the copy was opened ended, with the I/O counters then.
-    var lastBeforeCopy: (time: Double, io: IOCounters)? {
+    /// The times and I/O counters of the statements' starts and ends and the connections' openings, in order,
+    /// while ``countIOUntilCopy()`` counted.
+    var ioEvents: [(time: Double, io: IOCounters)] {
         lock.lock()
         defer { lock.unlock() }
-        return lastIO
+        return ioEventList
+    }
+
+    /// Records an event's time and counters while counting.
+    private func recordIOEvent() {
+        guard isCountingIO else { return }
+        let event = (time: Measure.now(), io: IOCounters.now())
+        lock.lock()
+        defer { lock.unlock() }
+        if countingIO { ioEventList.append(event) }
     }
 
     /// Whether a file is a migration's copy of a store.
@@ -85,11 +95,9 @@ final class SQLiteTrace: @unchecked Sendable {
             db, _, _ in
             guard let db else { return SQLITE_OK }
             SQLiteTrace.shared.opened(db)
-            let events =
-                SQLiteTrace.shared.isCountingStatementIO
-                ? SQLITE_TRACE_PROFILE | SQLITE_TRACE_STMT : SQLITE_TRACE_PROFILE
+            // Statements' starts too: the I/O counters at each (``countIOUntilCopy()``, `statementIO`).
             sqlite3_trace_v2(
-                db, UInt32(events),
+                db, UInt32(SQLITE_TRACE_PROFILE | SQLITE_TRACE_STMT),
                 { event, _, statement, elapsed in
                     guard let statement else { return 0 }
                     if event == UInt32(SQLITE_TRACE_STMT) {
@@ -118,6 +126,8 @@ final class SQLiteTrace: @unchecked Sendable {
     /// A statement starts running (SQLite's `SQLITE_TRACE_STMT`, also for each trigger's statements: only the
     /// first start of a run is kept).
     private func started(_ statement: OpaquePointer) {
+        recordIOEvent()
+        guard isCountingStatementIO else { return }
         let io = IOCounters.now(thread: true)
         lock.lock()
         defer { lock.unlock() }
@@ -135,6 +145,7 @@ final class SQLiteTrace: @unchecked Sendable {
         defer { lock.unlock() }
         connectionIDs[db] = connectionList.count
         connectionList.append(Connection(id: connectionList.count, file: file, opened: time, openedIO: io))
+        if countingIO { ioEventList.append((time, io)) }
         if Self.isCopy(file) { countingIO = false }
     }
 
@@ -147,12 +158,7 @@ final class SQLiteTrace: @unchecked Sendable {
     private func ran(_ statement: OpaquePointer, nanoseconds: Int64) {
         let end = Measure.now()
         let threadIO = isCountingStatementIO ? IOCounters.now(thread: true) : nil
-        if isCountingIO {
-            let io = IOCounters.now()
-            lock.lock()
-            if countingIO { lastIO = (end, io) }
-            lock.unlock()
-        }
+        recordIOEvent()
         let seconds = Double(nanoseconds) / 1e9
         let sql = sqlite3_sql(statement)
         guard let db = sqlite3_db_handle(statement) else { return }
