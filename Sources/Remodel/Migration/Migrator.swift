@@ -279,7 +279,7 @@ public struct Migrator: Sendable {
     private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
         let inspection = try lock.inspect(bundle: bundle)
         var plan = try lock.withConnection { (connection) throws(RemodelError) -> MigrationPlan in
-            try self.plan(for: inspection, store: connection, countsLosses: false)
+            try self.plan(for: inspection, store: connection, countsLosses: false, readsRebuiltTables: false)
         }
         plan.history = lock.metadata?.history
         return plan
@@ -323,7 +323,12 @@ public struct Migrator: Sendable {
                 (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
                 if from == files.path {
-                    try lock.copyStore(to: destination)
+                    // The tables the pass drops from the copy are copied last, then read at once (see below).
+                    let dropped = stepPlans.first.map {
+                        StoreRewrite.tablesNotCarried(source: $0.sourceLayout, changes: $0.changes)
+                    }
+                    try lock.copyStore(to: destination, tablesLast: dropped ?? [])
+                    try checkRebuiltRowsPlaceable(plan, lock: lock, path: files.path)
                 } else {
                     try FileCopy.copy(from, to: destination)
                 }
@@ -376,9 +381,13 @@ public struct Migrator: Sendable {
 extension Migrator {
     /// The plan for a store so inspected, read on `store`: a downgrade from the model it carries when it is
     /// newer and ``MigrationOptions/downgrade`` allows one, else the plan from its version along the bundle.
-    func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
-        -> MigrationPlan
-    {
+    ///
+    /// `readsRebuiltTables: false` leaves the search for rows no entity can place in tables read whole to
+    /// ``checkRebuiltRowsPlaceable(_:lock:path:)``, which a migration runs once the store is copied.
+    func plan(
+        for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true,
+        readsRebuiltTables: Bool = true
+    ) throws(RemodelError) -> MigrationPlan {
         var plan: MigrationPlan
         if case .newer = inspection.state, options.downgrade != .refuse {
             plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
@@ -393,19 +402,32 @@ extension Migrator {
         // One pass writes what the migration writes.
         plan.tablesWritten = Set(
             plan.passes.count == 1 ? plan.writtenTables[0] : PassExecutor.writtenTables(of: plan.stepPlans))
-        try checkEveryRowPlaceable(plan, store: store, path: inspection.path)
+        let scope: UnplaceableRows.Scope =
+            options.checksEverything ? .all : readsRebuiltTables ? .indexedAnd(plan.tablesRebuiltFrom) : .indexed
+        try checkEveryRowPlaceable(plan, store: store, path: inspection.path, scope: scope)
         return plan
+    }
+
+    /// Searches the tables the plan rebuilds that only a whole read can search (those without an index on
+    /// `_entity`) for rows no entity can place, on the lock's connection. A migration runs it just after copying
+    /// the store, whose pages of those tables it copies last (``StoreLock/copyStore(to:tablesLast:)``): the
+    /// search, the step's counts and phase 1 then read them one after the other, while the file cache still
+    /// holds them, instead of once before the copy and again after it on a store larger than the cache.
+    func checkRebuiltRowsPlaceable(_ plan: MigrationPlan, lock: StoreLock, path: String) throws(RemodelError) {
+        guard !options.checksEverything else { return }
+        try lock.withConnection { (store) throws(RemodelError) in
+            try checkEveryRowPlaceable(plan, store: store, path: path, scope: .indexedAnd(plan.tablesRebuiltFrom))
+        }
     }
 
     /// Refuses a store whose rows a step would read entity by entity while some `_entity` names no entity it
     /// can place: they would be left out of the migrated store without a word. Tables with an `_entity` index
     /// are searched in it (the inspection did, too); a table of one entity is read whole only when the plan
     /// rebuilds it, or everything is checked (``MigrationOptions/checksEverything``).
-    private func checkEveryRowPlaceable(_ plan: MigrationPlan, store: SQLiteConnection, path: String)
-        throws(RemodelError)
-    {
+    private func checkEveryRowPlaceable(
+        _ plan: MigrationPlan, store: SQLiteConnection, path: String, scope: UnplaceableRows.Scope
+    ) throws(RemodelError) {
         guard let first = plan.stepPlans.first else { return }
-        let scope: UnplaceableRows.Scope = options.checksEverything ? .all : .indexedAnd(plan.tablesRebuiltFrom)
         // A table read whole here is read once, page by page, on the connection that holds the lock for the whole
         // migration: with SQLite's default cache it kept 2 MiB of those pages to the end (the benchmark change's
         // Person table), so it reads through a scan's few pages, then gets its own size back.
