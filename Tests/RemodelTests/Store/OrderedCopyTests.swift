@@ -84,7 +84,7 @@ import Testing
         let size = 300_000 + Int.random(in: 0..<4096, using: &random)
         let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
         let source = folder.file("source")
-        FileManager.default.createFile(atPath: source, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: source, contents: Data(bytes))
         let input = open(source, O_RDONLY)
         defer { close(input) }
         for round in 0..<20 {
