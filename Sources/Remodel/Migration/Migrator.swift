@@ -41,7 +41,8 @@ public struct Migrator: Sendable {
     /// It writes nothing, in the store or beside it: see ``StoreInspector`` for how a store in WAL mode
     /// or with an unfinished transaction is read.
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
-        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
+        guard FileSystem.exists(atPath: path) else { throw Self.missingStore(path) }
+        return try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
             try plan(for: try StoreInspector.inspect(snapshot, bundle: bundle), store: try snapshot.connection())
         }
     }
@@ -90,13 +91,18 @@ public struct Migrator: Sendable {
         case .older(let version, _), .current(let version):
             return version
         case .missing:
-            throw RemodelError(
-                .storeMissing,
-                "there is no store at \(inspection.path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
-                path: inspection.path)
+            throw missingStore(inspection.path)
         default:
             throw inspection.refusal(or: .incompatibleStore)
         }
+    }
+
+    /// The error for a store that is not there: nothing to migrate.
+    private static func missingStore(_ path: String) -> RemodelError {
+        RemodelError(
+            .storeMissing,
+            "there is no store at \(path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
+            path: path)
     }
 
     /// Migrates the store at `path` to the target version, reporting progress to `progress`.
@@ -373,7 +379,7 @@ extension Migrator {
         -> MigrationPlan
     {
         var plan: MigrationPlan
-        if case .newer = inspection.state, options.downgrade != .refuse {
+        if options.downgrade != .refuse, goesDown(inspection) {
             plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
         } else {
             plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
@@ -413,6 +419,21 @@ extension Migrator {
             path: path, state: .schemaDrift(version: plan.sourceVersion, drifts: drifts), modelName: bundle.name,
             currentVersionName: bundle.currentVersionName, migrationSteps: nil
         ).refusal(or: .schemaDrift)
+    }
+
+    /// Whether a store so inspected is migrated down: newer than the bundle, or at a version of it after the target.
+    private func goesDown(_ inspection: StoreInspection) -> Bool {
+        switch inspection.state {
+        case .newer:
+            return true
+        case .current(let version), .older(let version, _):
+            guard let target = options.targetVersion, let to = bundle.index(ofVersion: target),
+                let from = bundle.index(ofVersion: version)
+            else { return false }
+            return to < from
+        default:
+            return false
+        }
     }
 
     /// Throws unless a store so inspected can be migrated with these options (a newer store can, when a
