@@ -186,8 +186,19 @@ struct ExitStatusTests {
         }.filter { $0 != "help" }
     }
 
+    /// Every subcommand's `Exit status:` section, read once for the suite.
+    static let sections: [String: [Int32: String]] = {
+        var sections: [String: [Int32: String]] = [:]
+        for command in (try? subcommands()) ?? [] { sections[command] = try? readExitStatuses(of: command) }
+        return sections
+    }()
+
     /// A subcommand's `Exit status:` section: each status and what it means.
     static func exitStatuses(of command: String) throws -> [Int32: String] {
+        try #require(sections[command], "remodel --help lists no subcommand \(command)")
+    }
+
+    private static func readExitStatuses(of command: String) throws -> [Int32: String] {
         let help = try RemodelProcess.run([command, "--help"]).output
         let section = try #require(help.components(separatedBy: "Exit status:\n").last)
         var statuses: [Int32: String] = [:]
