@@ -41,7 +41,8 @@ public struct Migrator: Sendable {
     /// It writes nothing, in the store or beside it: see ``StoreInspector`` for how a store in WAL mode
     /// or with an unfinished transaction is read.
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
-        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
+        guard FileSystem.exists(atPath: path) else { throw Self.missingStore(path) }
+        return try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
             try plan(for: try StoreInspector.inspect(snapshot, bundle: bundle), store: try snapshot.connection())
         }
     }
@@ -94,13 +95,18 @@ public struct Migrator: Sendable {
         case .older(let version, _), .current(let version):
             return version
         case .missing:
-            throw RemodelError(
-                .storeMissing,
-                "there is no store at \(inspection.path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
-                path: inspection.path)
+            throw missingStore(inspection.path)
         default:
             throw inspection.refusal(or: .incompatibleStore)
         }
+    }
+
+    /// The error for a store that is not there: nothing to migrate.
+    private static func missingStore(_ path: String) -> RemodelError {
+        RemodelError(
+            .storeMissing,
+            "there is no store at \(path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
+            path: path)
     }
 
     /// Migrates the store at `path` to the target version, reporting progress to `progress`.
@@ -175,24 +181,12 @@ public struct Migrator: Sendable {
             try tracker.reportWaiting(otherFraction: holder?.fraction)
         }
         defer { migrationLock?.release() }
-        // Fail fast, before taking the store's lock, on what is not a store of this model, and stop at once at a
-        // store already at the target (another process may just have migrated it). A caller that has just
-        // inspected the store (a launch) hands what it found, unless it waited for another migration here. A
-        // store another process is writing is not refused here: the lock waits for the writer, then reads the
-        // version again.
-        if let inspected, !waited {
-            try checkMigratable(inspected)
-        } else {
-            do {
-                let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
-                try checkMigratable(inspection)
-                if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) {
-                    // What an interrupted run left is this migration's to remove: no other can run while it holds
-                    // the lock.
-                    if migrationLock != nil { files.removeLeftovers() }
-                    return report
-                }
-            } catch  where error.code == .locked {}
+        if let report = try checkBeforeLocking(
+            path, inspected: waited ? nil : inspected, started: started, tracker: tracker)
+        {
+            // What an interrupted run left is this migration's to remove: no other can run while it holds the lock.
+            if migrationLock != nil { files.removeLeftovers() }
+            return report
         }
         try tracker.report(.planning, pass: 0, entity: nil, completed: 0, total: 1, force: true)
 
@@ -200,27 +194,55 @@ public struct Migrator: Sendable {
         defer { lock.release() }
         files.removeLeftovers()
         let plan = try plan(under: lock)
-        let passes = plan.passes
-        tracker.planned(passes: passes)
+        tracker.planned(passes: plan.passes)
         try tracker.report(.planning, pass: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             try tracker.report(.finished, pass: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
-                objects: 0,
-                seconds: MonotonicClock.seconds() - started, backupPath: nil,
+                objects: 0, seconds: MonotonicClock.seconds() - started, backupPath: nil,
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
         // Every file the migration writes beside the store must be one it makes or made (DESIGN.md, Migration 14).
         try files.requireOwnFiles(keepingBackup: keepsBackup(plan))
-        try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
+        try DiskSpace.check(storePath: files.target, passes: plan.passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
-        let environment = ExpressionEnvironment()
-        var built = Built()
+        let built = try buildAndReplace(plan, files: files, lock: lock, tracker: tracker)
+        files.removeLeftovers()
+        try tracker.report(.finished, pass: plan.passes.count, entity: nil, completed: 1, total: 1, force: true)
+        return report(of: plan, built: built, files: files, lock: lock, seconds: MonotonicClock.seconds() - started)
+    }
+
+    /// Fails fast, before taking the store's lock, on what is not a store of this model, and stops at once at a
+    /// store already at the target (another process may just have migrated it): its report. A caller that has just
+    /// inspected the store (a launch) hands what it found (`inspected`), unless the migration waited for another.
+    /// A store another process is writing is not refused here: the lock waits for the writer, then reads the
+    /// version again.
+    private func checkBeforeLocking(
+        _ path: String, inspected: StoreInspection?, started: Double, tracker: ProgressTracker
+    ) throws(RemodelError) -> MigrationReport? {
+        if let inspected {
+            try checkMigratable(inspected)
+            return nil
+        }
         do {
-            built = try build(
-                plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
+            let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+            try checkMigratable(inspection)
+            return try alreadyAtTarget(inspection, started: started, tracker: tracker)
+        } catch  where error.code == .locked {
+            return nil
+        }
+    }
+
+    /// Builds the migrated store from the plan and puts it in the original's place; a failure removes what it made.
+    private func buildAndReplace(_ plan: MigrationPlan, files: StoreFiles, lock: StoreLock, tracker: ProgressTracker)
+        throws(RemodelError) -> Built
+    {
+        let environment = ExpressionEnvironment()
+        do {
+            var built = try build(
+                plan, passes: plan.passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
             while try !lock.replaceStore(
@@ -230,23 +252,28 @@ public struct Migrator: Sendable {
                 built = try build(
                     again, passes: again.passes, files: files, lock: lock, environment: environment, tracker: tracker)
             }
+            return built
         } catch {
             files.removeLeftovers()
             // Errors about the data (validation, cancellation) know no file of their own, and an error on one of the
             // migration's own files (the store being built, a step's store) names a file the user never sees: name
             // the store.
             var error = error
-            if error.path == nil && error.location == nil { error.path = path }
-            if let named = error.path, named.hasPrefix(files.target + ".remodel-") { error.path = path }
+            if error.path == nil && error.location == nil { error.path = files.path }
+            if let named = error.path, named.hasPrefix(files.target + ".remodel-") { error.path = files.path }
             throw error
         }
-        files.removeLeftovers()
-        try tracker.report(.finished, pass: passes.count, entity: nil, completed: 1, total: 1, force: true)
+    }
+
+    /// What the migration did.
+    private func report(of plan: MigrationPlan, built: Built, files: StoreFiles, lock: StoreLock, seconds: Double)
+        -> MigrationReport
+    {
         var report = MigrationReport(
-            path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: built.objects, seconds: MonotonicClock.seconds() - started,
-            backupPath: keepsBackup(plan) ? files.backupPath : nil,
-            losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
+            path: files.path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion,
+            steps: plan.steps.count, objects: built.objects, seconds: seconds,
+            backupPath: keepsBackup(plan) ? files.backupPath : nil, losses: built.losses,
+            rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
         (report.rebuiltIndexes, report.unfiredTriggers) = AppUpkeep.report(plan.rehearsals.map(\.upkeep))
         report.writtenTables = built.writtenTables
@@ -389,7 +416,7 @@ extension Migrator {
         readsRebuiltTables: Bool = true
     ) throws(RemodelError) -> MigrationPlan {
         var plan: MigrationPlan
-        if case .newer = inspection.state, options.downgrade != .refuse {
+        if options.downgrade != .refuse, goesDown(inspection) {
             plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
         } else {
             plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
@@ -442,6 +469,21 @@ extension Migrator {
             path: path, state: .schemaDrift(version: plan.sourceVersion, drifts: drifts), modelName: bundle.name,
             currentVersionName: bundle.currentVersionName, migrationSteps: nil
         ).refusal(or: .schemaDrift)
+    }
+
+    /// Whether a store so inspected is migrated down: newer than the bundle, or at a version of it after the target.
+    private func goesDown(_ inspection: StoreInspection) -> Bool {
+        switch inspection.state {
+        case .newer:
+            return true
+        case .current(let version), .older(let version, _):
+            guard let target = options.targetVersion, let to = bundle.index(ofVersion: target),
+                let from = bundle.index(ofVersion: version)
+            else { return false }
+            return to < from
+        default:
+            return false
+        }
     }
 
     /// Throws unless a store so inspected can be migrated with these options (a newer store can, when a
