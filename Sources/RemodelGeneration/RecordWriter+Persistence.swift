@@ -202,7 +202,7 @@ extension RecordWriter {
             let back = quoteIdentifier(otherColumn)
             let cause = "\"linking \(entity.entity.name) _pk \\(key)\""
             let inverseName = field.relationship.inverseName ?? field.relationship.name
-            if keepingMayEmptyRequired(field) {
+            if requiredInverse(of: field) {
                 out.line(
                     "    try pending.watch(db, \(Self.literal("SELECT \(pk), \(quoteIdentifier(StoreColumn.entity)) FROM \(other) WHERE \(back) = ?1 AND \(pk) IS NOT ?2")), [key, new], table: \(Self.literal(otherTable)), column: \(Self.literal(otherColumn)), relationship: \(Self.literal(inverseName)), cause: \(cause))"
                 )
@@ -211,7 +211,7 @@ extension RecordWriter {
                 "    try db.execute(sql: \(Self.literal("UPDATE \(other) SET \(back) = NULL WHERE \(back) = ?1 AND \(pk) IS NOT ?2")), arguments: [key, new])"
             )
             out.line("    guard let new else { return }")
-            if keepingMayEmptyRequired(field) {
+            if !field.relationship.isOptional {
                 out.line(
                     "    try pending.watch(db, \(Self.literal("SELECT \(pk), \(quoteIdentifier(StoreColumn.entity)) FROM \(quotedTable) WHERE \(column) = ?1 AND \(pk) <> ?2")), [new, key], table: \(Self.literal(table.table.name)), column: \(Self.literal(field.column)), relationship: \(Self.literal(field.relationship.name)), cause: \(cause))"
                 )
@@ -254,9 +254,16 @@ extension RecordWriter {
             "func _delete(_ db: Database, _ pending: inout \(schema).PendingChecks, row: () throws -> Bool) throws -> Bool {"
         )
         var cascades: [(variable: String, destination: String)] = []
+        // A to-one's object is the one the stored row names (the value in hand may be older than a link made since).
+        let stored = { (field: RecordShape.ToOneField) -> String in
+            let sql =
+                "\(pk) = (SELECT \(quoteIdentifier(field.column)) FROM \(quoteIdentifier(table.table.name)) WHERE \(pk) = ?)"
+            return
+                "\(shape.fetchType(of: field.destination)).filter(sql: \(Self.literal(sql)), arguments: [key])\(kindFilter(field.destination))"
+        }
         let relationships =
-            entity.toOnes.map { ($0.swiftName, $0.relationship, $0.destination) }
-            + entity.toManys.map { ($0.swiftName, $0.relationship, $0.destination) }
+            entity.toOnes.map { ($0.swiftName, $0.relationship, $0.destination, stored($0)) }
+            + entity.toManys.map { ($0.swiftName, $0.relationship, $0.destination, "\($0.swiftName)Request") }
         let references = referencesClearedOnDelete(of: entity.entity.name)
         let ruled = relationships.contains { $0.1.deletionRule == .deny || $0.1.deletionRule == .cascade }
         guard ruled || !references.isEmpty else {
@@ -265,17 +272,17 @@ extension RecordWriter {
             return
         }
         out.line("    guard let key = id?.rawValue else { return try row() }")
-        for (name, relationship, destination) in relationships {
+        for (name, relationship, destination, request) in relationships {
             switch relationship.deletionRule {
             case .deny?:
-                out.line("    if try \(name)Request.fetchCount(db) > 0 {")
+                out.line("    if try \(request).fetchCount(db) > 0 {")
                 out.line(
                     "        throw \(schema).RecordError.deleteDenied(\(entityLiteral), key, \(Self.literal(relationship.name)))"
                 )
                 out.line("    }")
             case .cascade?:
                 let variable = "cascade\(SwiftNames.upperFirst(name))"
-                out.line("    let \(variable) = try \(name)Request.fetchAll(db)")
+                out.line("    let \(variable) = try \(request).fetchAll(db)")
                 cascades.append((variable, destination))
             default:
                 break

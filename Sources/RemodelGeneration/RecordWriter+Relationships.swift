@@ -64,13 +64,13 @@ extension RecordWriter {
                     )
                 }
             } else {
-                out.block("guard let destination else", closing: "}") { out in
+                out.block("guard let required = destination else", closing: "}") { out in
                     out.line(
                         "throw \(schema).RecordError.invalid(\(entityLiteral), key, \"relationship\", \(relationship), \"a value is required, found nil\")"
                     )
                 }
                 out.line(
-                    "try \(schema).requireObject(db, \(Self.literal(existenceSQL(field.destination))), destination.rawValue, \(entityLiteral), key, \(relationship), \(Self.literal(field.destination)))"
+                    "try \(schema).requireObject(db, \(Self.literal(existenceSQL(field.destination))), required.rawValue, \(entityLiteral), key, \(relationship), \(Self.literal(field.destination)))"
                 )
             }
             let update =

@@ -137,7 +137,7 @@ extension ResultEntity {
 
     func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
         guard let key = id?.rawValue else { return try row() }
-        let cascadePartner = try partnerRequest.fetchAll(db)
+        let cascadePartner = try ErrorEntity.filter(sql: "\"_pk\" = (SELECT \"partner\" FROM \"Result\" WHERE \"_pk\" = ?)", arguments: [key]).fetchAll(db)
         try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = NULL WHERE \"partner\" = ?", arguments: [key])
         let deleted = try row()
         for object in cascadePartner { _ = try object._delete(db, &pending) { try NamesSchema.deleteRow(db, "DELETE FROM \"Error\" WHERE \"_pk\" = ?", object.id?.rawValue) } }
