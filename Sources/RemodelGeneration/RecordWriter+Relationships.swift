@@ -75,28 +75,18 @@ extension RecordWriter {
             }
             let update =
                 "try db.execute(sql: \(Self.literal("UPDATE \(quoteIdentifier(table.table.name)) SET \(quoteIdentifier(field.column)) = ? WHERE \(pk) = ?")), arguments: [destination?.rawValue, key])"
-            guard keepsInverse else {
+            out.block(
+                "try \(schema).linking(db, \(entityLiteral), key, \(relationship))", closing: "}"
+            ) { out in
                 out.line(update)
-                out.line("\(field.swiftName) = destination")
-                return
-            }
-            if keepingMayEmptyRequired(field) {
-                out.line("var object = self")
-                out.block("try db.inSavepoint", closing: "}") { out in
-                    out.line("var pending = \(schema).PendingChecks()")
-                    out.line(update)
-                    out.line("object.\(field.swiftName) = destination")
-                    out.line("try object._keep\(upper)(db, key: key, &pending)")
-                    out.line("try pending.verify(db)")
-                    out.line("return .commit")
-                }
-                out.line("self = object")
-            } else {
+                guard keepsInverse else { return }
                 out.line("var pending = \(schema).PendingChecks()")
-                out.line(update)
-                out.line("\(field.swiftName) = destination")
-                out.line("try _keep\(upper)(db, key: key, &pending)")
+                out.line("var object = self")
+                out.line("object.\(field.swiftName) = destination")
+                out.line("try object._keep\(upper)(db, key: key, &pending)")
+                out.line("try pending.verify(db)")
             }
+            out.line("\(field.swiftName) = destination")
         }
     }
 
@@ -158,9 +148,11 @@ extension RecordWriter {
         out.block("\(open)func addTo\(upper)(_ objects: [\(key)], in db: Database) throws") { out in
             out.line("let key = try _requireInserted(\(relationship))")
             out.line("for object in objects { \(check) }")
-            out.block("for object in objects") { out in
-                for sql in statements.add {
-                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
+            out.block("try \(schema).linking(db, \(entityLiteral), key, \(relationship))", closing: "}") { out in
+                out.block("for object in objects") { out in
+                    for sql in statements.add {
+                        out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
+                    }
                 }
             }
         }
@@ -202,12 +194,14 @@ extension RecordWriter {
                     "for object in linked.filter({ !kept.contains($0) }).map(\(key).init(rawValue:)) { \(unlinkCheck) }"
                 )
             }
-            for sql in statements.clear {
-                out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key])")
-            }
-            out.block("for object in objects") { out in
-                for sql in statements.add {
-                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
+            out.block("try \(schema).linking(db, \(entityLiteral), key, \(relationship))", closing: "}") { out in
+                for sql in statements.clear {
+                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key])")
+                }
+                out.block("for object in objects") { out in
+                    for sql in statements.add {
+                        out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
+                    }
                 }
             }
         }

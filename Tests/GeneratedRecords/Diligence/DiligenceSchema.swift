@@ -434,6 +434,25 @@ extension DiligenceSchema {
         }
     }
 
+    /// Runs a link method's writes in a savepoint: when they would break a uniqueness constraint, it is told in
+    /// the model's terms and nothing is written.
+    static func linking(_ db: Database, _ entity: String, _ key: Int64, _ relationship: String, _ writes: () throws -> Void) throws {
+        do {
+            try db.inSavepoint {
+                try writes()
+                return .commit
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            let failed = (error.message ?? "").components(separatedBy: "failed: ").last ?? ""
+            let columns = failed.components(separatedBy: ", ")
+            let table = columns.first?.components(separatedBy: ".").first ?? ""
+            let names = columns.map { "\"\($0.components(separatedBy: ".").last ?? $0)\"" }.joined(separator: " and ")
+            throw RecordError(
+                kind: .uniqueness, entity: entity, property: relationship, primaryKey: key,
+                message: "\(entity) _pk \(key) relationship \"\(relationship)\": the link would give two objects of \(table) the same \(names) (a uniqueness constraint of the model); change one of them first")
+        }
+    }
+
     /// Deletes one row of a cascade.
     static func deleteRow(_ db: Database, _ sql: String, _ key: Int64?) throws -> Bool {
         guard let key else { return false }

@@ -165,7 +165,9 @@ extension FocusSession {
         if let destination {
             try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"Task\" WHERE \"_pk\" = ?1", destination.rawValue, "FocusSession", key, "task", "Task")
         }
-        try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try DiligenceSchema.linking(db, "FocusSession", key, "task") {
+            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         task = destination
     }
 

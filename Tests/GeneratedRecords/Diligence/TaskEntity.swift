@@ -197,8 +197,10 @@ extension TaskEntity {
     public func addToSessions(_ objects: [FocusSession.Key], in db: Database) throws {
         let key = try _requireInserted("sessions")
         for object in objects { try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"FocusSession\" WHERE \"_pk\" = ?1", object.rawValue, "Task", key, "sessions", "FocusSession") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [key, object.rawValue])
+        try DiligenceSchema.linking(db, "Task", key, "sessions") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -215,9 +217,11 @@ extension TaskEntity {
     public func setSessions(_ objects: [FocusSession.Key], in db: Database) throws {
         let key = try _requireInserted("sessions")
         for object in objects { try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"FocusSession\" WHERE \"_pk\" = ?1", object.rawValue, "Task", key, "sessions", "FocusSession") }
-        try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"task\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [key, object.rawValue])
+        try DiligenceSchema.linking(db, "Task", key, "sessions") {
+            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"task\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [key, object.rawValue])
+            }
         }
     }
 

@@ -202,7 +202,9 @@ extension Book {
         if let destination {
             try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Book", key, "owner", "Person")
         }
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try EverythingSchema.linking(db, "Book", key, "owner") {
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
@@ -214,8 +216,10 @@ extension Book {
     public func addToTags(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("tags")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Book", key, "tags") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -232,9 +236,11 @@ extension Book {
     public func setTags(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("tags")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Book", key, "tags") {
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -246,8 +252,10 @@ extension Book {
     public func addToChapters(_ objects: [Chapter.Key], in db: Database) throws {
         let key = try _requireInserted("chapters")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Chapter\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "chapters", "Chapter") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Book", key, "chapters") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -264,9 +272,11 @@ extension Book {
     public func setChapters(_ objects: [Chapter.Key], in db: Database) throws {
         let key = try _requireInserted("chapters")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Chapter\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "chapters", "Chapter") }
-        try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"book\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Book", key, "chapters") {
+            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"book\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -445,7 +455,9 @@ extension Gadget {
         if let destination {
             try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Gadget", key, "owner", "Person")
         }
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try EverythingSchema.linking(db, "Gadget", key, "owner") {
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
@@ -457,8 +469,10 @@ extension Gadget {
     public func addToTags(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("tags")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Gadget", key, "tags", "Tag") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Gadget", key, "tags") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -475,9 +489,11 @@ extension Gadget {
     public func setTags(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("tags")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Gadget", key, "tags", "Tag") }
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Gadget", key, "tags") {
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
         }
     }
 

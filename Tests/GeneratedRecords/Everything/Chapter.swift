@@ -156,10 +156,15 @@ extension Chapter {
         if let destination {
             try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Book')", destination.rawValue, "Chapter", key, "book", "Book")
         }
-        var pending = EverythingSchema.PendingChecks()
-        try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try EverythingSchema.linking(db, "Chapter", key, "book") {
+            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = EverythingSchema.PendingChecks()
+            var object = self
+            object.book = destination
+            try object._keepBook(db, key: key, &pending)
+            try pending.verify(db)
+        }
         book = destination
-        try _keepBook(db, key: key, &pending)
     }
 
     /// The object's `_pk`, or the error of a link made before it is inserted.

@@ -165,7 +165,9 @@ extension Person {
         if let destination {
             try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Person", key, "manager", "Person")
         }
-        try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try EverythingSchema.linking(db, "Person", key, "manager") {
+            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         manager = destination
     }
 
@@ -177,8 +179,10 @@ extension Person {
     public func addToItems(_ objects: [AnyItem.Key], in db: Database) throws {
         let key = try _requireInserted("items")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "items", "Item") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "items") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -195,9 +199,11 @@ extension Person {
     public func setItems(_ objects: [AnyItem.Key], in db: Database) throws {
         let key = try _requireInserted("items")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "items", "Item") }
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"owner\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "items") {
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"owner\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -209,8 +215,10 @@ extension Person {
     public func addToReports(_ objects: [Person.Key], in db: Database) throws {
         let key = try _requireInserted("reports")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "reports", "Person") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "reports") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -227,9 +235,11 @@ extension Person {
     public func setReports(_ objects: [Person.Key], in db: Database) throws {
         let key = try _requireInserted("reports")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "reports", "Person") }
-        try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"manager\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "reports") {
+            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"manager\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -241,9 +251,11 @@ extension Person {
     public func addToFriends(_ objects: [Person.Key], in db: Database) throws {
         let key = try _requireInserted("friends")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "friends", "Person") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "friends") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -261,11 +273,13 @@ extension Person {
     public func setFriends(_ objects: [Person.Key], in db: Database) throws {
         let key = try _requireInserted("friends")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "friends", "Person") }
-        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?1", arguments: [key])
-        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"destination\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "friends") {
+            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?1", arguments: [key])
+            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -277,8 +291,10 @@ extension Person {
     public func addToFavorites(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("favorites")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "favorites", "Tag") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "favorites") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -295,9 +311,11 @@ extension Person {
     public func setFavorites(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("favorites")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "favorites", "Tag") }
-        try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "favorites") {
+            try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 

@@ -136,8 +136,10 @@ extension Tag {
     public func addToItems(_ objects: [AnyItem.Key], in db: Database) throws {
         let key = try _requireInserted("items")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Tag", key, "items", "Item") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Tag", key, "items") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -154,9 +156,11 @@ extension Tag {
     public func setItems(_ objects: [AnyItem.Key], in db: Database) throws {
         let key = try _requireInserted("items")
         for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Tag", key, "items", "Item") }
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"destination\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [key, object.rawValue])
+        try EverythingSchema.linking(db, "Tag", key, "items") {
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [key, object.rawValue])
+            }
         }
     }
 

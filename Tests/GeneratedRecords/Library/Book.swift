@@ -190,7 +190,9 @@ extension Book {
         if let destination {
             try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Book", key, "author", "Person")
         }
-        try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try LibrarySchema.linking(db, "Book", key, "author") {
+            try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         author = destination
     }
 
@@ -202,8 +204,10 @@ extension Book {
     public func addToTags(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("tags")
         for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+        try LibrarySchema.linking(db, "Book", key, "tags") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -220,9 +224,11 @@ extension Book {
     public func setTags(_ objects: [Tag.Key], in db: Database) throws {
         let key = try _requireInserted("tags")
         for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
-        try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+        try LibrarySchema.linking(db, "Book", key, "tags") {
+            try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 

@@ -151,8 +151,10 @@ extension Person {
     public func addToBooks(_ objects: [Book.Key], in db: Database) throws {
         let key = try _requireInserted("books")
         for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Book\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "books", "Book") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Book')", arguments: [key, object.rawValue])
+        try LibrarySchema.linking(db, "Person", key, "books") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Book')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -169,9 +171,11 @@ extension Person {
     public func setBooks(_ objects: [Book.Key], in db: Database) throws {
         let key = try _requireInserted("books")
         for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Book\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "books", "Book") }
-        try db.execute(sql: "UPDATE \"Book\" SET \"author\" = NULL WHERE \"author\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Book')", arguments: [key, object.rawValue])
+        try LibrarySchema.linking(db, "Person", key, "books") {
+            try db.execute(sql: "UPDATE \"Book\" SET \"author\" = NULL WHERE \"author\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Book')", arguments: [key, object.rawValue])
+            }
         }
     }
 

@@ -135,8 +135,10 @@ extension Tag {
     public func addToBooks(_ objects: [Book.Key], in db: Database) throws {
         let key = try _requireInserted("books")
         for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Book\" WHERE \"_pk\" = ?1", object.rawValue, "Tag", key, "books", "Book") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try LibrarySchema.linking(db, "Tag", key, "books") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -153,9 +155,11 @@ extension Tag {
     public func setBooks(_ objects: [Book.Key], in db: Database) throws {
         let key = try _requireInserted("books")
         for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Book\" WHERE \"_pk\" = ?1", object.rawValue, "Tag", key, "books", "Book") }
-        try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"destination\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try LibrarySchema.linking(db, "Tag", key, "books") {
+            try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 

@@ -141,8 +141,10 @@ extension DataEntity {
     public func addToNotifications(_ objects: [NotificationEntity.Key], in db: Database) throws {
         let key = try _requireInserted("notifications")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Notification\" WHERE \"_pk\" = ?1", object.rawValue, "Data", key, "notifications", "Notification") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Data", key, "notifications") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -159,9 +161,11 @@ extension DataEntity {
     public func setNotifications(_ objects: [NotificationEntity.Key], in db: Database) throws {
         let key = try _requireInserted("notifications")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Notification\" WHERE \"_pk\" = ?1", object.rawValue, "Data", key, "notifications", "Notification") }
-        try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Data", key, "notifications") {
+            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [key, object.rawValue])
+            }
         }
     }
 

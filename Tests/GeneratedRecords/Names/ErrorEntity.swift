@@ -154,10 +154,15 @@ extension ErrorEntity {
         if let destination {
             try NamesSchema.requireObject(db, "SELECT 1 FROM \"Result\" WHERE \"_pk\" = ?1", destination.rawValue, "Error", key, "partner", "Result")
         }
-        var pending = NamesSchema.PendingChecks()
-        try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try NamesSchema.linking(db, "Error", key, "partner") {
+            try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = NamesSchema.PendingChecks()
+            var object = self
+            object.partner = destination
+            try object._keepPartner(db, key: key, &pending)
+            try pending.verify(db)
+        }
         partner = destination
-        try _keepPartner(db, key: key, &pending)
     }
 
     /// The object's `_pk`, or the error of a link made before it is inserted.

@@ -177,7 +177,9 @@ extension Member {
         if let destination {
             try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", destination.rawValue, "Member", key, "friend", "Member")
         }
-        try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try NamesSchema.linking(db, "Member", key, "friend") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         friend_2 = destination
     }
 
@@ -191,7 +193,9 @@ extension Member {
         if let destination {
             try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", destination.rawValue, "Member", key, "Friend", "Member")
         }
-        try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try NamesSchema.linking(db, "Member", key, "Friend") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         Friend = destination
     }
 
@@ -203,8 +207,10 @@ extension Member {
     public func addToFriendOf(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("friendOf")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "friendOf", "Member") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "friendOf") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -221,9 +227,11 @@ extension Member {
     public func setFriendOf(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("friendOf")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "friendOf", "Member") }
-        try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "friendOf") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -235,8 +243,10 @@ extension Member {
     public func addToFriendOf_2(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("FriendOf")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "FriendOf", "Member") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "FriendOf") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -253,9 +263,11 @@ extension Member {
     public func setFriendOf_2(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("FriendOf")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "FriendOf", "Member") }
-        try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "FriendOf") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -267,8 +279,10 @@ extension Member {
     public func addToLikes(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("likes")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likes", "Member") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "likes") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -285,9 +299,11 @@ extension Member {
     public func setLikes(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("likes")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likes", "Member") }
-        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "likes") {
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -299,8 +315,10 @@ extension Member {
     public func addToLikedBy(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("likedBy")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likedBy", "Member") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "likedBy") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -317,9 +335,11 @@ extension Member {
     public func setLikedBy(_ objects: [Member.Key], in db: Database) throws {
         let key = try _requireInserted("likedBy")
         for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likedBy", "Member") }
-        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+        try NamesSchema.linking(db, "Member", key, "likedBy") {
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 

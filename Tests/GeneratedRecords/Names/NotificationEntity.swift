@@ -185,7 +185,9 @@ extension NotificationEntity {
         if let destination {
             try NamesSchema.requireObject(db, "SELECT 1 FROM \"Data\" WHERE \"_pk\" = ?1", destination.rawValue, "Notification", key, "data", "Data")
         }
-        try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try NamesSchema.linking(db, "Notification", key, "data") {
+            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         data = destination
     }
 

@@ -156,10 +156,15 @@ extension ResultEntity {
         if let destination {
             try NamesSchema.requireObject(db, "SELECT 1 FROM \"Error\" WHERE \"_pk\" = ?1", destination.rawValue, "Result", key, "partner", "Error")
         }
-        var pending = NamesSchema.PendingChecks()
-        try db.execute(sql: "UPDATE \"Result\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try NamesSchema.linking(db, "Result", key, "partner") {
+            try db.execute(sql: "UPDATE \"Result\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = NamesSchema.PendingChecks()
+            var object = self
+            object.partner = destination
+            try object._keepPartner(db, key: key, &pending)
+            try pending.verify(db)
+        }
         partner = destination
-        try _keepPartner(db, key: key, &pending)
     }
 
     /// The object's `_pk`, or the error of a link made before it is inserted.

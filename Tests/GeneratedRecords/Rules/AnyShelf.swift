@@ -222,7 +222,9 @@ extension Shelf {
             throw RulesSchema.RecordError.invalid("Shelf", key, "relationship", "owner", "a value is required, found nil")
         }
         try RulesSchema.requireObject(db, "SELECT 1 FROM \"Owner\" WHERE \"_pk\" = ?1", required.rawValue, "Shelf", key, "owner", "Owner")
-        try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Shelf", key, "owner") {
+            try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
@@ -234,8 +236,10 @@ extension Shelf {
     public func addToVolumes(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("volumes")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Shelf", key, "volumes", "Volume") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Shelf", key, "volumes") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -252,9 +256,11 @@ extension Shelf {
     public func setVolumes(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("volumes")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Shelf", key, "volumes", "Volume") }
-        try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = NULL, \"_shelf_order\" = NULL WHERE \"shelf\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Shelf", key, "volumes") {
+            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = NULL, \"_shelf_order\" = NULL WHERE \"shelf\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -470,7 +476,9 @@ extension Bookcase {
             throw RulesSchema.RecordError.invalid("Bookcase", key, "relationship", "owner", "a value is required, found nil")
         }
         try RulesSchema.requireObject(db, "SELECT 1 FROM \"Owner\" WHERE \"_pk\" = ?1", required.rawValue, "Bookcase", key, "owner", "Owner")
-        try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Bookcase", key, "owner") {
+            try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
@@ -482,8 +490,10 @@ extension Bookcase {
     public func addToVolumes(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("volumes")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Bookcase", key, "volumes", "Volume") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Bookcase", key, "volumes") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -500,9 +510,11 @@ extension Bookcase {
     public func setVolumes(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("volumes")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Bookcase", key, "volumes", "Volume") }
-        try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = NULL, \"_shelf_order\" = NULL WHERE \"shelf\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Bookcase", key, "volumes") {
+            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = NULL, \"_shelf_order\" = NULL WHERE \"shelf\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -729,7 +741,9 @@ extension Cabinet {
             throw RulesSchema.RecordError.invalid("Cabinet", key, "relationship", "owner", "a value is required, found nil")
         }
         try RulesSchema.requireObject(db, "SELECT 1 FROM \"Owner\" WHERE \"_pk\" = ?1", required.rawValue, "Cabinet", key, "owner", "Owner")
-        try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Cabinet", key, "owner") {
+            try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
@@ -741,8 +755,10 @@ extension Cabinet {
     public func addToVolumes(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("volumes")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Cabinet", key, "volumes", "Volume") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Cabinet", key, "volumes") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -759,9 +775,11 @@ extension Cabinet {
     public func setVolumes(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("volumes")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Cabinet", key, "volumes", "Volume") }
-        try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = NULL, \"_shelf_order\" = NULL WHERE \"shelf\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Cabinet", key, "volumes") {
+            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = NULL, \"_shelf_order\" = NULL WHERE \"shelf\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ?1, \"_shelf_order\" = (SELECT coalesce(max(o.\"_shelf_order\") + 1, 0) FROM \"Volume\" AS o WHERE o.\"shelf\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Volume')", arguments: [key, object.rawValue])
+            }
         }
     }
 

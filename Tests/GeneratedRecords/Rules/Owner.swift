@@ -250,10 +250,15 @@ extension Owner {
         if let destination {
             try RulesSchema.requireObject(db, "SELECT 1 FROM \"Owner\" WHERE \"_pk\" = ?1", destination.rawValue, "Owner", key, "partner", "Owner")
         }
-        var pending = RulesSchema.PendingChecks()
-        try db.execute(sql: "UPDATE \"Owner\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Owner", key, "partner") {
+            try db.execute(sql: "UPDATE \"Owner\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = RulesSchema.PendingChecks()
+            var object = self
+            object.partner = destination
+            try object._keepPartner(db, key: key, &pending)
+            try pending.verify(db)
+        }
         partner = destination
-        try _keepPartner(db, key: key, &pending)
     }
 
     /// The `pass` relationship's Pass, if there is one: `request(for: Owner.pass)`.
@@ -266,16 +271,15 @@ extension Owner {
         if let destination {
             try RulesSchema.requireObject(db, "SELECT 1 FROM \"Pass\" WHERE \"_pk\" = ?1", destination.rawValue, "Owner", key, "pass", "Pass")
         }
-        var object = self
-        try db.inSavepoint {
-            var pending = RulesSchema.PendingChecks()
+        try RulesSchema.linking(db, "Owner", key, "pass") {
             try db.execute(sql: "UPDATE \"Owner\" SET \"pass\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = RulesSchema.PendingChecks()
+            var object = self
             object.pass = destination
             try object._keepPass(db, key: key, &pending)
             try pending.verify(db)
-            return .commit
         }
-        self = object
+        pass = destination
     }
 
     /// The `favorite` relationship's Bookcase, if there is one: `request(for: Owner.favorite)`.
@@ -288,7 +292,9 @@ extension Owner {
         if let destination {
             try RulesSchema.requireObject(db, "SELECT 1 FROM \"Shelf\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Bookcase', 'Cabinet')", destination.rawValue, "Owner", key, "favorite", "Bookcase")
         }
-        try db.execute(sql: "UPDATE \"Owner\" SET \"favorite\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Owner", key, "favorite") {
+            try db.execute(sql: "UPDATE \"Owner\" SET \"favorite\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         favorite = destination
     }
 
@@ -300,8 +306,10 @@ extension Owner {
     public func addToShelves(_ objects: [AnyShelf.Key], in db: Database) throws {
         let key = try _requireInserted("shelves")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Shelf\" WHERE \"_pk\" = ?1", object.rawValue, "Owner", key, "shelves", "Shelf") }
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Shelf', 'Bookcase', 'Cabinet')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Owner", key, "shelves") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Shelf', 'Bookcase', 'Cabinet')", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -323,9 +331,11 @@ extension Owner {
         let kept = Set(objects.map(\.rawValue))
         let linked = try Int64.fetchAll(db, sql: "SELECT \"_pk\" FROM \"Shelf\" WHERE \"owner\" = ?", arguments: [key])
         for object in linked.filter({ !kept.contains($0) }).map(AnyShelf.Key.init(rawValue:)) { try RulesSchema.refuseUnlink(db, "SELECT \"_pk\", \"_entity\" FROM \"Shelf\" WHERE \"owner\" = ?1 AND \"_pk\" = ?2", key, object.rawValue, "owner", "Owner", "shelves") }
-        try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = NULL WHERE \"owner\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Shelf', 'Bookcase', 'Cabinet')", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Owner", key, "shelves") {
+            try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = NULL WHERE \"owner\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Shelf\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Shelf', 'Bookcase', 'Cabinet')", arguments: [key, object.rawValue])
+            }
         }
     }
 

@@ -171,16 +171,15 @@ extension Pass {
             throw RulesSchema.RecordError.invalid("Pass", key, "relationship", "holder", "a value is required, found nil")
         }
         try RulesSchema.requireObject(db, "SELECT 1 FROM \"Owner\" WHERE \"_pk\" = ?1", required.rawValue, "Pass", key, "holder", "Owner")
-        var object = self
-        try db.inSavepoint {
-            var pending = RulesSchema.PendingChecks()
+        try RulesSchema.linking(db, "Pass", key, "holder") {
             try db.execute(sql: "UPDATE \"Pass\" SET \"holder\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = RulesSchema.PendingChecks()
+            var object = self
             object.holder = destination
             try object._keepHolder(db, key: key, &pending)
             try pending.verify(db)
-            return .commit
         }
-        self = object
+        holder = destination
     }
 
     /// The object's `_pk`, or the error of a link made before it is inserted.

@@ -174,10 +174,15 @@ extension Volume {
         if let destination {
             try RulesSchema.requireObject(db, "SELECT 1 FROM \"Shelf\" WHERE \"_pk\" = ?1", destination.rawValue, "Volume", key, "shelf", "Shelf")
         }
-        var pending = RulesSchema.PendingChecks()
-        try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Volume", key, "shelf") {
+            try db.execute(sql: "UPDATE \"Volume\" SET \"shelf\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = RulesSchema.PendingChecks()
+            var object = self
+            object.shelf = destination
+            try object._keepShelf(db, key: key, &pending)
+            try pending.verify(db)
+        }
         shelf = destination
-        try _keepShelf(db, key: key, &pending)
     }
 
     /// The `keeper` relationship's Owner, if there is one: `request(for: Volume.keeper)`.
@@ -191,7 +196,9 @@ extension Volume {
             throw RulesSchema.RecordError.invalid("Volume", key, "relationship", "keeper", "a value is required, found nil")
         }
         try RulesSchema.requireObject(db, "SELECT 1 FROM \"Owner\" WHERE \"_pk\" = ?1", required.rawValue, "Volume", key, "keeper", "Owner")
-        try db.execute(sql: "UPDATE \"Volume\" SET \"keeper\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        try RulesSchema.linking(db, "Volume", key, "keeper") {
+            try db.execute(sql: "UPDATE \"Volume\" SET \"keeper\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         keeper = destination
     }
 
@@ -203,9 +210,11 @@ extension Volume {
     public func addToRelated(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("related")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Volume", key, "related", "Volume") }
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Volume", key, "related") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
@@ -223,11 +232,13 @@ extension Volume {
     public func setRelated(_ objects: [Volume.Key], in db: Database) throws {
         let key = try _requireInserted("related")
         for object in objects { try RulesSchema.requireObject(db, "SELECT 1 FROM \"Volume\" WHERE \"_pk\" = ?1", object.rawValue, "Volume", key, "related", "Volume") }
-        try db.execute(sql: "DELETE FROM \"_Volume_related\" WHERE \"source\" = ?1", arguments: [key])
-        try db.execute(sql: "DELETE FROM \"_Volume_related\" WHERE \"destination\" = ?1", arguments: [key])
-        for object in objects {
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+        try RulesSchema.linking(db, "Volume", key, "related") {
+            try db.execute(sql: "DELETE FROM \"_Volume_related\" WHERE \"source\" = ?1", arguments: [key])
+            try db.execute(sql: "DELETE FROM \"_Volume_related\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Volume_related\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
