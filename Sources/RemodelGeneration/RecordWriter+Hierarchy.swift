@@ -50,6 +50,23 @@ extension RecordWriter {
         }
     }
 
+    /// `switch entity { case "Book": self = .book(try Book(<reading>)) … default: throw … }`.
+    private func writeEntitySwitch(
+        _ entities: [RecordShape.EntityShape], table: RecordShape.TableShape, reading: String, key: String,
+        to out: inout SwiftWriter
+    ) {
+        out.block("switch entity", closing: "}") { out in
+            for entity in entities {
+                out.line(
+                    "case \(Self.literal(entity.entity.name)): self = .\(entity.caseName)(try \(entity.typeName)(\(reading)))"
+                )
+            }
+            out.line(
+                "default: throw \(schema).RecordError.unknownEntity(entity, table: \(Self.literal(table.table.name)), key: \(key))"
+            )
+        }
+    }
+
     func writeHierarchyConformance(_ table: RecordShape.TableShape, to out: inout SwiftWriter) {
         let entities = table.entityIndexes.map { shape.entities[$0] }
         out.block("extension \(table.recordTypeName)") { out in
@@ -60,16 +77,10 @@ extension RecordWriter {
                 """)
             out.block("\(open)init(row: Row) throws") { out in
                 out.line("let entity = try row.decode(String.self, atIndex: 1)")
-                out.block("switch entity", closing: "}") { out in
-                    for entity in entities {
-                        out.line(
-                            "case \(Self.literal(entity.entity.name)): self = .\(entity.caseName)(try \(entity.typeName)(_uncheckedRow: row))"
-                        )
-                    }
-                    out.line(
-                        "default: throw \(schema).RecordError.unknownEntity(entity, table: \(Self.literal(table.table.name)), key: try row.decode(Int64.self, atIndex: 0))"
-                    )
-                }
+                writeEntitySwitch(
+                    entities, table: table, reading: "_uncheckedRow: row",
+                    key: "try row.decode(Int64.self, atIndex: 0)",
+                    to: &out)
             }
             func forward(_ signature: String, _ call: String) {
                 out.line()
@@ -113,16 +124,7 @@ extension RecordWriter {
             out.doc("Decodes an object as its concrete entity, from the `_entity` key.")
             out.block("\(open)init(from decoder: any Decoder) throws") { out in
                 out.line("let entity = try \(schema).entityName(decoder)")
-                out.block("switch entity", closing: "}") { out in
-                    for entity in entities {
-                        out.line(
-                            "case \(Self.literal(entity.entity.name)): self = .\(entity.caseName)(try \(entity.typeName)(from: decoder))"
-                        )
-                    }
-                    out.line(
-                        "default: throw \(schema).RecordError.unknownEntity(entity, table: \(Self.literal(table.table.name)), key: nil)"
-                    )
-                }
+                writeEntitySwitch(entities, table: table, reading: "from: decoder", key: "nil", to: &out)
             }
             out.line()
             out.doc("Encodes the object with its `_entity`.")
