@@ -53,18 +53,24 @@ struct StoreRewrite {
     /// first (``StorageChanges/rebuiltRenames()``) so that the app's foreign keys to it follow it (the app's
     /// triggers and views are set aside already; the rows are read from the source file).
     private func dropTablesNotCarried() throws(RemodelError) {
-        let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
-        let names = source.tables.map(\.name) + source.joinTables.map(\.name)
+        let dropped = Self.tablesNotCarried(source: source, changes: changes)
         let renames = changes.rebuiltRenames()
-        for name in names where !carriedSources.contains(name) && renames[name] == nil {
+        for name in dropped where renames[name] == nil {
             try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(name))")
         }
-        for name in names where !carriedSources.contains(name) {
+        for name in dropped {
             guard let renamed = renames[name] else { continue }
             try connection.execute(
                 "ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
             try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(renamed))")
         }
+    }
+
+    /// The tables (hierarchy and join) of the source layout that a step does not carry: the first step of a
+    /// pass drops them from the copy, and reads their rows from the store being migrated.
+    static func tablesNotCarried(source: StoreLayout, changes: StorageChanges) -> [String] {
+        let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
+        return (source.tables.map(\.name) + source.joinTables.map(\.name)).filter { !carriedSources.contains($0) }
     }
 
     /// Drops the source layout's indexes on carried tables that the destination does not keep as they are.
