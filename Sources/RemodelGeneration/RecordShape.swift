@@ -11,7 +11,11 @@ struct RecordShape {
         var column: String
         /// The column's position in the table's selection, which `init(row:)` reads.
         var index: Int
-        var isOptional: Bool { attribute.isOptional }
+        /// A derived attribute's value is nil until the object is read from the store, which computes it.
+        var isOptional: Bool { attribute.isOptional || attribute.isDerived }
+        /// Whether the store computes the value (docs/MODELS.md, "Derived attributes"): the records read it and never
+        /// write it.
+        var isDerived: Bool { attribute.isDerived }
     }
 
     /// What keeps the other side of a to-one in step with it.

@@ -99,4 +99,13 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case derivationUnsupported = "derivation-unsupported"
     case derivationIgnored = "derivation-ignored"
     case mappingDerivedAttribute = "mapping-derived-attribute"
+
+    // MARK: - What a model states that Remodel does not implement
+
+    case ignoredPlatformOption = "ignored-platform-option"
+    case ignoredFetchedProperty = "ignored-fetched-property"
+    case ignoredFetchRequest = "ignored-fetch-request"
+    case ignoredFetchIndexElement = "ignored-fetch-index-element"
+    case unknownModelAttribute = "unknown-model-attribute"
+    case unknownModelElement = "unknown-model-element"
 }

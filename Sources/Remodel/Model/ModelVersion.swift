@@ -55,6 +55,8 @@ public struct ModelVersion: Sendable, Hashable {
     /// What stands for each entity's text in the file it was read from, by name (none for a version made in
     /// code, or one that names two entities alike).
     var entityTexts: [String: EntityTextDigest] = [:]
+    /// The elements of the file the reader does not interpret (``OtherElement``), for validate to name.
+    package var otherElements: [OtherElement] = []
 
     /// Whether ``entityHashes`` was computed (tests).
     var hashesAreComputed: Bool { hashes.isComputed }
