@@ -14,6 +14,7 @@ final class CoreDataImporter {
     let target: String
     let requestedVersion: String?
     let missingExternalData: CoreDataImport.MissingExternalData
+    let danglingLinks: CoreDataImport.DanglingLinks
     let progress: OperationProgressReporter
     /// How the value checks made ahead of the copy (``CoreDataValueScan``) go with it; `nil`: the copy
     /// makes them all itself (tests compare the three).
@@ -25,13 +26,15 @@ final class CoreDataImporter {
 
     init(
         source: String, models: CoreDataModels, target: String, requestedVersion: String?,
-        missingExternalData: CoreDataImport.MissingExternalData, progress: OperationProgressReporter
+        missingExternalData: CoreDataImport.MissingExternalData, danglingLinks: CoreDataImport.DanglingLinks,
+        progress: OperationProgressReporter
     ) {
         self.source = source
         self.models = models
         self.target = target
         self.requestedVersion = requestedVersion
         self.missingExternalData = missingExternalData
+        self.danglingLinks = danglingLinks
         self.progress = progress
     }
 
@@ -163,7 +166,15 @@ final class CoreDataImporter {
         try StoreIndexes.build(layout, on: output, path: target)
         var rows = rowsByTable
         for join in mapping.joins { rows[join.target] = result.linkCounts[join.target] }
-        try CoreDataReferenceCheck.check(layout, on: output, source: source, rowsByTable: rows)
+        result.droppedLinks = try CoreDataReferenceCheck.check(
+            layout, on: output, source: source, rowsByTable: rows, policy: danglingLinks)
+        if !result.droppedLinks.isEmpty {
+            for join in mapping.joins {
+                result.linkCounts[join.target] = Int(
+                    try output.scalar("SELECT count(*) FROM main.\(quoteIdentifier(join.target))")?.coreDataInteger ?? 0
+                )
+            }
+        }
         for table in mapping.skippedTables {
             result.skippedTables[table] = Int(
                 try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)

@@ -25,7 +25,7 @@ struct ImportCoreDataCommand: ParsableCommand {
             exitStatus: [
                 .success("the store was imported"),
                 .refused(
-                    "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into, a model with errors, missing external data"
+                    "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into, a model with errors, missing external data, links to objects the store does not have"
                 ),
                 .couldNotStart(), .usage,
             ]))
@@ -57,6 +57,13 @@ struct ImportCoreDataCommand: ParsableCommand {
             """)
     var missingExternalData: MissingExternalDataChoice = .refuse
 
+    @Option(
+        help: """
+            A to-one or many-to-many link naming an object the store does not have: refuse the import \
+            (listing every one), or import without them and list each.
+            """)
+    var danglingLinks: DanglingLinksChoice = .refuse
+
     @Option(help: "How to print what was imported: a paragraph, or one JSON object.")
     var format: Format = .text
 
@@ -73,7 +80,7 @@ struct ImportCoreDataCommand: ParsableCommand {
         let result = try runReportingFailure { () throws(RemodelError) in
             try Store.importCoreData(
                 from: source, models: models, into: into, version: version,
-                missingExternalData: missingExternalData.policy
+                missingExternalData: missingExternalData.policy, danglingLinks: danglingLinks.policy
             ) { printer.print($0) }
         }
         printer.finish(clearing: true)
@@ -110,4 +117,11 @@ enum MissingExternalDataChoice: String, ExpressibleByArgument, CaseIterable {
     case refuse, empty
 
     var policy: CoreDataImport.MissingExternalData { self == .refuse ? .refuse : .empty }
+}
+
+/// `--dangling-links`: the names of ``CoreDataImport/DanglingLinks`` on the command line.
+enum DanglingLinksChoice: String, ExpressibleByArgument, CaseIterable {
+    case refuse, drop
+
+    var policy: CoreDataImport.DanglingLinks { self == .refuse ? .refuse : .drop }
 }
