@@ -91,7 +91,7 @@ final class CoreDataImporter {
             versionWasGiven: requestedVersion != nil, modelOrigin: model.origin, objectCounts: [:], linkCounts: [:],
             externalFiles: 0, skippedTables: [:])
         do {
-            try write(candidate, from: reader, into: file, result: &result)
+            try write(candidate, of: model, from: reader, into: file, result: &result)
             try file.publish()
         } catch {
             file.discard()
@@ -126,7 +126,8 @@ final class CoreDataImporter {
     }
 
     private func write(
-        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into file: CoreDataNewStoreFile,
+        _ candidate: CoreDataVersionMatcher.Candidate, of model: ResolvedCoreDataModel, from reader: CoreDataSource,
+        into file: CoreDataNewStoreFile,
         result: inout CoreDataImport
     ) throws(RemodelError) {
         let layout = candidate.layout
@@ -138,7 +139,11 @@ final class CoreDataImporter {
         try output.execute("BEGIN")
         for sql in layout.createTablesSQL { try output.execute(sql) }
         let history = [StoreMetadata.entry(from: nil, to: candidate.version.name, mapping: "core-data")]
-        try StoreMetadata(modelName: result.modelName, version: candidate.version, history: history).write(to: output)
+        var metadata = StoreMetadata(modelName: result.modelName, version: candidate.version, history: history)
+        // A model read from memory has no file to carry: the store carries the text it was read from.
+        if let contents = model.contents[candidate.version.name] { metadata.carriedContents = contents }
+        if model.origin == .store { metadata.modelOrigin = StoreMetadata.coreDataStoreOrigin }
+        try metadata.write(to: output)
 
         let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
         try copier.countKeys(mapping.tables)

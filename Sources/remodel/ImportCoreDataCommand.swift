@@ -104,7 +104,7 @@ struct ImportCoreDataCommand: ParsableCommand {
             }
         case .store:
             print(
-                "The model was the store's own; write it as a bundle to migrate with: remodel extract-model \(source) --output \(result.modelName).xcdatamodeld"
+                "The model was the store's own; migrate with the app's model (its version with the same entity hashes adopts the store), or write the store's model as a bundle: remodel extract-model \(source) --output \(result.modelName).xcdatamodeld"
             )
         case .merged:
             break
