@@ -115,26 +115,9 @@ enum NameRules {
         }
     }
 
-    /// Letters, digits and underscores, not starting with a digit.
-    static func isIdentifier(_ name: String) -> Bool {
-        if let ascii = asciiIdentifier(name) { return ascii }
-        guard let first = name.first, first == "_" || first.isLetter else { return false }
-        return name.allSatisfy { $0 == "_" || $0.isLetter || ($0.isASCII && $0.isNumber) }
-    }
-
-    /// ``isIdentifier(_:)`` byte by byte for a name of ASCII alone (nearly every name: walking its characters
-    /// breaks graphemes, a third of checking a long history's names), or nil for another name.
-    private static func asciiIdentifier(_ name: String) -> Bool? {
-        var count = 0
-        for byte in name.utf8 {
-            guard byte < 0x80 else { return nil }
-            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            guard byte == UInt8(ascii: "_") || letter || (digit && count > 0) else { return false }
-            count += 1
-        }
-        return count > 0
-    }
+    /// Letters, combining marks, digits and `_`, starting with a letter or `_`: the one definition
+    /// (``SQLName/isIdentifier(_:)``), which expressions and mapping files read names by too.
+    static func isIdentifier(_ name: String) -> Bool { SQLName.isIdentifier(name) }
 
     private static func capitalized(_ name: String) -> String {
         name.prefix(1).uppercased() + name.dropFirst()
