@@ -38,4 +38,60 @@ struct OneNameRuleTests {
             try SQLiteConnection(path: store, mode: .readOnly).rows(
                 "SELECT \(quoteIdentifier(Self.accented)), full FROM Person") == [[.text("ada"), .text("ADA")]])
     }
+
+    /// `café` written with U+00E9 and `cafe` followed by U+0301 are two names to Core Data and SQLite; Swift's
+    /// `String` takes them for one, and `validate` used to call them the same attribute. Now it says they are two
+    /// names that Remodel's model cannot hold apart, with each one's scalars.
+    @Test func twoNamesThatLookAlikeAreNotCalledTheSame() throws {
+        let body = """
+                <entity name="Person">
+                    <attribute name="caf\u{E9}" optional="YES" attributeType="String"/>
+                    <attribute name="cafe\u{301}" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="Caf\u{E9}"/>
+                <entity name="Cafe\u{301}"/>
+
+            """
+        let file = ValidationSupport.file
+        let found = try ValidationSupport.diagnostics(body)
+        #expect(
+            found == [
+                "\(file):5:26: error: attribute 'Person.cafe\u{301}' and attribute 'Person.caf\u{E9}' are two names that look alike (c a f e U+301 and c a f U+E9): Core Data and SQLite keep them apart, but a model that has both is one Remodel cannot read without mixing them up; rename one of them [equivalent-names]",
+                "\(file):8:19: error: entity 'Cafe\u{301}' and entity 'Caf\u{E9}' of version 'Test' are two names that look alike (C a f e U+301 and C a f U+E9): Core Data and SQLite keep them apart, but a model that has both is one Remodel cannot read without mixing them up; rename one of them [equivalent-names]",
+            ], "\(found)")
+    }
+
+    /// A sub-entity's `cafe\u{301}` beside the `café` it inherits (U+00E9) is refused the same way, naming both.
+    @Test func aLookAlikeOfAnInheritedNameIsRefused() throws {
+        let body = """
+                <entity name="Shop" isAbstract="YES">
+                    <attribute name="caf\u{E9}" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="Bar" parentEntity="Shop">
+                    <attribute name="cafe\u{301}" optional="YES" attributeType="String"/>
+                </entity>
+
+            """
+        let file = ValidationSupport.file
+        let found = try ValidationSupport.diagnostics(body)
+        #expect(
+            found == [
+                "\(file):7:26: error: attribute 'Bar.cafe\u{301}' and attribute 'Shop.caf\u{E9}', which 'Bar' inherits, are two names that look alike (c a f e U+301 and c a f U+E9): Core Data and SQLite keep them apart, but a model that has both is one Remodel cannot read without mixing them up; rename one of them [equivalent-names]"
+            ], "\(found)")
+    }
+
+    /// A name in a mapping file or an expression finds the model's name only when it is the same, byte for byte: a
+    /// mapping that writes `cafe\u{301}` for the model's `café` names an attribute the model does not have.
+    @Test func aNameSpelledWithOtherScalarsFindsNothing() throws {
+        let cafe = "caf\u{E9}"
+        let version = ModelVersion(
+            name: "V", entities: [Entity(name: "Shop", attributes: [Attribute(name: cafe, type: .string)])])
+        let shop = try #require(version.entity(named: "Shop"))
+        #expect(version.attribute(named: cafe, in: shop) != nil)
+        #expect(version.attribute(named: "cafe\u{301}", in: shop) == nil)
+        #expect(version.entity(named: "Sho\u{301}p") == nil)
+        let checker = ExpressionTypeChecker(model: version, entity: shop)
+        #expect(throws: ExpressionDiagnostic.self) { try checker.check("$source.cafe\u{301}") }
+        #expect(try checker.check("$source.\(cafe)").resultType.type == .string)
+    }
 }
