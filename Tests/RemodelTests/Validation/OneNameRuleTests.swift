@@ -39,6 +39,23 @@ struct OneNameRuleTests {
                 "SELECT \(quoteIdentifier(Self.accented)), full FROM Person") == [[.text("ada"), .text("ADA")]])
     }
 
+    /// `Uni 2 <-\u{301}beta`: the former name starts with a combining mark, which makes one character of `-` and
+    /// the mark to Swift's string search; the file's `<-` is found by bytes.
+    @Test func theVersionOrderFileIsReadByBytes() throws {
+        let folder = try TemporaryFolder()
+        let text = #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+        let more = #"<entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+        let path = try BundleWriting.write("Uni", in: folder.path, versions: [("Uni", text), ("Uni 2", text + more)])
+        _ = try folder.write(
+            "# versions, oldest first\r\nUni\r\nUni 2 <-\u{301}beta <- Uni2\n#\u{301} a comment too\n",
+            to: "Uni.xcdatamodeld/.remodel-version-order")
+        let found = try Validation.validate(paths: [path]).diagnostics.map(\.description)
+        #expect(found == [], "\(found)")
+        let bundle = try ModelBundle(contentsOf: path)
+        #expect(bundle.versionNames == ["Uni", "Uni 2"])
+        #expect(bundle.formerVersionNames == ["\u{301}beta": "Uni 2", "Uni2": "Uni 2"])
+    }
+
     /// `café` written with U+00E9 and `cafe` followed by U+0301 are two names to Core Data and SQLite; Swift's
     /// `String` takes them for one, and `validate` used to call them the same attribute. Now it says they are two
     /// names that Remodel's model cannot hold apart, with each one's scalars.
