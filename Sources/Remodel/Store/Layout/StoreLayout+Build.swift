@@ -327,21 +327,23 @@ extension StoreLayout {
 /// Models Xcode accepts can have names that differ only in case (`rawGroupUid` and `rawGroupUID` in
 /// two sibling entities); each still gets a column of its own, and the same model always the same names.
 struct NameAllocator: Sendable, Equatable {
-    /// Names as SQLite compares them (``SQLName``: ASCII letters folded, every other byte as it is, so `café` and
-    /// `cafe` with a combining accent are two names, as they are to SQLite).
-    private var taken: Set<SQLName> = []
+    /// The names taken, ASCII letters folded (``SQLName/folded(_:)``). A `String` set takes canonically equivalent
+    /// spellings for one name, more than SQLite does (`café` and `cafe` with a combining accent are two names to
+    /// it): the second then gets a qualified name, which is still its own. Kept so, because a layout is what
+    /// existing stores were made with: the same model always gets the same names.
+    private var taken: Set<String> = []
 
     init(reserved: [String] = [], capacity: Int = 0) {
         taken.reserveCapacity(capacity)
-        for name in reserved { taken.insert(SQLName(name)) }
+        for name in reserved { taken.insert(SQLName.folded(name)) }
     }
 
     mutating func claim(_ name: String, qualifier: String) -> String {
-        if taken.insert(SQLName(name)).inserted { return name }
+        if taken.insert(SQLName.folded(name)).inserted { return name }
         let base = "\(name)_\(qualifier)"
-        if taken.insert(SQLName(base)).inserted { return base }
+        if taken.insert(SQLName.folded(base)).inserted { return base }
         var number = 2
-        while !taken.insert(SQLName("\(base)_\(number)")).inserted { number += 1 }
+        while !taken.insert(SQLName.folded("\(base)_\(number)")).inserted { number += 1 }
         return "\(base)_\(number)"
     }
 }
