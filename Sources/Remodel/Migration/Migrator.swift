@@ -210,6 +210,10 @@ public struct Migrator: Sendable {
 
         // Every file the migration writes beside the store must be one it makes or made (DESIGN.md, Migration 14).
         try files.requireOwnFiles(keepingBackup: keepsBackup(plan))
+        if keepsBackup(plan) {
+            try FileSystem.requireOwnFile(BackupRecord.path(for: files.backupPath))
+            try FileSystem.requireOwnFile(BackupRecord.newPath(for: files.backupPath))
+        }
         try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
         let environment = ExpressionEnvironment()

@@ -67,15 +67,13 @@ package struct StoreFiles {
     /// that holds what Remodel does not leave (DESIGN.md, Migration 14): a leftover of an interrupted migration
     /// (the store being built, a step's store, their `-wal`, `-shm`, `-journal`), and with `keepingBackup` the
     /// backup (which may still be a second name of the store, when a migration stopped between keeping it and
-    /// replacing the store), its record and the record's new file.
+    /// replacing the store); the backup's record is the migrator's to check.
     /// - Throws: ``RemodelError/Code/io`` naming the path and what is there.
     func requireOwnFiles(keepingBackup: Bool) throws(RemodelError) {
         for leftover in leftovers() { try FileSystem.requireOwnFile(leftover) }
         for suffix in [""] + Self.sidecarSuffixes { try FileSystem.requireOwnFile(temporaryPath + suffix) }
         guard keepingBackup else { return }
         try FileSystem.requireOwnFile(backupPath, sameFileAs: target)
-        try FileSystem.requireOwnFile(BackupRecord.path(for: backupPath))
-        try FileSystem.requireOwnFile(BackupRecord.newPath(for: backupPath))
     }
 
     /// Removes a store file Remodel made and its sidecars, ignoring missing ones (and leaving what Remodel did not
