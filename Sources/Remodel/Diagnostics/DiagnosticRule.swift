@@ -44,6 +44,7 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case unknownConstraintProperty = "unknown-constraint-property"
     case unknownDeletionRule = "unknown-deletion-rule"
     case unknownIndexProperty = "unknown-index-property"
+    case equivalentNames = "equivalent-names"
 
     // MARK: - Mapping files
 

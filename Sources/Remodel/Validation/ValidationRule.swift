@@ -48,6 +48,11 @@ extension ValidationRule {
     static let duplicateProperty = ValidationRule(
         id: .duplicateProperty, severity: .error,
         summary: "An entity declares a property twice, or redefines a property it inherits.")
+    static let equivalentNames = ValidationRule(
+        id: .equivalentNames, severity: .error,
+        summary:
+            "Two entities of one version, or two properties of one entity, have names that are two to Core Data and SQLite but look alike (an accented letter written as one scalar in one and as a letter and a combining mark in the other)."
+    )
     static let propertyNameClash = ValidationRule(
         id: .propertyNameClash, severity: .error,
         summary:
@@ -192,7 +197,8 @@ extension ValidationRule {
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
         malformedXML, wrongRoot, unreadableModel, unsupportedLegacyModel, missingCurrentVersion, versionOrderUnknown,
-        versionOrderIncomplete, invalidName, reservedName, duplicateEntity, duplicateProperty, propertyNameClash,
+        versionOrderIncomplete, invalidName, reservedName, duplicateEntity, duplicateProperty, equivalentNames,
+        propertyNameClash,
         entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, transformableWithoutTransformer,
         invalidDefaultValue, invalidValueBound, booleanWordForNumber, minGreaterThanMax, invalidRegularExpression,
         unknownDeletionRule, missingDestination, missingInverse, inverseMismatch, inverseEntityMismatch, invalidCount,
