@@ -16,6 +16,7 @@ import Testing
 /// transformable attributes (those ``SeededModelsCheckTests`` seeds), and a random history's first or last version
 /// (``HistoryGenerator``). `REMODEL_MUTATED_INPUT_COUNT` sets how many seeds run (48 by default),
 /// `REMODEL_MUTATED_INPUT_SEED` the first.
+@Suite(.tags(.slow), .skippable(.slow))
 struct MutatedInputPropertyTests {
     static let firstSeed =
         ProcessInfo.processInfo.environment["REMODEL_MUTATED_INPUT_SEED"].flatMap { UInt64($0) } ?? 0x1A_0000
