@@ -133,9 +133,9 @@ extension CoreDataMapping.Builder {
         // A derived attribute the store computes is compared with Core Data's value, not copied.
         let computed = Set(
             layout.derivedColumns.filter { $0.kind != .timestamp && $0.table == result.target }.map(\.column))
-        let columns = sourcesByTarget.map { CoreDataMapping.ValueColumn(target: $0.0, sources: $0.1) }
-        result.columns = columns.filter { !computed.contains($0.target) }
-        result.derived = columns.filter { computed.contains($0.target) }
+        let valueColumns = sourcesByTarget.map { CoreDataMapping.ValueColumn(target: $0.0, sources: $0.1) }
+        result.columns = valueColumns.filter { !computed.contains($0.target) }
+        result.derived = valueColumns.filter { computed.contains($0.target) }
         for column in table.columns where !used.contains(CoreDataName.normalized(column.name)) {
             mapping.differences.append("\(table.name) has column \(column.name), which the version does not have")
         }
