@@ -22,18 +22,9 @@ final class SourceCensus {
         var values: [String: Int]
     }
 
-    /// A census of the columns whose values `losses` (the first step's) count, in the step's source layout.
-    init(losses: [DataLoss], layout: StoreLayout) {
-        for loss in losses {
-            guard let property = loss.property, let table = layout.table(forEntity: loss.entity)?.name else { continue }
-            let column: String?
-            switch layout.storage(of: property, in: loss.entity) {
-            case .column(_, let name)?: column = name
-            case nil: column = layout.columnName(of: property, in: loss.entity)
-            default: column = nil
-            }
-            if let column { columns[table.lowercased(), default: []].insert(column) }
-        }
+    /// A census that also counts the non-null values of `columns` (by table, lowercased).
+    init(columns: [String: Set<String>]) {
+        self.columns = columns
     }
 
     /// Reads `table` (of the one concrete entity `entity`) whole on `connection`, where it is `main`'s, and keeps
