@@ -28,7 +28,7 @@ enum CoreDataCorpus {
 
         /// The store in the shared folder: never opened there, not even read-only (SQLite would make or change its
         /// `-wal` and `-shm` beside it), only copied (``copyStore(into:)``).
-        var storePath: String { CoreDataCorpus.folder + "/" + repository + "/" + store }
+        fileprivate var storePath: String { CoreDataCorpus.folder + "/" + repository + "/" + store }
         /// The model's bundle, which is only read.
         var bundlePath: String { CoreDataCorpus.folder + "/" + repository + "/" + bundle }
 
@@ -62,7 +62,7 @@ enum CoreDataCorpus {
     }()
 
     /// Copies a store and its side files (`-wal`, `-shm`) into `folder` under the same file name.
-    static func copy(_ store: String, into folder: String) throws -> String {
+    private static func copy(_ store: String, into folder: String) throws -> String {
         let name = URL(fileURLWithPath: store).lastPathComponent
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
             let copy = folder + "/" + name + suffix
