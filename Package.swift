@@ -5,7 +5,12 @@ let package = Package(
     name: "Remodel",
     platforms: [.macOS(.v13)],
     products: [
+        // Store.launch, migration and the store; re-exports RemodelModel (the model, its files, rules and layout).
         .library(name: "Remodel", targets: ["Remodel"]),
+        // Many stores migrated `jobs` at a time, with shards, reports and resumes (`remodel migrate --stores`).
+        .library(name: "RemodelFleet", targets: ["RemodelFleet"]),
+        // `remodel validate` as a library: the models and mapping files of a project, checked together.
+        .library(name: "RemodelProject", targets: ["RemodelProject"]),
         .library(name: "RemodelTesting", targets: ["RemodelTesting"]),
         // Importing a store written by Apple's Core Data, at first launch or once: `import RemodelCoreData`.
         .library(name: "RemodelCoreData", targets: ["RemodelCoreData"]),
@@ -46,12 +51,30 @@ let package = Package(
             name: "RemodelSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
+        // The model as its files give it, its rules and its store layout: what the records' generator needs, and
+        // what `Remodel` builds on. The plugins' tool compiles this, not `Remodel`.
         .target(
-            name: "Remodel",
+            name: "RemodelModel",
             dependencies: [
                 "RemodelLibXML2",
                 "RemodelSQLite",
             ]
+        ),
+        .target(
+            name: "Remodel",
+            dependencies: [
+                "RemodelModel",
+                "RemodelSQLite",
+            ]
+        ),
+        // What an app does not run at launch, apart so that an app's build does not compile it.
+        .target(
+            name: "RemodelFleet",
+            dependencies: ["Remodel"]
+        ),
+        .target(
+            name: "RemodelProject",
+            dependencies: ["Remodel"]
         ),
         // The test kit: migration cases and matrices, synthetic data for any version (`remodel seed`), and the
         // check of a finished migration object by object. An app's own build never compiles it.
@@ -70,7 +93,7 @@ let package = Package(
         // layout. Apart from `Remodel` so that an app's build does not compile it.
         .target(
             name: "RemodelGeneration",
-            dependencies: ["Remodel"]
+            dependencies: ["RemodelModel"]
         ),
         .target(
             name: "RemodelGRDB",
@@ -80,6 +103,8 @@ let package = Package(
             name: "RemodelCLI",
             dependencies: [
                 "Remodel",
+                "RemodelFleet",
+                "RemodelProject",
                 "RemodelTesting",
                 "RemodelGeneration",
                 "RemodelCoreData",
@@ -93,15 +118,17 @@ let package = Package(
             name: "RemodelBench",
             // RemodelSQLite: the bench reads SQLite's own counters (statement times, page caches, heap high-water).
             dependencies: [
-                "Remodel", "RemodelTesting", "RemodelGeneration", "RemodelCoreData", "RemodelSQLite", "LibraryRecords",
+                "Remodel", "RemodelFleet", "RemodelProject", "RemodelTesting", "RemodelGeneration", "RemodelCoreData",
+                "RemodelSQLite",
+                "LibraryRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/remodel-bench"
         ),
-        // The plugins' tool: `remodel generate` with Remodel alone (no argument parser to build).
+        // The plugins' tool: `remodel generate` with RemodelModel alone (no `Remodel`, no argument parser to build).
         .executableTarget(
             name: "RemodelGenerate",
-            dependencies: ["Remodel", "RemodelGeneration"],
+            dependencies: ["RemodelModel", "RemodelGeneration"],
             path: "Sources/remodel-generate"
         ),
         .plugin(
@@ -119,7 +146,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RemodelTests",
-            dependencies: ["Remodel", "RemodelTesting", "RemodelGeneration", "RemodelCoreData"],
+            dependencies: [
+                "RemodelModel", "Remodel", "RemodelFleet", "RemodelProject", "RemodelTesting", "RemodelGeneration",
+                "RemodelCoreData",
+            ],
             resources: [.copy("Fixtures")]
         ),
         // Generated code, committed and compiled: the sample models and the test fixture with every type,
@@ -155,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "RecordsTests",
             dependencies: [
-                "Remodel", "RemodelGRDB", "RemodelGeneration", "RemodelTesting",
+                "RemodelModel", "Remodel", "RemodelGRDB", "RemodelGeneration", "RemodelTesting",
                 "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords", "RulesRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -1,5 +1,5 @@
 internal import Foundation
-import Remodel
+import RemodelModel
 
 /// How one attribute is held in Swift, read from a row, written to the store and coded: the one place that decides
 /// it per attribute kind (docs/STORE-LAYOUT.md, "Column types and values"). Dates are seconds since 1970, UUIDs

@@ -1,5 +1,5 @@
 internal import Foundation
-public import Remodel
+public import RemodelModel
 
 /// Writes Swift source for a model version's objects as GRDB records (docs/TYPED-ACCESS.md): one value type per
 /// concrete entity, one record type per table, relationships as requests, GRDB associations and link methods, and

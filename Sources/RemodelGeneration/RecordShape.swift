@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// What the generated code looks like for one model version, resolved once from its ``StoreLayout``: every Swift
 /// name (docs/TYPED-ACCESS.md, "Names"), every column and where each relationship is kept. The writers only print

@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// GRDB associations, with explicit foreign keys (the layout declares none), on every entity's type and on a
 /// hierarchy's record type: what `request(for:)`, `including(required:)`, `including(all:)` and `joining` take. An

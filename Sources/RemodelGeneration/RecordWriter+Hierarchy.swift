@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// A table that holds several entities: an enum over its concrete entities is the table's record type (GRDB's
 /// `FetchableRecord` and `MutablePersistableRecord`, `Codable`), so that `fetchAll(db)` returns every object of the

@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// GRDB's persistence, as GRDB's own methods run it (`insert`, `update`, `save`, `upsert`, `delete`: nothing
 /// shadows them): the record's columns, and the callbacks that keep the store valid. `willSave` validates the object

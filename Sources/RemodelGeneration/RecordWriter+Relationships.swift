@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// Relationships in generated code: a request per relationship, GRDB's `request(for:)` on the relationship's
 /// association (the caller runs it; nothing is loaded behind its back), and link and unlink methods that keep both

@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// The `<Model>Schema` enum: what the records were generated for, the check that a store is that (as Room checks
 /// its identity hash at every open), the record types, the join tables, the error type and the helpers the

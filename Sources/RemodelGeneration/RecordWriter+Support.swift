@@ -1,5 +1,5 @@
 internal import Foundation
-import Remodel
+import RemodelModel
 
 /// The part of the schema's file that is the same for every model: the error type and the helpers the records
 /// read and check values with. Generated with the records (rather than a library they import) so the generated

@@ -1,5 +1,5 @@
 internal import Foundation
-import Remodel
+import RemodelModel
 
 /// Prints a ``RecordShape`` as Swift source: a file per table and the schema's file.
 ///

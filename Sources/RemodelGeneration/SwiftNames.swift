@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// The one rule that turns a model's names into Swift names for generated records (docs/TYPED-ACCESS.md, "Names").
 ///

@@ -1,4 +1,4 @@
-import Remodel
+import RemodelModel
 
 /// Lines of Swift source with indentation, four spaces a level.
 struct SwiftWriter {

@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelProject
 
 /// `validate`: `Validation.validate(paths:)` on the largest corpus bundle, five runs in one process: the
 /// first run and the best. Skipped when the corpus is not there.

@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelFleet
 
 /// The `fleet` scenario: many small stores (2,000 of 1,000 objects by default) migrated to the current
 /// version with `Migrator.migrate(stores:jobs:)`, against one such store migrated alone.

@@ -1,6 +1,6 @@
 import Foundation
-import Remodel
 import RemodelGeneration
+import RemodelModel
 
 // The tool behind the package plugins (`RemodelRecords`, `generate-records`): `remodel generate` without the
 // command-line tool's other commands and its argument parser, so a build that uses the plugin builds only
@@ -39,15 +39,14 @@ guard let access = RecordGenerator.Access(rawValue: options["access"] ?? "intern
 }
 
 // A model that `validate` rejects is never used: its errors are printed as `remodel validate` prints them, which
-// a build shows at their line.
+// a build shows at their line. Only the model's own rules count: a step no mapping file maps is the migration's
+// concern, not the records' (they are of one version), so the tool reads no mapping and plans no step.
 do {
-    // A step no mapping file maps is the migration's concern, not the records': they are of one version.
-    let errors = try ProjectValidation.validate(paths: [model]).diagnostics.filter {
-        $0.severity == .error && $0.rule != DiagnosticRule.needsMapping.rawValue
-    }
-    for diagnostic in errors { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
+    let read = ModelReader.read(path: model)
+    let errors = (read.diagnostics + (read.bundle.map(ModelValidator.validate) ?? [])).filter { $0.severity == .error }
+    for diagnostic in errors.sorted() { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
     if !errors.isEmpty { fail("\(model) has errors; fix the model, then build again", status: 1) }
-    let bundle = try ModelBundle(contentsOf: model)
+    guard let bundle = read.bundle else { fail("\(model) could not be read", status: 2) }
     let generator = try RecordGenerator(bundle: bundle, version: options["version"], access: access)
     if let file = options["file"] {
         try generator.writeCombined(to: output + "/" + file)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Remodel
+import RemodelFleet
 
 /// The exit statuses, the same for every subcommand (DESIGN.md "Command line"): 0 done; 1 refused, nothing
 /// written (a judgement on the model or the data); 2 could not start (a file or folder that cannot be read or

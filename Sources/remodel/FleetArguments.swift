@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Remodel
+import RemodelFleet
 
 /// `remodel migrate`'s options for many stores.
 struct FleetArguments: ParsableArguments {

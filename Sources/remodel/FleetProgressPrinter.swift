@@ -1,5 +1,6 @@
 import Foundation
 import Remodel
+import RemodelFleet
 
 /// Shows a fleet's progress on standard error — one bar for the whole fleet on a terminal, or JSON
 /// lines (each store's progress and result, and the fleet's tally) — and prints the per-store lines

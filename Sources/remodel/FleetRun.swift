@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Remodel
+import RemodelFleet
 
 /// `remodel migrate` with many stores (or any fleet option): every store migrated as one is, `--jobs`
 /// at a time, a line per store, a report, and an exit status for the whole fleet.

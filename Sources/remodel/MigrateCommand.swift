@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Remodel
+import RemodelFleet
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Remodel
+import RemodelProject
 
 /// `remodel validate`: checks model files and prints every problem, compiler-style.
 struct ValidateCommand: ParsableCommand {

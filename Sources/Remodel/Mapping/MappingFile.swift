@@ -61,7 +61,9 @@ public struct MappingFile: Sendable, Hashable {
 
 extension MappingFile {
     /// A second mapping (file or Xcode mapping model) for a pair of versions that one maps already (`first`).
-    static func duplicateStep(from source: String, to destination: String, first: String, at location: SourceLocation?)
+    package static func duplicateStep(
+        from source: String, to destination: String, first: String, at location: SourceLocation?
+    )
         -> Diagnostic
     {
         Diagnostic(

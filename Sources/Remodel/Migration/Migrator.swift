@@ -25,7 +25,7 @@ public struct Migrator: Sendable {
     public var options: MigrationOptions
     /// Plans shared by the stores of a fleet (mapping files read once, each source version planned
     /// once); `nil` plans every store afresh.
-    var plans: MigrationPlanCache?
+    package var plans: MigrationPlanCache?
 
     /// Creates a migrator.
     public init(bundle: ModelBundle, options: MigrationOptions = MigrationOptions()) {
@@ -159,7 +159,7 @@ public struct Migrator: Sendable {
     /// The migration itself, synchronous on the calling thread. `inspected` is what the caller found at `path`
     /// just before (``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``), which stands for the
     /// inspection before the lock.
-    func run(
+    package func run(
         storeAt path: String, inspected: StoreInspection? = nil, cancellation: CancellationFlag,
         observer: @escaping @Sendable (MigrationProgress) -> Void
     ) throws(RemodelError) -> MigrationReport {

@@ -140,14 +140,14 @@ final class ProgressTracker {
 }
 
 /// A flag set from any thread to cancel a migration.
-final class CancellationFlag: @unchecked Sendable {
+package final class CancellationFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
     /// Another sign of cancellation, read with the flag: a `Foundation.Progress`'s `isCancelled` is set as
     /// `cancel()` returns, while its cancellation handler may run later, on another thread.
     private let linked: (@Sendable () -> Bool)?
 
-    init(alsoCancelledWhen linked: (@Sendable () -> Bool)? = nil) {
+    package init(alsoCancelledWhen linked: (@Sendable () -> Bool)? = nil) {
         self.linked = linked
     }
 
@@ -158,7 +158,7 @@ final class CancellationFlag: @unchecked Sendable {
         return cancelled || linked?() == true
     }
 
-    func cancel() {
+    package func cancel() {
         lock.lock()
         cancelled = true
         lock.unlock()

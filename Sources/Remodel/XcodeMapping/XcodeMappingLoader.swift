@@ -8,18 +8,18 @@
 ///     print(loaded.diagnostics, loaded.mapping?.entities.count ?? 0)
 /// }
 /// ```
-enum XcodeMappingLoader {
+package enum XcodeMappingLoader {
     /// What loading found.
-    struct Loaded: Sendable {
+    package struct Loaded: Sendable {
         /// The translation, when the file was read and both versions were found.
-        var translation: XcodeMappingTranslation?
+        package var translation: XcodeMappingTranslation?
         /// The merged mapping, when it could be made.
-        var mapping: MappingModel?
+        package var mapping: MappingModel?
         /// Every problem, with positions in `xcmapping.xml`.
-        var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
 
         /// Whether the mapping goes from a later version to an earlier one (Remodel never migrates backwards).
-        func isBackwards(in bundle: ModelBundle) -> Bool {
+        package func isBackwards(in bundle: ModelBundle) -> Bool {
             guard let match = translation?.match, let from = bundle.index(ofVersion: match.source.name),
                 let to = bundle.index(ofVersion: match.destination.name)
             else { return false }
@@ -28,13 +28,13 @@ enum XcodeMappingLoader {
     }
 
     /// Whether a path is an Xcode mapping model's file (`….xcmappingmodel/xcmapping.xml`).
-    static func isXcodeMapping(_ path: String) -> Bool {
+    package static func isXcodeMapping(_ path: String) -> Bool {
         path.hasSuffix(".xcmappingmodel/xcmapping.xml")
     }
 
     /// Reads the mapping model at `path` for `bundle`; nil when it was read and is for another model.
     /// `checkingSnapshots` also compares versions found by name with the model snapshots (for `validate`).
-    static func load(path: String, bundle: ModelBundle, checkingSnapshots: Bool = false) -> Loaded? {
+    package static func load(path: String, bundle: ModelBundle, checkingSnapshots: Bool = false) -> Loaded? {
         let (read, readDiagnostics) = XcodeMappingReader.read(path: path)
         guard let model = read else { return Loaded(translation: nil, mapping: nil, diagnostics: readDiagnostics) }
         guard XcodeVersionMatcher.belongs(model, to: bundle) else { return nil }
@@ -42,7 +42,7 @@ enum XcodeMappingLoader {
     }
 
     /// Loads a mapping model already read, for a bundle it belongs to.
-    static func load(
+    package static func load(
         _ model: XcodeMappingModel, bundle: ModelBundle, readDiagnostics: [Diagnostic] = [],
         checkingSnapshots: Bool = false
     ) -> Loaded {

@@ -1,8 +1,10 @@
 /// The warnings that say whether a step uses an Xcode mapping model, shared by
 /// the mapping catalog (migrations) and `remodel validate`.
-enum XcodeMappingNotes {
+package enum XcodeMappingNotes {
     /// The mapping model maps from a later version to an earlier one (or a version to itself).
-    static func backwards(from source: String, to destination: String, at location: SourceLocation) -> Diagnostic {
+    package static func backwards(from source: String, to destination: String, at location: SourceLocation)
+        -> Diagnostic
+    {
         let message =
             source == destination
             ? "this mapping model maps '\(source)' to itself, so no step uses it"
@@ -11,7 +13,9 @@ enum XcodeMappingNotes {
     }
 
     /// A Remodel mapping file maps the same step, and wins.
-    static func superseded(by other: String, from source: String, to destination: String, at location: SourceLocation)
+    package static func superseded(
+        by other: String, from source: String, to destination: String, at location: SourceLocation
+    )
         -> Diagnostic
     {
         Diagnostic(

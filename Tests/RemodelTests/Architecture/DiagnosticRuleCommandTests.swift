@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Every rule the guides document is one a user can meet (issue 40 item 4): for each `DiagnosticRule` in
 /// docs/VALIDATE.md or docs/EXPRESSIONS.md, a small model or mapping file that breaks it, and the line the

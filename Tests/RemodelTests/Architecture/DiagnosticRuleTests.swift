@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Every rule id a diagnostic can carry is a case of one enum, and each is documented.
 struct DiagnosticRuleTests {

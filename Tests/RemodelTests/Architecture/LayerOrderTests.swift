@@ -1,9 +1,12 @@
 import Foundation
 import Testing
 
-/// The folders of `Sources/Remodel` use only the folders listed before them in docs/ARCHITECTURE.md.
+/// The folders of `Sources/RemodelModel` and `Sources/Remodel` use only the folders listed before them in
+/// docs/ARCHITECTURE.md. Between the two modules the compiler enforces the order (`RemodelModel` cannot import
+/// `Remodel`); within each, this test does.
 struct LayerOrderTests {
-    static let sources = MigrationFixtures.packageRoot + "/Sources/Remodel"
+    /// The two modules' sources, the lower first; a folder is named relative to its module's.
+    static let sources = ["RemodelModel", "Remodel"].map { MigrationFixtures.packageRoot + "/Sources/" + $0 }
     static let architecture = MigrationFixtures.packageRoot + "/docs/ARCHITECTURE.md"
 
     /// The folders in the order docs/ARCHITECTURE.md's `layers` block lists them, bottom first.
@@ -20,14 +23,18 @@ struct LayerOrderTests {
         }
     }
 
-    /// Every Swift file of the library, by its folder relative to `Sources/Remodel`.
-    static func files() throws -> [(folder: String, path: String)] {
-        let enumerator = FileManager.default.enumerator(atPath: sources)
-        var files: [(folder: String, path: String)] = []
-        while let relative = enumerator?.nextObject() as? String {
-            guard relative.hasSuffix(".swift") else { continue }
-            let folder = (relative as NSString).deletingLastPathComponent
-            files.append((folder, sources + "/" + relative))
+    /// Every Swift file of the library in a folder, by its folder relative to its module's sources (a file at the
+    /// top of a module, such as `Remodel`'s re-export of `RemodelModel`, belongs to no layer).
+    static func files() throws -> [(folder: String, path: String, relative: String)] {
+        var files: [(folder: String, path: String, relative: String)] = []
+        for root in sources {
+            let enumerator = FileManager.default.enumerator(atPath: root)
+            while let relative = enumerator?.nextObject() as? String {
+                guard relative.hasSuffix(".swift") else { continue }
+                let folder = (relative as NSString).deletingLastPathComponent
+                guard !folder.isEmpty else { continue }
+                files.append((folder, root + "/" + relative, relative))
+            }
         }
         return files.sorted { $0.path < $1.path }
     }
@@ -87,8 +94,7 @@ struct LayerOrderTests {
                 let ranks = folders.compactMap { rank[$0] }
                 guard let lowest = ranks.min(), lowest > own, !folders.contains(file.folder) else { continue }
                 let above = folders.filter { (rank[$0] ?? 0) > own }.sorted().joined(separator: ", ")
-                let relative = String(file.path.dropFirst(sources.count + 1))
-                problems.append("\(relative) uses \(name) from \(above), listed above \(file.folder)")
+                problems.append("\(file.relative) uses \(name) from \(above), listed above \(file.folder)")
             }
         }
         return problems.sorted()

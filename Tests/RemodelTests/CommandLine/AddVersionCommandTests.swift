@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel add-version`: a new version of a bundle without Xcode, a copy made current, the order kept; every
 /// refusal leaves the bundle byte for byte as it was, and nothing is ever written through a file already there.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// What every `remodel` subcommand does alike: `--version`, `error:` as compilers print it, the
 /// subcommand's usage after a command line it does not understand, versions listed when one is

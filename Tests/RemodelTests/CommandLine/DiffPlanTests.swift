@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel diff` shows the plan `remodel migrate --dry-run` runs for a store at the first version, in text and in
 /// JSON: mapping files (the default folder, `Mappings`, or `--mappings`) merged over inference, or, for a step no

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// One rule for every subcommand's exit status (DESIGN.md "Command line"): 0 done, 1 refused, 2 could not start
 /// (an input that is not there, a version the model lacks), 64 a command line it does not understand. Every

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelFleet
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Messages and results show sentences, never Remodel's internals: the check every run of the tool goes through
 /// (``InternalValues``) finds each kind of leak; a relationship read from `$source` prints as `$source` in the dry

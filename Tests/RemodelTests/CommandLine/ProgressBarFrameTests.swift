@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The bar's frames, verbatim, at 60 and 80 columns: the bar keeps its cells from frame to frame, the stage
 /// names the API's phase after the plan's step ("step k/n", so the second step of a pass never looks like a

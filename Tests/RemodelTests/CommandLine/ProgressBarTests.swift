@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The progress bar on a real (pseudo-)terminal: it fits the width and is redrawn in place; a migration
 /// leaves its finished bar, the other long operations leave nothing. Off a terminal, nothing is drawn.

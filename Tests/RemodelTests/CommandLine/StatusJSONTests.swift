@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel status --format json`: what the text says, as one object a program reads (docs/JSON.md), with the exit
 /// status the text has.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// A store imported without its model file is named after the Core Data store's file (`Data` for
 /// `Data.sqlite`); the app's bundle adopts it when one of its versions has the store's entity hashes, and

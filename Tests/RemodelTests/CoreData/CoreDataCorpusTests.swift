@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Every real Core Data store of `shared/corpus-coredata` imports at the version it was matched to,
 /// with every object, value, link and order checked against the store read the plain way, and not a

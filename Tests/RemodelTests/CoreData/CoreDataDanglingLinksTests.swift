@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Links to objects a Core Data store does not have (wire's `store1-27`: `Connection.to`, `Conversation
 /// .creator` and two many-to-manys name Users it lacks): every one listed, then refused or left out

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// The layout of to-ones into hierarchies (`Z<n>_<REL>` beside `Z<REL>`), numbered clashes with their
 /// entity numbers (`ZFOLDER1`, `Z5_FOLDER1`), Transformable values and a to-many without an inverse, on a

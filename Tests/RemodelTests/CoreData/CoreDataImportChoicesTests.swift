@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// What an import can be told: import a value whose external data file is missing empty, and merge
 /// several model files into one (`--model A --model B`), refusing an entity two of them define.

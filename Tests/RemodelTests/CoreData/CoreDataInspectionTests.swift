@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `status` and the store inspector say what a Core Data store is and name the command that imports it.
 struct CoreDataInspectionTests {

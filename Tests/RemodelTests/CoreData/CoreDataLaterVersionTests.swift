@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A Core Data store written at a version the bundle has after the one its `.xccurrentversion` names
 /// (CoreDataPlus ships such a bundle): it imports at that version, and `export` and `status` read the

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// One call for the first launch on a new platform: import the Core Data store, then migrate it to the
 /// current version; later launches open the store and leave the Core Data store alone.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Stores built from the documented Core Data layout, for what the real fixtures lack.
 struct CoreDataLayoutTests {

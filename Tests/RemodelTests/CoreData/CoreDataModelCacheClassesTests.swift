@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Every class Core Data archives in a compiled model is read, or named as a class Remodel does not read;
 /// "damaged" is said only of bytes that cannot be read (docs/CORE-DATA-STORES.md, "The store's own model").

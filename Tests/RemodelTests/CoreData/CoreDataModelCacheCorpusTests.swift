@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Every real store of `shared/corpus-coredata` through its own model (`Z_MODELCACHE`): `extract-model`
 /// writes a bundle that validates and equals the model file beside the store (but for what the store's

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Names Core Data made are found by the store's structure, never predicted (docs/CORE-DATA-STORES.md,
 /// "Names Core Data numbers"): stores shaped as Core Data shapes them (``CoreDataShapedStore``), whose

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A Core Data store shaped like Apple Notes' `NotesV7.storedata` (its schema is quoted by plaso's
 /// `macos_notes` parser, docs/CORE-DATA-STORES.md): to-ones into hierarchies with Core Data's entity

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// The source store is read as SQLite would read it, without a byte written in it or beside it, and a
 /// store another process has open is refused.

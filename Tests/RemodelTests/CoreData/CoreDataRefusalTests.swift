@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Every refusal of `remodel import-core-data` and `remodel extract-model`, run with the built binary:
 /// exit status 1 (2 for a source that is not there), one sentence naming the user's file (never one of Remodel's temporary names: a hidden

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Writes a store shaped as Core Data shapes one, from any model version, following Core Data's naming
 /// rules (docs/CORE-DATA-STORES.md): entity numbers depth-first with siblings in case-insensitive order;

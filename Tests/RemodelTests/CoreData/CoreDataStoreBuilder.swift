@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Builds Core Data stores from the layout docs/CORE-DATA-STORES.md documents, for the cases the real
 /// fixtures lack: inheritance with clashing attribute names, every value encoding, external binary data,

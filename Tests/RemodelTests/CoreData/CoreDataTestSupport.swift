@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The real Core Data stores of `shared/corpus-coredata` (beside the repository) and helpers to read
 /// them independently of the importer.

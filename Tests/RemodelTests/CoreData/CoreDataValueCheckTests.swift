@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The value checks an import runs in its copy (comparisons that rest on SQLite's ordering of storage
 /// classes and on the column's affinity) give the same answer as `typeof()`, for every attribute type,

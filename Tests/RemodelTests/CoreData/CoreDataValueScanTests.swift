@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// The value checks made ahead of the copy (``CoreDataValueScan``): the scan never vouches for a range
 /// holding a value the copy with the checks in it refuses (else the import would succeed), and the

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Which version wrote a Core Data store: found where the store tells, named (never guessed) where two
 /// versions fit equally, and refused with the closest version and what differs where none fits.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A folder of fixtures held to its `MANIFEST.sha256` (`<sha256>  ./<path>`, one file a line, as `sha256sum`
 /// writes it): every file listed has its hash, and nothing else is there — no `-wal` or `-shm` that a

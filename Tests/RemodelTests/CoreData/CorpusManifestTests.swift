@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The check that keeps `shared/corpus-coredata` as its manifest says (``CorpusManifest``) finds what a test that
 /// opens a fixture in place leaves: a new `-wal` and `-shm`, a file changed in place (same size), a file gone.

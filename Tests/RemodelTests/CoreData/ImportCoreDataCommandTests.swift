@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// `remodel import-core-data` end to end: the built binary, its output, its exit status, its progress,
 /// and a kill at any moment leaving no partial store.

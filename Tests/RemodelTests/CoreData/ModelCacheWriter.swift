@@ -2,6 +2,7 @@ import Foundation
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// Writes what Core Data keeps in `Z_MODELCACHE` for a model, shaped as the real stores of
 /// `shared/corpus-coredata` have it: an `NSKeyedArchiver` archive of an `NSManagedObjectModel` whose

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The DEFLATE decoder against streams zlib wrote (Python's `zlib.compressobj(level, DEFLATED, -15, 9,
 /// strategy)`, kept in `Fixtures/Store/Deflate/`) of the same 20,000 bytes: text that repeats (matches)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Core Data's derivation grammar as ``Derivation`` reads it: every form, the text Remodel writes for it, and where
 /// each mistake is.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel validate` on derivation expressions, through the command line: each rule, at the line and column of
 /// the character at fault inside `derivationExpression` (escaped quotes counted as Xcode writes them).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Migrations of derived attributes: one added is filled by the store, one whose expression changes is computed
 /// again, the store's triggers are those of the new version (the app's SQL keeps the values right afterwards),

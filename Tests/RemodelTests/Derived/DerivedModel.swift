@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A library model with a derived attribute of every form the store keeps: generated copies (one on a sub-entity,
 /// sharing its table), text functions of the object's own and a related object's attributes, key paths through one

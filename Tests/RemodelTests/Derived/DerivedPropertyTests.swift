@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The store keeps every derived attribute of ``DerivedModel`` right whatever the app's SQL does: random objects,
 /// links, renames, moves, kind changes and deletions (dangling keys included) are written with plain SQL, and after

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Derived attributes kept by the store, end to end on real files through the `remodel` command: computed on
 /// create, kept by the app's own SQL, a value the store does not compute refused on import, an export that imports

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The store's text folds (``TextFolds``) are what Foundation makes of each character they cover, and cover every
 /// character of their ranges that Foundation changes: Core Data's `lowercase:`, `uppercase:` and `canonical:` use

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The store carries its version's model: recorded at create and after every migration, readable
 /// without the bundle, never read at a normal launch; stores from before still open and get it with

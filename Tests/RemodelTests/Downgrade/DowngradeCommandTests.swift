@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel status`, `migrate --downgrade`, `rollback` and `export --carried-model` through the built binary,
 /// with the older build's bundle (the sample without `Library 3`).

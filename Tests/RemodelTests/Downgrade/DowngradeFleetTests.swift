@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelFleet
+@testable import RemodelModel
 
 /// `migrate --downgrade lossless` over a fleet after a rolled-back deploy: the stores the deploy migrated
 /// go down, those that would lose values are refused untouched with their reason, the others are current.

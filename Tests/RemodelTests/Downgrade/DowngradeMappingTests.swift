@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A downgrade's mapping comes from the same engine as any step's: renaming identifiers (read
 /// backwards: they sit on the newer version), and mapping files for the downward pair when present.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// An older build meets a store the newer build wrote at `Library 3`: with `--downgrade lossless` it
 /// migrates the store down from the model the store carries when nothing is lost, and refuses it

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The sample model's stores for the downgrade tests: a store made at `Library 3` by the newer build,
 /// and the older build's bundle, the sample without `Library 3` (current `Library 2`).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel migrate --to OLDER --downgrade …` on a store at a later version of the same bundle: it goes down under
 /// the rules of a rolled-back build (lossless refuses naming what would be lost; allow-loss keeps the backup), and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `Store.rollback` puts back the backup a migration kept, only while the store is exactly what that
 /// migration made; a store written since is never overwritten.

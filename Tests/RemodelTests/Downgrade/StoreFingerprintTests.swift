@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The hash behind a store's fingerprint: xxHash's XXH64 (seed 0), against its published values, the same
 /// whatever pieces the bytes come in.

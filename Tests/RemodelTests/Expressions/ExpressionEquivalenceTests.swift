@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The interpreter and the compiled SQL must give identical stored values for
 /// every well-typed expression over every row.

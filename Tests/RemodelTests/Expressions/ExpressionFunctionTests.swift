@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Edge cases of each operator and function, run through both back ends.
 struct ExpressionFunctionTests {

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Random well-typed expressions and rows over `LibraryFixture`.
 struct ExpressionGenerator {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct ExpressionParserTests {
     func error(_ text: String) -> ExpressionDiagnostic? {

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// SplitMix64: a tiny seeded generator so every run draws the same cases.
 struct SplitMix64: RandomNumberGenerator {

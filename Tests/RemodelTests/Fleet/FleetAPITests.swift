@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelFleet
+@testable import RemodelModel
 
 /// `Migrator.migrate(stores:jobs:options:progress:)`: one result per store, plans shared, per-store
 /// screening kept, cancellation.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel migrate` with many stores, end to end through the built binary.
 @Suite(.tags(.slow), .skippable(.slow)) struct FleetCommandTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelFleet
+@testable import RemodelModel
 
 /// The parts of a fleet run: shards, store lists, the report file, failure reasons.
 @Suite(.tags(.slow), .skippable(.slow)) struct FleetPartsTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Shards run as separate processes, as job runners run them: together they cover every store
 /// exactly once. The GNU parallel and Kubernetes examples of docs/FLEET.md are run as written.

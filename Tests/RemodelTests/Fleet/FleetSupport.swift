@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Fleets of small Library stores for the fleet tests: each store a file copy of a template made once
 /// with `Store.create` (and migrated with the library for the later versions), so a few hundred cost

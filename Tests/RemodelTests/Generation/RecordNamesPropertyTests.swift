@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelGeneration
+@testable import RemodelModel
 
 /// The name rule over generated models built to collide: property names drawn from stems, their case variants
 /// and the members the generated code derives from them (`friendRequest`, `setFriend`, `addToFriends`, the

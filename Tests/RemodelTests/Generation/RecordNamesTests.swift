@@ -3,6 +3,8 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelGeneration
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// The one name rule of generated records (docs/TYPED-ACCESS.md, "Names"), and every model of the corpus run
 /// through it. The corpus's generated code is compiled and round-tripped by scripts/generated-records-check.sh.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Inference over every consecutive version pair of the real Xcode models in the shared corpus.
 @Suite(.tags(.corpus), .skippable(.corpus))

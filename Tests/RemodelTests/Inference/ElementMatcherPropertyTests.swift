@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The matcher looks sources up by name and by renaming identifier; Core Data's rule is a scan in source order.
 /// Random elements drawn from a few names (so that names, identifiers and renames collide) go down both roads. Names

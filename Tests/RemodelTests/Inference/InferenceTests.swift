@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct InferenceTests {
     private func infer(_ source: String, _ destination: String) throws -> MappingModel {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct ModelDiffTests {
     @Test func lintsDroppedDataLikelyRenamesAndNewConstraints() throws {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// The write-path invariant for `import-core-data`: what it imports from a Core Data store — every real one of
 /// `shared/corpus-coredata` (copied first, never opened in place) and the suite's built zoo, with its inheritance,

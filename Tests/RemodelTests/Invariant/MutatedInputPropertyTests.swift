@@ -3,6 +3,7 @@ import RemodelTesting
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A write that would break the invariant is refused before anything is written (issue 40 item 2): the seed
 /// generator's objects for a model, changed at random — a value of another type, out of its bounds, at an edge or

@@ -3,6 +3,8 @@ import RemodelTesting
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// One invariant for every write path (issue 40, DESIGN "Typed access" and "JSON export and import"): every store
 /// Remodel writes passes the full check — the model's every rule, as `migrate --check-everything` runs it, and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A store written by a newer app, opened by an older one: the recorded version name decides, never a
 /// match of hashes with an older version (the reproduction: `App 4` has `App 2`'s schema again).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Problems that cannot bite the store at hand do not stop its migration; those that do name the objects.
 struct DataAwarePlanningTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Data-aware screening applies to every step, on the data as that step gets it (the issue "No data
 /// lost", item 9): Items 2 fills the nil labels, Items 3 makes the label required with no default.

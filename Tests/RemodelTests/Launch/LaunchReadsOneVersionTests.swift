@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Opening a current store reads the current version and the store's metadata, not every version
 /// of the bundle: other versions are read only on a migration's path.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `Store.startLaunch`: the launch in one call, with the migration's progress as an `AsyncSequence` and a
 /// `Foundation.Progress`, then the open store.

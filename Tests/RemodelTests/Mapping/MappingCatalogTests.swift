@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct MappingCatalogTests {
     /// A mappings folder given as a symbolic link (a deployment's `current` link, a mounted volume)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// What a written mapping file says in its comments (provenance, problems, names from the user's model and
 /// expressions) must leave the file readable XML, whatever the text holds.

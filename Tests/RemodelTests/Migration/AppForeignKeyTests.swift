@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Foreign keys in the app's own tables (issue 21, class 3): phase 3 checks what the step wrote, so a key
 /// the app left dangling (foreign keys never turned on) does not stop an unrelated step; a key to a table

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// An app's generated column (`GENERATED ALWAYS AS (…) VIRTUAL`) on a model table that a step rebuilds is
 /// declared as generated again, with its index, or refused at planning naming it when the step drops what

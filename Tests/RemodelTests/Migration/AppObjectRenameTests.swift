@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The app's indexes, views, triggers and references follow the tables and columns a migration renames, as
 /// SQLite's `ALTER TABLE … RENAME` makes them follow, in one pass and step by step alike (issue 28, class 3);

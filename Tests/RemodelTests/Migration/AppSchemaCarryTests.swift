@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// What the app added to its store survives every kind of step (the issue "Migrate the store the app
 /// has"): its own table with rows, index and trigger; a column it added to a model table, with its values;

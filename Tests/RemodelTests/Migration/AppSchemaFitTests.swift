@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// What the app added on a table a step removes or rebuilds either arrives, or the plan refuses naming it
 /// (issue 21, class 1): the plan and the result never disagree. App 2 removes Note and the many-to-many

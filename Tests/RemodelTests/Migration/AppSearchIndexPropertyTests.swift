@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The app's full-text indexes stay true through any history (DESIGN.md, Migration 13): random histories of 3–8
 /// versions (``HistoryGenerator``: entities removed, moved under parents and merged with new keys, attributes added,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 private let text = #"<attribute name="text" optional="YES" attributeType="String"/>"#
 private let rank = #"<attribute name="rank" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>"#

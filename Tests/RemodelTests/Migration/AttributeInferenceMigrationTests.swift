@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Inferred attribute changes, store to store, checked object by object through the export.
 @Suite struct AttributeInferenceMigrationTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// SQLite compares names without letter case; models do not (issue 28, class 2). Every kind of step runs
 /// here against a name that another one has in another case — columns, tables, join tables, relationship

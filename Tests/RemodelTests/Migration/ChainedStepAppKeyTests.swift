@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A later step of a pass reads what the step before it left in the pass's copy, renaming aside the tables
 /// it rebuilds: an app's foreign key to a table that step rebuilds under a new name follows the rename, as

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Composed equals step by step, always: random histories of 15–40 versions (``HistoryGenerator``), each
 /// with a store of generated objects and what an app adds to a store, migrated in one pass and a pass per

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Consecutive steps composed into one pass give exactly what writing every version in turn
 /// gives, and the rules of the versions passed through still hold.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A composed pass refuses with the words of step by step: the step named is the one that failed, not the
 /// pass's last (found by ``ComposedHistoryTests``; issue 28, item 3). Items 2 drops one item through a

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Every inferable consecutive version pair of the real Xcode models in the shared corpus,
 /// migrated with generated objects: nothing lost, every relationship link kept.

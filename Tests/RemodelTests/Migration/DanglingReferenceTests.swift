@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Phase 3's dangling-reference checks on a damaged Links 2 store, with the indexes the checks are
 /// driven by and without them (the row-by-row fallback): the same failures either way.

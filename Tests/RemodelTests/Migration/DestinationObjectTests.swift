@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The dictionary-style API of ``DestinationObject`` over its ordered storage.
 @Suite struct DestinationObjectTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The plan, the report and `diff` say what a migration drops on purpose, with how many stored values
 /// each drop loses (the issue "No data lost", item 14): the demo's `email`, which holds data before and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `MigrationOptions.integrityCheck`: what `.quick` (the default) and `.full` each find in a step's store.
 @Suite struct IntegrityCheckMigrationTests {

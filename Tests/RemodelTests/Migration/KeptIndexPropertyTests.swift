@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A step drops an index only where it changes it: over every step of random histories (hierarchies, renames
 /// in and out of case, attributes added and dropped, constraints), an index the step dropped either reads

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A step keeps the indexes of the tables it carries where it does not change them: an index is built again
 /// only where its table is rebuilt or its definition changes, so a step that adds an attribute costs that, not

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Two source entities in their own tables, with colliding `_pk`s, merged into one destination
 /// hierarchy (`Pet`): keys are remapped, and every object and relationship must still arrive.

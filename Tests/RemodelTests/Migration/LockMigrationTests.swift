@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// No write can reach the store while it is migrated, nor land in the replaced file afterwards.
 @Suite struct LockMigrationTests {

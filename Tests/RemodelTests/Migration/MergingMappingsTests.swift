@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Several entity mappings of a mapping file into one destination entity are all carried (the issue
 /// "No data lost", item 3): `Cat` and `Dog` merged into `Pet`, and `Task` into `Task` twice under

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel migrate` end to end through the built binary.
 @Suite struct MigrateCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `Migrator.migrate` runs its work on a thread of its own: the awaiting task holds no thread of Swift's
 /// cooperative pool, whose width is the number of cores.

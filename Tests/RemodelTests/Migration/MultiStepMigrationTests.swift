@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Migrations across several versions of the sample `Library` bundle.
 @Suite struct MultiStepMigrationTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 @Suite struct NameIndexTests {
     @Test func findsTheFirstOccurrenceAsADictionaryWould() {

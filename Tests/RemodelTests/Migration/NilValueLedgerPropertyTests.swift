@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The ledger of values turned into nil, against a count made apart: from a seed, random people (text that is a
 /// number or not, with spaces or without, nil; numbers at the edges of Int64; doubles, zero among them; links to

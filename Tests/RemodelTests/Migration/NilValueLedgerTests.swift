@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Every non-nil value a conversion, an expression or a policy turns into nil is counted, per step and
 /// attribute, with one example `_pk` and the values read (issue 40 item 1; DESIGN, Migration item 12): in

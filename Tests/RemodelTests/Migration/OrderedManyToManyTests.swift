@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// An ordered many-to-many keeps the order of both sides through every kind of step (the issue
 /// "No data lost", item 1): `Song.playlists` ordered alone or with `Playlist.songs`; a step that only adds an

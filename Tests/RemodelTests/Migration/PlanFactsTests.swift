@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The plan carries its facts (issue 27 item 3): what a migration needs to know of the store and of its steps is
 /// worked out once, at planning, and read from the plan after — the store's metadata, the type of each

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// What planning spends on a step follows what the step changes (issue 29): the versions a migration passes
 /// through are not hashed, and phase 3 passes by the entities a step leaves as they were.

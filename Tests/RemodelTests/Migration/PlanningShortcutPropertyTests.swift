@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Two roads to one plan, for the shortcuts that make planning a long history cheaper (issue 29, session 10):
 /// each is held, over random histories, to the plain computation it replaces.

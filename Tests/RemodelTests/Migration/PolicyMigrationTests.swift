@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `EntityPolicy` through whole migrations, checked row by row in the migrated store.
 @Suite struct PolicyMigrationTests {

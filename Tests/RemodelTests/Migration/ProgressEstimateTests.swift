@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The time left: none until the rate of the work is known (a second of work and 5% of it), and then the
 /// rate of the work alone, planning left out — a 1.2 s migration once showed `ETA 11s` from its first batches.

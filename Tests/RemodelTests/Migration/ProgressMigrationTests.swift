@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Progress reported during a migration: through the callback, the `AsyncSequence` and
 /// `Foundation.Progress`; and cancellation from the callback.

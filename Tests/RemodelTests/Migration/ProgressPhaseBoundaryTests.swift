@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A phase's first report reaches the observer even when its work starts past 0 and comes within the
 /// throttle's 50 ms of the last one: phase 3 passes the entities a step carried by before its first report,

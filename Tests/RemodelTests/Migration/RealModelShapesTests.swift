@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Shapes of shipped models that Xcode accepts, migrated across versions that change something unrelated:
 /// every object and link arrives, composed and step by step (the issue "No data lost", items 11–13).

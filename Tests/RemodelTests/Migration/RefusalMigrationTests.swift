@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Migrations that must be refused leave the store byte-identical with nothing added beside it, and
 /// say what is wrong: the error's code, entity, `_pk` and property, also named in its message.

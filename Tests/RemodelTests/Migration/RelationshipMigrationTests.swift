@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Every kind of relationship storage carried through a step whose mapping filters objects out.
 @Suite struct RelationshipMigrationTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Keys that change are followed (DESIGN.md, Migration 11; issue 28, class 1). Pets 2 moves Cat under Pet:
 /// their tables merge into Pet's. Xcode writes Cat before Pet, and before this the step numbered Cat's

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// What a migration reads of the store it migrates (issue 44): a table of one entity that it rebuilds is read
 /// whole once before phase 1 — the search for rows no entity can place, made just after the copy, counts what

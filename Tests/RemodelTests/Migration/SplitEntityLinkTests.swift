@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// An entity split in two links each new object to the one made from the same source object (issue 21,
 /// class 7): Blog 2 splits Blog into Blog and BlogSettings, and each BlogSettings' `blog` is the Blog made

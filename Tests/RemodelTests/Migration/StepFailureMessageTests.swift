@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// No refusal a user sees is SQLite's raw words on the temporary `.remodel-migrating` file (issue 21,
 /// class 6): a value the step writes that an app's unique index or CHECK constraint refuses is named by

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A step holds few pages in memory however large the tables it rewrites: it reads and writes them in key
 /// order, so the cache that would fill with them buys nothing (docs/BENCHMARK.md, issue 29).

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Phase 3's storage-type checks: a value of the wrong storage class in any column (written by a
 /// hook, the way a faulty policy or mapping could) is reported, and a right one is not.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Cancelling the task that runs a migration stops it and leaves the store exactly as it was.
 struct TaskCancellationTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Two roads to one plan: for every step of random histories, what ``UnchangedTables`` finds the step leaves as
 /// it was, and the analyses it lets skip (which tables are carried and how, what phase 3 checks, what is

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A step builds its new unique indexes before phase 3: one SQLite builds proves its constraint, and one that
 /// meets duplicates leaves the store as it was, for phase 3 to name them.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Links fixture migrated without its mapping file: every object arrives with its key, so the step
 /// carries join tables and to-one columns as they are. A damaged source (links to no object) is then

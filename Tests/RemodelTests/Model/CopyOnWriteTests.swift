@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The model's entities and properties share their fields between copies (`CopyOnWrite`) and still behave as
 /// values: a copy written to is its own, the original keeps what it had, and equality and hashing go by the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `FileSystem.bytes(atPath:)`, which reads each model version, against Foundation's reading of the same files.
 @Suite struct FileBytesTests {

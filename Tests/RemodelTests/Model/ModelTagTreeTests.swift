@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The tag reader (`ModelTagTree`) against two yardsticks: the model a file was written from, and libxml2's
 /// tree (`ModelFileReader.readThroughTree`), which every file took before. Generated models of every kind of

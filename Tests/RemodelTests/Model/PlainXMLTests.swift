@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The plain road (`PlainXML`) against libxml2: a text the plain road takes is one libxml2 reads, to the same
 /// tree, positions and values included; anything else goes to libxml2 as before. Held on every XML file of the

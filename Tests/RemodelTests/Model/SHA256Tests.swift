@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The SHA-256 behind version hashes, against the test vectors published with FIPS 180-4
 /// (NIST's "SHA256.pdf" examples) and messages around the 55/56/64-byte padding edges.

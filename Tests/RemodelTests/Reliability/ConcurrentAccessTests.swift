@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Other processes using the store while `remodel migrate` runs: writers never lose an
 /// acknowledged write, a second migrator waits or fails cleanly, readers see the old data,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Kills `remodel migrate` (SIGKILL, through `REMODEL_FAULT_POINT`) at every named fault
 /// point of a two-step migration (Library → Library 2 with a mapping file → Library 3

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The temporary store runs out of space (the internal `MigrationOptions.maximumPageCount`
 /// hook sets `PRAGMA max_page_count` on every step store): a clear error, the original

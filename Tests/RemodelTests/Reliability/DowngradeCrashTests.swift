@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Kills `remodel migrate --downgrade` and `remodel rollback` (SIGKILL, through `REMODEL_FAULT_POINT`) at
 /// their fault points: the store is whole, either the newer store as it was or the store migrated down,

@@ -6,6 +6,7 @@ import Foundation
 
 @testable import Remodel
 @testable import RemodelCoreData
+@testable import RemodelModel
 
 /// What the fuzz targets do with one input. Each function must never crash, hang
 /// or leak; a violated property (for example SQL that a checked model or

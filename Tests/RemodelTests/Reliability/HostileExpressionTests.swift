@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Expressions written to hurt: SQL in string literals, deep nesting, long text, and
 /// arithmetic edges. Each gives a clear error or a defined value, the same in the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Model and mapping files written to hurt: external entities, entity expansion, huge
 /// models, and malformed XML whose error must point at the cause.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Files that are not a migratable store, given to `remodel migrate` and `remodel status`:
 /// each is refused with one sentence, its bytes and its folder stay as they were, and

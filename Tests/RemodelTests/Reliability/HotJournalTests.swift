@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A program that stopped in the middle of a write leaves part of its transaction in the store and a
 /// hot journal beside it. `status`, `--dry-run`, `export` and the inspector read the store as it is

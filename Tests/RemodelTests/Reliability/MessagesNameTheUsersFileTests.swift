@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Every refusal names the user's file — the store, the JSON file, the Core Data store — never one of
 /// Remodel's own temporary files or tables, which the user cannot find or act on: import, create, migrate

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Remodel writes only files it made (DESIGN.md, Migration 14; issue 40, item 5). With
 /// `store.sqlite.remodel-lock` hard-linked to a user's file, `migrate` used to exit 0 with the lock's pid and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A read of a store — its inspection (`status`), a plan (`--dry-run`), an export, the model it carries —
 /// writes nothing beside it, also when a program left a WAL store's log and shared-memory index behind (it

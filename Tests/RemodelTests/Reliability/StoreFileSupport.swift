@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Stores in the states programs leave them in: a write stopped halfway (a hot journal), WAL mode.
 enum StoreStates {

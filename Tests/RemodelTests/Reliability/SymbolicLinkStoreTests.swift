@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A store path that is a symbolic link — to a file in another folder, relative, or a chain of links —
 /// is migrated where the links lead: the target file is replaced in its own folder (temporary files,

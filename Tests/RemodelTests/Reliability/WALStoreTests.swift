@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A store in WAL mode is inspected, planned, exported and opened at launch without a byte changing
 /// and without a `-wal` or `-shm` left beside it; a migration that is refused leaves it byte for byte

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct SQLiteConnectionTests {
     @Test func bindsAndReadsEveryStorageClass() throws {

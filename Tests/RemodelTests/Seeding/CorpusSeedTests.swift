@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Generated data for every version of every real Xcode model in the shared corpus imports cleanly
 /// (`Store.create` with the seed runs every import check) and exports back to the same bytes.

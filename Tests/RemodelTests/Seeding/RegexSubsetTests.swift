@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 @testable import RemodelTesting
 
 /// The regular-expression subset the seed generator writes strings for: every string it writes matches the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 @testable import RemodelTesting
 
 /// `SeedGenerator`: deterministic, valid data that imports and exports back to the same bytes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 @testable import RemodelTesting
 
 /// The model's rules the generator meets, and the ones it cannot, named with entity and property.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 @testable import RemodelTesting
 
 /// Generates data for a version, creates a store from it, and exports the store again.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// An export always imports back: a store that passes the full check exports JSON that `remodel import` takes into
 /// a fresh store with the same export. Two classes broke it (found by RecordWritesPropertyTests): dates outside the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The API takes file URLs wherever it takes paths, as Foundation code holds them.
 struct FileURLTests {

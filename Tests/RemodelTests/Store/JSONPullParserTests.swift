@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct JSONPullParserTests {
     @Test func readsNestedValuesAndEscapes() throws {

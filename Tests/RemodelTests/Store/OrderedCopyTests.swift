@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A migration copies the pages of the tables it drops from the copy after the rest (issue 44), so that reading
 /// them next finds them in the file cache: which pages those are is read from the tables' interior pages alone

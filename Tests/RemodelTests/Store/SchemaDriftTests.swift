@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// DESIGN.md "The schema is checked before use": a store whose schema no longer matches the version it
 /// records (a model column or table dropped or renamed with sqlite3, a join table missing) is refused

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct StoreImportErrorTests {
     /// Creating with a bad seed fails with `message` and leaves no file; importing it into an existing

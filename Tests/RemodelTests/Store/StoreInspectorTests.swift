@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct StoreInspectorTests {
     /// Inspects and checks the file's bytes are unchanged and nothing was left beside it.

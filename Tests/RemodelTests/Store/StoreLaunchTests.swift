@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct StoreLaunchTests {
     @Test func firstLaunchCreatesThenOpens() throws {

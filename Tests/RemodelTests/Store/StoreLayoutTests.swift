@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 struct StoreLayoutTests {
     private func layout() throws -> StoreLayout {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A fresh folder under the system's temporary folder, removed when the value is released.
 final class TemporaryFolder {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A row whose `_entity` the model cannot place (no entity of that name, an abstract one, one of another
 /// table), written by hand: no command leaves it out without a word. Export refuses naming the table, the

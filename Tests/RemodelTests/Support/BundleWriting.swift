@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Writes a `.xcdatamodeld` bundle as Xcode lays it out, for tests that read models from disk.
 enum BundleWriting {

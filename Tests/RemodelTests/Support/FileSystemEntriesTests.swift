@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The mapping folder's walk against Foundation's directory enumerator, the road it replaces: the same entries on
 /// folders of every shape a user's mapping folder has (nested, hidden, links to files and folders, a folder named

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The file-system questions a migration asks on its way, answered with POSIX calls, against Foundation's answers
 /// (the road they replace): what is at a path, a folder's names, a file's text, removing, a path's last component.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Fills a store of any model version with valid objects: values of every
 /// type within the model's bounds, every to-one pointing at an object of its

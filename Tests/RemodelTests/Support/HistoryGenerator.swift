@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Random model histories for the property "composed equals step by step": from a seed, 15–40 versions
 /// of a small model, each made from the one before by one or two changes a user makes in Xcode — adds and

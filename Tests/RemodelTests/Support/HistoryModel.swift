@@ -1,4 +1,5 @@
 @testable import Remodel
+@testable import RemodelModel
 
 /// One version of a generated model history: entities, attributes and relationships with identities that
 /// stay the same through renames (so a mutation can follow an element), written as Xcode writes a

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A generated history written to disk (bundle and mapping files), a store of its first version with
 /// generated objects and what an app adds to a store — a column that travels with its objects, a table

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Fixtures of migration tests: `Tests/RemodelTests/Fixtures/Migration/<case>/` holds one
 /// `.xcdatamodeld` bundle, `seed.json` (at the bundle's first version), `expected.json`

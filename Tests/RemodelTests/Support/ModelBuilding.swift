@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Builds a model version from the entity elements of a `contents` file.
 func makeVersion(_ name: String, _ entities: String, file: String = "contents") throws -> ModelVersion {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The text edits a migration makes without Foundation, against Foundation's (the road they replace).
 struct PlainTextTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The names Remodel gives its own temporary files, folders and tables (StoreFiles, Store.create, the
 /// private copies, the pass's tables): no refusal may show one, the user cannot find or act on it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A small model's versions written as a bundle, a store of its first version made from a seed and changed by
 /// the app's SQL, and that store migrated to the last version both ways: in one pass (`composed`) and a pass

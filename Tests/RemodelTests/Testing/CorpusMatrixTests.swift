@@ -3,6 +3,8 @@ import RemodelTesting
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// The migration test kit over every bundle of the shared corpus: each version's generated data migrated to
 /// the bundle's current version and checked against the plan. The corpus has no Remodel mapping files, so a

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Real Xcode models must validate without errors, and the sample models without any diagnostic.
 struct CorpusAndSampleTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The text, JSON and SARIF output formats.
 struct DiagnosticFormatterTests {

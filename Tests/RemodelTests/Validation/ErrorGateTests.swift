@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The gate that refuses a model with errors (`ModelValidator.errors(in:)`) leaves warnings out without working
 /// them out: it must find exactly the errors the whole validation finds. Generated models (odd names, unknown

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 @testable import RemodelTesting
 
 /// A model that `remodel validate` rejects is never used: every command and API that reads a model refuses

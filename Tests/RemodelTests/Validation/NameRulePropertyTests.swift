@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// One rule for names everywhere (DESIGN.md, "Names"; issue 40, item 6), over names drawn from letters, combining
 /// marks, NFC/NFD pairs (`é` as U+00E9, or `e` and U+0301), letters that differ in case, digits and the

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// One rule for names everywhere (DESIGN.md, "Names"; issue 40, item 6): what `validate` accepts in a model is a
 /// name in a mapping expression too, the version order file's `#` and `<-` are found by bytes, and two names are

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel validate` checks each step of a bundle as a migration plans it: a step no mapping file maps, which
 /// inference cannot carry, is a `needs-mapping` error at the change in the model.

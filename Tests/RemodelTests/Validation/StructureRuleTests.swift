@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// One test per rule about inheritance, constraints, versions and reading, asserting the exact text.
 struct StructureRuleTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// How `Validation.validate(paths:)` finds models and mapping files.
 struct ValidationSearchTests {

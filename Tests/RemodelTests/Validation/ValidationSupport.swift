@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Builds models from XML written in a test and finds the package's folders.
 enum ValidationSupport {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Numbers as model files write them, held exactly, against Foundation's `Decimal` (the road they replace) wherever
 /// `Decimal` holds the number exactly, and against `Double`'s grammar for what is a number at all.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Archived `NSExpression`s: every expression of the corpus decoded, and every kind of
 /// expression archived by hand, decoded back to the same tree and translated.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The binary property list decoder, from archives Xcode wrote and from hand-built lists of every kind.
 struct BinaryPropertyListTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel convert-mapping`: an Xcode mapping model written as a Remodel mapping file that reads
 /// back to the same mapping, with `TO DO` comments where a policy class or an expression without a

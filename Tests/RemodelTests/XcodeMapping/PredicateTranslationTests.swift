@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `NSPredicate` format strings (an entity mapping's filter) translated into Remodel Boolean
 /// expressions over the library fixture's Person (`age`, `name`, `active` optional; `nickname` required).

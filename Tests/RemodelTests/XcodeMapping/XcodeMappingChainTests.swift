@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The corpus bundles that ship Xcode mapping models, migrated with generated data from their first
 /// version to their last, step by step and in one run, with their mapping models in the mappings

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// Every `.xcmappingmodel` of the shared corpus, read for its bundle: which versions it maps, what
 /// its entity mappings say beyond inference (translated expressions, relationships, policies), and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Damaged and hostile mapping models: every decoder refuses with a message, never crashes, never
 /// recurses without bound.

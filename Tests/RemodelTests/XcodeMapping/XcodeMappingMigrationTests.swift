@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Stores migrated through a hand-written Xcode mapping model: values, filters and relationships as
 /// Core Data would give them, and migration policy classes standing in as registered Swift code.

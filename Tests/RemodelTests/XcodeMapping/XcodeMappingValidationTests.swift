@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// `remodel validate` on Xcode mapping models written by hand (as Xcode lays them out): every
 /// problem once, with the line and column in `xcmapping.xml`.

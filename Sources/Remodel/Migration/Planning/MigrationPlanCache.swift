@@ -8,7 +8,7 @@ import Foundation
 /// The order of the checks, and so the error a store gets, is the one
 /// `MigrationPlanner.plan` gives: mapping files, versions, problems, then
 /// the type check of every expression.
-final class MigrationPlanCache: @unchecked Sendable {
+package final class MigrationPlanCache: @unchecked Sendable {
     /// A source version's plan before any store is looked at, and the type checker's verdict on it.
     private struct Prepared {
         var draft: MigrationPlan
@@ -25,7 +25,7 @@ final class MigrationPlanCache: @unchecked Sendable {
     /// How many times the mapping folder was read (tests).
     private(set) var catalogReads = 0
 
-    init(bundle: ModelBundle, options: MigrationOptions) {
+    package init(bundle: ModelBundle, options: MigrationOptions) {
         self.bundle = bundle
         self.mappingsDirectory = options.mappingsDirectory
         self.targetVersion = options.targetVersion

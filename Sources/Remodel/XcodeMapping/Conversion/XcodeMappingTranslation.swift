@@ -3,15 +3,15 @@
 /// migration policy classes entity mappings need, the expressions that have
 /// no translation — kept beside each rule for the planner and for
 /// `remodel convert-mapping`'s comments.
-struct XcodeMappingTranslation: Sendable {
+package struct XcodeMappingTranslation: Sendable {
     /// One Xcode entity mapping that says something inference does not.
-    struct Rule: Sendable {
+    package struct Rule: Sendable {
         /// The Remodel rule, positions in `xcmapping.xml`.
         var rule: MappingFile.EntityRule
         /// The Xcode entity mapping's name.
         var name: String
         /// The policy class it names.
-        var policy: PolicyRequirement?
+        package var policy: PolicyRequirement?
         /// What it cannot do in Remodel, each a problem for the planner (empty when the policy makes the objects).
         var problems: [MappingProblem]
         /// Comments for the converted file: the Xcode expression of each translated property, by property name.
@@ -23,11 +23,11 @@ struct XcodeMappingTranslation: Sendable {
     /// The mapping model as read.
     var model: XcodeMappingModel
     /// The versions it maps between.
-    var match: XcodeVersionMatcher.Match
+    package var match: XcodeVersionMatcher.Match
     /// The equivalent Remodel mapping file.
     var file: MappingFile
     /// The rules of ``file`` with what goes with each, in the same order.
-    var rules: [Rule]
+    package var rules: [Rule]
     /// Problems found while translating, with positions in `xcmapping.xml`.
     var diagnostics: [Diagnostic]
 

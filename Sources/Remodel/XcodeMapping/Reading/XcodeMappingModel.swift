@@ -2,10 +2,10 @@
 /// before it is matched to a bundle: where it says its two models are, and its
 /// entity mappings with their attribute and relationship mappings, each with
 /// its position in the file.
-struct XcodeMappingModel: Sendable {
+package struct XcodeMappingModel: Sendable {
     /// Text of an `<attribute>` element of the file, with where it is written.
-    struct Text: Sendable {
-        var value: String
+    package struct Text: Sendable {
+        package var value: String
         /// The element's `<`.
         var location: SourceLocation
         /// The text as written, for positions inside it.
@@ -17,12 +17,12 @@ struct XcodeMappingModel: Sendable {
         }
 
         /// The position of the text's first character.
-        var start: SourceLocation { location(atOffset: 0) }
+        package var start: SourceLocation { location(atOffset: 0) }
     }
 
     /// One of the two models: its path as recorded and its archived snapshot (base64).
-    struct Model: Sendable {
-        var path: Text?
+    package struct Model: Sendable {
+        package var path: Text?
         var snapshot: Text?
 
         /// The version folder's name the path ends with, without `.xcdatamodel`.
@@ -32,7 +32,7 @@ struct XcodeMappingModel: Sendable {
         }
 
         /// The bundle's name the path names (`…/Name.xcdatamodeld/…`), without `.xcdatamodeld`.
-        var bundleName: String? {
+        package var bundleName: String? {
             guard components.count >= 2, components[components.count - 2].hasSuffix(".xcdatamodeld") else { return nil }
             return String(components[components.count - 2].dropLast(".xcdatamodeld".count))
         }
@@ -83,9 +83,9 @@ struct XcodeMappingModel: Sendable {
     /// The `xcmapping.xml` file.
     var path: String
     /// The `XDDEVMAPPINGMODEL` object.
-    var location: SourceLocation
-    var source: Model
-    var destination: Model
+    package var location: SourceLocation
+    package var source: Model
+    package var destination: Model
     /// In the order the mapping model lists them.
     var entities: [EntityMapping]
 }

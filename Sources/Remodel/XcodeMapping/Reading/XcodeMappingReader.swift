@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// let (model, diagnostics) = XcodeMappingReader.read(path: "V2toV3.xcmappingmodel/xcmapping.xml")
 /// ```
-enum XcodeMappingReader {
+package enum XcodeMappingReader {
     /// One `<object>`: its attributes by name and its links by name.
     private struct Object {
         var type: String
@@ -28,7 +28,7 @@ enum XcodeMappingReader {
     }
 
     /// Reads the file; problems become diagnostics, and the model is nil when it cannot be read at all.
-    static func read(path: String) -> (XcodeMappingModel?, [Diagnostic]) {
+    package static func read(path: String) -> (XcodeMappingModel?, [Diagnostic]) {
         let root: XMLNode
         do {
             root = try XMLDocumentReader.read(path: path)

@@ -16,7 +16,7 @@
 ///
 /// A file belongs to a bundle when a path names the bundle, or when both
 /// snapshots match versions of it.
-enum XcodeVersionMatcher {
+package enum XcodeVersionMatcher {
     /// How a version was found.
     enum Method: String, Sendable, Hashable {
         case name = "by name"
@@ -24,15 +24,15 @@ enum XcodeVersionMatcher {
     }
 
     /// The versions of a mapping model, and how each was found.
-    struct Match: Sendable {
-        var source: ModelVersion
-        var destination: ModelVersion
+    package struct Match: Sendable {
+        package var source: ModelVersion
+        package var destination: ModelVersion
         var sourceMethod: Method
         var destinationMethod: Method
     }
 
     /// Whether the mapping model is for this bundle (see the rule above).
-    static func belongs(_ model: XcodeMappingModel, to bundle: ModelBundle) -> Bool {
+    package static func belongs(_ model: XcodeMappingModel, to bundle: ModelBundle) -> Bool {
         if model.source.bundleName == bundle.name || model.destination.bundleName == bundle.name { return true }
         guard case .found? = try? bySnapshot(model.source, in: bundle),
             case .found? = try? bySnapshot(model.destination, in: bundle)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Migrates a corpus bundle's generated data along its version order with the corpus folder as
 /// the mappings folder (its Xcode mapping models included): step by step (every step written and

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// A store of generated objects (``GeneratedStoreData``) at one version of a bundle, in a temporary folder.
 final class GeneratedStore {

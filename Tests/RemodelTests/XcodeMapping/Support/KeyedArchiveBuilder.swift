@@ -1,4 +1,5 @@
 @testable import Remodel
+@testable import RemodelModel
 
 /// Builds `NSKeyedArchiver` archives by hand, for tests only: `$objects` with
 /// `$null` first, objects referring to each other by `CF$UID`, one class

@@ -1,4 +1,5 @@
 @testable import Remodel
+@testable import RemodelModel
 
 /// Writes binary property lists (`bplist00`), for tests only: hand-built
 /// archives to read back. Every value is its own object (no sharing), in the

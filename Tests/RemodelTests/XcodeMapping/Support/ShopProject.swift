@@ -1,6 +1,8 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
+@testable import RemodelProject
 
 /// A small project on disk for Xcode mapping model tests: `Shop.xcdatamodeld` with versions
 /// `Shop` and `Shop 2`, and a folder for mapping models beside it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// The Xcode mapping models of the shared corpus and what tests take from them.
 enum XcodeCorpus {

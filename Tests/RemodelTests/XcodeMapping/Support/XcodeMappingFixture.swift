@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Remodel
+@testable import RemodelModel
 
 /// Writes `xcmapping.xml` files the way Xcode lays them out, for tests: the
 /// document type that must never be loaded, the database header, one
