@@ -31,7 +31,7 @@ compare() {
 }
 update=0
 if [ "${1:-}" = "--update" ]; then update=1; fi
-for module in Remodel RemodelTesting RemodelGeneration RemodelCoreData RemodelGRDB; do
+for module in RemodelModel Remodel RemodelFleet RemodelProject RemodelTesting RemodelGeneration RemodelCoreData RemodelGRDB; do
     current=$(mktemp)
     python3 scripts/api-surface.py "$public/$module.symbols.json" "$public/$module"@*.symbols.json >"$current"
     compare "$module.txt" "$current"
