@@ -11,7 +11,8 @@ struct MigrateCommand: AsyncParsableCommand {
             """
             One store prints one line. Several stores (paths, quoted globs, --stores-from), or any of the options from \
             --stores-from on, run as a fleet: each store migrated as one is, --jobs at a time, a line per store and a \
-            summary.
+            summary. From Swift: Store.launch and Migrator in the Remodel product; a fleet is \
+            Migrator.migrate(stores:jobs:options:progress:) in the RemodelFleet product.
             """,
             examples: [
                 .init(

@@ -8,6 +8,9 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check model and mapping files.",
         discussion: CommandHelp.discussion(
+            """
+            From Swift: ProjectValidation.validate(paths:) in the RemodelProject product.
+            """,
             examples: [
                 .init("remodel validate", does: "Check the models in Models and the mapping files in Mappings."),
                 .init(
