@@ -15,7 +15,7 @@ package enum CoreDataVersionMatcher {
 
     /// The version that wrote the store: `requested` when given (refused if it does not fit), else the
     /// one that fits best.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/incompatibleStore`` when no version fits (naming
+    /// - Throws: `RemodelError` with `RemodelError.Code.incompatibleStore` when no version fits (naming
     ///   the closest and what differs) or two fit equally (naming both).
     /// `facts` holds those of versions not read from a file (the store's own model, a merged one), by name.
     package static func match(

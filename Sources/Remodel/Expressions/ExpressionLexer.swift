@@ -50,7 +50,7 @@ struct ExpressionLexer {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    /// A name starts and goes on as a model's names do (``SQLName/isIdentifier(_:)``): `$source.name\u{301}` names
+    /// A name starts and goes on as a model's names do (`SQLName.isIdentifier(_:)`): `$source.name\u{301}` names
     /// the attribute `validate` accepts as `name\u{301}`.
     private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canStart(scalar) }
 

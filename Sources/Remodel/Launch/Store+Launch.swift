@@ -44,10 +44,10 @@ extension Store {
     ///     migrate a newer one down (``MigrationOptions/downgrade``; by default it is refused).
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The open store and what was done.
-    /// - Throws: ``RemodelError`` naming the file and what to do; the file is then unchanged. Its code tells
-    ///   the cases apart: ``RemodelError/Code/newerStore`` (written by a newer app: ask the user to update),
-    ///   ``RemodelError/Code/downgradeLosesData`` (a lossless downgrade would lose values, see ``DowngradePolicy``),
-    ///   ``RemodelError/Code/otherModel``, ``RemodelError/Code/notAStore``, ``RemodelError/Code/editedVersion``,
+    /// - Throws: `RemodelError` naming the file and what to do; the file is then unchanged. Its code tells
+    ///   the cases apart: `RemodelError.Code.newerStore` (written by a newer app: ask the user to update),
+    ///   `RemodelError.Code.downgradeLosesData` (a lossless downgrade would lose values, see ``DowngradePolicy``),
+    ///   `RemodelError.Code.otherModel`, `RemodelError.Code.notAStore`, `RemodelError.Code.editedVersion`,
     ///   or the migration's own errors.
     public static func launch(
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),

@@ -11,7 +11,7 @@ extension Store {
     /// ```
     /// - Parameter jsonPath: The JSON file.
     /// - Returns: How many objects were imported.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidValue`` naming the entity, `_pk` and
+    /// - Throws: `RemodelError` with `RemodelError.Code.invalidValue` naming the entity, `_pk` and
     ///   attribute or relationship at fault (`Person _pk 3 attribute "age": expected an integer, found "old"`);
     ///   the store is then unchanged.
     @discardableResult
@@ -48,7 +48,7 @@ extension Store {
     /// try store.exportJSON(to: "library.json")
     /// ```
     /// - Parameter outputPath: The JSON file to write.
-    /// - Throws: ``RemodelError`` when the store cannot be read or the file cannot be written.
+    /// - Throws: `RemodelError` when the store cannot be read or the file cannot be written.
     public func exportJSON(to outputPath: String) throws(RemodelError) {
         try exportJSON(to: outputPath, progress: nil)
     }
@@ -71,7 +71,7 @@ extension Store {
     /// ```swift
     /// try store.exportJSONToStandardOutput()
     /// ```
-    /// - Throws: ``RemodelError`` when the store cannot be read or the output cannot be written.
+    /// - Throws: `RemodelError` when the store cannot be read or the output cannot be written.
     public func exportJSONToStandardOutput() throws(RemodelError) {
         try exportJSONToStandardOutput(progress: nil)
     }

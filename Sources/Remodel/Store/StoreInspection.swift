@@ -70,8 +70,8 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The error to throw when the store cannot be opened or migrated as it is: a code an app can act on
-    /// (``RemodelError/Code/newerStore``, ``RemodelError/Code/otherModel``, ``RemodelError/Code/editedVersion``,
-    /// ``RemodelError/Code/notAStore``, ``RemodelError/Code/schemaDrift``, ``RemodelError/Code/storeMissing``)
+    /// (`RemodelError.Code.newerStore`, `RemodelError.Code.otherModel`, `RemodelError.Code.editedVersion`,
+    /// `RemodelError.Code.notAStore`, `RemodelError.Code.schemaDrift`, `RemodelError.Code.storeMissing`)
     /// and the message. `nil` for a current or older store.
     public var refusal: RemodelError? {
         let code: RemodelError.Code

@@ -36,7 +36,7 @@ final class StoreSnapshot {
     private var unlockedFrom: [Int]?
 
     /// Looks at the store's files; copies and rolls back when the journal is hot.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when a hot journal's copy cannot be made.
+    /// - Throws: `RemodelError` with `RemodelError.Code.io` when a hot journal's copy cannot be made.
     init(path: String) throws(RemodelError) {
         self.path = path
         let target = try FileSystem.resolvingLinks(path)
@@ -149,7 +149,7 @@ final class StoreSnapshot {
 
     /// Throws when the store was read without a lock (immutable) and its file has changed since: what
     /// was read may mix two states. Call it after reading.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/locked``: read again.
+    /// - Throws: `RemodelError` with `RemodelError.Code.locked`: read again.
     func checkUnchanged() throws(RemodelError) {
         guard let unlockedFrom, Self.fingerprint(readPath) != unlockedFrom else { return }
         throw RemodelError(

@@ -40,7 +40,7 @@ struct AppUpkeep: Equatable {
 
     /// Works out a step's upkeep from the app's objects as the step leaves them (`app`, renames followed), created
     /// on `scratch` over the step's destination schema (``SchemaRehearsal``).
-    /// - Throws: ``RemodelError/Code/migrationNotPlannable`` naming a contentless index that a trigger keeps from a
+    /// - Throws: `RemodelError.Code.migrationNotPlannable` naming a contentless index that a trigger keeps from a
     ///   table the step rewrites.
     init(
         app: AppSchema, destination: StoreLayout, changes: StorageChanges, stepName: String, scratch: SQLiteConnection
