@@ -114,15 +114,24 @@ extension CoreDataMapping {
             var used = Set(CoreDataName.entityTableColumns)
             // Properties by upper-case name, in entity-number order: clashing names get numbered columns.
             var groups: [(key: String, members: [(Entity, String, AttributeType?, Bool)])] = []
+            // A composite's leaves take columns where the composite stands (their key paths, by their own names).
+            var leafNames: [String: String] = [:]
             for entity in hierarchy {
-                var declared: [(String, AttributeType?, Bool)] = entity.attributes.filter(\.isStored).map {
-                    ($0.name, $0.type, $0.isOptional)
+                var declared: [(String, AttributeType?, Bool)] = entity.attributes.filter(\.isStored).flatMap {
+                    attribute -> [(String, AttributeType?, Bool)] in
+                    guard attribute.type == .composite else {
+                        return [(attribute.name, attribute.type, attribute.isOptional)]
+                    }
+                    return CoreDataMapping.leaves(of: attribute, in: version).map { leaf in
+                        leafNames[leaf.keyPath] = leaf.name
+                        return (leaf.keyPath, leaf.attribute.type, leaf.attribute.isOptional)
+                    }
                 }
                 declared += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map {
                     ($0.name, nil, $0.isOptional)
                 }
                 for (name, type, isOptional) in declared {
-                    let key = CoreDataName.normalized(name)
+                    let key = CoreDataName.normalized(leafNames[name] ?? name)
                     if let index = groups.firstIndex(where: { $0.key == key }) {
                         groups[index].members.append((entity, name, type, isOptional))
                     } else {
@@ -131,6 +140,7 @@ extension CoreDataMapping {
                 }
             }
             var sourcesByTarget: [(String, [Source])] = []
+            var composites = CompositeColumns()
             for group in groups {
                 let candidates = Self.numbered(CoreDataName.column(of: group.key), in: table)
                 guard candidates.count == group.members.count else {
@@ -166,8 +176,17 @@ extension CoreDataMapping {
                             }
                         }
                     }
-                    guard let targetColumn = layout.columnName(of: property, in: entity.name) else { continue }
                     let numbers = version.hierarchy(of: entity).compactMap { numberByEntity[$0.name] }.sorted()
+                    if leafNames[property] != nil {
+                        composites.add(
+                            leaf: Source(
+                                numbers: numbers, column: columnName, entity: entity.name, property: property,
+                                type: type,
+                                isExternal: false, isOptional: isOptional),
+                            of: entity, in: layout)
+                        continue
+                    }
+                    guard let targetColumn = layout.columnName(of: property, in: entity.name) else { continue }
                     let source = Source(
                         numbers: numbers, column: columnName, entity: entity.name, property: property, type: type,
                         isExternal: facts.externalBinary.contains("\(entity.name).\(property)"), isOptional: isOptional)
@@ -190,6 +209,7 @@ extension CoreDataMapping {
                 }
             }
             result.columns = sourcesByTarget.map { ValueColumn(target: $0.0, sources: $0.1) }
+            result.composites = composites.columns(in: version)
             for column in table.columns where !used.contains(column.name.uppercased()) {
                 mapping.differences.append("\(table.name) has column \(column.name), which the version does not have")
             }

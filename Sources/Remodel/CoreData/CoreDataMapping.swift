@@ -48,6 +48,8 @@ package struct CoreDataMapping: Sendable {
         package var abstractNumbers: [Int64: String]
         package var columns: [ValueColumn]
         package var orders: [Order]
+        /// The composite columns, each made of the leaf columns Core Data keeps (``CompositeColumn``).
+        package var composites: [CompositeColumn] = []
     }
 
     /// A many-to-many relationship: a Core Data join table read into a Remodel join table.

@@ -17,7 +17,7 @@ struct CompiledModelDecoder {
     static let attributeTypes: [Int64: AttributeType] = [
         0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal, 500: .double, 600: .float,
         700: .string, 800: .boolean, 900: .date, 1000: .binary, 1100: .uuid, 1200: .uri, 1800: .transformable,
-        2000: .objectID,
+        2000: .objectID, 2100: .composite,
     ]
 
     /// `NSDeleteRule`: `NSDeleteRule` raw values (public).
@@ -80,8 +80,10 @@ struct CompiledModelDecoder {
                 identifiers.append(text)
             }
         }
-        return CompiledModel(
+        var model = CompiledModel(
             entities: entities.sorted { $0.name < $1.name }, versionIdentifiers: identifiers.sorted())
+        model.nameComposites()
+        return model
     }
 
     // MARK: - Entities and properties
@@ -116,6 +118,8 @@ struct CompiledModelDecoder {
                 switch description.className {
                 case "NSAttributeDescription", "NSDerivedAttributeDescription":
                     entity.attributes.append(try attribute(description, named: key, in: name))
+                case "NSCompositeAttributeDescription":
+                    entity.attributes.append(try compositeAttribute(description, named: key, in: name, depth: 0))
                 case "NSRelationshipDescription":
                     entity.relationships.append(try relationship(description, named: key, in: name))
                 case "NSFetchedPropertyDescription":
@@ -161,7 +165,7 @@ struct CompiledModelDecoder {
         }
     }
 
-    private func attribute(_ object: ArchivedObject, named key: String, in entity: String) throws(Failure)
+    func attribute(_ object: ArchivedObject, named key: String, in entity: String) throws(Failure)
         -> CompiledModel.Attribute
     {
         let what = "attribute \(entity).\(key)"
