@@ -75,7 +75,8 @@ struct LayerOrderTests {
     @Test func everyArrowBetweenFoldersPointsDown() throws {
         let layers = try Self.layers()
         #expect(layers.count > 10)
-        #expect(try Self.upwardUses(layers: layers) == [])
+        let problems = try Self.upwardUses(layers: layers)
+        #expect(problems == [], "\(problems.joined(separator: "\n"))")
     }
 
     @Test func everyFolderIsListedOnce() throws {

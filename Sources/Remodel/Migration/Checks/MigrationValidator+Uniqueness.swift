@@ -19,7 +19,9 @@ extension MigrationValidator {
                 scope?.needsUniqueness(entity: entity.name, properties: constraint.properties) ?? true
             else { continue }
             let entities = kinds(of: entity.name)
-            if provenUnique.contains(where: { $0.proves(columns: columns, of: entities, in: table) }) { continue }
+            if provenUnique.contains(where: { $0.proves(columns: keys.map(\.term), of: entities, in: table) }) {
+                continue
+            }
             var parameters: [SQLiteValue] = []
             let kinds = placeholders(entities, &parameters)
             parameters += parameters

@@ -170,8 +170,10 @@ package struct AttributeCodec {
             }
             return .real(seconds)
         case .binary, .transformable:
+            if type == .transformable, case .object = json { return .blob(try transformableArchive(json)) }
             guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
-                throw mismatch("base64 text", json)
+                throw mismatch(
+                    type == .transformable ? "base64 text or {\"\(Self.archiveKey)\": …}" : "base64 text", json)
             }
             return .blob(data)
         case .uuid:

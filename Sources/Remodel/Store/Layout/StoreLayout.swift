@@ -89,6 +89,9 @@ package struct StoreLayout: Sendable {
             /// JSON object (`["city"]`); the key is then the expression `json_extract("place", '$."city"')`.
             var member: [String] = []
 
+            /// What the key indexes, as text: the column's name, or `column.member…` for a composite member.
+            var term: String { ([column] + member).joined(separator: ".") }
+
             /// The key's SQL: the quoted column, or the member's `json_extract` (an index on an expression, which
             /// SQLite uses for a query that names the same expression).
             var sql: String { Self.sql(column: quoteIdentifier(column), member: member) }
