@@ -132,3 +132,50 @@ struct CompositeMigrationTests {
         }
     }
 }
+
+/// Migrating down past a member the older version lacks: lossless refuses, naming the member and how many values
+/// would go; with no value there it goes down, each value reshaped.
+struct CompositeDowngradeTests {
+    private static let newer = CompositeModels.trip(
+        place: CompositeModels.placeMembers + #"<attribute name="country" optional="YES" attributeType="String"/>"#)
+
+    private func scene(country: String) throws -> (TemporaryFolder, String, ModelBundle) {
+        let folder = try TemporaryFolder()
+        let newer = try ModelBundle(
+            contentsOf: try BundleWriting.write(
+                "Trips", in: folder.file("newer"),
+                versions: [("Trips", CompositeModels.trip()), ("Trips 2", Self.newer)]))
+        let older = try ModelBundle(
+            contentsOf: try BundleWriting.write(
+                "Trips", in: folder.file("older"), versions: [("Trips", CompositeModels.trip())]))
+        let seed = #"{"Trip": [{"_pk": 1, "name": "a", "place": {"city": "Lyon", "country": \#(country)}}]}"#
+        let store = folder.file("trips.sqlite")
+        _ = try Store.create(
+            at: store, bundle: newer, version: "Trips 2", seed: try folder.write(seed, to: "seed.json"))
+        return (folder, store, older)
+    }
+
+    @Test func losslessRefusesToDropAMembersValues() async throws {
+        let (folder, store, older) = try scene(country: #""FR""#)
+        defer { withExtendedLifetime(folder) {} }
+        var options = MigrationOptions()
+        options.downgrade = .lossless
+        do {
+            _ = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+            Issue.record("the lossy downgrade went ahead")
+        } catch {
+            #expect(error.code == .downgradeLosesData)
+            #expect(error.message.contains("  - Trip.place.country (1 value)\n"), "\(error.message)")
+        }
+    }
+
+    @Test func goesDownReshapingEachValueWhenNothingIsLost() async throws {
+        let (folder, store, older) = try scene(country: "null")
+        defer { withExtendedLifetime(folder) {} }
+        var options = MigrationOptions()
+        options.downgrade = .lossless
+        _ = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+        let value = try SQLiteConnection(path: store, mode: .readOnly).scalar("SELECT place FROM Trip")
+        #expect(value == .text(#"{"city": "Lyon", "visits": null, "since": null, "geo": null}"#))
+    }
+}
