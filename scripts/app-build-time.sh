@@ -2,7 +2,7 @@
 # Times a clean debug build of a small app that depends on Remodel by path, as a new user's first
 # build of their own app: a throwaway package in a temporary folder with one `Store.launch` call,
 # built with a fresh scratch path and a fresh package cache. The app depends on the `Remodel` library
-# as the README says to, leaving out the `CommandLineTool` trait (`traits: []`); `--default-traits`
+# as docs/API.md says to, leaving out the `CommandLineTool` trait (`traits: []`); `--default-traits`
 # keeps it, as an app that does not say so gets it. Prints the build's wall and CPU time and
 # the load average before and after (the figure means little on a busy machine), runs the app once,
 # and removes the folder. It also names the modules and plugins the build compiled (an app that depends

@@ -162,6 +162,8 @@ final class CoreDataImporter {
             result.linkCounts[join.target] = try copier.copy(join)
         }
         try StoreIndexes.build(layout, on: output, path: target)
+        try DerivedMaintenance.install(layout, on: output)
+        try CoreDataDerivedCheck.check(mapping, layout: layout, on: output, source: source)
         var rows = rowsByTable
         for join in mapping.joins { rows[join.target] = result.linkCounts[join.target] }
         try CoreDataReferenceCheck.check(layout, on: output, source: source, rowsByTable: rows)

@@ -67,6 +67,9 @@ final class CoreDataTableCopier {
         return (CoreDataValues.conversion(raw, type: type), check.check, check.expected)
     }
 
+    /// One Core Data column of a row `s` read as Remodel keeps it, unchecked.
+    static func convertedValue(of item: CoreDataMapping.Source) -> String { value(item).converted }
+
     /// The SQL reading one Remodel column from a row `s`; with `problems`, refusing a value that fails
     /// its check (the checks in the copy), else as it is (the checks made beside it).
     private static func expression(

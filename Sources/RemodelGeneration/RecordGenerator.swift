@@ -88,6 +88,9 @@ public struct RecordGenerator: Sendable {
     public func writeCombined(to path: String) throws(RemodelError) {
         let shape = self.shape
         let data = Data(RecordWriter(shape: shape, bundleName: bundleName, access: access).combinedFile().utf8)
+        // A generated file is replaced by a rename; only one Remodel may have made is (DESIGN.md, Migration 14). Checked
+        // before it is read: a FIFO there would block the read.
+        try FileSystem.requireOwnFile(path)
         if FileManager.default.contents(atPath: path) == data { return }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
@@ -121,7 +124,10 @@ public struct RecordGenerator: Sendable {
         for name in ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         where name.hasSuffix(".swift") && !names.contains(name) {
             let path = directory + "/" + name
-            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            // Only a file this generator may have made is read and removed: a link, a FIFO, … is someone else's.
+            guard FileSystem.foreignEntry(at: path) == nil, let handle = FileHandle(forReadingAtPath: path) else {
+                continue
+            }
             let head = String(decoding: handle.readData(ofLength: Self.marker.utf8.count), as: UTF8.self)
             try? handle.close()
             guard head == Self.marker else { continue }
@@ -136,6 +142,7 @@ public struct RecordGenerator: Sendable {
             let path = directory + "/" + file.name
             let data = Data(file.contents.utf8)
             // An unchanged file is left alone, so a build does not see it as new.
+            try FileSystem.requireOwnFile(path)
             if manager.contents(atPath: path) == data { continue }
             do {
                 try data.write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -19,6 +19,7 @@ struct MigrationCaseRun {
         var objectsAfter = 0
         var seconds = 0.0
         var failures: [MigrationCheckFailure] = []
+        var losses: [DataLoss] = []
     }
 
     func run(_ assertions: (@Sendable (MigratedStore) async throws -> Void)?) async -> MigrationTestResult {
@@ -41,7 +42,7 @@ struct MigrationCaseRun {
         return MigrationTestResult(
             testCase: testCase, outcome: outcome, isExpected: Self.matches(outcome, testCase.expectation, matrix),
             failures: progress.failures, seedProblems: progress.seedProblems, objectsBefore: progress.objectsBefore,
-            objectsAfter: progress.objectsAfter, seconds: progress.seconds)
+            objectsAfter: progress.objectsAfter, seconds: progress.seconds, losses: progress.losses)
     }
 
     static func matches(
@@ -99,6 +100,7 @@ struct MigrationCaseRun {
         case .failure(let error):
             throw error
         }
+        progress.losses = report.losses
         // The report counts the objects the migration wrote; the matrix shows every object after.
         progress.objectsAfter = try Self.totalCount(path: store, version: head)
         progress.failures += try verifier.compare(before: original, after: store)

@@ -28,8 +28,9 @@ public struct MigrationMatrixReport: Sendable {
 
     private var modelName: String { (try? matrix.bundle.get().name) ?? "the model" }
 
-    private static func word(_ outcome: MigrationTestResult.Outcome) -> String {
-        switch outcome {
+    private static func word(_ result: MigrationTestResult) -> String {
+        switch result.outcome {
+        case .migrated where !result.lostValues.isEmpty: return "ok with losses"
         case .migrated: return "ok"
         case .refused: return "refused"
         case .needsMapping: return "needs a mapping"
@@ -64,7 +65,7 @@ public struct MigrationMatrixReport: Sendable {
             let fixture = result.testCase.fixture.map { " (\(URL(fileURLWithPath: $0).lastPathComponent))" } ?? ""
             let expected = result.isExpected ? "" : " (unexpected)"
             return [
-                result.testCase.version + fixture, Self.word(result.outcome) + expected,
+                result.testCase.version + fixture, Self.word(result) + expected,
                 "\(result.objectsBefore) → \(result.objectsAfter)", Self.seconds(result.seconds),
             ]
         }
@@ -85,17 +86,19 @@ public struct MigrationMatrixReport: Sendable {
                 lines += reason.split(separator: "\n").map { "    " + $0 }
             }
             lines += result.failures.map { "    \($0)" }
+            lines += result.lostValues.map { "    Lost: \($0)" }
         }
         lines.append("")
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `3 cases: 2 ok, 1 needs a mapping (expected).`, then how many were unexpected.
+    /// `3 cases: 2 ok, 1 needs a mapping (expected).`, then how many were unexpected. A case that migrated
+    /// with values turned into nil is counted apart: `1 ok with losses`.
     public var summary: String {
         var counts: [(String, Int, Int)] = []
         for result in results {
-            let word = Self.word(result.outcome)
+            let word = Self.word(result)
             if let index = counts.firstIndex(where: { $0.0 == word }) {
                 counts[index].1 += 1
                 counts[index].2 += result.isExpected ? 0 : 1
@@ -105,7 +108,7 @@ public struct MigrationMatrixReport: Sendable {
         }
         let parts = counts.map { word, count, unexpected in
             let expectation =
-                word == "ok"
+                word.hasPrefix("ok")
                 ? "" : unexpected == 0 ? " (expected)" : unexpected == count ? "" : " (\(unexpected) unexpected)"
             return "\(count) \(word)\(expectation)"
         }
@@ -119,7 +122,7 @@ public struct MigrationMatrixReport: Sendable {
             .object([
                 ("from", .string(result.testCase.version)),
                 ("fixture", result.testCase.fixture.map(JSONDocument.string) ?? .null),
-                ("result", .string(Self.word(result.outcome))),
+                ("result", .string(Self.word(result))),
                 ("expectation", .string(result.testCase.expectation.description)),
                 ("asExpected", .bool(result.isExpected)),
                 ("reason", Self.reason(result.outcome).map(JSONDocument.string) ?? .null),
@@ -128,6 +131,7 @@ public struct MigrationMatrixReport: Sendable {
                 ("seconds", .number((result.seconds * 1000).rounded() / 1000)),
                 ("failures", .array(result.failures.map(Self.json))),
                 ("seedProblems", .array(result.seedProblems.map(JSONDocument.string))),
+                ("losses", .array(result.losses.filter { $0.count != 0 }.map(\.json))),
             ])
         }
         let document = JSONDocument.object([

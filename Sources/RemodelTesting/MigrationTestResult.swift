@@ -1,4 +1,4 @@
-import Remodel
+public import Remodel
 
 /// What happened when one version's store was migrated to the head, and whether the test expected it.
 public struct MigrationTestResult: Sendable {
@@ -31,10 +31,19 @@ public struct MigrationTestResult: Sendable {
     public var objectsAfter: Int
     /// Wall time of the migration, in seconds.
     public var seconds: Double
+    /// What the migration lost, as its report says (``MigrationReport/losses``): values its mappings drop, and
+    /// values a conversion or expression turned into nil. Empty unless it migrated.
+    public var losses: [DataLoss] = []
 
-    /// `ok`, `refused (why)`, `needs a mapping (why)` or `failed (why)`.
+    /// The values a conversion, an expression or a policy turned into nil: a case that has any migrated, and is
+    /// counted apart from `ok`.
+    public var lostValues: [DataLoss] { losses.filter { $0.becameNil && $0.count != 0 } }
+
+    /// `ok`, `ok with losses (what)`, `refused (why)`, `needs a mapping (why)` or `failed (why)`.
     public var summary: String {
         switch outcome {
+        case .migrated where !lostValues.isEmpty:
+            return "ok with losses (\(lostValues.map(\.description).joined(separator: "; ")))"
         case .migrated: return "ok"
         case .refused(let reason): return "refused (\(reason))"
         case .needsMapping(let reason): return "needs a mapping (\(reason))"

@@ -16,7 +16,7 @@ enum ChainMigration {
         let clock = Measure.PhaseClock()
         let passes = PassCount()
         let pagesBefore = SQLiteTrace.shared.pagesRead
-        let readsBefore = ReadCounters.now()
+        let readsBefore = IOCounters.now()
         let samplesBefore = sampler.reads
         let start = Measure.now()
         let migrator = Migrator(
@@ -26,7 +26,7 @@ enum ChainMigration {
             passes.saw(progress.steps)
         }
         let end = Measure.now()
-        ReadCounters.record(since: readsBefore, samplerReads: sampler.reads - samplesBefore, into: &result)
+        IOCounters.record(since: readsBefore, samplerReads: sampler.reads - samplesBefore, into: &result)
         result.extra["pagesRead"] = Double(SQLiteTrace.shared.pagesRead - pagesBefore)
         result.seconds = end - start
         result.phases = Self.parts(clock.split(start: start, end: end).phases)

@@ -7,13 +7,13 @@ import Remodel
 /// from an empty store of it, made before timing, so the result can be compared with the library's),
 /// then `fsync`, rename over the original, `fsync` of the folder. No lock, no checks, no progress.
 enum CopyLimit {
-    /// Seconds of each part: `copy`, `sql`, `replace`.
-    static func run(storeAt path: String, template: String, statements: [String]) throws -> [String: Double] {
+    /// Seconds and I/O of each part: `copy`, `sql`, `replace`.
+    static func run(storeAt path: String, template: String, statements: [String]) throws -> PartClock {
         let copy = path + ".handwritten"
         try? FileManager.default.removeItem(atPath: copy)
-        let start = Measure.now()
+        var clock = PartClock()
         try KernelCopy.copy(path, to: copy)
-        let copied = Measure.now()
+        clock.end("copy")
         do {
             let connection = try SQLiteConnection(path: copy, mode: .readWrite)
             try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384")
@@ -25,9 +25,10 @@ enum CopyLimit {
             try connection.execute("COMMIT")
             try connection.detach("template")
         }
-        let changed = Measure.now()
+        clock.end("sql")
         try HandWritten.replace(path, with: copy)
-        return ["copy": copied - start, "sql": changed - copied, "replace": Measure.now() - changed]
+        clock.end("replace")
+        return clock
     }
 
     /// Makes the empty store of the step's second version whose metadata the limit copies, runs the limit,
@@ -38,8 +39,11 @@ enum CopyLimit {
         _ = try Store.create(at: template, bundle: try step.model.bundle(), version: step.model.secondVersion)
         defer { try? FileManager.default.removeItem(atPath: template) }
         let start = Measure.now()
-        result.phases = try run(storeAt: path, template: template, statements: step.statements)
+        let before = IOCounters.now()
+        let clock = try run(storeAt: path, template: template, statements: step.statements)
         result.seconds = Measure.now() - start
+        IOCounters.record(since: before, into: &result)
+        clock.record(into: &result)
     }
 }
 

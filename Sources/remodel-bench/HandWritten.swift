@@ -53,7 +53,9 @@ enum HandWritten {
 
     /// Migrates the store at `path` in place; `template` is an empty store of the target version
     /// (made before timing) whose metadata rows are copied.
-    static func migrate(storeAt path: String, template: String, toVersion4: Bool) throws {
+    /// - Returns: The seconds and I/O of its parts: `sql` (the new file built) and `replace`.
+    static func migrate(storeAt path: String, template: String, toVersion4: Bool) throws -> PartClock {
+        var clock = PartClock()
         let temporary = path + ".handwritten"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
@@ -74,7 +76,10 @@ enum HandWritten {
             try connection.detach("template")
             _ = try connection.scalar("PRAGMA journal_mode = DELETE")
         }
+        clock.end("sql")
         try replace(path, with: temporary)
+        clock.end("replace")
+        return clock
     }
 
     /// Like the library's replace: `temporary` flushed, renamed over `path`, the folder flushed.

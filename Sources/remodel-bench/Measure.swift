@@ -66,17 +66,23 @@ enum Measure {
         return 0
     }
 
-    /// Records phase changes reported by the migrator's progress callback.
+    /// Records phase changes reported by the migrator's progress callback, with the kernel's I/O counters
+    /// (``IOCounters``) at each change.
     final class PhaseClock: @unchecked Sendable {
         private let lock = NSLock()
-        private var marks: [(phase: String, step: Int, time: Double)] = []
+        private var marks: [(phase: String, step: Int, time: Double, io: IOCounters)] = []
 
         func mark(phase: String, step: Int) {
             let time = Measure.now()
             lock.lock()
+            let known = marks.last.map { $0.phase == phase && $0.step == step } ?? false
+            lock.unlock()
+            guard !known else { return }
+            // Read outside the lock; only the callback's thread marks, so no other mark comes between.
+            let io = IOCounters.now()
+            lock.lock()
             defer { lock.unlock() }
-            if let last = marks.last, last.phase == phase, last.step == step { return }
-            marks.append((phase, step, time))
+            marks.append((phase, step, time, io))
         }
 
         /// When a phase was first reported.
@@ -86,6 +92,13 @@ enum Measure {
             return marks.first { $0.phase == phase }?.time
         }
 
+        /// The I/O counters when a phase was first reported.
+        func firstIO(_ phase: String) -> IOCounters? {
+            lock.lock()
+            defer { lock.unlock() }
+            return marks.first { $0.phase == phase }?.io
+        }
+
         /// Seconds per phase and per step, from `start` to `end`.
         func split(start: Double, end: Double) -> (phases: [String: Double], steps: [Double]) {
             lock.lock()
@@ -93,7 +106,9 @@ enum Measure {
             var phases: [String: Double] = [:]
             var steps: [Int: Double] = [:]
             var previous = (phase: "planning", step: 0, time: start)
-            for mark in marks + [("end", -1, end)] {
+            for mark in marks.map({ (phase: $0.phase, step: $0.step, time: $0.time) }) + [
+                (phase: "end", step: -1, time: end)
+            ] {
                 phases[previous.phase, default: 0] += mark.time - previous.time
                 if previous.step > 0, ["instances", "relationships", "indexes", "validation"].contains(previous.phase) {
                     steps[previous.step, default: 0] += mark.time - previous.time

@@ -15,6 +15,10 @@ struct Options {
     /// `--statements N`: each child lists its N longest statements on standard error.
     var statements: Int?
     var repeats = 1
+    /// `--memory-limit MiB`: each scenario's child runs in a memory cgroup of this many bytes (page cache included).
+    var memoryLimitBytes: Int?
+    /// `--cold`: each run's copy of the store is dropped from the page cache before its child starts.
+    var cold = false
 
     init(_ arguments: [String]) throws {
         var index = 0
@@ -33,6 +37,21 @@ struct Options {
                     }
                     return size
                 }
+            case "--gb":
+                sizes = try next().split(separator: ",").map { part in
+                    guard let gigabytes = Double(part), gigabytes > 0 else {
+                        throw BenchError("--gb takes store sizes in GB (2^30 bytes) separated by commas")
+                    }
+                    return BenchModel.objects(forBytes: gigabytes * 1_073_741_824)
+                }
+            case "--memory-limit":
+                guard let mebibytes = Int(try next()), mebibytes >= 16 else {
+                    throw BenchError("--memory-limit takes MiB, 16 or more")
+                }
+                memoryLimitBytes = mebibytes << 20
+                cold = true
+            case "--cold":
+                cold = true
             case "--only":
                 scenarios = try next().split(separator: ",").map(String.init)
                 for name in scenarios where !Self.allScenarios.contains(name) {
@@ -75,10 +94,15 @@ struct Options {
     }
 
     static let usage = """
-        usage: swift run -c release remodel-bench [--objects 100000,1000000] [--only migrate,limit,…] [--repeat N] [--verify] [--keep] [--no-trace]
+        usage: swift run -c release remodel-bench [--objects 100000,1000000 | --gb 1,3.6] [--only migrate,limit,…] [--repeat N] [--verify] [--keep] [--no-trace]
+                                               [--memory-limit MiB] [--cold]
                                                [--only fleet [--stores 2000] [--store-objects 1000] [--jobs 2]]
           --objects  object counts of the generated source stores, every entity's objects counted (default 100000,1000000);
                      0 is an empty store, for the chain scenarios (the others need 1000 or more)
+          --gb       store sizes in GB (2^30 bytes) instead of object counts: BenchLibrary's stores of about that size
+          --memory-limit MiB  run each scenario's child in a memory cgroup of that limit (page cache included), its
+                     copy of the store dropped from the page cache first (implies --cold): a store larger than the cache
+          --cold     drop each run's copy of the store from the page cache before its child starts
           --only     scenarios to run: \(allScenarios.joined(separator: ", "))
                      (default: all but fleet and the chains: longHistory…, wireChain…, wireStep)
           --repeat   run each scenario N times (each on a fresh copy) and report the median run

@@ -20,7 +20,8 @@ struct Orchestrator {
         defer { if !options.keep { try? FileManager.default.removeItem(atPath: folder) } }
         log("remodel-bench: \(Machine.description); temporary stores in \(folder)")
         var results: [(size: Int, result: ScenarioResult)] = []
-        var notes: [String] = []
+        var notes: [String] = [machineNote]
+        log(machineNote)
         let selected = options.scenarios.compactMap(Catalog.scenario(named:))
         // The same binary doing nothing: what a library scenario's peak is "above idle" of (issue 29). Its VmHWM,
         // not ru_maxrss: a child started by `Process` can carry its parent's resident size in ru_maxrss.
@@ -185,8 +186,9 @@ struct Orchestrator {
                 // next (at 5M objects the first one's own copy took ten times the second's).
                 try HandWritten.flush(copy)
                 runs.append(
-                    try child(
-                        ["--scenario", scenario, "--objects", "\(size)", "--store", copy] + arguments + childFlags))
+                    try runScenario(
+                        ["--scenario", scenario, "--objects", "\(size)", "--store", copy] + arguments + childFlags,
+                        copy: copy, run: runs.count))
             }
             runs.sort { $0.seconds < $1.seconds }
             var result = runs[runs.count / 2]
@@ -199,12 +201,50 @@ struct Orchestrator {
             result.maxRSSKiB = runs.map(\.maxRSSKiB).max() ?? result.maxRSSKiB
             result.highWaterKiB = runs.map(\.highWaterKiB).max() ?? result.highWaterKiB
             log(
-                "\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))"
+                "\(pad(size, 9)) objects: \(scenario.padding(toLength: 17, withPad: " ", startingAt: 0)) \(fixed(result.seconds, 3)) s  peak \(fixed(Double(result.maxRSSKiB) / 1024, 1)) MiB (VmHWM \(fixed(Double(result.highWaterKiB) / 1024, 1)), SQLite heap \(fixed(result.extra["sqliteHeapMiB"] ?? 0, 1)))  load \(fixed(loads.min() ?? 0, 1))–\(fixed(loads.max() ?? 0, 1))  \(Report.parts(result))  \(IOTable.parts(result))"
             )
             results.append((size, result))
             if keep(scenario) { kept[scenario] = copy } else { removeStore(copy) }
         }
         return (results, kept)
+    }
+
+    /// The machine's memory, and the cgroup limit and cache state the runs have.
+    private var machineNote: String {
+        var note = "Machine: \(Machine.description), \(MachineMemory.description)"
+        if let limit = options.memoryLimitBytes {
+            note += "; each scenario's child in a memory cgroup limited to \(limit >> 20) MiB (page cache included)"
+        }
+        if options.cold { note += "; each run's copy of the store dropped from the page cache before it starts" }
+        return note
+    }
+
+    /// Runs a scenario's child on `copy` (already there): its store first dropped from the page cache with
+    /// `--cold`, the child in a memory cgroup of its own with `--memory-limit`, whose peak is then recorded.
+    private func runScenario(_ arguments: [String], copy: String, run: Int) throws -> ScenarioResult {
+        if options.cold { try PageCacheDrop.drop(copy) }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int) ?? 0
+        guard let limit = options.memoryLimitBytes else {
+            var result = try child(arguments)
+            result.extra["storeMiB"] = Double(bytes) / 1_048_576
+            return result
+        }
+        switch MemoryCgroup.make(name: "remodel-bench-\(getpid())-\(run)", limitBytes: limit) {
+        case .failure(let reason):
+            log("--memory-limit: \(reason); the run is not limited")
+            var result = try child(arguments)
+            result.extra["storeMiB"] = Double(bytes) / 1_048_576
+            result.note += " (no cgroup: \(reason))"
+            return result
+        case .success(let cgroup):
+            defer { cgroup.remove() }
+            var result = try child(arguments + ["--cgroup", cgroup.path])
+            result.extra["storeMiB"] = Double(bytes) / 1_048_576
+            result.extra["memoryLimitMiB"] = Double(limit >> 20)
+            result.extra["cgroupPeakMiB"] = Double(cgroup.peakBytes) / 1_048_576
+            result.extra["cgroupLimitHits"] = Double(cgroup.limitHits)
+            return result
+        }
     }
 
     /// What the children are told of `--no-trace` and `--statements`.

@@ -15,6 +15,8 @@ struct Report {
         if !results.isEmpty {
             lines.append(contentsOf: table)
         }
+        let io = IOTable(results: results).lines
+        if !io.isEmpty { lines.append("\n" + io.joined(separator: "\n")) }
         for note in notes { lines.append("\n" + note) }
         if let launch { lines.append("\n" + Launch.report(launch)) }
         if let reading { lines.append("\n" + ReadVersions.report(reading)) }
@@ -53,6 +55,8 @@ struct Report {
             if scenario?.chain != nil { notes.append(Self.chain(result)) }
             let reads = Self.reads(result)
             if !reads.isEmpty { notes.append(reads) }
+            let io = IOTable.parts(result)
+            if !io.isEmpty { notes.append(io) }
             let memory = Self.memory(result)
             if !memory.isEmpty { notes.append(memory) }
             if result.note.hasPrefix("median") { notes.append(result.note) }

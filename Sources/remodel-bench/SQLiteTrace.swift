@@ -14,6 +14,8 @@ final class SQLiteTrace: @unchecked Sendable {
         var id: Int
         var file: String
         var opened: Double
+        /// The kernel's I/O counters when it was opened (zero unless ``SQLiteTrace/countsIOUntilCopy``).
+        var openedIO = IOCounters()
         /// The largest `SQLITE_DBSTATUS_CACHE_USED` seen at a statement's end, bytes.
         var largestCache: Int64 = 0
         /// The largest memory its schemas (`SQLITE_DBSTATUS_SCHEMA_USED`) and prepared statements
@@ -32,6 +34,10 @@ final class SQLiteTrace: @unchecked Sendable {
         /// When its first run started and its last one ended.
         var first = 0.0
         var last = 0.0
+        /// Bytes its runs read from and wrote to storage, from its thread's counters (`/proc/thread-self/io`)
+        /// at each run's start and end; zero unless ``SQLiteTrace/install(statementIO:)`` was asked for them.
+        var diskRead = 0
+        var diskWrite = 0
     }
 
     static let shared = SQLiteTrace()
@@ -43,17 +49,62 @@ final class SQLiteTrace: @unchecked Sendable {
     private var entryList: [Entry] = []
     private var entryByText: [String: Int] = [:]
     private var pagesReadByAll: Int64 = 0
+    private var countingIO = false
+    private var ioEventList: [(time: Double, io: IOCounters)] = []
 
-    /// Starts tracing every connection the process opens from now on.
-    static func install() {
+    /// Reads the kernel's I/O counters at every statement's start and end and at every connection's opening until
+    /// a migration's copy of the store is opened (a file named `.remodel-migrating` or `.remodel-step-N`): what
+    /// ``PhaseSplit`` needs to tell the byte copy's reads and writes from the rest. Off by default: it costs a
+    /// read of `/proc/self/io` per statement.
+    func countIOUntilCopy() {
+        lock.lock()
+        defer { lock.unlock() }
+        countingIO = true
+        ioEventList = []
+    }
+
+    /// The times and I/O counters of the statements' starts and ends and the connections' openings, in order,
+    /// while ``countIOUntilCopy()`` counted.
+    var ioEvents: [(time: Double, io: IOCounters)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ioEventList
+    }
+
+    /// Records an event's time and counters while counting.
+    private func recordIOEvent() {
+        guard isCountingIO else { return }
+        let event = (time: Measure.now(), io: IOCounters.now())
+        lock.lock()
+        defer { lock.unlock() }
+        if countingIO { ioEventList.append(event) }
+    }
+
+    /// Whether a file is a migration's copy of a store.
+    static func isCopy(_ file: String) -> Bool {
+        file.hasSuffix(".remodel-migrating") || file.contains(".remodel-step-")
+    }
+
+    /// Starts tracing every connection the process opens from now on; with `statementIO`, each statement's
+    /// reads and writes from and to storage are counted too (two reads of `/proc/thread-self/io` per run).
+    static func install(statementIO: Bool = false) {
+        shared.lock.lock()
+        shared.countsStatementIO = statementIO
+        shared.lock.unlock()
         let entryPoint: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32 = {
             db, _, _ in
             guard let db else { return SQLITE_OK }
             SQLiteTrace.shared.opened(db)
+            // Statements' starts too: the I/O counters at each (``countIOUntilCopy()``, `statementIO`).
             sqlite3_trace_v2(
-                db, UInt32(SQLITE_TRACE_PROFILE),
-                { _, _, statement, elapsed in
-                    guard let statement, let elapsed else { return 0 }
+                db, UInt32(SQLITE_TRACE_PROFILE | SQLITE_TRACE_STMT),
+                { event, _, statement, elapsed in
+                    guard let statement else { return 0 }
+                    if event == UInt32(SQLITE_TRACE_STMT) {
+                        SQLiteTrace.shared.started(OpaquePointer(statement))
+                        return 0
+                    }
+                    guard let elapsed else { return 0 }
                     SQLiteTrace.shared.ran(OpaquePointer(statement), nanoseconds: elapsed.load(as: Int64.self))
                     return 0
                 }, nil)
@@ -62,19 +113,52 @@ final class SQLiteTrace: @unchecked Sendable {
         sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))
     }
 
+    private var countsStatementIO = false
+    /// Each running statement's thread counters when it started (``install(statementIO:)``).
+    private var startedIO: [OpaquePointer: IOCounters] = [:]
+
+    private var isCountingStatementIO: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return countsStatementIO
+    }
+
+    /// A statement starts running (SQLite's `SQLITE_TRACE_STMT`, also for each trigger's statements: only the
+    /// first start of a run is kept).
+    private func started(_ statement: OpaquePointer) {
+        recordIOEvent()
+        guard isCountingStatementIO else { return }
+        let io = IOCounters.now(thread: true)
+        lock.lock()
+        defer { lock.unlock() }
+        if startedIO[statement] == nil { startedIO[statement] = io }
+    }
+
     /// SQLite's heap high-water mark since the process started, bytes (page caches, sorters, schemas, statements).
     static var heapHighWater: Int64 { sqlite3_memory_highwater(0) }
 
     private func opened(_ db: OpaquePointer) {
         let file = sqlite3_db_filename(db, "main").map { String(cString: $0) } ?? ""
+        let time = Measure.now()
+        let io = isCountingIO ? IOCounters.now() : IOCounters()
         lock.lock()
         defer { lock.unlock() }
         connectionIDs[db] = connectionList.count
-        connectionList.append(Connection(id: connectionList.count, file: file, opened: Measure.now()))
+        connectionList.append(Connection(id: connectionList.count, file: file, opened: time, openedIO: io))
+        if countingIO { ioEventList.append((time, io)) }
+        if Self.isCopy(file) { countingIO = false }
+    }
+
+    private var isCountingIO: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return countingIO
     }
 
     private func ran(_ statement: OpaquePointer, nanoseconds: Int64) {
         let end = Measure.now()
+        let threadIO = isCountingStatementIO ? IOCounters.now(thread: true) : nil
+        recordIOEvent()
         let seconds = Double(nanoseconds) / 1e9
         let sql = sqlite3_sql(statement)
         guard let db = sqlite3_db_handle(statement) else { return }
@@ -117,6 +201,11 @@ final class SQLiteTrace: @unchecked Sendable {
         entryList[index].runs += 1
         entryList[index].seconds += seconds
         entryList[index].last = end
+        if let threadIO, let before = startedIO.removeValue(forKey: statement) {
+            let done = threadIO.since(before)
+            entryList[index].diskRead += done.diskBytes
+            entryList[index].diskWrite += done.diskWriteBytes
+        }
     }
 
     /// Pages every traced connection has read from its files so far: SQLite's page-cache misses, each one

@@ -11,7 +11,11 @@ struct ScenarioRunner {
     }
 
     func run(_ scenario: String) async throws {
-        if !arguments.contains("--no-trace") { SQLiteTrace.install() }
+        // Before anything is read or written: every page this child brings in is charged to its cgroup.
+        if let cgroup = Options.value(of: "--cgroup", in: arguments) { try MemoryCgroup.join(cgroup) }
+        if !arguments.contains("--no-trace") {
+            SQLiteTrace.install(statementIO: Options.value(of: "--statements", in: arguments) != nil)
+        }
         let objects = Int(Options.value(of: "--objects", in: arguments) ?? "0") ?? 0
         var result = ScenarioResult(scenario: scenario, objects: objects, seconds: 0)
         let start = Measure.now()
@@ -124,7 +128,10 @@ struct ScenarioRunner {
             at: template, bundle: try BenchModel.bundle(), version: toVersion4 ? BenchModel.v4 : BenchModel.v2)
         defer { try? FileManager.default.removeItem(atPath: template) }
         let start = Measure.now()
-        try HandWritten.migrate(storeAt: store, template: template, toVersion4: toVersion4)
+        let before = IOCounters.now()
+        let clock = try HandWritten.migrate(storeAt: store, template: template, toVersion4: toVersion4)
         result.seconds = Measure.now() - start
+        IOCounters.record(since: before, into: &result)
+        clock.record(into: &result)
     }
 }

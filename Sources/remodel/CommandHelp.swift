@@ -8,7 +8,7 @@ import ArgumentParser
 ///     commandName: "rollback", abstract: "…",
 ///     discussion: CommandHelp.discussion(
 ///         examples: [.init("remodel rollback library.sqlite", does: "Put back the backup of library.sqlite.")],
-///         exitStatus: [.success("the backup was put back"), .refused("…"), .usage]))
+///         exitStatus: ExitStatusTable.rollback))
 /// ```
 enum CommandHelp {
     /// One example: a command line (in pieces, each starting a line of its own, and a piece longer than a
@@ -33,11 +33,11 @@ enum CommandHelp {
     }
 
     /// The discussion: `about` (paragraphs of its own), then `Examples:` and `Exit status:`.
-    static func discussion(_ about: String? = nil, examples: [Example], exitStatus: [ExitStatusLine]) -> String {
+    static func discussion(_ about: String? = nil, examples: [Example], exitStatus: ExitStatuses) -> String {
         var sections: [String] = []
         if let about { sections.append(about) }
         sections.append("Examples:\n" + examples.map(\.text).joined(separator: "\n"))
-        sections.append(ExitStatusLine.section(exitStatus))
+        sections.append(ExitStatusLine.section(exitStatus.lines))
         return sections.joined(separator: "\n\n")
     }
 
@@ -60,23 +60,10 @@ enum CommandHelp {
     }
 }
 
-/// One line of a subcommand's `Exit status:` section. The statuses mean the same in every subcommand:
-/// 0 done, 1 the command ran and found a problem or refused, 2 it could not start, 64 a command line it
-/// does not understand (`remodel migrate` adds 75, a transient failure).
+/// One line of a subcommand's `Exit status:` section (``ExitStatuses/lines`` makes them).
 struct ExitStatusLine {
     var status: Int32
     var meaning: String
-
-    /// 0: what success means for the subcommand.
-    static func success(_ meaning: String) -> ExitStatusLine { ExitStatusLine(status: 0, meaning: meaning) }
-
-    /// 1: the command ran and found a problem, or refused (nothing was changed).
-    static func refused(_ meaning: String) -> ExitStatusLine { ExitStatusLine(status: 1, meaning: meaning) }
-
-    /// 2: the command could not start.
-    static func couldNotStart(_ meaning: String = "a model or a file that cannot be read") -> ExitStatusLine {
-        ExitStatusLine(status: 2, meaning: "could not start: " + meaning)
-    }
 
     /// 64: ArgumentParser's status for a bad argument (`EX_USAGE`).
     static let usage = ExitStatusLine(

@@ -14,17 +14,15 @@ struct ConvertMappingCommand: ParsableCommand {
                     "-o \"Mappings/Library 2 to Library 3.xml\"",
                     does: "Write the Xcode mapping model as a Remodel mapping file, to review and keep.")
             ],
-            exitStatus: [
-                .success("the file was written with no error"),
-                .refused("it was written, but has errors (printed on standard error)"),
-                .couldNotStart("nothing could be written: a model or mapping model that cannot be read"), .usage,
-            ])
+            exitStatus: ExitStatusTable.convertMapping)
     )
 
     @Argument(help: "The .xcmappingmodel folder (or its xcmapping.xml).")
     var mappingModel: String
 
-    @Option(help: "The .xcdatamodeld bundle the mapping model maps between two versions of.")
+    @Option(
+        help: ArgumentHelp(
+            OptionHelp.model + " The mapping model maps between two of its versions.", valueName: "model"))
     var model: String
 
     @OptionGroup var output: OutputFileOption
@@ -33,8 +31,8 @@ struct ConvertMappingCommand: ParsableCommand {
         let bundle = try loadBundle(model)
         let (text, diagnostics) = XcodeMappingWriter.convert(path: mappingModel, bundle: bundle)
         for diagnostic in diagnostics.sorted() { printToStandardError(diagnostic.description) }
-        guard let text else { throw ExitCode(2) }
+        guard let text else { throw ExitCode(ExitStatus.couldNotStart) }
         try writeOutput(text, to: output.output, describing: "the mapping file")
-        if diagnostics.containsErrors { throw ExitCode(1) }
+        if diagnostics.containsErrors { throw ExitCode(ExitStatus.refused) }
     }
 }

@@ -15,11 +15,7 @@ struct CreateCommand: ParsableCommand {
                     "--version Library --seed seed.json",
                     does: "Create a store at version Library, filled from seed.json."),
             ],
-            exitStatus: [
-                .success("the store was created"),
-                .refused("refused, nothing written: a file is already there, a seed value or link the model rejects"),
-                .couldNotStart(), .usage,
-            ]))
+            exitStatus: ExitStatusTable.create))
 
     @OptionGroup var options: StoreOptions
 
@@ -31,9 +27,13 @@ struct CreateCommand: ParsableCommand {
 
     @OptionGroup var output: QuietOption
 
+    @OptionGroup var progress: ProgressOption
+
     func run() throws {
         let bundle = try options.bundle()
-        let printer = ProgressPrinter(quiet: output.quiet)
+        try Inputs.requireVersion(version, in: bundle)
+        if let seed { try Inputs.requireFile(seed, "JSON file") }
+        let printer = progress.printer(quiet: output.quiet)
         defer { printer.finish(clearing: true) }
         let (store, seeded) = try runReportingFailure { () throws(RemodelError) in
             try Store.create(at: options.store, bundle: bundle, version: version, seed: seed) { printer.print($0) }

@@ -13,18 +13,13 @@ struct DemoCommand: AsyncParsableCommand {
                 .init("remodel demo", does: "Run the demo from the Remodel folder: 200,000 objects, then the result."),
                 .init("remodel demo --people 1000 --progress none", does: "A small one, without the bar."),
             ],
-            exitStatus: [
-                .success("the demo ran"),
-                .refused("it failed: the sample model was not found, or the migration failed (the error says why)"),
-                .usage,
-            ])
+            exitStatus: ExitStatusTable.demo)
     )
 
     @Option(help: "How many people to generate (each with about 1.5 books).")
     var people = 80_000
 
-    @Option(help: "How to show progress on standard error (auto: a bar when it is a terminal, else nothing).")
-    var progress: ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOption
 
     func validate() throws {
         guard people > 0 else { throw ValidationError("--people must be at least 1") }
@@ -60,17 +55,17 @@ struct DemoCommand: AsyncParsableCommand {
             print("  \(index + 1). \(step.source.name) → \(step.destination.name) (\(how))")
         }
         print(migrator.passSummary(of: plan))
-        let printer = ProgressPrinter(style: progress)
+        let printer = progress.printer(quiet: false)
         let report: MigrationReport
         do {
             report = try await migrator.migrate(storeAt: path) { value in printer.print(value) }
             printer.finish()
         } catch {
             printer.finish()
-            printError(error.description)
-            throw ExitCode(1)
+            printFailure(error)
+            throw ExitCode(ExitStatus.refused)
         }
-        print(MigrateCommand.summary(report))
+        print(report.description)
         print("")
         print("After, a few objects as `remodel export` writes them:")
         // Three objects of each entity are read: two are shown, the third says whether more follow.
@@ -103,6 +98,6 @@ enum SampleFolders {
         printError(
             "the sample model Models/Library.xcdatamodeld was not found here nor in the package the tool was built from; run the demo from the Remodel folder"
         )
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.couldNotStart)
     }
 }

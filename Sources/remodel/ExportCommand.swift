@@ -14,13 +14,7 @@ struct ExportCommand: ParsableCommand {
                     "remodel export library.sqlite --model Models/Library.xcdatamodeld", "--carried-model",
                     does: "Print the model the store carries (its version's contents XML)."),
             ],
-            exitStatus: [
-                .success("the export was written"),
-                .refused(
-                    "refused: not a store of this model, a newer store, a store that drifted, an output that cannot be written"
-                ),
-                .couldNotStart(), .usage,
-            ]))
+            exitStatus: ExitStatusTable.export))
 
     @OptionGroup var options: StoreOptions
 
@@ -34,6 +28,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var quiet: QuietOption
 
+    @OptionGroup var progress: ProgressOption
+
     func run() throws {
         let bundle = try options.bundle()
         if carriedModel {
@@ -41,7 +37,9 @@ struct ExportCommand: ParsableCommand {
             return
         }
         // A bar on the terminal the JSON is written to would be mixed into it.
-        let printer = ProgressPrinter(quiet: quiet.quiet || (file.output == nil && isatty(STDOUT_FILENO) == 1))
+        let printer =
+            progress.progress == .auto && file.output == nil && isatty(STDOUT_FILENO) == 1
+            ? ProgressPrinter(style: .none) : progress.printer(quiet: quiet.quiet)
         defer { printer.finish(clearing: true) }
         try runReportingFailure { () throws(RemodelError) in
             let store = try Store.openForReading(at: options.store, bundle: bundle)

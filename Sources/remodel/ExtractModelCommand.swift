@@ -16,13 +16,7 @@ struct ExtractModelCommand: ParsableCommand {
                     "remodel extract-model Backup/Notes.sqlite -o Notes.xcdatamodeld",
                     does: "Write the model Notes.sqlite was written with, to migrate the imported store with.")
             ],
-            exitStatus: [
-                .success("the bundle was written"),
-                .refused(
-                    "nothing written: a file that cannot be read or is not a Core Data store, a store without its model, a file at the output"
-                ),
-                .usage,
-            ]))
+            exitStatus: ExitStatusTable.extractModel))
 
     @Argument(help: "The Core Data store (.sqlite).")
     var source: String

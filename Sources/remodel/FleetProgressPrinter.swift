@@ -48,7 +48,7 @@ final class FleetProgressPrinter: @unchecked Sendable {
         self.tally = tally
         clearBar()
         if let report = result.report {
-            write(MigrateCommand.summary(report) + "\n", error: false)
+            write(report.description + "\n", error: false)
         } else if let error = result.error {
             // A model's errors refuse every store alike: they are listed once, each store's line follows.
             var lines = failureText(error)

@@ -93,16 +93,6 @@ struct FleetRun {
 
     /// `300 stores: 250 migrated, 40 already current, 8 refused, 2 failed transiently, 0 not started; 36,000 objects written in 12.34 s.`
     static func summary(_ tally: FleetTally, seconds: Double) -> String {
-        let counts = [
-            "\(ProgressPrinter.grouped(tally[.migrated])) migrated"
-                + (tally.downgraded > 0 ? " (\(ProgressPrinter.grouped(tally.downgraded)) down)" : ""),
-            "\(ProgressPrinter.grouped(tally[.current])) already current",
-            "\(ProgressPrinter.grouped(tally[.refused])) refused",
-            "\(ProgressPrinter.grouped(tally[.transient])) failed transiently",
-            "\(ProgressPrinter.grouped(tally[.skipped] + tally.total - tally.finished)) not started",
-        ]
-        return
-            "\(ProgressPrinter.grouped(tally.total)) store\(tally.total == 1 ? "" : "s"): \(counts.joined(separator: ", ")); "
-            + "\(ProgressPrinter.grouped(tally.objectsMigrated)) objects written in \(String(format: "%.2f", seconds)) s."
+        "\(tally) in \(String(format: "%.2f", seconds)) s."
     }
 }

@@ -22,19 +22,14 @@ struct GenerateCommand: ParsableCommand {
                     "--access public -o Records",
                     does: "Write public records for Library 2, for a library target."),
             ],
-            exitStatus: [
-                .success("the files were written"),
-                .refused("nothing written: the model has errors (printed as `remodel validate` prints them)"),
-                .couldNotStart("a model that cannot be read, an unknown version, a folder that cannot be written"),
-                .usage,
-            ]))
+            exitStatus: ExitStatusTable.generate))
 
     /// The access levels, as spelled on the command line.
     enum AccessLevel: String, ExpressibleByArgument, CaseIterable {
         case `public`, `internal`
     }
 
-    @Argument(help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    @Argument(help: ArgumentHelp(OptionHelp.model, valueName: "model"))
     var model: String
 
     @Option(name: .long, help: "The version to generate for (default: the current one).")
@@ -51,11 +46,14 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         let bundle = try loadBundle(model)
+        try Inputs.requireVersion(version, in: bundle)
         // A model that `validate` rejects is never used: the generator refuses it, printing its errors.
-        let generator = try runReportingFailure(status: 1) { () throws(RemodelError) in
+        let generator = try runReportingFailure(status: ExitStatus.refused) { () throws(RemodelError) in
             try RecordGenerator(bundle: bundle, version: version, access: access == .public ? .public : .internal)
         }
-        let files = try runReportingFailure(status: 2) { () throws(RemodelError) in try generator.write(to: output) }
+        let files = try runReportingFailure(status: ExitStatus.couldNotStart) { () throws(RemodelError) in
+            try generator.write(to: output)
+        }
         if !quiet.quiet {
             let name = version ?? bundle.currentVersionName
             print("Wrote \(files.count) files for version \"\(name)\" of \"\(bundle.name)\" to \(output).")

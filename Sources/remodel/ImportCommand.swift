@@ -10,13 +10,7 @@ struct ImportCommand: ParsableCommand {
                     "remodel import library.sqlite more-books.json", "--model Models/Library.xcdatamodeld",
                     does: "Add the objects of more-books.json to the store, or none of them.")
             ],
-            exitStatus: [
-                .success("every object was imported"),
-                .refused(
-                    "refused, the store left as it was: a value or link the model rejects, not a store at the current version"
-                ),
-                .couldNotStart(), .usage,
-            ]))
+            exitStatus: ExitStatusTable.importJSON))
 
     @OptionGroup var options: StoreOptions
 
@@ -25,12 +19,21 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var output: QuietOption
 
+    @OptionGroup var progress: ProgressOption
+
     func run() throws {
         let bundle = try options.bundle()
-        let printer = ProgressPrinter(quiet: output.quiet)
+        try Inputs.requireFile(file, "JSON file")
+        let printer = progress.printer(quiet: output.quiet)
         defer { printer.finish(clearing: true) }
         let imported = try runReportingFailure { () throws(RemodelError) in
             let store = try Store.open(at: options.store, bundle: bundle)
+            guard store.version.name == bundle.currentVersionName else {
+                throw RemodelError(
+                    .incompatibleStore,
+                    "the store is at version \"\(store.version.name)\", not the current version \"\(bundle.currentVersionName)\", so nothing was imported; migrate it first (`remodel migrate`), then import",
+                    path: options.store)
+            }
             return try store.importJSON(from: file) { printer.print($0) }
         }
         printer.finish(clearing: true)

@@ -22,15 +22,7 @@ struct ImportCoreDataCommand: ParsableCommand {
                     "remodel import-core-data Backup/Notes.sqlite --into notes.sqlite",
                     does: "Import it through the model the store carries, when the app's model files are not at hand."),
             ],
-            exitStatus: [
-                .success("the store was imported"),
-                .refused(
-                    "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into, a model with errors, missing external data"
-                ),
-                .couldNotStart(), .usage,
-            ]))
-
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+            exitStatus: ExitStatusTable.importCoreData))
 
     @Argument(help: "The Core Data store (.sqlite); its -wal and .<Name>_SUPPORT folder are read too.")
     var source: String
@@ -57,18 +49,17 @@ struct ImportCoreDataCommand: ParsableCommand {
             """)
     var missingExternalData: MissingExternalDataChoice = .refuse
 
-    @Option(help: "How to print what was imported: a paragraph, or one JSON object.")
-    var format: Format = .text
+    @OptionGroup var format: FormatOption
 
-    @Option(help: "How to show progress on standard error (auto: a bar when it is a terminal, else nothing).")
-    var progress: ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOption
 
     @OptionGroup var output: QuietOption
 
     func run() throws {
         let bundles = try model.map(loadBundle)
+        if bundles.count == 1 { try Inputs.requireVersion(version, in: bundles[0]) }
         let models: CoreDataModels = bundles.count > 1 ? .merged(bundles) : bundles.first.map { .bundle($0) } ?? .store
-        let printer = ProgressPrinter(style: output.quiet && progress == .auto ? .none : progress)
+        let printer = progress.printer(quiet: output.quiet)
         defer { printer.finish(clearing: true) }
         let result = try runReportingFailure { () throws(RemodelError) in
             try Store.importCoreData(
@@ -77,7 +68,7 @@ struct ImportCoreDataCommand: ParsableCommand {
             ) { printer.print($0) }
         }
         printer.finish(clearing: true)
-        if format == .json {
+        if format.isJSON {
             print(result.json.rendered())
             return
         }

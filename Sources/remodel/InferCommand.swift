@@ -13,14 +13,9 @@ struct InferCommand: ParsableCommand {
                     "-o \"Mappings/Library to Library 2.xml\"",
                     does: "Write the mapping to edit where the migration finds it.")
             ],
-            exitStatus: [
-                .success("the mapping was written, and needs nothing more"),
-                .refused("it was written, but a change needs a value inference cannot give (named on standard error)"),
-                .couldNotStart("a model that cannot be read, an unknown version, an output that cannot be written"),
-                .usage,
-            ]))
+            exitStatus: ExitStatusTable.infer))
 
-    @Argument(help: "A .xcdatamodeld bundle.")
+    @Argument(help: ArgumentHelp(OptionHelp.model, valueName: "model"))
     var model: String
 
     @Option(help: "The version to map from.")
@@ -33,18 +28,20 @@ struct InferCommand: ParsableCommand {
 
     func run() throws {
         let bundle = try loadBundle(model)
+        try Inputs.requireVersion(from, in: bundle)
+        try Inputs.requireVersion(to, in: bundle)
         let mapping: MappingModel
         do {
             mapping = try MappingInference.infer(bundle: bundle, from: from, to: to)
         } catch {
-            printError(error.description)
-            throw ExitCode(2)
+            printFailure(error)
+            throw ExitCode(ExitStatus.of(error))
         }
         let text = MappingFileWriter.text(for: mapping)
         try writeOutput(text, to: output.output, describing: "the mapping file")
         for problem in mapping.problems {
             printError("needs a mapping: \(problem)")
         }
-        if !mapping.problems.isEmpty { throw ExitCode(1) }
+        if !mapping.problems.isEmpty { throw ExitCode(ExitStatus.refused) }
     }
 }

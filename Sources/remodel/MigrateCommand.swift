@@ -20,36 +20,43 @@ struct MigrateCommand: AsyncParsableCommand {
                     "remodel migrate library.sqlite --model Models/Library.xcdatamodeld", "--dry-run",
                     does: "Print the plan, step by step, and change nothing."),
                 .init(
+                    "remodel migrate library.sqlite --model Models/Library.xcdatamodeld",
+                    "--to \"Library 2\" --downgrade lossless",
+                    does: "Migrate a store at Library 3 down to Library 2, unless a stored value would be lost."),
+                .init(
                     "remodel migrate 'users/*.sqlite' --model Models/Library.xcdatamodeld",
                     "--jobs 4 --report fleet.jsonl",
                     does: "Migrate every user's store, 4 at a time, a JSON line per store in fleet.jsonl."),
             ],
-            exitStatus: ExitStatus.help))
+            exitStatus: ExitStatusTable.migrate))
 
     @Argument(help: ArgumentHelp("The store files; a quoted glob is expanded.", valueName: "store"))
     var stores: [String] = []
 
-    @Option(name: .long, help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    @Option(name: .long, help: ArgumentHelp(OptionHelp.model, valueName: "model"))
     var model: String
 
-    @Option(help: "Folder of mapping files (default: Mappings, when it exists).")
-    var mappings: String?
+    @OptionGroup var mappings: MappingsOption
 
-    @Option(help: "The version to migrate to (default: the current version).")
+    @Option(help: "The version to migrate to (default: the current version); one before the store's needs --downgrade.")
     var to: String?
 
-    @Flag(help: "Print the plan, step by step, entity by entity and property by property, and change nothing.")
+    @Flag(
+        help:
+            "Print the plan, step by step, entity by entity and property by property, and change nothing (with --format json: as JSON)."
+    )
     var dryRun = false
 
-    @Option(help: "How to show progress on standard error (auto: a bar when it is a terminal, else nothing).")
-    var progress: ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOption
+
+    @OptionGroup var format: FormatOption
 
     @Flag(help: "Keep the original store beside the migrated one as STORE.remodel-backup.")
     var keepBackup = false
 
     @Option(
         help:
-            "A store newer than the model (a rolled-back deploy): refuse it untouched, migrate it down from the model it carries when no stored value is lost (lossless), or migrate it down all the same, keeping the original as STORE.remodel-backup (allow-loss)."
+            "A store newer than the model (a rolled-back deploy), or at a version after --to: refuse it untouched, migrate it down when no stored value is lost (lossless; from the model it carries when the model lacks its version), or migrate it down all the same, keeping the original as STORE.remodel-backup (allow-loss)."
     )
     var downgrade: DowngradeChoice = .refuse
 
@@ -73,18 +80,24 @@ struct MigrateCommand: AsyncParsableCommand {
     var batchSize: Int?
 
     @OptionGroup var output: QuietOption
-    @OptionGroup var fleet: FleetArguments
+    @OptionGroup(title: "Fleet options (many stores)") var fleet: FleetArguments
 
     func validate() throws {
         if stores.isEmpty && fleet.storesFrom == nil {
             throw ValidationError("give the stores to migrate, or --stores-from FILE")
         }
+        if format.isJSON && !dryRun {
+            throw ValidationError(
+                "--format json prints the plan of --dry-run; a migration's progress as JSON is --progress json")
+        }
     }
 
     func run() async throws {
         let bundle = try loadBundle(model)
+        try Inputs.requireVersion(to, in: bundle)
+        if let list = fleet.storesFrom, list != "-" { try Inputs.requireFile(list, "list of stores") }
         var options = MigrationOptions(
-            mappingsDirectory: mappings ?? defaultMappingsDirectory(), targetVersion: to, keepBackup: keepBackup)
+            mappingsDirectory: try mappings.folder(), targetVersion: to, keepBackup: keepBackup)
         options.composesSteps = !stepByStep
         options.downgrade = downgrade.policy
         options.checksEverything = checkEverything
@@ -92,73 +105,43 @@ struct MigrateCommand: AsyncParsableCommand {
         if let batchSize { options.batchSize = max(1, batchSize) }
         let migrator = Migrator(bundle: bundle, options: options)
         if fleet.isGiven || stores.count != 1 || StoreList.isPattern(stores[0]) {
-            let run = FleetRun(migrator: migrator, fleet: fleet, progress: progress)
-            if dryRun { try run.dryRun(stores) } else { try await run.run(stores) }
+            let run = FleetRun(migrator: migrator, fleet: fleet, progress: progress.progress)
+            if dryRun {
+                guard !format.isJSON else {
+                    throw ValidationError("--format json prints the plan of one store; a fleet's is its --report")
+                }
+                try run.dryRun(stores)
+            } else {
+                try await run.run(stores)
+            }
             return
         }
         let store = stores[0]
         if dryRun {
             do {
                 let plan = try migrator.plan(storeAt: store)
-                print(plan.description, terminator: "")
-                if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
+                if format.isJSON {
+                    print(plan.json(passes: migrator.passes(of: plan)).rendered())
+                } else {
+                    print(plan.description, terminator: "")
+                    if !plan.steps.isEmpty { print(migrator.passSummary(of: plan)) }
+                }
             } catch {
                 printFailure(error)
-                throw ExitCode(ExitStatus.of(error))
+                throw ExitCode(ExitStatus.ofMigration(error))
             }
             return
         }
-        let printer = ProgressPrinter(style: output.quiet && progress == .auto ? .none : progress)
+        let printer = progress.printer(quiet: output.quiet)
         do {
             let report = try await migrator.migrate(storeAt: store) { value in printer.print(value) }
             printer.finish()
-            if !output.quiet { print(Self.summary(report)) }
+            if !output.quiet { print(report.description) }
         } catch {
             printer.finish()
             printFailure(error)
-            throw ExitCode(ExitStatus.of(error))
+            throw ExitCode(ExitStatus.ofMigration(error))
         }
-    }
-
-    static func summary(_ report: MigrationReport) -> String {
-        let rollback =
-            report.rolledBackUnfinishedTransaction
-            ? " A program had stopped in the middle of a write and left an unfinished transaction in its journal: SQLite rolled it back first."
-            : ""
-        guard report.steps > 0 else {
-            return "\(report.path) is already at \(report.targetVersion): nothing to do." + rollback
-        }
-        let steps = report.steps == 1 ? "1 step" : "\(report.steps) steps"
-        var text = String(
-            format: "Migrated %@ %@from %@ to %@ in %@: %@, %.2f s.", report.path, report.isDowngrade ? "down " : "",
-            report.sourceVersion, report.targetVersion, steps, writtenAndCarried(report), report.seconds)
-        if let backup = report.backupPath { text += " The original is kept as \(backup)." }
-        for loss in report.losses where loss.count != 0 {
-            text +=
-                report.isDowngrade
-                ? "\n  Dropped, as --downgrade allow-loss allows: \(loss.detail)" : "\n  As the mapping says, \(loss)"
-        }
-        return text + rollback
-    }
-}
-
-extension MigrateCommand {
-    /// What the objects written count: `3 objects written to Person and Tag, 1 other table carried as it
-    /// was`; `0 objects written, every table carried as it was`.
-    static func writtenAndCarried(_ report: MigrationReport) -> String {
-        let objects = ProgressPrinter.counted(report.objects, "object") + " written"
-        let written = report.writtenTables
-        guard !written.isEmpty else { return objects + ", every table carried as it was" }
-        let tables =
-            written.count > 3
-            ? "\(written.count) tables (\(written.prefix(3).joined(separator: ", ")), …)"
-            : written.count == 1
-                ? written[0] : written.dropLast().joined(separator: ", ") + " and " + written[written.count - 1]
-        let others = report.tableCount - written.count
-        let carried =
-            others <= 0
-            ? "" : others == 1 ? ", 1 other table carried as it was" : ", \(others) other tables carried as they were"
-        return "\(objects) to \(tables)\(carried)"
     }
 }
 
@@ -189,11 +172,4 @@ enum IntegrityCheckChoice: String, ExpressibleByArgument, CaseIterable {
         case .written: return .writtenTables
         }
     }
-}
-
-/// `Mappings` in the current folder, when it exists.
-func defaultMappingsDirectory() -> String? {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: "Mappings", isDirectory: &isDirectory) && isDirectory.boolValue
-        ? "Mappings" : nil
 }

@@ -7,7 +7,7 @@ import Remodel
     import Darwin
 #endif
 
-/// How `migrate` and `demo` show progress.
+/// How the subcommands that draw a bar show progress (`--progress`).
 enum ProgressStyle: String, CaseIterable {
     /// A bar on a terminal, nothing otherwise.
     case auto
@@ -41,10 +41,6 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     /// A printer for a long operation that has no `--progress` option: a bar on a terminal unless `quiet`.
-    convenience init(quiet: Bool) {
-        self.init(style: quiet ? ProgressStyle.none : .auto)
-    }
-
     func print(_ progress: MigrationProgress) {
         locked {
             switch style {

@@ -15,17 +15,13 @@ struct RemodelCommand: AsyncParsableCommand {
                     does: "Migrate a store to the model's current version."),
                 .init("remodel help migrate", does: "A subcommand's options, examples and exit statuses."),
             ],
-            exitStatus: [
-                .success("success"),
-                .refused("the command ran and found a problem (errors in files, a store it refuses)"),
-                .couldNotStart(), .usage,
-            ]),
+            exitStatus: ExitStatusTable.remodel),
         version: Remodel.version,
         subcommands: [
             ValidateCommand.self, DiffCommand.self, InferCommand.self, CreateCommand.self, ImportCommand.self,
             ExportCommand.self, StatusCommand.self, MigrateCommand.self, RollbackCommand.self,
             ConvertMappingCommand.self, SeedCommand.self, ImportCoreDataCommand.self, ExtractModelCommand.self,
-            TestMatrixCommand.self, GenerateCommand.self, DemoCommand.self,
+            TestMatrixCommand.self, GenerateCommand.self, AddVersionCommand.self, DemoCommand.self,
         ]
     )
 

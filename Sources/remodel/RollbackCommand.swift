@@ -18,13 +18,9 @@ struct RollbackCommand: ParsableCommand {
                     "remodel rollback library.sqlite",
                     does: "Put back library.sqlite.remodel-backup, kept by `remodel migrate --keep-backup`.")
             ],
-            exitStatus: [
-                .success("the backup was put back"),
-                .refused("refused, nothing changed: no backup, or the store was written since the migration"),
-                .usage,
-            ]))
+            exitStatus: ExitStatusTable.rollback))
 
-    @Argument(help: "The store file.")
+    @Argument(help: ArgumentHelp(OptionHelp.store, valueName: "store"))
     var store: String
 
     @OptionGroup var output: QuietOption
@@ -32,8 +28,6 @@ struct RollbackCommand: ParsableCommand {
     func run() throws {
         let report = try runReportingFailure { () throws(RemodelError) in try Store.rollback(at: store) }
         guard !output.quiet else { return }
-        let from = report.replacedVersion.map { " (it was at \($0))" } ?? ""
-        let to = report.restoredVersion.map { ": it is at version \($0) again" } ?? ""
-        print("Rolled \(store) back to the backup the migration kept\(to)\(from).")
+        print(report.description)
     }
 }

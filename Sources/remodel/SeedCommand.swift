@@ -19,13 +19,9 @@ struct SeedCommand: ParsableCommand {
                     "remodel seed Models/Library.xcdatamodeld --version \"Library 2\"", "--objects 1000 -o seed.json",
                     does: "Write 1,000 objects of each entity of Library 2, for `remodel create --seed`.")
             ],
-            exitStatus: [
-                .success("the data was written (warnings name the rules it could not satisfy)"),
-                .refused("nothing written: an unknown version, an output that cannot be written"), .couldNotStart(),
-                .usage,
-            ]))
+            exitStatus: ExitStatusTable.seed))
 
-    @Argument(help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    @Argument(help: ArgumentHelp(OptionHelp.model, valueName: "model"))
     var model: String
 
     @Option(name: .long, help: "The version to write data for.")
@@ -45,6 +41,7 @@ struct SeedCommand: ParsableCommand {
 
     func run() throws {
         let bundle = try loadBundle(model)
+        try Inputs.requireVersion(version, in: bundle)
         let plan = try runReportingFailure { () throws(RemodelError) in
             let generator = try SeedGenerator(bundle: bundle, version: version)
             if let output = file.output {

@@ -4,10 +4,10 @@ import Remodel
 
 /// Options every store subcommand takes.
 struct StoreOptions: ParsableArguments {
-    @Argument(help: "The store file.")
+    @Argument(help: ArgumentHelp(OptionHelp.store, valueName: "store"))
     var store: String
 
-    @Option(name: .long, help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    @Option(name: .long, help: ArgumentHelp(OptionHelp.model, valueName: "model"))
     var model: String
 
     /// Reads the model, printing the reason and failing when it cannot be read.
@@ -22,20 +22,22 @@ struct QuietOption: ParsableArguments {
     var quiet = false
 }
 
-/// Runs `body`; on a ``RemodelError`` prints its one sentence to standard error and exits with
-/// `status` (1: the command ran and refused; 2: it could not start).
-func runReportingFailure<T>(status: Int32 = 1, _ body: () throws(RemodelError) -> T) throws -> T {
+/// Runs `body`; on a ``RemodelError`` prints its one sentence to standard error and exits with `status`, or
+/// else with the status ``ExitStatus/of(_:)-(RemodelError)`` gives (1: refused; 2: an input that is not there).
+func runReportingFailure<T>(status: Int32? = nil, _ body: () throws(RemodelError) -> T) throws -> T {
     do {
         return try body()
     } catch {
         printFailure(error)
-        throw ExitCode(status)
+        throw ExitCode(status ?? ExitStatus.of(error))
     }
 }
 
 /// Reads a model given on the command line; when it cannot, prints why and exits with status 2.
 func loadBundle(_ path: String) throws -> ModelBundle {
-    try runReportingFailure(status: 2) { () throws(RemodelError) in try ModelBundle(contentsOf: path) }
+    try runReportingFailure(status: ExitStatus.couldNotStart) { () throws(RemodelError) in
+        try ModelBundle(contentsOf: path)
+    }
 }
 
 /// Writes a command's text to `output`, or to standard output when there is none.
@@ -45,9 +47,14 @@ func writeOutput(_ text: String, to output: String?, describing what: String) th
         return
     }
     do {
+        // Replaced by a rename, so never written through; still, only a file Remodel may have made is replaced.
+        try FileSystem.requireOwnFile(output)
         try text.write(toFile: output, atomically: true, encoding: .utf8)
+    } catch let error as RemodelError {
+        printFailure(error)
+        throw ExitCode(2)
     } catch {
         printError("\(output): cannot write \(what): \(error.localizedDescription)")
-        throw ExitCode(2)
+        throw ExitCode(ExitStatus.couldNotStart)
     }
 }

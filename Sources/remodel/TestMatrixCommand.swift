@@ -22,18 +22,12 @@ struct TestMatrixCommand: AsyncParsableCommand {
                     "remodel test-matrix Models/Library.xcdatamodeld", "--fixtures Tests/Fixtures --format json",
                     does: "The same with hand-written data too, as JSON for CI."),
             ],
-            exitStatus: [
-                .success("every result is the one expected"), .refused("a result is not the one expected"),
-                .couldNotStart(), .usage,
-            ]))
+            exitStatus: ExitStatusTable.testMatrix))
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
-
-    @Argument(help: "The model: a .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.")
+    @Argument(help: ArgumentHelp(OptionHelp.model, valueName: "model"))
     var model: String
 
-    @Option(help: "Folder of mapping files (default: Mappings, when it exists).")
-    var mappings: String?
+    @OptionGroup var mappings: MappingsOption
 
     @Option(help: "Folder of hand-written data: VERSION.json or VERSION.sqlite, or a folder VERSION/ of them.")
     var fixtures: String?
@@ -61,27 +55,31 @@ struct TestMatrixCommand: AsyncParsableCommand {
     @Flag(help: "Report versions whose migration needs a mapping file as expected, not as failures.")
     var allowMissingMappings = false
 
-    @Option(help: "text or json.")
-    var format: Format = .text
+    @OptionGroup var format: FormatOption
 
     func validate() throws {
         guard objects >= 0 else { throw ValidationError("--objects must be 0 or more") }
     }
 
     func run() async throws {
+        let mappings = try mappings.folder()
+        if let fixtures { try Inputs.requireFolder(fixtures, "fixtures folder") }
         var matrix = MigrationMatrix(
-            model: model, mappings: mappings ?? defaultMappingsDirectory(), fixtures: fixtures, objects: objects,
+            model: model, mappings: mappings, fixtures: fixtures, objects: objects,
             seedNumber: seedNumber)
         if case .failure(let error) = matrix.bundle {
             printFailure(error)
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.couldNotStart)
+        }
+        if case .success(let bundle) = matrix.bundle {
+            for version in versions + refused { try Inputs.requireVersion(version, in: bundle) }
         }
         matrix.versions = versions.isEmpty ? nil : versions
         matrix.missingMappingsAreExpected = allowMissingMappings
         matrix.intendedChanges = Set(intended)
         for version in refused { matrix.expectations[version] = .refused() }
         let report = MigrationMatrixReport(matrix: matrix, results: await matrix.run())
-        print(format == .json ? report.json : report.text, terminator: "")
-        if report.unexpectedCount > 0 { throw ExitCode(1) }
+        print(format.isJSON ? report.json : report.text, terminator: "")
+        if report.unexpectedCount > 0 { throw ExitCode(ExitStatus.refused) }
     }
 }

@@ -13,11 +13,7 @@ struct ValidateCommand: ParsableCommand {
                     "remodel validate Models/Library.xcdatamodeld Mappings", "--format sarif > remodel.sarif",
                     does: "Check one model and its mappings; write SARIF for a CI job to annotate."),
             ],
-            exitStatus: [
-                .success("no error (warnings are allowed unless --strict)"),
-                .refused("errors found (or warnings, with --strict)"), .couldNotStart("a path that cannot be read"),
-                .usage,
-            ])
+            exitStatus: ExitStatusTable.validate)
     )
 
     /// The output formats, as spelled on the command line.
@@ -36,7 +32,7 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Bundles, version folders, contents files or folders to search (default: Models and Mappings).")
     var paths: [String] = []
 
-    @Option(help: "The output format.")
+    @Option(help: "The output format: text for people, or json or sarif for programs (docs/JSON.md, docs/VALIDATE.md).")
     var format: OutputFormat = .text
 
     @Flag(help: "Treat warnings as errors: exit with status 1 when there is any warning.")
@@ -44,22 +40,24 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var output: QuietOption
 
+    @OptionGroup var progress: ProgressOption
+
     func run() throws {
         let report: ValidationReport
-        let printer = ProgressPrinter(quiet: output.quiet)
+        let printer = progress.printer(quiet: output.quiet)
         do {
             report = try ProjectValidation.validate(paths: paths) { printer.print($0) }
             printer.finish(clearing: true)
         } catch {
             printer.finish(clearing: true)
             printError(error.description)
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.couldNotStart)
         }
         if output.quiet && format == .text {
             for diagnostic in report.diagnostics.sorted() { print(diagnostic) }
         } else {
             print(report.formatted(as: format.diagnosticFormat), terminator: "")
         }
-        if report.fails(strict: strict) { throw ExitCode(1) }
+        if report.fails(strict: strict) { throw ExitCode(ExitStatus.refused) }
     }
 }

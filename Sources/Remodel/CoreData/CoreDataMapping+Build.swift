@@ -208,7 +208,12 @@ extension CoreDataMapping {
                     }
                 }
             }
-            result.columns = sourcesByTarget.map { ValueColumn(target: $0.0, sources: $0.1) }
+            // A derived attribute the store computes is compared with Core Data's value, not copied.
+            let computed = Set(
+                layout.derivedColumns.filter { $0.kind != .timestamp && $0.table == result.target }.map(\.column))
+            let columns = sourcesByTarget.map { ValueColumn(target: $0.0, sources: $0.1) }
+            result.columns = columns.filter { !computed.contains($0.target) }
+            result.derived = columns.filter { computed.contains($0.target) }
             result.composites = composites.columns(in: version)
             for column in table.columns where !used.contains(column.name.uppercased()) {
                 mapping.differences.append("\(table.name) has column \(column.name), which the version does not have")

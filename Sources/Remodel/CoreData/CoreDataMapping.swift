@@ -50,6 +50,9 @@ package struct CoreDataMapping: Sendable {
         package var orders: [Order]
         /// The composite columns, each made of the leaf columns Core Data keeps (``CompositeColumn``).
         package var composites: [CompositeColumn] = []
+        /// The columns of derived attributes the store computes: not copied, but compared with what the new store
+        /// computes (`remodel import-core-data` refuses a value that differs).
+        package var derived: [ValueColumn] = []
     }
 
     /// A many-to-many relationship: a Core Data join table read into a Remodel join table.

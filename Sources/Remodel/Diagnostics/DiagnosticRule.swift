@@ -92,4 +92,13 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case xcodeMappingUnknownEntityMapping = "xcode-mapping-unknown-entity-mapping"
     case xcodeMappingUnknownVersion = "xcode-mapping-unknown-version"
     case xcodeMappingUnmappedEntity = "xcode-mapping-unmapped-entity"
+
+    // MARK: - Derived attributes
+
+    case derivationMissing = "derivation-missing"
+    case derivationSyntax = "derivation-syntax"
+    case derivationInvalid = "derivation-invalid"
+    case derivationUnsupported = "derivation-unsupported"
+    case derivationIgnored = "derivation-ignored"
+    case mappingDerivedAttribute = "mapping-derived-attribute"
 }

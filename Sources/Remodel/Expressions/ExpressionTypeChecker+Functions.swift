@@ -8,8 +8,13 @@ extension ExpressionTypeChecker {
             throw .type(
                 "unknown function '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: nameRange)
         }
+        // An argument is what the function reads (text for the string functions), not the expression's value; only
+        // coalesce passes its arguments' values on.
+        let stringArguments: Set<ExpressionFunction> = [.lowercase, .uppercase, .trim, .length, .replace]
+        let argumentChecker =
+            function == .coalesce ? self : expecting(stringArguments.contains(function) ? .string : nil)
         var typed: [Typed] = []
-        for argument in arguments { typed.append(try type(argument)) }
+        for argument in arguments { typed.append(try argumentChecker.type(argument)) }
         let optional = typed.contains { $0.type.isOptional }
 
         func arity(_ count: Int) throws(ExpressionDiagnostic) {
@@ -89,7 +94,7 @@ extension ExpressionTypeChecker {
             var resultRange = arguments[0].range
             for index in 1..<typed.count {
                 let (a, _) = try unify(result, typed[index], resultRange, arguments[index].range) { x, y in
-                    "the arguments of coalesce have different types: \(x) and \(y)"
+                    "the arguments of coalesce have different types: \(x) and \(y)" + mismatchHint(x, y)
                 }
                 result = a
                 resultRange = resultRange.lowerBound..<arguments[index].range.upperBound

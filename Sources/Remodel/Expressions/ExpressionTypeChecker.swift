@@ -11,6 +11,9 @@ package struct ExpressionTypeChecker: Sendable {
     package var model: ModelVersion
     /// The entity `$source` is an instance of.
     package var entity: Entity
+    /// The type the expression being checked is to have, where it is known (the destination attribute's): the
+    /// hints of its mistakes convert on the side that gives it (``textAndNumberHint(_:_:)``).
+    var expected: ExpressionType?
 
     /// Creates a checker for expressions over instances of `entity`.
     package init(model: ModelVersion, entity: Entity) {
@@ -48,9 +51,9 @@ package struct ExpressionTypeChecker: Sendable {
     package func check(
         _ expression: Expression, assignableTo type: AttributeType, optional: Bool
     ) throws(ExpressionDiagnostic) -> CheckedExpression {
-        var checked = try check(expression)
-        let source = checked.resultType.type
         let range = expression.range
+        var checked = try expecting(ExpressionType(type)).check(expression)
+        let source = checked.resultType.type
         let attribute =
             (["A", "E", "I", "O"].contains(type.rawValue.prefix(1)) ? "an " : "a ") + type.rawValue + " attribute"
         guard let destination = ExpressionType(type) else {
@@ -120,10 +123,10 @@ extension ExpressionTypeChecker {
         case .binary(let op, let left, let right, let operatorRange):
             return try binary(op, left, right, operatorRange: operatorRange)
         case .conditional(let condition, let then, let otherwise):
-            let typedCondition = try type(condition)
+            let typedCondition = try expecting(.boolean).type(condition)
             try requireBoolean(typedCondition, condition.range, "the condition of '?:'")
             let (a, b) = try unify(try type(then), try type(otherwise), then.range, otherwise.range) { left, right in
-                "the branches of '?:' have different types: \(left) and \(right)"
+                "the branches of '?:' have different types: \(left) and \(right)" + mismatchHint(left, right)
             }
             return Typed(
                 .conditional(typedCondition.node, a.node, b.node), a.type.type,
@@ -165,7 +168,8 @@ extension ExpressionTypeChecker {
         case .negate:
             let valueType = typed.type.type
             guard valueType.isNumeric else {
-                throw .type("cannot negate \(valueType); '-' needs a number", at: range)
+                let hint = valueType == .string ? ": convert it with int(…) or double(…)" : ""
+                throw .type("cannot negate \(valueType); '-' needs a number\(hint)", at: range)
             }
             return Typed(.negate(valueType, typed.node), valueType, optional: typed.type.isOptional)
         }
@@ -175,7 +179,11 @@ extension ExpressionTypeChecker {
         _ op: Expression.BinaryOperator, _ leftExpression: Expression, _ rightExpression: Expression,
         operatorRange: Range<Int>
     ) throws(ExpressionDiagnostic) -> Typed {
-        let left = try type(leftExpression), right = try type(rightExpression)
+        // The operands of a comparison or of `&&`, `||` are not the expression's value: their hints know no type.
+        let operands =
+            [.and, .or, .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op)
+            ? expecting(nil) : self
+        let left = try operands.type(leftExpression), right = try operands.type(rightExpression)
         let l = left.type.type, r = right.type.type
         let optional = left.type.isOptional || right.type.isOptional
         let whole = leftExpression.range.lowerBound..<rightExpression.range.upperBound
@@ -187,7 +195,7 @@ extension ExpressionTypeChecker {
                 op == .and ? .and(left.node, right.node) : .or(left.node, right.node), .boolean, optional: optional)
         case .nilCoalescing:
             let (a, b) = try unify(left, right, leftExpression.range, rightExpression.range) { x, y in
-                "the operands of '??' have different types: \(x) and \(y)"
+                "the operands of '??' have different types: \(x) and \(y)" + mismatchHint(x, y)
             }
             return Typed(
                 .coalesce([a.node, b.node]), a.type.type == .nil ? b.type.type : a.type.type,
@@ -195,7 +203,9 @@ extension ExpressionTypeChecker {
         case .add where l == .string || r == .string:
             guard l == r || l == .nil || r == .nil else {
                 let other = l == .string ? r : l
-                throw .type("cannot add \(l) and \(r); convert the \(other) with string(…)", at: operatorRange)
+                let hint =
+                    other.isNumeric ? textAndNumberHint(other, .add) : "convert the \(other) with string(…)"
+                throw .type("cannot add \(l) and \(r); \(hint)", at: operatorRange)
             }
             return Typed(.concatenate(left.node, right.node), .string, optional: optional)
         case .add, .subtract, .multiply, .divide, .remainder:
@@ -213,7 +223,14 @@ extension ExpressionTypeChecker {
             } else if let wider = ExpressionType.widerNumeric(l, r) {
                 arithmeticType = wider
             } else {
-                throw .type("cannot \(verb) \(l) and \(r); '\(op.rawValue)' needs numbers", at: operatorRange)
+                // Text among numbers is read as a number of the other operand's type (Integer between two texts).
+                let number = l.isNumeric ? l : r.isNumeric ? r : .integer
+                let hint =
+                    (l == .string && (r.isNumeric || r == .string)) || (r == .string && l.isNumeric)
+                    ? ": convert \(l == r ? "each String" : "the String") with \(textConversion(beside: number))(…) (nil when the text is not a number)"
+                    : ""
+                throw .type(
+                    "cannot \(verb) \(l) and \(r); '\(op.rawValue)' needs numbers\(hint)", at: operatorRange)
             }
             if op == .remainder && arithmeticType == .decimal {
                 throw .type("'%' is not defined for Decimal; convert with int(…) or double(…)", at: operatorRange)
@@ -244,10 +261,7 @@ extension ExpressionTypeChecker {
             return Typed(.isNil(tested.node, negated: op == .notEqual), .boolean, optional: false)
         }
         let (a, b) = try unify(left, right, leftExpression.range, rightExpression.range) { x, y in
-            let hint =
-                (x == .string && y.isNumeric) || (y == .string && x.isNumeric)
-                ? "; convert one side with string(…) or int(…)/double(…)" : ""
-            return "cannot compare \(x) and \(y)" + hint
+            "cannot compare \(x) and \(y)" + mismatchHint(x, y, .compare)
         }
         let valueType = a.type.type
         if op != .equal && op != .notEqual {

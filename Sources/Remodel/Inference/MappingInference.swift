@@ -253,9 +253,34 @@ struct EntityInference {
             sources: sourceAttributes, name: \.name, elementID: \.elementID)
         let matches = matcher.match(destinationAttributes, name: \.name, elementID: \.elementID)
         return zip(destinationAttributes, matches).map { attribute, match in
+            if let derivation = attribute.derivation {
+                return derivedAttribute(attribute, derivation, from: match, in: destinationEntity)
+            }
             guard let match else { return newAttribute(attribute, in: destinationEntity) }
             return carriedAttribute(attribute, from: match.source, provenance: match.provenance, in: destinationEntity)
         }
+    }
+
+    /// A derived attribute needs no value from the source: the store computes it. One that was derived the same
+    /// way under the same name maps from itself (an entity left as it was is copied whole); a `now()` carries the
+    /// time of a matched Date attribute.
+    private mutating func derivedAttribute(
+        _ attribute: Attribute, _ derivation: Derivation,
+        from match: ElementMatcher<Attribute, Attribute>.Match?, in entity: Entity
+    ) -> AttributeMapping {
+        if let match, match.provenance == .sameName, match.source.derivation == derivation,
+            match.source.type == attribute.type
+        {
+            return AttributeMapping(
+                destination: attribute.name, value: ValueExpression("$source.\(attribute.name)"),
+                sourceAttribute: attribute.name, provenance: .sameName)
+        }
+        if derivation.form == .now, let match, match.source.type == .date {
+            return AttributeMapping(
+                destination: attribute.name, value: ValueExpression("$source.\(match.source.name)"),
+                sourceAttribute: match.source.name, provenance: match.provenance)
+        }
+        return AttributeMapping(destination: attribute.name, value: nil, provenance: .derived(derivation.text))
     }
 
     private mutating func newAttribute(_ attribute: Attribute, in entity: Entity) -> AttributeMapping {

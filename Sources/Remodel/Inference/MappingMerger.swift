@@ -157,6 +157,15 @@ struct MappingMerger {
                         at: attributeRule.source.location(of: "name")))
                 continue
             }
+            if attribute.isComputedByStore {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, rule: .mappingDerivedAttribute,
+                        message:
+                            "\(destinationEntity.name).\(name) is derived (\(attribute.derivation?.text ?? "")): the store computes it, so a mapping gives it no value; remove this line",
+                        at: attributeRule.source.location(of: "name")))
+                continue
+            }
             let replacement = AttributeMapping(
                 destination: name, value: attributeRule.value, provenance: .explicit(attributeRule.source.location))
             if let index = mapping.attributes.firstIndex(where: { $0.destination == name }) {

@@ -1,5 +1,3 @@
-import Foundation
-
 extension ModelDiff {
     /// The diff for people: one block per changed entity, one line per changed property, then the lint.
     public var text: String {
@@ -34,35 +32,38 @@ extension ModelDiff {
 
     /// The diff as JSON for other programs (keys sorted, stable).
     public var json: String {
-        let object: [String: Any] = [
-            "from": from,
-            "to": to,
-            "entities": entities.map { entity -> [String: Any] in
-                var value: [String: Any] = [
-                    "name": entity.name, "change": entity.change.rawValue, "migration": entity.migration.rawValue,
-                    "properties": entity.properties.map { property -> [String: Any] in
-                        [
-                            "name": property.name, "change": property.change.rawValue, "details": property.details,
-                            "migration": property.migration,
-                        ]
-                    },
-                ]
-                if let source = entity.sourceName { value["renamedFrom"] = source }
-                return value
-            },
-            "lints": lints.map { lint -> [String: Any] in
-                var value: [String: Any] = [
-                    "rule": lint.rule, "severity": lint.severity.rawValue, "entity": lint.entity,
-                    "message": lint.message,
-                ]
-                if let property = lint.property { value["property"] = property }
-                return value
-            },
-        ]
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        JSONDocument.object(jsonMembers).rendered() + "\n"
+    }
+
+    /// The members of ``json``'s object, keys sorted: `entities`, `from`, `lints`, `to`.
+    package var jsonMembers: [(String, JSONDocument)] {
+        let entities = entities.map { entity -> JSONDocument in
+            var members: [(String, JSONDocument)] = [
+                ("change", .string(entity.change.rawValue)), ("migration", .string(entity.migration.rawValue)),
+                ("name", .string(entity.name)),
+                (
+                    "properties",
+                    .array(
+                        entity.properties.map { property in
+                            .object([
+                                ("change", .string(property.change.rawValue)),
+                                ("details", .array(property.details.map(JSONDocument.string))),
+                                ("migration", .string(property.migration)), ("name", .string(property.name)),
+                            ])
+                        })
+                ),
+            ]
+            if let source = entity.sourceName { members.append(("renamedFrom", .string(source))) }
+            return .object(members)
+        }
+        let lints = lints.map { lint -> JSONDocument in
+            var members: [(String, JSONDocument)] = [
+                ("entity", .string(lint.entity)), ("message", .string(lint.message)),
+            ]
+            if let property = lint.property { members.append(("property", .string(property))) }
+            members += [("rule", .string(lint.rule)), ("severity", .string(lint.severity.rawValue))]
+            return .object(members)
+        }
+        return [("entities", .array(entities)), ("from", .string(from)), ("lints", .array(lints)), ("to", .string(to))]
     }
 }

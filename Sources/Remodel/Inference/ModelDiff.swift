@@ -53,7 +53,9 @@ public struct ModelDiff: Sendable {
 
         public var description: String { "\(severity.rawValue): \(message) [\(rule)]" }
 
-        init(rule: DiagnosticRule, severity: Severity, entity: String, property: String? = nil, message: String) {
+        package init(
+            rule: DiagnosticRule, severity: Severity, entity: String, property: String? = nil, message: String
+        ) {
             self.rule = rule.rawValue
             self.severity = severity
             self.entity = entity
@@ -73,12 +75,13 @@ public struct ModelDiff: Sendable {
     /// The inferred mapping the diff describes.
     public var mapping: MappingModel
 
-    /// Compares two versions of a bundle side by side, without walking the versions between them.
+    /// Compares two versions of a bundle side by side, without walking the versions between them, through
+    /// `mapping` (default: the inferred one).
     /// - Throws: ``RemodelError`` when a version does not exist.
-    init(comparing bundle: ModelBundle, from: String, to: String) throws(RemodelError) {
+    init(comparing bundle: ModelBundle, from: String, to: String, mapping: MappingModel? = nil) throws(RemodelError) {
         let source = try bundle.requireVersion(named: from, code: .invalidMapping)
         let destination = try bundle.requireVersion(named: to, code: .invalidMapping)
-        let mapping = MappingInference.infer(from: source, to: destination, modelName: bundle.name)
+        let mapping = mapping ?? MappingInference.infer(from: source, to: destination, modelName: bundle.name)
         var builder = ModelDiffBuilder(source: source, destination: destination, mapping: mapping)
         self.from = from
         self.to = to

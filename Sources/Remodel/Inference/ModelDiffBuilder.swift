@@ -105,11 +105,14 @@ struct ModelDiffBuilder {
                     migration: migration))
         }
         let removed = source.attributes(of: sourceEntity).filter { $0.isStored && !usedSources.contains($0.name) }
-        for attribute in removed {
+        // A derived attribute's values are the store's computation: none is lost with it.
+        for attribute in removed where !attribute.isComputedByStore {
             lints.append(
                 ModelDiff.Lint(
                     rule: .dataDropped, severity: .warning, entity: entity.name, property: attribute.name,
                     message: "\(sourceEntity.name).\(attribute.name) is removed: its values will be dropped"))
+        }
+        for attribute in removed {
             changes.append(
                 ModelDiff.PropertyChange(
                     name: attribute.name, change: .removed, details: [attribute.type.rawValue], migration: "dropped"))

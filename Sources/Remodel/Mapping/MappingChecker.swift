@@ -78,6 +78,15 @@ package enum MappingChecker {
                         try ExpressionParser.parse(value.text), assignableTo: attribute.type,
                         optional: attribute.isOptional)
                     checkedMapping.values[attributeMapping.destination] = checked
+                    // A required attribute with a default takes it in a nil's place; one without refuses the nil.
+                    for warning in checked.warnings
+                    where warning.rule != .expressionOptional || ModelDefaultValue.stored(for: attribute) == nil {
+                        diagnostics.append(
+                            diagnostic(
+                                "\(destinationName).\(attribute.name): \(warning.message)", rule: warning.rule,
+                                expression: value, offset: warning.range.lowerBound, entity: destinationName,
+                                severity: .warning))
+                    }
                     if let problem = probe.problem(with: checked) {
                         diagnostics.append(
                             diagnostic(
@@ -138,13 +147,14 @@ package enum MappingChecker {
     }
 
     private static func diagnostic(
-        _ message: String, rule: DiagnosticRule, expression: ValueExpression, offset: Int, entity: String
+        _ message: String, rule: DiagnosticRule, expression: ValueExpression, offset: Int, entity: String,
+        severity: Severity = .error
     ) -> Diagnostic {
         let translated =
             expression.origin.map { " (in \(expression.text), translated from the Xcode expression \($0.original))" }
             ?? ""
         return Diagnostic(
-            .error, rule: rule, message: message + translated,
+            severity, rule: rule, message: message + translated,
             at: expression.location(atOffset: offset)
                 ?? SourceLocation(file: "(inferred mapping of \(entity))", line: 1, column: 1 + offset))
     }

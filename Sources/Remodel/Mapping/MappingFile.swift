@@ -58,3 +58,15 @@ public struct MappingFile: Sendable, Hashable {
     /// The `<mapping>` element.
     public var source: ElementSource
 }
+
+extension MappingFile {
+    /// A second mapping (file or Xcode mapping model) for a pair of versions that one maps already (`first`).
+    static func duplicateStep(from source: String, to destination: String, first: String, at location: SourceLocation?)
+        -> Diagnostic
+    {
+        Diagnostic(
+            .error, rule: .mappingDuplicateStep,
+            message: "a second mapping from '\(source)' to '\(destination)'; the first is \(first): keep one",
+            at: location)
+    }
+}

@@ -15,6 +15,9 @@ public enum Provenance: Sendable, Hashable, CustomStringConvertible {
     case removed
     /// Written in a mapping file.
     case explicit(SourceLocation)
+    /// A derived attribute: the store computes it (the derivation as Remodel writes it, such as `books.@count`);
+    /// for `now()`, the time of the migration where no time is carried.
+    case derived(String)
 
     /// A short phrase for listings, such as `inferred: renamed from yearsSinceBirth`.
     public var description: String {
@@ -26,6 +29,7 @@ public enum Provenance: Sendable, Hashable, CustomStringConvertible {
         case .newAndEmpty: return "inferred: new, starts empty"
         case .removed: return "inferred: removed, data dropped"
         case .explicit(let location): return "mapping file \(location)"
+        case .derived(let derivation): return "derived: computed by the store (\(derivation))"
         }
     }
 

@@ -41,7 +41,8 @@ public struct Migrator: Sendable {
     /// It writes nothing, in the store or beside it: see ``StoreInspector`` for how a store in WAL mode
     /// or with an unfinished transaction is read.
     public func plan(storeAt path: String) throws(RemodelError) -> MigrationPlan {
-        try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
+        guard FileSystem.exists(atPath: path) else { throw Self.missingStore(path) }
+        return try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) in
             try plan(for: try StoreInspector.inspect(snapshot, bundle: bundle), store: try snapshot.connection())
         }
     }
@@ -81,6 +82,10 @@ public struct Migrator: Sendable {
                     offset == 0 && countsLosses
                         ? try loss.counted(on: store, layout: step.sourceLayout, tables: .destination) : loss)
             }
+            if offset == 0 && countsLosses {
+                plan.losses += try NilValueCount.counted(
+                    step, on: store, tables: .destination, environment: ExpressionEnvironment())
+            }
         }
         return plan
     }
@@ -90,13 +95,18 @@ public struct Migrator: Sendable {
         case .older(let version, _), .current(let version):
             return version
         case .missing:
-            throw RemodelError(
-                .storeMissing,
-                "there is no store at \(inspection.path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
-                path: inspection.path)
+            throw missingStore(inspection.path)
         default:
             throw inspection.refusal(or: .incompatibleStore)
         }
+    }
+
+    /// The error for a store that is not there: nothing to migrate.
+    private static func missingStore(_ path: String) -> RemodelError {
+        RemodelError(
+            .storeMissing,
+            "there is no store at \(path), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)",
+            path: path)
     }
 
     /// Migrates the store at `path` to the target version, reporting progress to `progress`.
@@ -171,24 +181,12 @@ public struct Migrator: Sendable {
             try tracker.reportWaiting(otherFraction: holder?.fraction)
         }
         defer { migrationLock?.release() }
-        // Fail fast, before taking the store's lock, on what is not a store of this model, and stop at once at a
-        // store already at the target (another process may just have migrated it). A caller that has just
-        // inspected the store (a launch) hands what it found, unless it waited for another migration here. A
-        // store another process is writing is not refused here: the lock waits for the writer, then reads the
-        // version again.
-        if let inspected, !waited {
-            try checkMigratable(inspected)
-        } else {
-            do {
-                let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
-                try checkMigratable(inspection)
-                if let report = try alreadyAtTarget(inspection, started: started, tracker: tracker) {
-                    // What an interrupted run left is this migration's to remove: no other can run while it holds
-                    // the lock.
-                    if migrationLock != nil { files.removeLeftovers() }
-                    return report
-                }
-            } catch  where error.code == .locked {}
+        if let report = try checkBeforeLocking(
+            path, inspected: waited ? nil : inspected, started: started, tracker: tracker)
+        {
+            // What an interrupted run left is this migration's to remove: no other can run while it holds the lock.
+            if migrationLock != nil { files.removeLeftovers() }
+            return report
         }
         try tracker.report(.planning, pass: 0, entity: nil, completed: 0, total: 1, force: true)
 
@@ -196,25 +194,55 @@ public struct Migrator: Sendable {
         defer { lock.release() }
         files.removeLeftovers()
         let plan = try plan(under: lock)
-        let passes = plan.passes
-        tracker.planned(passes: passes)
+        tracker.planned(passes: plan.passes)
         try tracker.report(.planning, pass: 0, entity: nil, completed: 1, total: 1, force: true)
         guard !plan.steps.isEmpty else {
             try tracker.report(.finished, pass: 1, entity: nil, completed: 1, total: 1, force: true)
             return MigrationReport(
                 path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: 0,
-                objects: 0,
-                seconds: MonotonicClock.seconds() - started, backupPath: nil,
+                objects: 0, seconds: MonotonicClock.seconds() - started, backupPath: nil,
                 rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         }
 
-        try DiskSpace.check(storePath: files.target, passes: passes.count, available: options.availableBytes)
+        // Every file the migration writes beside the store must be one it makes or made (DESIGN.md, Migration 14).
+        try files.requireOwnFiles(keepingBackup: keepsBackup(plan))
+        try DiskSpace.check(storePath: files.target, passes: plan.passes.count, available: options.availableBytes)
         FaultPoint.planned.reach()
-        let environment = ExpressionEnvironment()
-        var built = Built()
+        let built = try buildAndReplace(plan, files: files, lock: lock, tracker: tracker)
+        files.removeLeftovers()
+        try tracker.report(.finished, pass: plan.passes.count, entity: nil, completed: 1, total: 1, force: true)
+        return report(of: plan, built: built, files: files, lock: lock, seconds: MonotonicClock.seconds() - started)
+    }
+
+    /// Fails fast, before taking the store's lock, on what is not a store of this model, and stops at once at a
+    /// store already at the target (another process may just have migrated it): its report. A caller that has just
+    /// inspected the store (a launch) hands what it found (`inspected`), unless the migration waited for another.
+    /// A store another process is writing is not refused here: the lock waits for the writer, then reads the
+    /// version again.
+    private func checkBeforeLocking(
+        _ path: String, inspected: StoreInspection?, started: Double, tracker: ProgressTracker
+    ) throws(RemodelError) -> MigrationReport? {
+        if let inspected {
+            try checkMigratable(inspected)
+            return nil
+        }
         do {
-            built = try build(
-                plan, passes: passes, files: files, lock: lock, environment: environment, tracker: tracker)
+            let inspection = try StoreInspector.inspect(path: path, bundle: bundle)
+            try checkMigratable(inspection)
+            return try alreadyAtTarget(inspection, started: started, tracker: tracker)
+        } catch  where error.code == .locked {
+            return nil
+        }
+    }
+
+    /// Builds the migrated store from the plan and puts it in the original's place; a failure removes what it made.
+    private func buildAndReplace(_ plan: MigrationPlan, files: StoreFiles, lock: StoreLock, tracker: ProgressTracker)
+        throws(RemodelError) -> Built
+    {
+        let environment = ExpressionEnvironment()
+        do {
+            var built = try build(
+                plan, passes: plan.passes, files: files, lock: lock, environment: environment, tracker: tracker)
             // A WAL store another connection wrote to in the moment it left WAL mode is built again, from the
             // store as it is now: the lock, in rollback-journal mode by then, lets no write pass any more.
             while try !lock.replaceStore(
@@ -224,24 +252,30 @@ public struct Migrator: Sendable {
                 built = try build(
                     again, passes: again.passes, files: files, lock: lock, environment: environment, tracker: tracker)
             }
+            return built
         } catch {
             files.removeLeftovers()
             // Errors about the data (validation, cancellation) know no file of their own, and an error on one of the
             // migration's own files (the store being built, a step's store) names a file the user never sees: name
             // the store.
             var error = error
-            if error.path == nil && error.location == nil { error.path = path }
-            if let named = error.path, named.hasPrefix(files.target + ".remodel-") { error.path = path }
+            if error.path == nil && error.location == nil { error.path = files.path }
+            if let named = error.path, named.hasPrefix(files.target + ".remodel-") { error.path = files.path }
             throw error
         }
-        files.removeLeftovers()
-        try tracker.report(.finished, pass: passes.count, entity: nil, completed: 1, total: 1, force: true)
+    }
+
+    /// What the migration did.
+    private func report(of plan: MigrationPlan, built: Built, files: StoreFiles, lock: StoreLock, seconds: Double)
+        -> MigrationReport
+    {
         var report = MigrationReport(
-            path: path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion, steps: plan.steps.count,
-            objects: built.objects, seconds: MonotonicClock.seconds() - started,
-            backupPath: keepsBackup(plan) ? files.backupPath : nil,
-            losses: built.losses, rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
+            path: files.path, sourceVersion: plan.sourceVersion, targetVersion: plan.targetVersion,
+            steps: plan.steps.count, objects: built.objects, seconds: seconds,
+            backupPath: keepsBackup(plan) ? files.backupPath : nil, losses: built.losses,
+            rolledBackUnfinishedTransaction: lock.rolledBackUnfinishedTransaction)
         report.isDowngrade = plan.isDowngrade
+        (report.rebuiltIndexes, report.unfiredTriggers) = AppUpkeep.report(plan.rehearsals.map(\.upkeep))
         report.writtenTables = built.writtenTables
         report.tableCount = built.tableCount
         return report
@@ -272,7 +306,7 @@ public struct Migrator: Sendable {
     private func plan(under lock: StoreLock) throws(RemodelError) -> MigrationPlan {
         let inspection = try lock.inspect(bundle: bundle)
         var plan = try lock.withConnection { (connection) throws(RemodelError) -> MigrationPlan in
-            try self.plan(for: inspection, store: connection, countsLosses: false)
+            try self.plan(for: inspection, store: connection, countsLosses: false, readsRebuiltTables: false)
         }
         plan.history = lock.metadata?.history
         return plan
@@ -316,7 +350,12 @@ public struct Migrator: Sendable {
                 (destination: String) throws(RemodelError) in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
                 if from == files.path {
-                    try lock.copyStore(to: destination)
+                    // The tables the pass drops from the copy are copied last, then read at once (see below).
+                    let dropped = stepPlans.first.map {
+                        StoreRewrite.tablesNotCarried(source: $0.sourceLayout, changes: $0.changes)
+                    }
+                    try lock.copyStore(to: destination, tablesLast: dropped ?? [])
+                    try checkRebuiltRowsPlaceable(plan, lock: lock, path: files.path)
                 } else {
                     try FileCopy.copy(from, to: destination)
                 }
@@ -369,11 +408,15 @@ public struct Migrator: Sendable {
 extension Migrator {
     /// The plan for a store so inspected, read on `store`: a downgrade from the model it carries when it is
     /// newer and ``MigrationOptions/downgrade`` allows one, else the plan from its version along the bundle.
-    func plan(for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true) throws(RemodelError)
-        -> MigrationPlan
-    {
+    ///
+    /// `readsRebuiltTables: false` leaves the search for rows no entity can place in tables read whole to
+    /// ``checkRebuiltRowsPlaceable(_:lock:path:)``, which a migration runs once the store is copied.
+    func plan(
+        for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true,
+        readsRebuiltTables: Bool = true
+    ) throws(RemodelError) -> MigrationPlan {
         var plan: MigrationPlan
-        if case .newer = inspection.state, options.downgrade != .refuse {
+        if options.downgrade != .refuse, goesDown(inspection) {
             plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)
         } else {
             plan = try makePlan(from: try Self.migratableVersion(inspection), store: store, countsLosses: countsLosses)
@@ -386,19 +429,32 @@ extension Migrator {
         // One pass writes what the migration writes.
         plan.tablesWritten = Set(
             plan.passes.count == 1 ? plan.writtenTables[0] : PassExecutor.writtenTables(of: plan.stepPlans))
-        try checkEveryRowPlaceable(plan, store: store, path: inspection.path)
+        let scope: UnplaceableRows.Scope =
+            options.checksEverything ? .all : readsRebuiltTables ? .indexedAnd(plan.tablesRebuiltFrom) : .indexed
+        try checkEveryRowPlaceable(plan, store: store, path: inspection.path, scope: scope)
         return plan
+    }
+
+    /// Searches the tables the plan rebuilds that only a whole read can search (those without an index on
+    /// `_entity`) for rows no entity can place, on the lock's connection. A migration runs it just after copying
+    /// the store, whose pages of those tables it copies last (``StoreLock/copyStore(to:tablesLast:)``): the
+    /// search, the step's counts and phase 1 then read them one after the other, while the file cache still
+    /// holds them, instead of once before the copy and again after it on a store larger than the cache.
+    func checkRebuiltRowsPlaceable(_ plan: MigrationPlan, lock: StoreLock, path: String) throws(RemodelError) {
+        guard !options.checksEverything else { return }
+        try lock.withConnection { (store) throws(RemodelError) in
+            try checkEveryRowPlaceable(plan, store: store, path: path, scope: .indexedAnd(plan.tablesRebuiltFrom))
+        }
     }
 
     /// Refuses a store whose rows a step would read entity by entity while some `_entity` names no entity it
     /// can place: they would be left out of the migrated store without a word. Tables with an `_entity` index
     /// are searched in it (the inspection did, too); a table of one entity is read whole only when the plan
     /// rebuilds it, or everything is checked (``MigrationOptions/checksEverything``).
-    private func checkEveryRowPlaceable(_ plan: MigrationPlan, store: SQLiteConnection, path: String)
-        throws(RemodelError)
-    {
+    private func checkEveryRowPlaceable(
+        _ plan: MigrationPlan, store: SQLiteConnection, path: String, scope: UnplaceableRows.Scope
+    ) throws(RemodelError) {
         guard let first = plan.stepPlans.first else { return }
-        let scope: UnplaceableRows.Scope = options.checksEverything ? .all : .indexedAnd(plan.tablesRebuiltFrom)
         // A table read whole here is read once, page by page, on the connection that holds the lock for the whole
         // migration: with SQLite's default cache it kept 2 MiB of those pages to the end (the benchmark change's
         // Person table), so it reads through a scan's few pages, then gets its own size back.
@@ -413,6 +469,21 @@ extension Migrator {
             path: path, state: .schemaDrift(version: plan.sourceVersion, drifts: drifts), modelName: bundle.name,
             currentVersionName: bundle.currentVersionName, migrationSteps: nil
         ).refusal(or: .schemaDrift)
+    }
+
+    /// Whether a store so inspected is migrated down: newer than the bundle, or at a version of it after the target.
+    private func goesDown(_ inspection: StoreInspection) -> Bool {
+        switch inspection.state {
+        case .newer:
+            return true
+        case .current(let version), .older(let version, _):
+            guard let target = options.targetVersion, let to = bundle.index(ofVersion: target),
+                let from = bundle.index(ofVersion: version)
+            else { return false }
+            return to < from
+        default:
+            return false
+        }
     }
 
     /// Throws unless a store so inspected can be migrated with these options (a newer store can, when a

@@ -25,6 +25,8 @@ public struct Attribute: Sendable, Hashable {
         var valueTransformerName: String?
         var compositeName: String?
         var userInfo: [String: String] = [:]
+        var isDerived = false
+        var derivationExpression: String?
 
         /// The box for these fields, nil when every one is unset (one form for one value, so `==` and hashing
         /// of `Fields` stay those of the fields).
@@ -108,6 +110,19 @@ public struct Attribute: Sendable, Hashable {
         get { fields.value.rare?.value.userInfo ?? [:] }
         set { changeRare { $0.userInfo = newValue } }
     }
+    /// Whether the store computes the value from ``derivationExpression`` (Xcode's `derived="YES"`, Core Data's
+    /// `NSDerivedAttributeDescription`): no write path sets it (docs/MODELS.md, "Derived attributes").
+    public var isDerived: Bool {
+        get { fields.value.rare?.value.isDerived ?? false }
+        set { changeRare { $0.isDerived = newValue } }
+    }
+    /// The derivation as written (`derivationExpression`): Core Data's expression grammar, such as
+    /// `books.@count`, `author.name` or `canonical:(title)`. Kept as written even where ``isDerived`` is off
+    /// (Xcode keeps it when the box is unticked), and meaningful only where it is on.
+    public var derivationExpression: String? {
+        get { fields.value.rare?.value.derivationExpression }
+        set { changeRare { $0.derivationExpression = newValue } }
+    }
     /// Where the attribute is written.
     public var source: ElementSource {
         get { fields.value.source }
@@ -128,7 +143,7 @@ public struct Attribute: Sendable, Hashable {
         maxValue: String? = nil, regularExpression: String? = nil, elementID: String? = nil,
         versionHashModifier: String? = nil, valueTransformerName: String? = nil,
         compositeName: String? = nil, isIndexed: Bool = false, userInfo: [String: String] = [:],
-        source: ElementSource = .synthetic
+        isDerived: Bool = false, derivationExpression: String? = nil, source: ElementSource = .synthetic
     ) {
         fields = CopyOnWrite(
             Fields(
@@ -143,7 +158,8 @@ public struct Attribute: Sendable, Hashable {
                 rare: Rare(
                     minValue: minValue, maxValue: maxValue, regularExpression: regularExpression,
                     versionHashModifier: versionHashModifier, valueTransformerName: valueTransformerName,
-                    compositeName: compositeName, userInfo: userInfo
+                    compositeName: compositeName, userInfo: userInfo, isDerived: isDerived,
+                    derivationExpression: derivationExpression
                 ).boxed,
                 source: source))
     }

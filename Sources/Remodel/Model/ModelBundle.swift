@@ -103,7 +103,7 @@ public struct ModelBundle: Sendable, Hashable {
     }
 
     /// The error for a version the bundle does not have: it lists those it has.
-    func unknownVersion(_ name: String, code: RemodelError.Code) -> RemodelError {
+    package func unknownVersion(_ name: String, code: RemodelError.Code) -> RemodelError {
         let names = versionNames.map { "\"\($0)\"" }.joined(separator: ", ")
         return RemodelError(
             code, "model \"\(self.name)\" has no version \"\(name)\"; its versions are \(names)", path: path)

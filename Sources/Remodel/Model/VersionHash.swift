@@ -12,7 +12,9 @@ import Foundation
 /// parent "<parent's hash, or empty>"
 /// abstract 0|1
 /// modifier "<versionHashModifier, or empty>"
-/// attribute "name" "Type" optional 0|1 modifier "…"            (one per stored attribute, sorted by name)
+/// attribute "name" "Type" optional 0|1 modifier "…"            (one per stored attribute, sorted by name;
+///                                                               a derived one ends ` derived "<expression>"`,
+///                                                               the expression as Remodel writes it)
 /// relationship "name" "Destination" "inverse" tomany 0|1 ordered 0|1 optional 0|1 min N max N modifier "…"
 /// ```
 ///
@@ -55,9 +57,12 @@ extension ModelVersion {
         lines.append("abstract \(flag(entity.isAbstract))")
         lines.append("modifier \(quoted(entity.versionHashModifier ?? ""))")
         for attribute in entity.attributes.filter(\.isStored).sorted(by: { $0.name < $1.name }) {
-            lines.append(
+            var line =
                 "attribute \(quoted(attribute.name)) \(quoted(attribute.type.rawValue)) optional \(flag(attribute.isOptional)) modifier \(quoted(attribute.versionHashModifier ?? ""))"
-            )
+            // What the store computes is part of what it holds; left out for every other attribute, so no hash of a
+            // model without derived attributes changes.
+            if attribute.isDerived { line += " derived \(quoted(Self.hashedDerivation(of: attribute)))" }
+            lines.append(line)
         }
         for relationship in entity.relationships.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
             let minimum = relationship.minCount.map(String.init) ?? ""
@@ -67,6 +72,15 @@ extension ModelVersion {
             )
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ModelVersion {
+    /// A derived attribute's expression as the hash reads it: as Remodel writes it when it parses (so spacing does
+    /// not change the hash), else as written.
+    fileprivate static func hashedDerivation(of attribute: Attribute) -> String {
+        let text = attribute.derivationExpression ?? ""
+        return (try? Derivation(parsing: text))?.text ?? text
     }
 }
 

@@ -203,6 +203,8 @@ package enum ModelFileReader {
                 compositeName: value(.composite, node),
                 isIndexed: flag(node, .indexed),
                 userInfo: userInfo(node),
+                isDerived: flag(node, .derived),
+                derivationExpression: value(.derivationExpression, node),
                 source: tree.source(of: node))
         }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// `remodel validate` as a whole: every model at or under the paths, then
 /// every mapping file found there, read, merged over inference and
-/// type-checked against the bundle its `model` attribute names.
+/// type-checked against the bundle its `model` attribute names, then every
+/// bundle's steps, as a migration plans them (``StepValidation``).
 ///
 /// For example:
 /// ```swift
@@ -32,28 +33,47 @@ public enum ProjectValidation {
         paths: [String], registeredPolicyClasses: Set<String> = [], progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> ValidationReport {
         let reporter = OperationProgressReporter(progress)
-        var report = try Validation.validate(paths: paths, progress: reporter)
-        guard !report.mappingFiles.isEmpty else { return report }
-        let searched = (paths.isEmpty ? Validation.defaultPaths : paths) + ["Models"]
-        let bundles = Self.bundles(under: searched.filter { FileManager.default.fileExists(atPath: $0) })
-        var diagnostics = report.diagnostics
-        let files = report.modelCount + report.mappingFiles.count
-        var steps = XcodeMappingValidation.RemodelSteps()
-        for (done, path) in report.mappingFiles.enumerated() where !XcodeMappingLoader.isXcodeMapping(path) {
-            reporter.report("checking", item: path, completed: report.modelCount + done, total: files, unit: .files)
-            diagnostics += check(mappingFile: path, bundles: bundles, searched: searched)
-            steps.add(path)
+        let report = try Validation.validate(paths: paths, progress: reporter)
+        var diagnostics: [Diagnostic] = []
+        if !report.mappingFiles.isEmpty {
+            let searched = (paths.isEmpty ? Validation.defaultPaths : paths) + ["Models"]
+            let bundles = Self.bundles(under: searched.filter { FileManager.default.fileExists(atPath: $0) })
+            let files = report.modelCount + report.mappingFiles.count
+            var steps = XcodeMappingValidation.RemodelSteps()
+            for (done, path) in report.mappingFiles.enumerated() where !XcodeMappingLoader.isXcodeMapping(path) {
+                reporter.report(
+                    "checking", item: path, completed: report.modelCount + done, total: files, unit: .files)
+                diagnostics += check(mappingFile: path, bundles: bundles, searched: searched)
+                if let duplicate = steps.add(path) { diagnostics.append(duplicate) }
+            }
+            for path in report.mappingFiles where XcodeMappingLoader.isXcodeMapping(path) {
+                diagnostics += XcodeMappingValidation.check(
+                    path: path, bundles: bundles, searched: searched, remodelSteps: steps,
+                    registeredPolicyClasses: registeredPolicyClasses)
+            }
+            reporter.report("checking", item: nil, completed: files, total: files, unit: .files)
         }
-        for path in report.mappingFiles where XcodeMappingLoader.isXcodeMapping(path) {
-            diagnostics += XcodeMappingValidation.check(
-                path: path, bundles: bundles, searched: searched, remodelSteps: steps,
-                registeredPolicyClasses: registeredPolicyClasses)
+        // A step is checked with the mapping files that can be read: while one has errors, those are what to fix.
+        if !diagnostics.containsErrors { diagnostics += steps(of: report, paths: paths) }
+        return ValidationReport(
+            diagnostics: report.diagnostics + diagnostics, modelCount: report.modelCount,
+            versionCount: report.versionCount, mappingFiles: report.mappingFiles)
+    }
+
+    /// The steps of every bundle checked that has no error, with the mapping files found among the paths, or
+    /// under `Mappings` (``StepValidation``).
+    private static func steps(of report: ValidationReport, paths: [String]) -> [Diagnostic] {
+        var files = report.mappingFiles
+        var searched = paths.isEmpty ? Validation.defaultPaths : paths
+        if !paths.isEmpty, FileManager.default.fileExists(atPath: "Mappings") {
+            var mappings = ModelSearch()
+            try? mappings.add("Mappings")
+            files += mappings.mappingFiles.filter { !files.contains($0) }
+            searched.append("Mappings")
         }
-        reporter.report("checking", item: nil, completed: files, total: files, unit: .files)
-        report = ValidationReport(
-            diagnostics: diagnostics, modelCount: report.modelCount, versionCount: report.versionCount,
-            mappingFiles: report.mappingFiles)
-        return report
+        return report.bundlesWithoutErrors.flatMap { bundle in
+            StepValidation.check(bundle, mappingFiles: files, searched: searched)
+        }
     }
 
     private static func bundles(under paths: [String]) -> [String: ModelBundle] {

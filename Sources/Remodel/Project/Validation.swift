@@ -46,6 +46,7 @@ package enum Validation {
             try search.add(trimmed(root))
         }
         var diagnostics: [Diagnostic] = []
+        var bundles: [ModelBundle] = []
         var versionCount = 0
         let files = search.models.count + search.mappingFiles.count
         for (done, model) in search.models.enumerated() {
@@ -54,13 +55,19 @@ package enum Validation {
             diagnostics += result.diagnostics
             versionCount += model.versionCount
             if let bundle = result.bundle {
-                diagnostics += ModelValidator.validate(bundle)
+                let found = ModelValidator.validate(bundle)
+                diagnostics += found
+                if bundle.versionNames.count > 1, !(result.diagnostics + found).containsErrors {
+                    bundles.append(bundle)
+                }
             }
         }
         progress.report("checking", item: nil, completed: search.models.count, total: files, unit: .files)
-        return ValidationReport(
+        var report = ValidationReport(
             diagnostics: diagnostics, modelCount: search.models.count, versionCount: versionCount,
             mappingFiles: search.mappingFiles.sorted())
+        report.bundlesWithoutErrors = bundles
+        return report
     }
 
     private static func trimmed(_ path: String) -> String {

@@ -8,10 +8,17 @@ enum XcodeMappingValidation {
     struct RemodelSteps {
         private var paths: [String: String] = [:]
 
-        /// Records the step of a Remodel mapping file (unreadable files are skipped).
-        mutating func add(_ path: String) {
-            guard let file = MappingFileReader.read(path: path).0 else { return }
-            paths[Self.key(file.modelName, file.sourceVersion, file.destinationVersion)] = path
+        /// Records the step of a Remodel mapping file (unreadable files are skipped): the first file of a step is
+        /// the one kept. - Returns: `mapping-duplicate-step` when a file recorded before maps the same step.
+        mutating func add(_ path: String) -> Diagnostic? {
+            guard let file = MappingFileReader.read(path: path).0 else { return nil }
+            let key = Self.key(file.modelName, file.sourceVersion, file.destinationVersion)
+            if let first = paths[key] {
+                return MappingFile.duplicateStep(
+                    from: file.sourceVersion, to: file.destinationVersion, first: first, at: file.source.location)
+            }
+            paths[key] = path
+            return nil
         }
 
         /// The Remodel mapping file for a step, if there is one.

@@ -4,15 +4,31 @@
 struct SQLTriggerHeader {
     /// The columns of `UPDATE OF a, b` (unquoted), empty when the trigger fires on any update or another event.
     private(set) var updatedColumns: [String] = []
+    /// What fires it and when, as the header says it: `AFTER INSERT`, `BEFORE UPDATE OF`, `DELETE` (SQLite's
+    /// default time, `BEFORE`, is not written); empty when the header names no event.
+    private(set) var event = ""
+    /// Whether an update fires it (of any column, or of one of ``updatedColumns``).
+    var firesOnUpdate: Bool { event.hasSuffix("UPDATE") || event.hasSuffix("UPDATE OF") }
 
     /// Reads the header; `nil` when the text has no `UPDATE OF … ON` this reader follows and is not a trigger.
     init?(_ sql: String) {
         let tokens = Self.tokens(sql)
         guard tokens.first?.text.uppercased() == "CREATE" else { return nil }
         var index = 0
+        var time = ""
         while index + 1 < tokens.count {
             let word = tokens[index]
-            if !word.isQuoted && word.text.uppercased() == "BEGIN" { break }
+            let upper = word.isQuoted ? "" : word.text.uppercased()
+            if upper == "BEGIN" { break }
+            if event.isEmpty {
+                switch upper {
+                case "BEFORE", "AFTER": time = upper + " "
+                case "INSTEAD": time = "INSTEAD OF "
+                case "INSERT", "DELETE": event = time + upper
+                case "UPDATE": event = time + (tokens[index + 1].text.uppercased() == "OF" ? "UPDATE OF" : "UPDATE")
+                default: break
+                }
+            }
             if !word.isQuoted && word.text.uppercased() == "UPDATE", !tokens[index + 1].isQuoted,
                 tokens[index + 1].text.uppercased() == "OF"
             {

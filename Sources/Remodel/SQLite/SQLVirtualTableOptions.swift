@@ -5,12 +5,22 @@ import Foundation
 struct SQLVirtualTableOptions {
     /// Each option's value, unquoted, by lowercased key.
     private var values: [String: String] = [:]
+    /// The module's name, lowercased (`fts5`): the word before the argument list.
+    private(set) var module = ""
+    /// The arguments that set no option, trimmed (an FTS index's columns: `title`, `body UNINDEXED`).
+    private(set) var columns: [String] = []
 
     /// Reads the options; `nil` when the text has no argument list.
     init?(_ sql: String) {
         let characters = Array(sql.unicodeScalars)
-        guard let open = characters.firstIndex(of: "("), let close = characters.lastIndex(of: ")"), open < close
+        guard let open = Self.argumentListStart(characters), let close = characters.lastIndex(of: ")"), open < close
         else { return nil }
+        var word = String.UnicodeScalarView()
+        for character in characters[..<open].reversed() {
+            if character.properties.isWhitespace { if word.isEmpty { continue } else { break } }
+            word.insert(character, at: word.startIndex)
+        }
+        module = Self.unquoted(String(word)).lowercased()
         var arguments: [String] = []
         var current = String.UnicodeScalarView()
         var quote: Unicode.Scalar?
@@ -41,10 +51,33 @@ struct SQLVirtualTableOptions {
         arguments.append(String(current))
         for argument in arguments {
             let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else { continue }
+            guard parts.count == 2 else {
+                if let column = parts.first, !column.isEmpty { columns.append(column) }
+                continue
+            }
             values[Self.unquoted(parts[0]).lowercased()] = Self.unquoted(parts[1])
         }
     }
+
+    /// The first `(` outside quotes: a table's name may hold one (`"notes (old)"`).
+    private static func argumentListStart(_ characters: [Unicode.Scalar]) -> Int? {
+        var quote: Unicode.Scalar?
+        for (index, character) in characters.enumerated() {
+            if let open = quote {
+                if character == (open == "[" ? "]" : open) { quote = nil }
+                continue
+            }
+            switch character {
+            case "'", "\"", "`", "[": quote = character
+            case "(": return index
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Whether the module is one of SQLite's full-text indexes (FTS3, FTS4, FTS5).
+    var isFullTextIndex: Bool { ["fts3", "fts4", "fts5"].contains(module) }
 
     /// The value of an option (`content`), unquoted; `nil` when the statement does not set it.
     func value(of key: String) -> String? { values[key.lowercased()] }

@@ -21,3 +21,11 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
     /// Whether the value is `NULL`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 }
+
+extension SQLiteValue {
+    /// The integer, if the value is one.
+    public var integerValue: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+}

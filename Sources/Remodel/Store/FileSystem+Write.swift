@@ -6,11 +6,10 @@ extension FileSystem {
     package static func writeAtomically(
         to path: String, _ body: (inout JSONOutput) throws(RemodelError) -> Void
     ) throws(RemodelError) {
+        // The file is replaced by a rename, never written through; still, only a file Remodel may have made is.
+        try requireOwnFile(path)
         let temporary = Store.temporaryPath(beside: path, purpose: "write")
-        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            throw RemodelError(.io, "could not create the output file: \(String(cString: strerror(errno)))", path: path)
-        }
+        let descriptor = try createNewFile(temporary, flags: O_WRONLY, mode: 0o644, what: "the output file")
         do throws(RemodelError) {
             var output = JSONOutput(descriptor: descriptor, path: path)
             try body(&output)

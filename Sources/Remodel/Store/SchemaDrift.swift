@@ -30,6 +30,10 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
         /// Rows of the table name in `_entity` no concrete entity stored in it (see ``unplaceable``): export
         /// and migration read a table entity by entity, and would leave them out.
         case unplaceableRows
+        /// A derived attribute's column is not kept as the layout keeps it (see ``detail``): a generated column
+        /// that is a plain one or computes something else, a plain one that is generated, a trigger of the store's
+        /// own that is missing or changed, or the table of text folds missing. Its values may be wrong.
+        case derivedAttribute
     }
 
     /// Why the version cannot place rows, for ``Kind/unplaceableRows``.
@@ -65,6 +69,9 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
     public let unexpectedColumns: [String]
     /// For ``Kind/unplaceableRows``: the value, the first `_pk` and the count of those rows.
     public var unplaceable: UnplaceableRows? = nil
+    /// For ``Kind/derivedAttribute``: what differs, such as `its trigger _remodel_derived_Person_bookCount_2 is
+    /// missing`.
+    public var detail: String? = nil
 
     init(kind: Kind, table: String, column: String?, unexpectedColumns: [String]) {
         self.kind = kind
@@ -90,6 +97,10 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
                 ? ""
                 : " (its columns the model does not have: \(unexpectedColumns.map { "\"\($0)\"" }.joined(separator: ", ")))"
             return "table \"\(table)\" has no column \"\(column ?? "")\"\(others)"
+        case .derivedAttribute:
+            guard let column else { return detail ?? "a trigger of the store's own is not its version's" }
+            return
+                "table \"\(table)\" column \"\(column)\" is a derived attribute the store no longer keeps as its model says: \(detail ?? "")"
         case .unplaceableRows:
             guard let rows = unplaceable else { return "table \"\(table)\" has rows of no entity" }
             let why: String
@@ -113,16 +124,23 @@ enum SchemaDriftCheck {
         // SQLite's names are case-insensitive (ASCII): a column renamed only in case is no drift.
         var columnsByTable: [String: [String]] = [:]
         var kindByTable: [String: String] = [:]
+        var generated: Set<String> = []
         let schema = try connection.rows(
             """
-            SELECT m.type, m.name, p.name FROM sqlite_master AS m LEFT JOIN pragma_table_xinfo(m.name) AS p
+            SELECT m.type, m.name, p.name, p.hidden FROM sqlite_master AS m LEFT JOIN pragma_table_xinfo(m.name) AS p
             WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid
             """)
         for row in schema {
             guard case .text(let type) = row[0], case .text(let table) = row[1] else { continue }
             let key = table.lowercased()
             kindByTable[key] = type
-            if case .text(let column) = row[2] { columnsByTable[key, default: []].append(column) }
+            if case .text(let column) = row[2] {
+                columnsByTable[key, default: []].append(column)
+                // 2: a virtual generated column, 3: a stored one.
+                if case .integer(let hidden) = row[3], hidden == 2 || hidden == 3 {
+                    generated.insert("\(key).\(column.lowercased())")
+                }
+            }
         }
         var drifts: [SchemaDrift] = []
         func check(_ table: String, _ expected: [String], missing: SchemaDrift.Kind) {
@@ -156,6 +174,10 @@ enum SchemaDriftCheck {
                 StoreLayout.JoinTable.destinationOrderColumn,
             ]
             check(join.name, columns, missing: .missingJoinTable)
+        }
+        if drifts.isEmpty, !layout.derivedColumns.isEmpty {
+            drifts += try DerivedDrift.drifts(
+                on: connection, layout: layout, generated: generated, tables: Set(kindByTable.keys))
         }
         return drifts
     }

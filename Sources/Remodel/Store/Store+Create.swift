@@ -85,12 +85,15 @@ extension Store {
             importer.progress = OperationProgressReporter(progress)
             try importer.load()
             try importer.reconcileRelationships()
-            try importer.finish()
             try StoreIndexes.build(layout, on: connection, path: seed)
+            try DerivedMaintenance.install(layout, on: connection)
+            try importer.checkDerivedValues()
+            try importer.finish()
             try importer.validateRelationshipCounts()
             seeded = importer.objectCount
         } else {
             try StoreIndexes.build(layout, on: connection, path: path)
+            try DerivedMaintenance.install(layout, on: connection)
         }
         try connection.execute("COMMIT")
         try connection.execute("PRAGMA journal_mode = DELETE")

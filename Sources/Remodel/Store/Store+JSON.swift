@@ -27,10 +27,14 @@ extension Store {
         let importer = JSONImporter(layout: layout, connection: connection, path: jsonPath)
         importer.progress = OperationProgressReporter(progress)
         try connection.transaction { () throws(RemodelError) in
+            // The store's own triggers are put back, and every derived attribute computed, once the rows are in.
+            try DerivedMaintenance.suspend(on: connection)
             try importer.load()
             try importer.reconcileRelationships()
-            try importer.finish()
             try StoreIndexes.build(layout, on: connection, path: jsonPath)
+            try DerivedMaintenance.install(layout, on: connection)
+            try importer.checkDerivedValues()
+            try importer.finish()
             try importer.validateRelationshipCounts()
         }
         return importer.objectCount

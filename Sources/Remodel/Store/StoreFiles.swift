@@ -57,16 +57,31 @@ package struct StoreFiles {
         }.sorted().map { folder + "/" + $0 }
     }
 
-    /// Removes what an interrupted migration left behind. Call only while holding the store's lock.
+    /// Removes what an interrupted migration left behind: files Remodel made (anything else there is left, and
+    /// refused by ``requireOwnFiles(keepingBackup:)``). Call only while holding the store's lock.
     func removeLeftovers() {
-        for leftover in leftovers() { FileSystem.removeItem(atPath: leftover) }
+        for leftover in leftovers() { FileSystem.removeOwnFile(leftover) }
     }
 
-    /// Removes a store file and its sidecars, ignoring missing ones.
+    /// Refuses, before a migration writes anything, every path beside the store it would write, replace or remove
+    /// that holds what Remodel does not leave (DESIGN.md, Migration 14): a leftover of an interrupted migration
+    /// (the store being built, a step's store, their `-wal`, `-shm`, `-journal`), and with `keepingBackup` the
+    /// backup (which may still be a second name of the store, when a migration stopped between keeping it and
+    /// replacing the store), its record and the record's new file.
+    /// - Throws: ``RemodelError/Code/io`` naming the path and what is there.
+    func requireOwnFiles(keepingBackup: Bool) throws(RemodelError) {
+        for leftover in leftovers() { try FileSystem.requireOwnFile(leftover) }
+        for suffix in [""] + Self.sidecarSuffixes { try FileSystem.requireOwnFile(temporaryPath + suffix) }
+        guard keepingBackup else { return }
+        try FileSystem.requireOwnFile(backupPath, sameFileAs: target)
+        try FileSystem.requireOwnFile(BackupRecord.path(for: backupPath))
+        try FileSystem.requireOwnFile(BackupRecord.newPath(for: backupPath))
+    }
+
+    /// Removes a store file Remodel made and its sidecars, ignoring missing ones (and leaving what Remodel did not
+    /// make: the file that is then made there refuses it, naming it).
     static func remove(_ path: String) {
-        for suffix in [""] + sidecarSuffixes {
-            if FileSystem.exists(atPath: path + suffix) { FileSystem.removeItem(atPath: path + suffix) }
-        }
+        for suffix in [""] + sidecarSuffixes { FileSystem.removeOwnFile(path + suffix) }
     }
 
     /// Flushes a file's content to stable storage.
@@ -105,10 +120,17 @@ package struct StoreFiles {
         }
     }
 
-    /// Makes `link` a second name of `path` (no copy).
+    /// Makes `link` a second name of `path` (no copy), replacing the backup Remodel kept there before (and
+    /// refusing anything else there).
     static func hardLink(_ path: String, as linkPath: String) throws(RemodelError) {
-        if FileSystem.exists(atPath: linkPath) { FileSystem.removeItem(atPath: linkPath) }
-        guard link(path, linkPath) == 0 else { throw ioError("cannot create the backup \(linkPath)", path) }
+        try FileSystem.requireOwnFile(linkPath, sameFileAs: path)
+        FileSystem.removeOwnFile(linkPath)
+        guard link(path, linkPath) == 0 else {
+            if errno == EEXIST, let what = FileSystem.foreignEntry(at: linkPath) {
+                throw FileSystem.notOurs(linkPath, what)
+            }
+            throw ioError("cannot create the backup \(linkPath)", path)
+        }
     }
 
     static func ioError(_ what: String, _ path: String) -> RemodelError {
@@ -120,9 +142,16 @@ package struct StoreFiles {
 }
 
 extension StoreFiles {
-    /// Removes one file if it exists.
+    /// Removes one file Remodel made, if it is there.
     static func removeIfPresent(_ path: String) {
-        if FileSystem.exists(atPath: path) { FileSystem.removeItem(atPath: path) }
+        FileSystem.removeOwnFile(path)
+    }
+
+    /// Removes a side file of the store itself (its `-wal`, `-shm` or `-journal`: SQLite's, perhaps made by the app's
+    /// user), whatever file it is — a log left beside the store that replaces it would be replayed into it — but a
+    /// folder. Only its name goes: `unlink` writes through nothing.
+    static func removeStoreSidecar(_ path: String) {
+        if FileSystem.foreignEntry(at: path) != "a folder" { unlink(path) }
     }
 }
 

@@ -15,42 +15,84 @@ package enum FileCopy {
     ///
     /// The descriptor is the caller's and stays open: closing a descriptor of a store this process has
     /// locked would release SQLite's locks on it.
-    static func copy(from descriptor: Int32, to destination: String) throws(RemodelError) {
+    ///
+    /// - Parameter last: Byte ranges of the file to copy after the rest (ranges past its end are ignored):
+    ///   what is copied last is what the file cache still holds, of the original and of the copy, when the
+    ///   caller next reads those pages. The copy is the same whatever the order.
+    static func copy(from descriptor: Int32, to destination: String, last: [Range<Int>] = []) throws(RemodelError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw error("cannot read the size of the store to copy", destination)
         }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw error("cannot create the copy of the store", destination) }
+        let output = try FileSystem.createNewFile(
+            destination, flags: O_WRONLY, mode: 0o600, what: "the copy of the store")
         defer { close(output) }
         let size = Int(info.st_size)
-        var copied = 0
-        if let copyFileRange = Self.copyFileRange {
-            var inputOffset = Int64(0)
-            while copied < size {
-                let done = copyFileRange(descriptor, &inputOffset, output, nil, size - copied, 0)
-                if done <= 0 { break }
-                copied += done
+        var kernelCopies = copyFileRange != nil
+        for range in order(size: size, last: last) {
+            var offset = range.lowerBound
+            if kernelCopies, let copyFileRange {
+                var inputOffset = Int64(offset)
+                var outputOffset = Int64(offset)
+                while offset < range.upperBound {
+                    let done = copyFileRange(
+                        descriptor, &inputOffset, output, &outputOffset, range.upperBound - offset, 0)
+                    if done <= 0 { break }
+                    offset += done
+                }
+                // Where the kernel cannot copy between these files (some file systems), read and write.
+                kernelCopies = offset == range.upperBound
+            }
+            try copyThroughBuffer(descriptor, output, from: offset, to: range.upperBound, destination: destination)
+        }
+    }
+
+    /// The file's bytes as ranges in the order to copy them: everything outside `last`, then `last`.
+    static func order(size: Int, last: [Range<Int>]) -> [Range<Int>] {
+        var tail: [Range<Int>] = []
+        for range in last.map({ $0.clamped(to: 0..<size) }).filter({ !$0.isEmpty }).sorted(by: {
+            $0.lowerBound < $1.lowerBound
+        }) {
+            if let previous = tail.last, previous.upperBound >= range.lowerBound {
+                tail[tail.count - 1] = previous.lowerBound..<max(previous.upperBound, range.upperBound)
+            } else {
+                tail.append(range)
             }
         }
-        // Where the kernel cannot copy between these files (other systems, some file systems), read and write.
-        if copied < size {
-            guard ftruncate(output, 0) == 0, lseek(output, 0, SEEK_SET) == 0 else {
-                throw error("cannot write the copy of the store", destination)
+        var head: [Range<Int>] = []
+        var start = 0
+        for range in tail {
+            if start < range.lowerBound { head.append(start..<range.lowerBound) }
+            start = range.upperBound
+        }
+        if start < size { head.append(start..<size) }
+        return head + tail
+    }
+
+    /// Copies bytes `start..<end` of the file open on `input` to the same place in `output` with `pread` and
+    /// `pwrite`.
+    private static func copyThroughBuffer(
+        _ input: Int32, _ output: Int32, from start: Int, to end: Int, destination: String
+    )
+        throws(RemodelError)
+    {
+        guard start < end else { return }
+        var buffer = [UInt8](repeating: 0, count: min(1 << 20, end - start))
+        var offset = start
+        while offset < end {
+            let read = buffer.withUnsafeMutableBytes {
+                pread(input, $0.baseAddress, min($0.count, end - offset), off_t(offset))
             }
-            copied = 0
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while copied < size {
-                let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(copied)) }
-                guard read > 0 else { throw error("cannot read the store to copy it", destination) }
-                var written = 0
-                while written < read {
-                    let wrote = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, read - written) }
-                    guard wrote > 0 else { throw error("cannot write the copy of the store", destination) }
-                    written += wrote
+            guard read > 0 else { throw error("cannot read the store to copy it", destination) }
+            var written = 0
+            while written < read {
+                let wrote = buffer.withUnsafeBytes {
+                    pwrite(output, $0.baseAddress! + written, read - written, off_t(offset + written))
                 }
-                copied += read
+                guard wrote > 0 else { throw error("cannot write the copy of the store", destination) }
+                written += wrote
             }
+            offset += read
         }
     }
 

@@ -15,6 +15,8 @@ public struct ValidationReport: Sendable {
     public var versionCount: Int
     /// Every `*.xml` file found outside a model bundle, sorted: mapping files, listed for the mapping checks.
     public var mappingFiles: [String]
+    /// The bundles of several versions read without an error, whose steps the project's check looks at.
+    var bundlesWithoutErrors: [ModelBundle] = []
 
     /// Creates a report; the diagnostics are sorted.
     public init(diagnostics: [Diagnostic], modelCount: Int, versionCount: Int, mappingFiles: [String] = []) {

@@ -146,6 +146,32 @@ extension ValidationRule {
             "The current version is not the last one in migration order, so later versions are never migrated to by default."
     )
 
+    // MARK: - Derived attributes
+
+    static let derivationMissing = ValidationRule(
+        id: .derivationMissing, severity: .error,
+        summary: "A derived attribute has no derivationExpression, so the store cannot compute it.")
+    static let derivationSyntax = ValidationRule(
+        id: .derivationSyntax, severity: .error,
+        summary:
+            "A derivationExpression is not Core Data's derivation grammar (a key path, a function of one, an aggregate, now())."
+    )
+    static let derivationInvalid = ValidationRule(
+        id: .derivationInvalid, severity: .error,
+        summary:
+            "A derivationExpression names what the entity does not have, follows a to-many without an aggregate, or gives a value of another type than the attribute's."
+    )
+    static let derivationUnsupported = ValidationRule(
+        id: .derivationUnsupported, severity: .error,
+        summary:
+            "A derivationExpression Core Data may compute but Remodel's store does not (another NSExpression function or operator, a derived or Composite source, Decimal aggregates)."
+    )
+    static let derivationIgnored = ValidationRule(
+        id: .derivationIgnored, severity: .warning,
+        summary:
+            "A derivation that has no effect: an expression on an attribute that is not derived, a derived transient attribute, or a default value of a derived attribute."
+    )
+
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
         malformedXML, wrongRoot, unreadableModel, unsupportedLegacyModel, missingCurrentVersion, versionOrderUnknown,
@@ -156,6 +182,7 @@ extension ValidationRule {
         unknownDeletionRule, missingDestination, missingInverse, inverseMismatch, inverseEntityMismatch, invalidCount,
         minCountGreaterThanMaxCount, noInverse, denyWithoutInverse, missingParentEntity, inheritanceCycle,
         unknownConstraintProperty, unknownIndexProperty, identicalVersionHash, currentVersionNotLast,
+        derivationMissing, derivationSyntax, derivationInvalid, derivationUnsupported, derivationIgnored,
     ]
 
     /// Each rule's summary by id, for output formats that describe the rules they use.

@@ -75,6 +75,7 @@ extension CompiledModel.Attribute {
         var attributes: [(String, String?)] = [
             ("name", name), ("optional", CompiledModel.yes(isOptional)), ("transient", CompiledModel.yes(isTransient)),
             ("attributeType", type.rawValue),
+            ("derived", CompiledModel.yes(derivationExpression != nil)), ("derivationExpression", derivationExpression),
         ]
         attributes += [
             (isDate ? "minDateTimeInterval" : "minValueString", text(minimum)),

@@ -85,6 +85,8 @@ struct CompiledModel: Sendable, Hashable {
         /// name its `<composite>` gets (``CompiledModel/nameComposites()``).
         var elements: [Attribute] = []
         var compositeName: String?
+        /// An `NSDerivedAttributeDescription`'s expression, as a `contents` file writes it.
+        var derivationExpression: String?
     }
 
     struct Relationship: Sendable, Hashable {

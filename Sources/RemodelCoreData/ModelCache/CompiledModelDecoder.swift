@@ -197,6 +197,9 @@ struct CompiledModelDecoder {
         if let value = try value(object, "NSDefaultValue") {
             attribute.defaultValue = try defaultValue(value, type: type, of: what)
         }
+        if object.className == "NSDerivedAttributeDescription" {
+            attribute.derivationExpression = ArchivedDerivation.text(of: object)
+        }
         return attribute
     }
 

@@ -74,17 +74,18 @@ struct SeedPlanner {
         ([entity] + version.ancestors(of: entity)).first { $0.attribute(named: name) != nil } ?? entity
     }
 
-    /// Stored attributes of an entity, each name once (as the importer reads them).
+    /// Stored attributes of an entity, each name once (as the importer reads them), but derived ones: the store
+    /// computes those (and stamps `now()`), so a seed gives them no value.
     func storedAttributes(of entity: Entity) -> [Attribute] {
         var seen: Set<String> = []
-        return layout.storedAttributes(of: entity).filter { seen.insert($0.name).inserted }
+        return layout.storedAttributes(of: entity).filter { !$0.isDerived && seen.insert($0.name).inserted }
     }
 
     // MARK: - Attributes
 
     private mutating func planAttributes() {
         for entity in version.entities {
-            for attribute in entity.attributes where attribute.isStored {
+            for attribute in entity.attributes where attribute.isStored && !attribute.isDerived {
                 let key = "\(entity.name).\(attribute.name)"
                 guard values[key] == nil else { continue }
                 values[key] = checked(AttributeValues(attribute: attribute, version: version), entity: entity.name)

@@ -64,7 +64,8 @@ struct MigrationLineage {
         for table in sourceLayout.tables { tableOrigins[table.name] = table.name }
         for entity in source.entities where !entity.isAbstract {
             var stream = Stream(sourceEntity: entity.name, headEntity: entity.name)
-            stream.attributes = source.attributes(of: entity).filter(\.isStored).map {
+            // A derived attribute the store computes follows what it reads, not a value carried.
+            stream.attributes = source.attributes(of: entity).filter { $0.isStored && !$0.isComputedByStore }.map {
                 CarriedAttribute(head: $0.name, source: $0.name, nilBecomes: nil)
             }
             stream.relationships = sourceLayout.storedRelationships(of: entity).map {
@@ -142,7 +143,7 @@ struct MigrationLineage {
                 let before = stream.attributes.first(where: { $0.head == name }),
                 let from = step.source.attribute(named: name, in: sourceEntity),
                 let to = step.destination.attribute(named: attributeMapping.destination, in: destinationEntity),
-                Self.keepsValues(from: from.type, to: to.type)
+                !to.isComputedByStore, Self.keepsValues(from: from.type, to: to.type)
             else { return nil }
             let fallback = to.isOptional ? nil : ModelDefaultValue.stored(for: to)
             return CarriedAttribute(head: to.name, source: before.source, nilBecomes: before.nilBecomes ?? fallback)

@@ -48,17 +48,39 @@ struct LayerOrderTests {
         let names = try parsed.get()
         var typeFolders: [String: Set<String>] = [:]
         var memberFolders: [String: Set<String>] = [:]
+        var nameFolders: [String: Set<String>] = [:]
+        var extensionMembers: [(folder: String, type: String, name: String)] = []
+        var functions: Set<String> = []
         for file in files {
             guard let found = names[file.path] else { continue }
             for type in found.declaredTypes { typeFolders[type, default: []].insert(file.folder) }
             for member in found.declaredStaticMembers { memberFolders[member, default: []].insert(file.folder) }
+            for name in found.declaredNames { nameFolders[name, default: []].insert(file.folder) }
+            for member in found.extensionMembers {
+                let parts = member.split(separator: ".", maxSplits: 1).map(String.init)
+                extensionMembers.append((file.folder, parts[0], parts[1]))
+            }
+            functions.formUnion(found.topLevelFunctions)
         }
+        // Names reached without their type: a member a folder adds to another folder's type in an extension, and
+        // a top-level function. (A name the standard library also has, on a type the library does not declare,
+        // is not one: only extensions of the library's own types count.)
+        let reachedByName = functions.union(
+            extensionMembers.filter { member in
+                guard let home = typeFolders[member.type] else { return false }
+                return !home.contains(member.folder)
+            }.map(\.name))
         var problems: [String] = []
         for file in files {
             guard let own = rank[file.folder], let found = names[file.path] else { continue }
+            // An extension member or a function is reached by its name alone: an arrow up only when every
+            // declaration of that name in the library is above.
             let uses =
                 found.usedTypes.map { ($0, typeFolders[$0] ?? []) }
                 + found.usedMembers.map { ($0, memberFolders[$0] ?? []) }
+                + found.usedMemberNames.intersection(reachedByName).subtracting(Self.standardLibraryNames).map {
+                    ($0, nameFolders[$0] ?? [])
+                }
             for (name, folders) in uses {
                 // A type declared in several folders (a nested name reused) is only an arrow up when every
                 // declaration is above.
@@ -71,6 +93,10 @@ struct LayerOrderTests {
         }
         return problems.sorted()
     }
+
+    /// Names of the standard library that a folder also gives one of the library's types: `.failure(…)` is most
+    /// often `Result`'s.
+    static let standardLibraryNames: Set<String> = ["failure", "success"]
 
     @Test func everyArrowBetweenFoldersPointsDown() throws {
         let layers = try Self.layers()
@@ -111,5 +137,23 @@ struct LayerOrderTests {
         #expect(names.declaredStaticMembers == ["Shown.make"])
         #expect(names.usedTypes == ["Shown", "Visible"])
         #expect(names.usedMembers == ["Visible.name"])
+    }
+
+    /// What the names of types cannot show: a member one folder adds to another's type in an extension, a
+    /// top-level function, a static member called from inside its type.
+    @Test func scannerSeesExtensionMembersFunctionsAndBareCalls() {
+        let source = """
+            extension SQLiteValue {
+                public var integerValue: Int64? { nil }
+                static func make(_ check: () -> Bool) -> Int { check() ? counted(1) : 0 }
+            }
+            func counted(_ number: Int) -> Int { number }
+            let total = value.integerValue ?? 0
+            """
+        let names = SwiftSourceNames(source: source)
+        #expect(names.extensionMembers == ["SQLiteValue.integerValue", "SQLiteValue.make"])
+        #expect(names.topLevelFunctions == ["counted"])
+        #expect(names.usedMemberNames.isSuperset(of: ["integerValue", "counted", "check"]))
+        #expect(names.declaredNames.isSuperset(of: ["integerValue", "make", "check", "counted", "number", "total"]))
     }
 }

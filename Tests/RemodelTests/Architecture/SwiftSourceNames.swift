@@ -13,6 +13,16 @@ struct SwiftSourceNames {
     var usedTypes: Set<String> = []
     /// Every `Type.member` the code writes.
     var usedMembers: Set<String> = []
+    /// Every name the file declares with `func`, `var`, `let` or `case`, at any depth.
+    var declaredNames: Set<String> = []
+    /// `Type.member` for each member (static or not) declared in an `extension Type` of the file:
+    /// `SQLiteValue.integerValue` for `extension SQLiteValue { var integerValue … }`.
+    var extensionMembers: Set<String> = []
+    /// The functions declared at the top level of the file (`groupedDigits`).
+    var topLevelFunctions: Set<String> = []
+    /// The lowercase names the code reaches without a type in front: after a dot (`value.integerValue`,
+    /// `.integerValue`) or called bare (`groupedDigits(3)`, a static member called from inside its type).
+    var usedMemberNames: Set<String> = []
 
     init(source: String) {
         let code = Self.code(of: source)
@@ -36,9 +46,68 @@ struct SwiftSourceNames {
                 declaredStaticMembers.insert("\(extendedType).\(words[index + 2])")
             }
             for word in words where word.first?.isUppercase == true { usedTypes.insert(word) }
+            if let index = words.firstIndex(where: ["func", "var", "let", "case"].contains), index + 1 < words.count,
+                words[..<index].allSatisfy(Self.modifiers.contains)
+            {
+                let name = words[index + 1]
+                declaredNames.insert(name)
+                // A function's parameters are names of its own too (`_ check: () -> …` called as `check()`).
+                if words[index] == "func" { declaredNames.formUnion(Self.labels(in: line)) }
+                if isTopLevel, words[index] == "func" { topLevelFunctions.insert(name) }
+                if let extendedType, line.hasPrefix("    "), !line.hasPrefix("     ") {
+                    extensionMembers.insert("\(extendedType).\(name)")
+                }
+            }
         }
         usedMembers = Self.memberReferences(in: code)
+        usedMemberNames = Self.lowercaseReferences(in: code)
     }
+
+    /// The identifiers a line writes just before a `:` (a function's parameter names and labels).
+    private static func labels(in line: Substring) -> Set<String> {
+        var labels: Set<String> = []
+        var current = ""
+        for character in line {
+            if isIdentifier(character) {
+                current.append(character)
+                continue
+            }
+            if character == ":", !current.isEmpty { labels.insert(current) }
+            current = ""
+        }
+        return labels
+    }
+
+    private static let modifiers: Set<String> = [
+        "public", "package", "internal", "private", "fileprivate", "static", "final", "override", "mutating",
+        "nonmutating", "nonisolated", "lazy", "weak", "unowned", "indirect", "dynamic", "open", "class", "convenience",
+    ]
+
+    /// Lowercase identifiers after a `.`, or followed by `(` (a call), that are not keywords.
+    private static func lowercaseReferences(in code: String) -> Set<String> {
+        var found: Set<String> = []
+        let characters = Array(code)
+        var index = 0
+        while index < characters.count {
+            guard characters[index].isLowercase, index == 0 || !isIdentifier(characters[index - 1]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < characters.count, isIdentifier(characters[end]) { end += 1 }
+            let afterDot = index > 0 && characters[index - 1] == "."
+            let called = end < characters.count && characters[end] == "("
+            let name = String(characters[index..<end])
+            if (afterDot || called) && !Self.keywords.contains(name) { found.insert(name) }
+            index = end
+        }
+        return found
+    }
+
+    private static let keywords: Set<String> = [
+        "if", "guard", "while", "for", "switch", "return", "init", "self", "super", "try", "await", "throw", "case",
+        "let", "var", "func", "in", "is", "as", "some", "any", "catch", "repeat", "where", "defer", "do", "else",
+    ]
 
     private static let declarationKeywords: Set<String> = [
         "struct", "class", "enum", "protocol", "actor", "typealias", "extension",

@@ -41,13 +41,18 @@ enum CommandLineReference {
 
             Every subcommand's `--help`, as `remodel` prints it on a terminal 80 columns wide. What they share:
 
-            - **Exit status**: 0 done; 1 the command ran and found a problem, or refused (and changed nothing);
-              2 it could not start (a model or file that cannot be read); 64 a command line it does not
-              understand, followed by the subcommand's usage. `migrate` adds 75, a transient failure. Each
-              subcommand's help says what they mean for it.
+            - **Exit status**, one rule for every subcommand: 0 done; 1 refused, nothing written (errors found
+              in the files, a store or a value refused); 2 could not start (a file or folder that cannot be read
+              or is not there, a version the model lacks); 64 a command line it does not understand, followed by
+              the subcommand's usage. `migrate` adds 75, a failure that may pass. Each subcommand's help says
+              what they mean for it, from one table in Sources/remodel/ExitStatusTable.swift.
+            - **`<model>`/`--model`** is a `.xcdatamodeld` bundle, a `.xcdatamodel` folder or a `contents` file;
+              **`--mappings FOLDER`** defaults to `Mappings` when that folder exists, and a folder that is not
+              there is an error (2), never taken for no mapping files.
             - **`-o`/`--output FILE`** writes what the command would print to FILE instead of standard output;
-              **`-q`/`--quiet`** keeps a command to its errors; **`--progress auto|bar|json|none`** chooses how a
-              long run shows its progress on standard error.
+              **`-q`/`--quiet`** keeps a command to its errors; **`--progress auto|bar|json|none`** chooses how
+              a command that draws a bar shows its progress on standard error; **`--format text|json`** prints
+              for people or for programs (the JSON shapes are in [JSON.md](JSON.md)).
             - **`--version`** after a subcommand that takes a model version (`create`, `seed`,
               `import-core-data`, `test-matrix`) is that version; anywhere else, `remodel --version` prints the
               tool's version.

@@ -71,7 +71,7 @@ import Testing
             ])
     }
 
-    /// A wider terminal has room for what the counts count (the frame the README and docs/MIGRATION.md show).
+    /// A wider terminal has room for what the counts count (the frame docs/MIGRATION.md shows).
     @Test func aFrameAt100Columns() {
         #expect(
             ProgressBar(Self.composedPass[4]).rendered(columns: 100)

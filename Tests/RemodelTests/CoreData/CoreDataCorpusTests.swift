@@ -7,7 +7,7 @@ import Testing
 /// Every real Core Data store of `shared/corpus-coredata` imports at the version it was matched to,
 /// with every object, value, link and order checked against the store read the plain way, and not a
 /// byte written in the store's folder.
-@Suite(.tags(.corpus), .skippable(.corpus))
+@Suite(.tags(.corpus), .skippable(.corpus), .corpusStaysUnchanged)
 struct CoreDataCorpusTests {
     static let enabled = Testing.ConditionTrait.enabled(
         if: CoreDataCorpus.exists, "shared/corpus-coredata is not beside the repository")
@@ -16,7 +16,7 @@ struct CoreDataCorpusTests {
     func importsEveryObjectValueAndLinkWithoutWritingTheSource(fixture: CoreDataCorpus.Fixture) throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
-        let source = try CoreDataCorpus.copy(fixture.storePath, into: folder.file("source"))
+        let source = try fixture.copyStore(into: folder.file("source"))
         let before = try folderBytes(folder.file("source"))
         let bundle = try ModelBundle(contentsOf: fixture.bundlePath)
 
@@ -25,7 +25,7 @@ struct CoreDataCorpusTests {
         #expect(result.versionName == fixture.version)
         #expect(!result.versionWasGiven)
         #expect(try folderBytes(folder.file("source")) == before, "the import wrote in the source's folder")
-        let reference = try CoreDataReference(copyOf: fixture.storePath, in: folder)
+        let reference = try CoreDataReference(copyOf: fixture, in: folder)
         let store = try SQLiteConnection(path: folder.file("imported.sqlite"), mode: .readOnly)
         try Self.checkObjects(
             reference: reference, store: store, version: try bundle.loadVersion(named: fixture.version),

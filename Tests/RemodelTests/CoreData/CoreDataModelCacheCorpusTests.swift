@@ -8,7 +8,7 @@ import Testing
 /// writes a bundle that validates and equals the model file beside the store (but for what the store's
 /// own model says otherwise, listed below), and an import without a model file brings every object,
 /// value, link and order over, checked against the store read the plain way.
-@Suite(.tags(.corpus), .skippable(.corpus)) struct CoreDataModelCacheCorpusTests {
+@Suite(.tags(.corpus), .skippable(.corpus), .corpusStaysUnchanged) struct CoreDataModelCacheCorpusTests {
     /// What a store's compiled model says differently from the model file of the version it matches: the
     /// file was edited after the store was written, without a new version (for an import, the store's own
     /// model is the truth).
@@ -22,7 +22,7 @@ import Testing
     func extractsTheModelTheStoreWasWrittenWith(fixture: CoreDataCorpus.Fixture) throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
-        let source = try CoreDataCorpus.copy(fixture.storePath, into: folder.file("source"))
+        let source = try fixture.copyStore(into: folder.file("source"))
         let before = try folderBytes(folder.file("source"))
         let output = folder.file("Extracted.xcdatamodeld")
         let file = try ModelBundle(contentsOf: fixture.bundlePath).loadVersion(named: fixture.version)
@@ -52,7 +52,7 @@ import Testing
     func importsEveryObjectWithoutTheModelFile(fixture: CoreDataCorpus.Fixture) throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
-        let source = try CoreDataCorpus.copy(fixture.storePath, into: folder.file("source"))
+        let source = try fixture.copyStore(into: folder.file("source"))
         let before = try folderBytes(folder.file("source"))
         let target = folder.file("imported.sqlite")
 
@@ -68,21 +68,13 @@ import Testing
                 _ = try Store.extractCoreDataModel(from: source, to: path)
                 return path
             }())
-        let reference = try CoreDataReference(copyOf: fixture.storePath, in: folder)
+        let reference = try CoreDataReference(copyOf: fixture, in: folder)
         let store = try SQLiteConnection(path: target, mode: .readOnly)
         try CoreDataCorpusTests.checkObjects(
             reference: reference, store: store, version: bundle.currentVersion, counts: result.objectCounts)
         #expect(try store.scalar("PRAGMA integrity_check") == .text("ok"))
         let inspection = try StoreInspector.inspect(path: target, bundle: bundle)
         #expect(inspection.state == .current(version: name), "\(inspection.message)")
-    }
-}
-
-extension CoreDataCorpus.Fixture {
-    /// Whether the store has Core Data's model cache (every one but the oldest, framework 419).
-    var hasModelCache: Bool {
-        guard let connection = try? SQLiteConnection(path: storePath, mode: .readOnly) else { return false }
-        return (try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Z_MODELCACHE'")) == .integer(1)
     }
 }
 

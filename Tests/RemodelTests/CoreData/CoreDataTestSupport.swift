@@ -26,8 +26,24 @@ enum CoreDataCorpus {
         var version: String
         var testDescription: String { "\(repository)/\(store)" }
 
-        var storePath: String { CoreDataCorpus.folder + "/" + repository + "/" + store }
+        /// The store in the shared folder: never opened there, not even read-only (SQLite would make or change its
+        /// `-wal` and `-shm` beside it), only copied (``copyStore(into:)``).
+        fileprivate var storePath: String { CoreDataCorpus.folder + "/" + repository + "/" + store }
+        /// The model's bundle, which is only read.
         var bundlePath: String { CoreDataCorpus.folder + "/" + repository + "/" + bundle }
+
+        /// Copies the store with its side files into `folder` (which must exist); returns the copy's path.
+        func copyStore(into folder: String) throws -> String { try CoreDataCorpus.copy(storePath, into: folder) }
+
+        /// Whether the store has Core Data's model cache (every one but the oldest, framework 419): read on a copy,
+        /// since a read-only connection to a store in WAL mode still writes its `-shm` (and makes a `-wal`).
+        var hasModelCache: Bool {
+            guard let folder = try? TemporaryFolder(), let copy = try? copyStore(into: folder.path),
+                let connection = try? SQLiteConnection(path: copy, mode: .readOnly)
+            else { return false }
+            return (try? connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Z_MODELCACHE'"))
+                == .integer(1)
+        }
     }
 
     /// Every fixture of SOURCES.tsv (none when the corpus is absent).
@@ -46,7 +62,7 @@ enum CoreDataCorpus {
     }()
 
     /// Copies a store and its side files (`-wal`, `-shm`) into `folder` under the same file name.
-    static func copy(_ store: String, into folder: String) throws -> String {
+    private static func copy(_ store: String, into folder: String) throws -> String {
         let name = URL(fileURLWithPath: store).lastPathComponent
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
             let copy = folder + "/" + name + suffix
@@ -62,10 +78,9 @@ enum CoreDataCorpus {
 struct CoreDataReference {
     let connection: SQLiteConnection
 
-    init(copyOf store: String, in folder: TemporaryFolder) throws {
+    init(copyOf fixture: CoreDataCorpus.Fixture, in folder: TemporaryFolder) throws {
         try FileManager.default.createDirectory(atPath: folder.file("reference"), withIntermediateDirectories: true)
-        connection = try SQLiteConnection(
-            path: try CoreDataCorpus.copy(store, into: folder.file("reference")), mode: .readWrite)
+        connection = try SQLiteConnection(path: try fixture.copyStore(into: folder.file("reference")), mode: .readWrite)
     }
 
     /// The entity number of each entity name in `Z_PRIMARYKEY`.

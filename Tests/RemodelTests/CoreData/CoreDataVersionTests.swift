@@ -6,7 +6,7 @@ import Testing
 
 /// Which version wrote a Core Data store: found where the store tells, named (never guessed) where two
 /// versions fit equally, and refused with the closest version and what differs where none fits.
-struct CoreDataVersionTests {
+@Suite(.corpusStaysUnchanged) struct CoreDataVersionTests {
     /// Zoo 2 differs from Zoo 1 only in a version hash modifier: nothing in a store tells them apart.
     static let twins = [
         ("Zoo 1", CoreDataStoreBuilder.zooEntities),
@@ -78,7 +78,7 @@ struct CoreDataVersionTests {
         for fixture in fixtures {
             let folder = try TemporaryFolder()
             try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
-            let source = try CoreDataCorpus.copy(fixture.storePath, into: folder.file("source"))
+            let source = try fixture.copyStore(into: folder.file("source"))
             let bundle = try ModelBundle(contentsOf: fixture.bundlePath)
             let reader = try CoreDataSource(path: source)
             let connection = try reader.connection()

@@ -217,3 +217,45 @@ extension DowngradeMappingTests {
             """)
     }
 }
+
+extension DowngradeMappingTests {
+    /// `App 2` made `size` text; the downward file converts it back with `int(…)`, which gives nil for text that
+    /// is no number: counted on the store before anything is written, a lossless downgrade refuses it naming the
+    /// expression, the count and an object; allow-loss migrates down and reports it as the closing lines do.
+    @Test func aConversionGoingDownThatGivesNilIsALoss() async throws {
+        let folder = try TemporaryFolder()
+        let old = #"<entity name="Box"><attribute name="size" optional="YES" attributeType="Integer 64"/></entity>"#
+        let new = #"<entity name="Box"><attribute name="size" optional="YES" attributeType="String"/></entity>"#
+        let (store, older) = try Self.newerStore(
+            in: folder, versions: [("App", old), ("App 2", new)],
+            seed: #"{"Box": [{"_pk": 1, "size": "12"}, {"_pk": 2, "size": "large"}, {"_pk": 3}]}"#)
+        let mappings = folder.file("Mappings")
+        try FileManager.default.createDirectory(atPath: mappings, withIntermediateDirectories: true)
+        _ = try folder.write(
+            #"<mapping model="App" sourceVersion="App 2" destinationVersion="App"><entity source="Box" destination="Box"><attribute name="size" value="int($source.size)"/></entity></mapping>"#,
+            to: "Mappings/down.xml")
+        let before = try fileBytes(store)
+        var options = DowngradeScene.options(.lossless)
+        options.mappingsDirectory = mappings
+        do {
+            _ = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+            Issue.record("a lossless downgrade turned a value into nil")
+        } catch {
+            #expect(error.code == .downgradeLosesData)
+            #expect(
+                error.message.contains(
+                    "would lose stored values (that \"App\" has no place for, or that a conversion turns into nil), so it was left untouched:\n  - `int($source.size)` gave nil for 1 value of Box.size, e.g. _pk 2 'large'\n"
+                ), "\(error.message)")
+        }
+        #expect(try fileBytes(store) == before)
+
+        options.downgrade = .allowLoss
+        let report = try await Migrator(bundle: older, options: options).migrate(storeAt: store)
+        #expect(
+            report.losses.map(\.description) == [
+                "App 2 → App: `int($source.size)` gave nil for 1 value of Box.size, e.g. _pk 2 'large'"
+            ])
+        let sizes = try SQLiteConnection(path: store, mode: .readOnly).rows(#"SELECT size FROM "Box" ORDER BY _pk"#)
+        #expect(sizes.map { $0[0] } == [.integer(12), .null, .null])
+    }
+}

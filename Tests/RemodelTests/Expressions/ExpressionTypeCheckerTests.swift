@@ -81,22 +81,44 @@ struct ExpressionTypeCheckerTests {
                 8..<12
             ),
             ("$source.scratch", "attribute 'scratch' of Person is transient and has no stored value", 8..<15),
-            ("$source.name + 1", "cannot add String and Integer; convert the Integer with string(…)", 13..<14),
-            ("1 + $source.nickname", "cannot add Integer and String; convert the Integer with string(…)", 2..<3),
+            (
+                "$source.name + 1",
+                "cannot add String and Integer; convert the String with int(…) (nil when the text is not a number) to add numbers, or convert the Integer with string(…) to join text",
+                13..<14
+            ),
+            (
+                "1.5 + $source.nickname",
+                "cannot add Double and String; convert the String with double(…) (nil when the text is not a number) to add numbers, or convert the Double with string(…) to join text",
+                4..<5
+            ),
             ("$source.birthday - 1", "cannot subtract Date and Integer; '-' needs numbers", 17..<18),
             ("$source.balance % 2", "'%' is not defined for Decimal; convert with int(…) or double(…)", 16..<17),
             (
                 "$source.name > 1",
-                "cannot compare String and Integer; convert one side with string(…) or int(…)/double(…)", 0..<16
+                "cannot compare String and Integer; convert the String with int(…) (nil when the text is not a number) to compare numbers, or convert the Integer with string(…) to compare text",
+                0..<16
             ),
             ("$source.active < true", "'<' cannot order Boolean values; only '==' and '!=' compare them", 15..<16),
             ("$source.age > nil", "'>' cannot compare with nil; only '==' and '!=' test for nil", 12..<13),
             ("$source.age && true", "the left operand of '&&' must be Boolean, not Integer", 0..<11),
             ("!$source.name", "the operand of '!' must be Boolean, not String", 1..<13),
-            ("-$source.name", "cannot negate String; '-' needs a number", 0..<13),
+            ("-$source.name", "cannot negate String; '-' needs a number: convert it with int(…) or double(…)", 0..<13),
             ("$source.age ? 1 : 2", "the condition of '?:' must be Boolean, not Integer", 0..<11),
-            ("$source.active ? 1 : 'one'", "the branches of '?:' have different types: Integer and String", 17..<26),
-            ("$source.name ?? 0", "the operands of '??' have different types: String and Integer", 0..<17),
+            (
+                "$source.active ? 1 : 'one'",
+                "the branches of '?:' have different types: Integer and String; convert the String with int(…) (nil when the text is not a number), or convert the Integer with string(…)",
+                17..<26
+            ),
+            (
+                "$source.name ?? 0",
+                "the operands of '??' have different types: String and Integer; convert the String with int(…) (nil when the text is not a number), or convert the Integer with string(…)",
+                0..<17
+            ),
+            (
+                "$source.name * 2",
+                "cannot multiply String and Integer; '*' needs numbers: convert the String with int(…) (nil when the text is not a number)",
+                13..<14
+            ),
             ("lowercase(1)", "the argument of lowercase must be String, not Integer; convert with string(…)", 10..<11),
             (
                 "substring('abc', '1', 2)", "the start of substring must be Integer, not String; convert with int(…)",
@@ -158,6 +180,58 @@ struct ExpressionTypeCheckerTests {
         #expect(
             assignmentError("$source.name", .transformable)
                 == "an expression cannot give a value to a Transformable attribute")
+    }
+
+    /// Text meeting a number is mended on the side the destination wants (issue 43 item 5): `$source.name + 1` into a
+    /// number converts the text (`int($source.name) + 1`), into text the number; the destination's own type
+    /// chooses the conversion; where the value is not the destination's (an argument, a comparison), both are said.
+    @Test func hintsConvertOnTheSideTheDestinationWants() throws {
+        let toInt = "convert the String with int(…) (nil when the text is not a number)"
+        let cases: [(String, AttributeType, String)] = [
+            ("$source.name + 1", .integer32, "cannot add String and Integer; \(toInt)"),
+            ("1 + $source.name", .integer64, "cannot add Integer and String; \(toInt)"),
+            (
+                "$source.name + 1", .double,
+                "cannot add String and Integer; convert the String with double(…) (nil when the text is not a number)"
+            ),
+            (
+                "$source.name + 1", .decimal,
+                "cannot add String and Integer; convert the String with decimal(…) (nil when the text is not a number)"
+            ),
+            ("$source.name + 1", .string, "cannot add String and Integer; convert the Integer with string(…)"),
+            ("$source.name - 1", .integer16, "cannot subtract String and Integer; '-' needs numbers: \(toInt)"),
+            (
+                "$source.name * $source.nickname", .integer16,
+                "cannot multiply String and String; '*' needs numbers: convert each String with int(…) (nil when the text is not a number)"
+            ),
+            (
+                "$source.active ? $source.name : 0", .integer32,
+                "the branches of '?:' have different types: String and Integer; \(toInt)"
+            ),
+            (
+                "$source.name ?? 0", .string,
+                "the operands of '??' have different types: String and Integer; convert the Integer with string(…)"
+            ),
+            (
+                "coalesce($source.name, 0)", .integer64,
+                "the arguments of coalesce have different types: String and Integer; \(toInt)"
+            ),
+            (
+                "length($source.name + 1)", .integer32,
+                "cannot add String and Integer; convert the Integer with string(…)"
+            ),
+            (
+                "$source.name > 1 ? 1 : 0", .integer32,
+                "cannot compare String and Integer; \(toInt) to compare numbers, or convert the Integer with string(…) to compare text"
+            ),
+        ]
+        for (text, type, message) in cases {
+            guard case .failure(let error) = assign(text, type) else {
+                Issue.record("\(text) into \(type.rawValue) checked")
+                continue
+            }
+            #expect(error.message == message, "\(text) into \(type.rawValue)")
+        }
     }
 
     @Test func optionalValueForRequiredAttributeIsAWarning() throws {

@@ -137,13 +137,17 @@ import Testing
             ([store], ["--shard", "auto"], "no JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID in the environment"),
             ([store], ["--jobs", "0"], "--jobs takes a number of at least 1"),
             ([store], ["--max-failures", "0"], "--max-failures takes a number of at least 1"),
-            ([store], ["--stores-from", fleet.folder.file("missing.txt")], "cannot read the list of stores"),
         ]
         for (stores, options, message) in cases {
             let result = try FleetCheck.migrate(stores, options)
             #expect(result.status == 64, "\(stores) \(options): \(result)")
             #expect(result.error.contains(message), "\(stores) \(options): \(result.error)")
         }
+        // A list of stores that is not there is a file that is not there: the command could not start (2).
+        let missing = try FleetCheck.migrate([store], ["--stores-from", fleet.folder.file("missing.txt")])
+        #expect(missing.status == 2, "\(missing)")
+        #expect(
+            missing.error == "error: \(fleet.folder.file("missing.txt")): there is no list of stores at this path\n")
         #expect(try FleetCheck.history(store) == ["nil → Library"])
     }
 

@@ -5,8 +5,10 @@ import Testing
 
 /// Composed equals step by step, always: random histories of 15–40 versions (``HistoryGenerator``), each
 /// with a store of generated objects and what an app adds to a store, migrated in one pass and a pass per
-/// step, give the same store byte for byte (schema, rows, export) or the same refusal; and the app's
-/// declared references still reach the objects they named.
+/// step, give the same store byte for byte (schema, rows, export) and the same ledger of what the steps lost
+/// (``MigrationReport/losses``: values dropped, and values a conversion turned into nil, from the conversions
+/// ``HistoryGenerator`` appends), or the same refusal; and the app's declared references still reach the
+/// objects they named.
 ///
 /// `REMODEL_HISTORY_COUNT` sets how many seeds run (100 by default, about 20 CPU-seconds in a debug build;
 /// `REMODEL_HISTORY_COUNT=2000 swift test --skip-build --filter ComposedHistoryTests` searches further),

@@ -158,7 +158,7 @@ import Testing
         let folder = try TemporaryFolder()
         let store = folder.file("store.sqlite")
         let result = try RemodelProcess.run(["migrate", store, "--model", Self.model])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(
             result.error
                 == "error: there is no store at \(store), so there is nothing to migrate; create one with `remodel create` (or let Store.launch create it at the current version)\n"

@@ -61,14 +61,18 @@ import Testing
         try Reliability.makeStore(at: store, people: 20)
         let wrong = try folder.write(#"{"Person": [{"firstName": 3, "lastName": "X"}]}"#, to: "wrong.json")
         let broken = try folder.write(#"{"Person": [{"firstName": "#, to: "broken.json")
+        // `import` fills a store at the current version only.
+        let current = folder.file("current.sqlite")
+        _ = try Store.create(at: current, bundle: library)
+        let wrongNow = try folder.write(#"{"Person": [{"fullName": 3}]}"#, to: "wrong-now.json")
         refusals.append(
             Refusal(
-                name: "import, wrong value", file: wrong,
-                text: try Self.command(["import", store, wrong, "--model", model])))
+                name: "import, wrong value", file: wrongNow,
+                text: try Self.command(["import", current, wrongNow, "--model", model])))
         refusals.append(
             Refusal(
                 name: "import, not JSON", file: broken,
-                text: try Self.command(["import", store, broken, "--model", model])))
+                text: try Self.command(["import", current, broken, "--model", model])))
         refusals.append(
             Refusal(
                 name: "import, no store", file: folder.file("none.sqlite"),

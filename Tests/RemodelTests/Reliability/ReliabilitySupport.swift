@@ -73,10 +73,12 @@ enum Reliability {
                 for path in [outputPath, errorPath, inputPath] { try? FileManager.default.removeItem(atPath: path) }
             }
             let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
-            return Outcome(
-                status: process.terminationStatus, killedBySignal: signal,
-                output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
-                error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            if process.executableURL?.lastPathComponent == "remodel" {
+                InternalValues.check(process.arguments ?? [], output: output, error: error)
+            }
+            return Outcome(status: process.terminationStatus, killedBySignal: signal, output: output, error: error)
         }
     }
 

@@ -105,7 +105,8 @@ import Testing
 
     /// A table of one entity has no `_entity` index: it is read whole only where it is read anyway. Export
     /// refuses its stray row; a migration that carries the table carries the row too (nothing is left out),
-    /// one that rebuilds the table refuses at planning, and so does one asked to check everything.
+    /// one that rebuilds the table refuses once the store is copied (the copy removed), and so does one asked to
+    /// check everything, at planning.
     @Test func aTableOfOneEntityIsSearchedWhereItIsReadAnyway() async throws {
         let (folder, store, bundlePath) = try self.store(
             at: "Zoo", "INSERT INTO Keeper (_pk, _entity, name) VALUES (7, 'Ghost', 'Boo')")

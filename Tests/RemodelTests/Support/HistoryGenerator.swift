@@ -45,8 +45,13 @@ struct HistoryGenerator {
     private var changes: [String] = []
     private var kept: (entity: Int, attribute: Int?)?
 
+    /// Draws the conversions appended to a history (``appendConversions()``), apart from ``random`` so that the
+    /// versions before them are those the seed drew before there were any.
+    private var conversions: SplitMix64
+
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
+        conversions = SplitMix64(seed: seed ^ 0x1ED6_E500)
         modelName = "History"
     }
 
@@ -73,6 +78,7 @@ struct HistoryGenerator {
         while versions.count < total {
             try step()
         }
+        try appendConversions()
         return History(
             name: modelName, versions: versions, mappings: mappings, changes: changes, kept: kept, parsed: parsed)
     }
@@ -150,6 +156,48 @@ struct HistoryGenerator {
                 .invalidModel,
                 "the generator made no valid version after \(versionName(versions.count - 1)) (\(reason)):\n\(model.xml)"
             )
+        }
+    }
+
+    // MARK: - Conversions that fail on part of the data
+
+    /// Up to two versions more, each changing one attribute with a mapping file whose expression gives nil for some
+    /// objects and not others (as `GeneratedStoreData` fills them: `v1`, `v2`, … for text, the key for numbers):
+    /// text to Integer 64 through `int(…)`, a number divided by itself less 2 (or 0.5). The ledger of values
+    /// turned into nil must be the same composed and step by step.
+    private mutating func appendConversions() throws {
+        for _ in 0..<Int.random(in: 1...2, using: &conversions) {
+            let candidates = model.entities.flatMap { entity in
+                entity.attributes.filter { [.string, .integer16, .integer32, .integer64, .double].contains($0.type) }
+                    .map { (entity, $0) }
+            }
+            guard !candidates.isEmpty else { return }
+            let (entity, attribute) = candidates[Int.random(in: 0..<candidates.count, using: &conversions)]
+            guard let index = model.index(ofEntity: entity.id),
+                let position = model.entities[index].attributes.firstIndex(where: { $0.id == attribute.id })
+            else { return }
+            var next = model
+            var changed = attribute
+            let value: String
+            switch attribute.type {
+            case .string:
+                changed.type = .integer64
+                if changed.defaultValue != nil { changed.defaultValue = "7" }
+                value = "int(replace(replace($source.\(attribute.name), 'v2', 'x'), 'v', ''))"
+            case .double:
+                value = "$source.\(attribute.name) / ($source.\(attribute.name) - 0.5)"
+            default:
+                value = "$source.\(attribute.name) / ($source.\(attribute.name) - 2)"
+            }
+            next.entities[index].attributes[position] = changed
+            let mapping = """
+                <mapping model="\(modelName)" sourceVersion="\(versionName(versions.count - 1))" destinationVersion="\(versionName(versions.count))">
+                  <entity source="\(entity.name)" destination="\(entity.name)">
+                    <attribute name="\(attribute.name)" value="\(value.replacingOccurrences(of: "'", with: "&apos;"))"/>
+                  </entity>
+                </mapping>
+                """
+            try accept(next, change: "converted \(entity.name).\(attribute.name): \(value)", mapping: mapping)
         }
     }
 

@@ -24,7 +24,10 @@ final class HistoryStore {
     private static let base =
         FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
 
-    init(_ history: HistoryGenerator.History, random: inout SplitMix64) throws {
+    /// `searchIndex`: the app's objects are a full-text index with external content over a string attribute alone
+    /// (``searchIndex(_:layout:random:template:bundle:mappings:)``), for ``AppSearchIndexPropertyTests``; otherwise those of
+    /// ``appObjects(_:layout:random:)``.
+    init(_ history: HistoryGenerator.History, random: inout SplitMix64, searchIndex: Bool = false) throws {
         folder = try TemporaryFolder(in: Self.base)
         self.history = history
         let path = try BundleWriting.write(
@@ -47,7 +50,13 @@ final class HistoryStore {
         _ = try Store.create(at: template, bundle: bundle, version: first.name)
         let connection = try SQLiteConnection(path: template, mode: .readWrite)
         try GeneratedStoreData.fill(connection, version: first, objectsPerEntity: 3)
-        appSQL = Self.appObjects(history, layout: StoreLayout(version: first), random: &random)
+        if searchIndex {
+            appSQL = try Self.searchIndex(
+                history, layout: StoreLayout(version: first), random: &random, template: template, bundle: bundle,
+                mappings: folder.file("Mappings"))
+        } else {
+            appSQL = Self.appObjects(history, layout: StoreLayout(version: first), random: &random)
+        }
         for statement in appSQL { try connection.execute(statement) }
     }
 
@@ -77,12 +86,15 @@ final class HistoryStore {
         options.composesSteps = composed
         var migrator = Migrator(bundle: bundle, options: options)
         migrator.plans = plans
+        let report: MigrationReport
         do {
-            try await migrator.migrate(storeAt: store)
+            report = try await migrator.migrate(storeAt: store)
         } catch {
             return .refused(error.message.replacingOccurrences(of: road, with: "<store folder>"))
         }
-        return .migrated(try Self.dump(store, bundle: bundle))
+        // The ledger of what the steps lost (dropped, or turned into nil) is part of what both roads must agree on.
+        let losses = report.losses.map { "lost: \($0)" }
+        return .migrated(([try Self.dump(store, bundle: bundle)] + losses).joined(separator: "\n"))
     }
 
     // MARK: - What an app adds
@@ -142,6 +154,115 @@ final class HistoryStore {
             ]
         }
         return sql
+    }
+
+    /// The app's objects of a store for ``AppSearchIndexPropertyTests``: an FTS4 or FTS5 index with external content
+    /// over a string attribute, kept by the usual triggers half the time. Over the first entity whose table a step
+    /// rewrites, where one does (each candidate is tried on a copy of `template` and planned): the property is about
+    /// those; else over the entity every version keeps, or the first.
+    static func searchIndex(
+        _ history: HistoryGenerator.History, layout: StoreLayout, random: inout SplitMix64, template: String,
+        bundle: ModelBundle, mappings: String
+    ) throws -> [String] {
+        let model = history.versions[0].model
+        let kept = history.kept.flatMap { kept in model.entities.filter { $0.id == kept.entity } } ?? []
+        var candidates: [[String]] = []
+        for entity in (kept + model.entities) where !entity.isAbstract {
+            guard let table = layout.table(forEntity: entity.name)?.name,
+                let attribute = entity.attributes.first(where: { $0.type == .string }),
+                let column = layout.columnName(of: attribute.name, in: entity.name),
+                !candidates.contains(where: { $0[0].contains("content=\(quoteLiteral(table))") })
+            else { continue }
+            candidates.append(searchIndex(over: table, column: column, random: &random))
+        }
+        let trial = template + "-trial"
+        defer { try? FileManager.default.removeItem(atPath: trial) }
+        for candidate in candidates {
+            try? FileManager.default.removeItem(atPath: trial)
+            try FileManager.default.copyItem(atPath: template, toPath: trial)
+            let connection = try SQLiteConnection(path: trial, mode: .readWrite)
+            for statement in candidate { try connection.execute(statement) }
+            let plan = try? Migrator(bundle: bundle, options: MigrationOptions(mappingsDirectory: mappings)).plan(
+                storeAt: trial)
+            if plan?.description.contains("Rebuilds the app's full-text index") == true { return candidate }
+        }
+        return candidates.first ?? []
+    }
+
+    private static func searchIndex(over table: String, column: String, random: inout SplitMix64) -> [String] {
+        let (t, c) = (quoteIdentifier(table), quoteIdentifier(column))
+        let fts5 = Int.random(in: 0..<2, using: &random) == 0
+        var sql = [
+            fts5
+                ? "CREATE VIRTUAL TABLE app_words USING fts5(\(c), content=\(quoteLiteral(table)), content_rowid='\(StoreColumn.pk)')"
+                : "CREATE VIRTUAL TABLE app_words USING fts4(content=\(quoteLiteral(table)), \(c))",
+            "INSERT INTO app_words (app_words) VALUES ('rebuild')",
+        ]
+        if Int.random(in: 0..<2, using: &random) == 0 {
+            let delete =
+                fts5
+                ? "AFTER DELETE ON \(t) BEGIN INSERT INTO app_words (app_words, rowid, \(c)) VALUES ('delete', old.\(StoreColumn.pk), old.\(c)); END"
+                : "BEFORE DELETE ON \(t) BEGIN DELETE FROM app_words WHERE docid = old.\(StoreColumn.pk); END"
+            sql += [
+                "CREATE TRIGGER app_words_ai AFTER INSERT ON \(t) BEGIN INSERT INTO app_words (rowid, \(c)) VALUES (new.\(StoreColumn.pk), new.\(c)); END",
+                "CREATE TRIGGER app_words_ad \(delete)",
+            ]
+        }
+        return sql
+    }
+
+    /// What an app full-text index with external content says that its content does not: for every word of its
+    /// content (read with a `LIKE` scan for each word, then split as the default tokenizer splits ASCII text), the
+    /// rows `MATCH` finds must be exactly those whose content holds the word, and SQLite's `integrity-check` of the
+    /// index must pass. Empty when every index is true (or the store has none).
+    static func untrueSearchIndexes(_ path: String) throws -> [String] {
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        var found: [String] = []
+        let tables = try connection.rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+        for row in tables {
+            guard case .text(let index) = row[0], case .text(let sql) = row[1],
+                let options = SQLVirtualTableOptions(sql), options.isFullTextIndex,
+                let content = options.value(of: "content"), !content.isEmpty
+            else { continue }
+            let (i, t) = (quoteIdentifier(index), quoteIdentifier(content))
+            let key = quoteIdentifier(options.value(of: "content_rowid") ?? "rowid")
+            do {
+                try connection.execute("INSERT INTO \(i) (\(i)) VALUES ('integrity-check')")
+            } catch {
+                found.append("\(index): integrity-check: \(error.message)")
+            }
+            for column in try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(index)]) {
+                guard case .text(let name) = column[0] else { continue }
+                let c = quoteIdentifier(name)
+                var words: Set<String> = []
+                for value in try connection.rows("SELECT \(c) FROM \(t) WHERE \(c) IS NOT NULL") {
+                    if case .text(let text) = value[0] { words.formUnion(Self.words(text)) }
+                }
+                for word in words.sorted() {
+                    let held = try connection.rows(
+                        "SELECT \(key), \(c) FROM \(t) WHERE \(c) LIKE ? ORDER BY \(key)", [.text("%\(word)%")]
+                    ).filter { row in
+                        if case .text(let text) = row[1] { return Self.words(text).contains(word) }
+                        return false
+                    }.map { $0[0] }
+                    let matched = try connection.rows(
+                        "SELECT rowid FROM \(i) WHERE \(c) MATCH ? ORDER BY rowid", [.text("\"\(word)\"")]
+                    ).map { $0[0] }
+                    if matched != held {
+                        found.append(
+                            "\(index): '\(word)' in \(content).\(name) finds \(matched), the table holds it in \(held)")
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The words of a text as SQLite's default tokenizers read ASCII text: runs of letters and digits, lowercased.
+    private static func words(_ text: String) -> Set<String> {
+        Set(
+            text.lowercased().split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init))
     }
 
     /// References the app declared that name another object than they named before the migration: each

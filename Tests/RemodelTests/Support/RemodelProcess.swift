@@ -13,7 +13,7 @@ enum RemodelProcess {
     }
 
     /// Runs `remodel arguments…` in the package's root folder, with `environment` added to this process's;
-    /// returns the exit status, standard output and standard error.
+    /// returns the exit status, standard output and standard error, which ``InternalValues`` checks.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
         status: Int32, output: String, error: String
     ) {
@@ -37,9 +37,10 @@ enum RemodelProcess {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errorData.values.isEmpty { Thread.sleep(forTimeInterval: 0.001) }
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData.values[0], as: UTF8.self)
+        let (printed, failed) = (
+            String(decoding: outputData, as: UTF8.self), String(decoding: errorData.values[0], as: UTF8.self)
         )
+        InternalValues.check(arguments, output: printed, error: failed)
+        return (process.terminationStatus, printed, failed)
     }
 }

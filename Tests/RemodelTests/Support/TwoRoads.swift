@@ -51,6 +51,7 @@ final class TwoRoads {
 
     /// Migrates both roads, expecting both to succeed in as many passes as the plan has steps (step by step)
     /// and one (composed), and the same export; returns it.
+    @discardableResult
     func migrateBoth(sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> String {
         let steps = bundle.versionNames.count - 1
         for composed in [true, false] {

@@ -9,7 +9,7 @@ struct MigrationMatrixTests {
     static let library = MigrationFixtures.packageRoot + "/Models/Library.xcdatamodeld"
     static let diligence = MigrationFixtures.packageRoot + "/Models/Diligence.xcdatamodeld"
 
-    /// As an app's test uses it (the README's example): one case per version.
+    /// As an app's test uses it (docs/TESTING.md's example): one case per version.
     @Test(arguments: MigrationMatrix(model: library, mappings: MigrationFixtures.libraryMappings).cases())
     func migratesToTheCurrentVersion(_ migration: MigrationTestCase) async throws {
         try await migration.run { store in

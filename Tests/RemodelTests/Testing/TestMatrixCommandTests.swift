@@ -97,3 +97,49 @@ struct TestMatrixCommandTests {
         #expect(allowed.output.hasSuffix("3 cases: 1 needs a mapping (expected), 2 ok.\n"))
     }
 }
+
+extension TestMatrixCommandTests {
+    /// A case whose migration turned values into nil is no plain "ok": it is counted apart, and each loss is
+    /// printed under its row, with its expression, count and first object (issue 40 item 1).
+    @Test func aCaseThatLosesValuesIsCountedApartAndPrinted() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try BundleWriting.write(
+            "People", in: folder.path,
+            versions: [
+                (
+                    "People",
+                    #"<entity name="Person"><attribute name="age" optional="YES" attributeType="String"/></entity>"#
+                ),
+                (
+                    "People 2",
+                    #"<entity name="Person"><attribute name="age" optional="YES" attributeType="Integer 32"/></entity>"#
+                ),
+            ])
+        try FileManager.default.createDirectory(atPath: folder.file("Mappings"), withIntermediateDirectories: true)
+        _ = try folder.write(
+            #"<mapping model="People" sourceVersion="People" destinationVersion="People 2"><entity source="Person" destination="Person"><attribute name="age" value="int(trim($source.age))"/></entity></mapping>"#,
+            to: "Mappings/age.xml")
+        let result = try RemodelProcess.run([
+            "test-matrix", bundle, "--mappings", folder.file("Mappings"), "--objects", "3",
+        ])
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        expectSameText(
+            withoutSeconds(result.output),
+            """
+            People: 2 cases to People 2, 3 objects per entity, seed number 1
+
+            from → People 2   result           objects   seconds
+            People            ok with losses   3 → 3        s.ss
+                Lost: People → People 2: `int(trim($source.age))` gave nil for 3 values of Person.age, e.g. _pk 1 'meadow violet'
+            People 2          ok               3 → 3        s.ss
+
+            2 cases: 1 ok with losses, 1 ok.
+
+            """)
+        let json = try RemodelProcess.run([
+            "test-matrix", bundle, "--mappings", folder.file("Mappings"), "--objects", "3", "--format", "json",
+        ])
+        #expect(json.output.contains(#""result": "ok with losses""#), "\(json.output)")
+        #expect(json.output.contains(#""expression": "int(trim($source.age))""#), "\(json.output)")
+    }
+}

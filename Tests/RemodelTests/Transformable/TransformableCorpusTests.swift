@@ -8,12 +8,15 @@ import Testing
 /// an older system in the older key order): read, written back byte for byte, shown as JSON by `export` and imported
 /// back into the same bytes. Skipped without the corpus.
 struct TransformableCorpusTests {
-    static let store = CoreDataCorpus.folder + "/hwaxxer__BookMigration/Model1.sqlite"
+    static let fixture = CoreDataCorpus.fixtures.first {
+        $0.repository == "hwaxxer__BookMigration" && $0.store == "Model1.sqlite"
+    }
 
     @Test(.enabled(if: CoreDataCorpus.exists)) func bookMigrationsArchivesComeBackByteForByte() throws {
         let folder = try TemporaryFolder()
-        let copy = try CoreDataCorpus.copy(Self.store, into: folder.path)
-        let bundle = try ModelBundle(contentsOf: CoreDataCorpus.folder + "/hwaxxer__BookMigration/Model.xcdatamodeld")
+        let fixture = try #require(Self.fixture)
+        let copy = try fixture.copyStore(into: folder.path)
+        let bundle = try ModelBundle(contentsOf: fixture.bundlePath)
         let original = try SQLiteConnection(path: copy, mode: .readOnly).rows(
             "SELECT Z_PK, ZFILEURL FROM ZBOOK ORDER BY Z_PK")
         #expect(original.count == 4)

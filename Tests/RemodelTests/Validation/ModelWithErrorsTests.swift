@@ -56,7 +56,7 @@ import Testing
             (["migrate", store, "--model", bundle, "--dry-run"], 1),
             (["seed", bundle, "--version", "Zoo 2"], 1),
             (["generate", bundle, "--output", folder.file("Records")], 1),
-            (["diff", bundle], 2),
+            (["diff", bundle], 1),
             (
                 [
                     "import-core-data", try CoreDataStoreBuilder.zoo(at: folder.file("CoreData.sqlite")), "--model",

@@ -97,7 +97,7 @@ struct XcodeMappingValidationTests {
         expectLines(
             try project.validate(),
             [
-                "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):86: error: cannot compare String and Integer; convert one side with string(…) or int(…)/double(…) (in ((($source.count > 0) ?? false) && (($source.name > 3) ?? false)), translated from the Xcode expression count > 0 AND name > 3) [expression-type]"
+                "…/Mappings/ShopToShop2.xcmappingmodel/xcmapping.xml:\(line):86: error: cannot compare String and Integer; convert the String with int(…) (nil when the text is not a number) to compare numbers, or convert the Integer with string(…) to compare text (in ((($source.count > 0) ?? false) && (($source.name > 3) ?? false)), translated from the Xcode expression count > 0 AND name > 3) [expression-type]"
             ])
     }
 

@@ -1,5 +1,6 @@
-/// Plans the migration of a store newer than the bundle down to the bundle's current version (or
-/// ``MigrationOptions/targetVersion``): one step whose source is the model the store carries.
+/// Plans the migration of a store down to the bundle's current version (or ``MigrationOptions/targetVersion``):
+/// one step whose source is the model the store carries, for a store newer than the bundle (a rolled-back build),
+/// or the bundle's own version, for a store at a version after the target (`migrate --to` an older version).
 ///
 /// The mapping comes from the same engine as any step's: a mapping file (or Xcode mapping model) for
 /// the pair from the store's version to the target, merged over inference, else inference alone, with
@@ -29,6 +30,7 @@ struct DowngradePlanner {
                     source: source, destination: destination, mapping: try mapping(from: source, to: destination))
             ])
         plan.isDowngrade = true
+        plan.isDowngradeWithinBundle = bundle.index(ofVersion: source.name) != nil
         plan.steps[0].mapping = try ProblemScreen(connection: store, tables: TableReferences(schema: "main")).screen(
             plan.steps[0].mapping, source: source)
         try MigrationPlanner.refuseProblems(of: plan, bundle: bundle, screened: true)
@@ -48,12 +50,14 @@ struct DowngradePlanner {
             counted.property = loss.property.map { "\($0) (its order)" }
             plan.losses.append(counted)
         }
+        plan.losses += try NilValueCount.counted(
+            plan.stepPlans[0], on: store, tables: tables, environment: ExpressionEnvironment())
         if options.downgrade == .lossless { try Self.refuseLosses(plan, path: path) }
         return plan
     }
 
-    /// The store's version as a model: the one it carries, checked against the entity hashes it records;
-    /// for a store that carries none, the bundle's version of that name when it has one (after its current).
+    /// The store's version as a model: the bundle's version of that name when it has one with the entity hashes
+    /// the store records, else the one the store carries, checked against those hashes.
     private func sourceVersion(_ metadata: StoreMetadata, store: SQLiteConnection, path: String, target: String)
         throws(RemodelError) -> ModelVersion
     {
@@ -63,6 +67,12 @@ struct DowngradePlanner {
                 .newerStore,
                 "\(newer), in layout format \(metadata.formatVersion) (this build knows format \(StoreMetadata.currentFormatVersion)), so it cannot be migrated down and was left untouched; open it with the newer build",
                 path: path)
+        }
+        // A version the bundle has (a `--to` an older version, or a store after the bundle's current version).
+        if let known = bundle.versionName(recordedAs: metadata.versionName).flatMap(bundle.version(named:)),
+            known.entityHashes == metadata.entityHashes
+        {
+            return known
         }
         let version: ModelVersion
         if let carried = try StoreInspector.carriedModel(metadata, on: store) {
@@ -89,9 +99,10 @@ struct DowngradePlanner {
     /// file or Xcode mapping model from it forward is read as any step's), else inference.
     private func mapping(from source: ModelVersion, to destination: ModelVersion) throws(RemodelError) -> MappingModel {
         if options.mappingsDirectory != nil {
+            // The store's version first, so that a file from it to the target reads forward.
             let versions =
                 [source]
-                + bundle.versionNames.compactMap { name in
+                + bundle.versionNames.filter { $0 != source.name }.compactMap { name in
                     name == destination.name ? destination : bundle.version(named: name)
                 }
             let extended = ModelBundle(
@@ -151,9 +162,15 @@ struct DowngradePlanner {
         let lost = plan.losses.filter { $0.count != 0 }
         guard let first = lost.first else { return }
         let lines = lost.map { "  - \($0.detail)" }.joined(separator: "\n")
+        let place = "that \"\(plan.targetVersion)\" has no place for"
+        let why = lost.contains(where: \.becameNil) ? "(\(place), or that a conversion turns into nil)" : place
+        let (whence, otherwise) =
+            plan.isDowngradeWithinBundle
+            ? ("which comes after \"\(plan.targetVersion)\" in the version order", "")
+            : ("newer than this build's \"\(plan.targetVersion)\"", ", or open it with the newer build")
         var error = RemodelError(
             .downgradeLosesData,
-            "the store is at version \"\(plan.sourceVersion)\", newer than this build's \"\(plan.targetVersion)\", and migrating it down would lose stored values that \"\(plan.targetVersion)\" has no place for, so it was left untouched:\n\(lines)\nMigrate it with `--downgrade allow-loss` to drop them (the original is kept as the backup), or open it with the newer build.",
+            "the store is at version \"\(plan.sourceVersion)\", \(whence), and migrating it down would lose stored values \(why), so it was left untouched:\n\(lines)\nMigrate it with `--downgrade allow-loss` to drop them (the original is kept as the backup)\(otherwise).",
             path: path)
         error.entity = first.entity
         error.property = first.property

@@ -23,9 +23,13 @@ package final class FleetReportFile: @unchecked Sendable {
         self.path = path
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure("cannot open the report for writing", path) }
-        self.descriptor = descriptor
+        // A report an earlier run wrote is appended to; anything else at the path is refused, never written through.
+        switch try FileSystem.openOwnFile(path, flags: O_WRONLY | O_APPEND, mode: 0o644) {
+        case .opened(let descriptor): self.descriptor = descriptor
+        case .failed(let code):
+            errno = code
+            throw Self.failure("cannot open the report for writing", path)
+        }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_size > 0, !Self.endsWithNewline(path) {
             try appendLine("")

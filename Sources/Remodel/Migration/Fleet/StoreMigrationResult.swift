@@ -127,7 +127,9 @@ public struct StoreMigrationResult: Sendable {
 extension StoreMigrationResult {
     /// The result as one line of JSON, the form of `remodel migrate --report FILE`: `path`, `outcome`,
     /// `reason`, `from`, `to`, `steps`, `objects`, `seconds`, `at`, `message` (absent values are `null`), `downgrade`
-    /// (whether the store was newer and was migrated down).
+    /// (whether the store was newer and was migrated down), `losses` (the values the migration lost, each with its
+    /// step, entity, property, count and cause: dropped by the mapping, or turned into nil by an expression, shown
+    /// with an example; empty when nothing was lost).
     public var jsonLine: String { JSONDocument.object(jsonMembers).compact() }
 
     /// The result as a `remodel migrate --progress json` event: `event` (`"store"`), then the fields of ``jsonLine``.
@@ -146,6 +148,7 @@ extension StoreMigrationResult {
             ("at", ISODate.format(date.timeIntervalSince1970).map(JSONDocument.string) ?? .null),
             ("message", error.map { .string($0.description) } ?? .null),
             ("downgrade", .bool(report?.isDowngrade ?? false)),
+            ("losses", .array((report?.losses ?? []).filter { $0.count != 0 }.map(\.json))),
         ]
     }
 }

@@ -3,9 +3,15 @@
 struct InstanceCopier {
     let context: StepContext
 
+    /// What phase 1 found: the to-one columns filled with the source's keys as they are, for phase 2 to clean,
+    /// and the values a conversion, an expression or a policy turned into nil.
+    struct Copied {
+        var toOnes: [CopiedToOneColumn] = []
+        var losses: [DataLoss] = []
+    }
+
     /// Copies the objects of the tables the step rebuilds (those of carried tables are in the copy already).
-    /// - Returns: The to-one columns filled with the source's keys as they are, for phase 2 to clean.
-    func run() throws(RemodelError) -> [CopiedToOneColumn] {
+    func run() throws(RemodelError) -> Copied {
         if context.keys.needsKeyTable {
             try context.connection.execute(KeyPlan.createKeyTableSQL)
         }
@@ -31,9 +37,11 @@ struct InstanceCopier {
         }
         try context.tracker.report(
             .instances, pass: context.pass, entity: nil, completed: 0, total: progress.total, force: true)
-        var copied: [CopiedToOneColumn] = []
+        var copied = Copied()
         for resolved in mappings {
-            copied += try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
+            let one = try copy(resolved, bounds: bounds[resolved.index], nextKey: &nextKey, progress: &progress)
+            copied.toOnes += one.toOnes
+            copied.losses += one.losses
         }
         if context.keys.needsKeyTable {
             try PageCaches.buildingIndexes(on: context.connection) { () throws(RemodelError) in
@@ -82,12 +90,14 @@ struct InstanceCopier {
         var parameters: [SQLiteValue] = []
         /// The to-one columns among them, filled with the source's keys as they are.
         var copiedToOnes: [CopiedToOneColumn] = []
+        /// The attributes whose values can become nil where their source values are not.
+        var watched: [NilValueCount.Watched] = []
     }
 
     private func copy(
         _ resolved: ResolvedEntityMapping, bounds: [SQLiteValue]?, nextKey: inout [String: Int64],
         progress: inout PhaseProgress
-    ) throws(RemodelError) -> [CopiedToOneColumn] {
+    ) throws(RemodelError) -> Copied {
         let (mapping, index) = (resolved.mapping, resolved.index)
         let (sourceEntity, destinationEntity) = (resolved.sourceEntity, resolved.destinationEntity)
         let (sourceName, destinationName) = (sourceEntity.name, destinationEntity.name)
@@ -96,7 +106,7 @@ struct InstanceCopier {
         var insert = try valueColumns(resolved)
         guard let bounds, case .integer(let low) = bounds[0], case .integer(let high) = bounds[1],
             case .integer(let total) = bounds[2]
-        else { return insert.copiedToOnes }
+        else { return Copied(toOnes: insert.copiedToOnes) }
         let startedAt = progress.completed
         let filter = try mapping.filter.map { expression throws(RemodelError) in
             try context.compile(expression, checked: resolved.checkedFilter, over: sourceEntity, into: nil)
@@ -113,7 +123,7 @@ struct InstanceCopier {
                 mapping, index: index, sourceEntity: sourceEntity, destinationEntity: destinationEntity,
                 checkedFilter: resolved.checkedFilter, nextKey: &next, progress: &progress)
             nextKey[destinationTable] = next
-            return []
+            return Copied(losses: try NilValueCount(context: context, resolved: resolved).run(policyWatched(resolved)))
         }
         let remapped = context.keys.mode(ofDestinationTable: destinationTable) == .remapped
         let sourceFrom = "\(context.sourceTables(sourceTable)) AS s"
@@ -164,7 +174,8 @@ struct InstanceCopier {
                 total: progress.total)
             lower = upper
         }
-        return insert.copiedToOnes
+        let losses = try NilValueCount(context: context, resolved: resolved).run(insert.watched)
+        return Copied(toOnes: insert.copiedToOnes, losses: losses)
     }
 
     /// The attribute columns (and directly copied to-one columns) with their value SQL.
@@ -177,17 +188,17 @@ struct InstanceCopier {
             guard
                 let attribute = context.destination.attribute(
                     named: attributeMapping.destination, in: destinationEntity),
-                attribute.isStored
+                attribute.isStored,
+                // A derived attribute is computed once the step's rows are in (a timestamp is carried).
+                !context.destinationLayout.storeComputes(attribute.name, in: destinationEntity.name)
             else { continue }
             let fallback = ModelDefaultValue.stored(for: attribute)
             var sql: String
             var parameters: [SQLiteValue] = []
             if let value = attributeMapping.value {
-                if let sourceName = attributeMapping.sourceAttribute, value.text == "$source.\(sourceName)",
-                    let sourceColumn = context.sourceLayout.columnName(of: sourceName, in: sourceEntity.name)
-                {
+                if let sourceColumn = resolved.copiedColumn(of: attributeMapping, layout: context.sourceLayout) {
                     sql = "s.\(quoteIdentifier(sourceColumn))"
-                    if attribute.type == .composite,
+                    if attribute.type == .composite, let sourceName = attributeMapping.sourceAttribute,
                         let sourceAttribute = context.source.attribute(named: sourceName, in: sourceEntity),
                         !context.destination.hasSameCompositeShape(attribute, as: sourceAttribute, in: context.source)
                     {
@@ -199,11 +210,22 @@ struct InstanceCopier {
                                     from: sourceEntity.name, sourceName, to: destinationEntity.name, attribute.name)))
                     }
                 } else {
-                    let compiled = try context.compile(
+                    let checked = try context.check(
                         value, checked: resolved.checkedValues[attributeMapping.destination], over: sourceEntity,
                         into: attribute)
+                    let compiled = context.compile(checked, over: sourceEntity)
                     sql = compiled.sql
                     parameters = compiled.parameters
+                    if checked.canTurnValuesIntoNil,
+                        let column = context.destinationLayout.columnName(
+                            of: attribute.name, in: destinationEntity.name)
+                    {
+                        insert.watched.append(
+                            NilValueCount.Watched(
+                                attribute: attribute.name, column: column, expression: value.text,
+                                inputs: checked.inputs,
+                                fallback: attribute.isOptional ? nil : fallback.map { ($0, compiled) }))
+                    }
                 }
                 if let fallback, !attribute.isOptional {
                     sql = "coalesce(\(sql), ?)"
@@ -240,4 +262,21 @@ struct InstanceCopier {
         return insert
     }
 
+    /// The attributes a policy fills that inference maps from a source attribute: the policy turned that
+    /// attribute's value into nil where the destination is nil and the source is not.
+    private func policyWatched(_ resolved: ResolvedEntityMapping) -> [NilValueCount.Watched] {
+        resolved.mapping.attributes.compactMap { attributeMapping in
+            guard let from = attributeMapping.sourceAttribute,
+                let attribute = context.destination.attribute(
+                    named: attributeMapping.destination, in: resolved.destinationEntity),
+                attribute.isStored,
+                context.source.attribute(named: from, in: resolved.sourceEntity)?.isStored == true,
+                let column = context.destinationLayout.columnName(
+                    of: attribute.name, in: resolved.destinationEntity.name)
+            else { return nil }
+            return NilValueCount.Watched(
+                attribute: attribute.name, column: column, expression: nil,
+                inputs: [CheckedExpression.Input(name: from, path: [], isCount: false)], fallback: nil)
+        }
+    }
 }

@@ -28,7 +28,9 @@ struct PolicyWriter {
         self.entityName = entity.name
         self.nextKey = nextKey
         keepsSourceKeys = context.keys.keepingMappings.contains(mappingIndex)
-        let stored = context.destination.attributes(of: entity).filter(\.isStored)
+        let stored = context.destination.attributes(of: entity).filter {
+            $0.isStored && !context.destinationLayout.storeComputes($0.name, in: entity.name)
+        }
         let width = stored.count + 2
         let rows = max(1, min(64, context.connection.parameterLimit / width))
         self.rows = rows

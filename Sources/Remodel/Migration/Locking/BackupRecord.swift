@@ -24,6 +24,9 @@ struct BackupRecord: Sendable, Hashable {
     /// Where the record of the backup at `backupPath` is.
     static func path(for backupPath: String) -> String { backupPath + ".json" }
 
+    /// The new file a record is written into before it is renamed over the record.
+    static func newPath(for backupPath: String) -> String { path(for: backupPath) + ".new" }
+
     /// The device, inode, size and modification time (seconds, nanoseconds) of a file, or `nil` when there is
     /// none (`stat`, which opens no descriptor).
     static func identity(of path: String) -> [Int64]? {
@@ -53,15 +56,22 @@ struct BackupRecord: Sendable, Hashable {
             ("backupFile", .array(backupFile.map { .int(Int($0)) })),
         ])
         let target = Self.path(for: backupPath)
-        let temporary = target + ".new"
-        do {
-            try Data((document.compact() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-        } catch {
+        let temporary = Self.newPath(for: backupPath)
+        // What an interrupted write left is Remodel's; anything else there is refused, never written through.
+        try FileSystem.requireOwnFile(target)
+        StoreFiles.removeIfPresent(temporary)
+        let descriptor = try FileSystem.createNewFile(
+            temporary, flags: O_WRONLY, mode: 0o644, what: "the record of the backup")
+        let bytes = Array((document.compact() + "\n").utf8)
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        let flushed = written == bytes.count && fsync(descriptor) == 0
+        let failure = errno
+        close(descriptor)
+        guard flushed else {
             StoreFiles.removeIfPresent(temporary)
-            throw RemodelError(
-                .io, "cannot write the record of the backup: \(error.localizedDescription)", path: target)
+            errno = failure
+            throw StoreFiles.ioError("cannot write the record of the backup", target)
         }
-        try StoreFiles.synchronize(file: temporary)
         try StoreFiles.replace(target, with: temporary)
     }
 

@@ -9,8 +9,9 @@ import Foundation
 /// Lets one migration at a time work on a store, across processes and threads: an app and its
 /// extension launching together, two server workers, a fleet given the same store twice.
 ///
-/// The lock is `flock(2)` on a file beside the store (`<store>.remodel-lock`, symbolic links
-/// followed), never on the store itself: SQLite's locks on the store are POSIX locks, which closing
+/// The lock is `flock(2)` on a file beside the store (`<store>.remodel-lock`, beside the file the store
+/// path's symbolic links lead to; the lock file itself must be one Remodel made, ``FileSystem/openOwnFile(_:flags:mode:)``),
+/// never on the store itself: SQLite's locks on the store are POSIX locks, which closing
 /// any descriptor of the store in this process would drop. A second migrator takes this lock before
 /// it reads the store at all, so it holds no connection while it waits: the first one can take
 /// SQLite's exclusive lock on a WAL store, which it needs to replace it, and then the second finds
@@ -64,10 +65,14 @@ final class MigrationLock {
         var lastHolder: Holder?
         var lastSign = MonotonicClock.seconds()
         while true {
-            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            guard descriptor >= 0 else {
-                let code = errno
+            // A lock file another migrator holds is one Remodel made; anything else there (a link to a user's
+            // file, a second name of one, a FIFO, a folder) is refused, never written through.
+            let descriptor: Int32
+            switch try FileSystem.openOwnFile(lockPath, flags: O_RDWR, mode: 0o644) {
+            case .opened(let opened): descriptor = opened
+            case .failed(let code):
                 if [EACCES, EROFS, EPERM].contains(code) { return nil }
+                errno = code
                 throw StoreFiles.ioError("cannot open the migration lock file", lockPath)
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {

@@ -124,12 +124,39 @@ final class StoreLock {
     /// store's log is copied beside it (`-wal`): its committed pages may not be in the file yet, and SQLite
     /// reads them from the copy's log. The write lock keeps any writer from adding to the log meanwhile; a
     /// checkpoint by another connection only writes pages the log still has.
-    func copyStore(to destination: String) throws(RemodelError) {
-        guard connection != nil, descriptor >= 0 else {
+    ///
+    /// The pages of `tablesLast` (tables the caller drops from the copy and reads again from the original,
+    /// with their indexes) are copied after the rest: the caller's next reads of them, in the copy and in
+    /// the original, then find them in the file cache, even when the store is larger than the cache.
+    func copyStore(to destination: String, tablesLast: [String] = []) throws(RemodelError) {
+        guard let connection, descriptor >= 0 else {
             throw RemodelError(.locked, "the store's lock was already released", path: files.path)
         }
-        try FileCopy.copy(from: descriptor, to: destination)
+        try FileCopy.copy(from: descriptor, to: destination, last: try byteRanges(of: tablesLast, on: connection))
         if logDescriptor >= 0 { try FileCopy.copy(from: logDescriptor, to: destination + "-wal") }
+    }
+
+    /// Where the pages of `tables` and of their indexes are in the store's file (``BTreePages``); none for a
+    /// WAL store, whose newest pages may be in its log.
+    private func byteRanges(of tables: [String], on connection: SQLiteConnection) throws(RemodelError) -> [Range<Int>] {
+        var info = stat()
+        guard !tables.isEmpty, !isWAL, fstat(descriptor, &info) == 0,
+            case .integer(let pageSize)? = try connection.scalar("PRAGMA main.page_size"), pageSize > 0
+        else { return [] }
+        let names = Set(tables.map { $0.lowercased() })
+        let roots = try connection.rows("SELECT tbl_name, rootpage FROM main.sqlite_master WHERE rootpage > 0")
+            .compactMap { row -> Int? in
+                guard case .text(let table) = row[0], names.contains(table.lowercased()),
+                    case .integer(let root) = row[1]
+                else { return nil }
+                return Int(root)
+            }
+        guard
+            let pages = BTreePages.pages(
+                roots: roots, descriptor: descriptor, pageSize: Int(pageSize),
+                pageCount: Int(info.st_size) / Int(pageSize))
+        else { return [] }
+        return BTreePages.byteRanges(of: pages, pageSize: Int(pageSize))
     }
 
     private static func busy(_ timeoutMilliseconds: Int, _ path: String, _ error: RemodelError) -> RemodelError {
@@ -180,7 +207,7 @@ final class StoreLock {
                 for: backupPath)
         }
         for suffix in StoreFiles.sidecarSuffixes {
-            StoreFiles.removeIfPresent(path + suffix)
+            StoreFiles.removeStoreSidecar(path + suffix)
             FaultPoint.duringSidecarCleanup.reach()
         }
         FaultPoint.beforeRename.reach()
@@ -202,7 +229,7 @@ final class StoreLock {
         if let log = BackupRecord.identity(of: path + "-wal"), log[2] > 0 { return false }
         guard try StoreFingerprint.of(descriptor: descriptor, path: files.path) == expected else { return false }
         guard try leaveWriteAheadLogging() else { return false }
-        for suffix in StoreFiles.sidecarSuffixes { StoreFiles.removeIfPresent(path + suffix) }
+        for suffix in StoreFiles.sidecarSuffixes { StoreFiles.removeStoreSidecar(path + suffix) }
         FaultPoint.beforeRename.reach()
         try StoreFiles.replace(path, with: backupPath)
         originalLeftWAL = false

@@ -1,25 +1,97 @@
-/// Stored data a step drops on purpose, as its mapping says: a property of a source entity nothing in the
-/// destination is computed from, or an entity with no destination at all. The plan lists every one, and
-/// a migration reports how many values each lost, so that nothing goes without being said.
+/// Stored values a step loses, counted: values its mapping drops on purpose (a property of a source entity
+/// nothing in the destination is computed from, or an entity with no destination at all), and values a
+/// conversion or expression turned into nil (``Cause/becameNil(expression:example:)``). The plan lists every
+/// drop, and a migration reports how many values each lost, so that nothing goes without being said.
 ///
 /// For example:
 /// ```swift
-/// for loss in try migrator.plan(storeAt: path).losses { print(loss) }
+/// for loss in try await migrator.migrate(storeAt: path).losses { print(loss) }
 /// // Library → Library 2 drops Person.email (3 values)
+/// // Library → Library 2: `int(trim($source.age))` gave nil for 1 value of Person.age, e.g. _pk 2 'forty'
 /// ```
 public struct DataLoss: Sendable, Hashable, CustomStringConvertible {
     /// The step: its source and destination version names.
     public var sourceVersion: String
     public var destinationVersion: String
-    /// The source entity.
+    /// The source entity of a drop; the destination entity of values that became nil.
     public var entity: String
-    /// The property dropped, or nil when the entity's objects are dropped.
+    /// The property dropped (nil when the entity's objects are dropped), or the destination attribute whose
+    /// values became nil.
     public var property: String?
     /// How many stored values (non-nil attribute values, links, or objects) are lost, when they were counted.
     public var count: Int?
+    /// How the values are lost.
+    public var cause: Cause = .dropped
 
-    /// What is dropped and how much, without the step: `Person.email (3 values)`.
+    /// How values are lost.
+    public enum Cause: Sendable, Hashable {
+        /// The mapping drops them: nothing in the destination is computed from them.
+        case dropped
+        /// The expression (or conversion) computing the destination attribute gave nil although every value it
+        /// reads was non-nil (`int(trim($source.age))` reading `"forty"`), or, for a required attribute with a
+        /// default, the default, which took the nil's place. A nil `expression` is an entity policy (Swift code)
+        /// that left the attribute nil where the source attribute it is mapped from held a value. `example` is
+        /// the first such source object.
+        case becameNil(expression: String?, example: Example?)
+    }
+
+    /// One source object whose values an expression turned into nil: its `_pk` and the values the
+    /// expression read, as text (`'forty'`; `firstName 'Ada', age 'x'` when it reads several).
+    public struct Example: Sendable, Hashable {
+        public var primaryKey: Int64
+        public var values: String
+
+        init(primaryKey: Int64, values: String) {
+            self.primaryKey = primaryKey
+            self.values = values
+        }
+
+        /// Values read by an expression, as an example shows them: one alone as itself (`'forty'`), several
+        /// each after its key path (`firstName 'Ada', age 3`). Long text is cut.
+        static func describe(_ values: [(keyPath: String, value: SQLiteValue)]) -> String {
+            func shown(_ value: SQLiteValue) -> String {
+                switch value {
+                case .null: return "nil"
+                case .integer(let number): return String(number)
+                case .real(let number): return "\(number)"
+                case .text(let text):
+                    let scalars = text.unicodeScalars
+                    guard scalars.count > 40 else { return "'\(text)'" }
+                    var cut = String.UnicodeScalarView()
+                    cut.append(contentsOf: scalars.prefix(40))
+                    return "'\(String(cut))…'"
+                case .blob(let bytes): return bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
+                }
+            }
+            if values.count == 1 { return shown(values[0].value) }
+            let prefix = "$source."
+            return values.map { keyPath, value in
+                let name = keyPath.hasPrefix(prefix) ? String(keyPath.dropFirst(prefix.count)) : keyPath
+                return "\(name) \(shown(value))"
+            }.joined(separator: ", ")
+        }
+    }
+
+    /// A loss of values the mapping drops.
+    init(
+        sourceVersion: String, destinationVersion: String, entity: String, property: String?, count: Int? = nil
+    ) {
+        self.sourceVersion = sourceVersion
+        self.destinationVersion = destinationVersion
+        self.entity = entity
+        self.property = property
+        self.count = count
+    }
+
+    /// What is lost and how much, without the step: `Person.email (3 values)`, or
+    /// `` `int($source.age)` gave nil for 1 value of Person.age, e.g. _pk 2 'forty' ``.
     public var detail: String {
+        if case .becameNil(let expression, let example) = cause {
+            let values = (count ?? 0) == 1 ? "1 value" : "\(count ?? 0) values"
+            let first = example.map { ", e.g. _pk \($0.primaryKey) \($0.values)" } ?? ""
+            let by = expression.map { "`\($0)`" } ?? "the entity policy"
+            return "\(by) gave nil for \(values) of \(entity).\(property ?? "")\(first)"
+        }
         let what = property.map { "\(entity).\($0)" } ?? "\(entity) objects"
         let how: String
         switch (property, count) {
@@ -30,10 +102,40 @@ public struct DataLoss: Sendable, Hashable, CustomStringConvertible {
         return "\(what) (\(how))"
     }
 
-    public var description: String { "\(sourceVersion) → \(destinationVersion) drops \(detail)" }
+    /// Whether the values became nil (rather than being dropped by the mapping).
+    public var becameNil: Bool {
+        if case .becameNil = cause { return true }
+        return false
+    }
+
+    public var description: String {
+        becameNil
+            ? "\(sourceVersion) → \(destinationVersion): \(detail)"
+            : "\(sourceVersion) → \(destinationVersion) drops \(detail)"
+    }
 }
 
 extension DataLoss {
+    /// Losses of one step with values that became nil merged where they are the same attribute's by the same
+    /// expression (two entity mappings into one entity): the counts added, the first example kept.
+    static func merged(_ losses: [DataLoss]) -> [DataLoss] {
+        var merged: [DataLoss] = []
+        for loss in losses {
+            if case .becameNil(let expression, _) = loss.cause,
+                let index = merged.firstIndex(where: { other in
+                    guard case .becameNil(let otherExpression, _) = other.cause else { return false }
+                    return other.entity == loss.entity && other.property == loss.property
+                        && otherExpression == expression
+                })
+            {
+                merged[index].count = (merged[index].count ?? 0) + (loss.count ?? 0)
+                continue
+            }
+            merged.append(loss)
+        }
+        return merged
+    }
+
     /// What a step drops, from its mapping: entities with no destination; properties of carried entities that
     /// no attribute value, relationship, filter or policy reads (and whose inverse is not carried either).
     static func planned(by step: MigrationStep, policies: Set<String>) -> [DataLoss] {
@@ -69,7 +171,9 @@ extension DataLoss {
                     if let source = relationship.source { read.insert(source) }
                 }
             }
-            for attribute in layout.storedAttributes(of: entity) where !read.contains(attribute.name) {
+            // A derived attribute's values are the store's computation: none is lost with it.
+            for attribute in layout.storedAttributes(of: entity)
+            where !read.contains(attribute.name) && !attribute.isComputedByStore {
                 losses.append(loss(attribute.name))
             }
             for relationship in layout.storedRelationships(of: entity) where !read.contains(relationship.name) {

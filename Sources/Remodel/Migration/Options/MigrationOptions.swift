@@ -98,4 +98,10 @@ public struct MigrationReport: Sendable, Hashable {
     public var rolledBackUnfinishedTransaction = false
     /// Whether the store was newer than the bundle and was migrated down (``MigrationOptions/downgrade``).
     public var isDowngrade = false
+    /// The app's full-text indexes (FTS4, FTS5 with `content=`) the migration rebuilt, because it rewrote the rows of
+    /// what they index.
+    public var rebuiltIndexes: [RebuiltIndex] = []
+    /// The app's triggers on tables the migration rewrote: set aside while it wrote, they did not fire, so what they
+    /// keep up to date (a table of the app's) was not brought up to date.
+    public var unfiredTriggers: [UnfiredTrigger] = []
 }

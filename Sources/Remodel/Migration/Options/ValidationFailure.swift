@@ -47,11 +47,3 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 public typealias CustomValidation = @Sendable (MigrationStepDatabase) throws -> [ValidationFailure]
-
-extension SQLiteValue {
-    /// The integer, if the value is one.
-    public var integerValue: Int64? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
-}

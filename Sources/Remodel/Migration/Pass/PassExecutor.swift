@@ -73,7 +73,9 @@ struct PassExecutor {
         }
         let history = try connection.transaction { () throws(RemodelError) -> [StoreMetadata.HistoryEntry] in
             let history = try writeMetadata(on: connection, sourcePath: sourcePath, version: last.step.destination)
+            try DerivedMaintenance.createTriggers(last.destinationLayout, on: connection)
             try StoreRewrite.restoreAppObjects(app, on: connection)
+            try AppUpkeep.rebuild(rehearsals.map(\.upkeep), on: connection)
             return history
         }
         FaultPoint.afterMetadata.reach()

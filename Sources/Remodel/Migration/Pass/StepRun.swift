@@ -15,7 +15,8 @@ struct StepRun {
     private var step: MigrationStep { plan.step }
     private var options: MigrationOptions { pass.options }
 
-    /// Runs the step. - Returns: What it dropped on purpose, counted on the data it got.
+    /// Runs the step. - Returns: What it dropped on purpose, counted on the data it got, then the values its
+    /// conversions, expressions and policies turned into nil.
     func run() throws(RemodelError) -> [DataLoss] {
         let (context, rewrite, chain, losses) = try prepare()
         let database = MigrationStepDatabase(step: step, connection: connection)
@@ -23,7 +24,7 @@ struct StepRun {
         let copied = try InstanceCopier(context: context).run()
         FaultPoint.afterInstances.reach()
         let (indexes, uniqueIndexes) = try indexesToBuild()
-        let relationships = RelationshipBuilder(context: context, copied: copied)
+        let relationships = RelationshipBuilder(context: context, copied: copied.toOnes)
         // The rows each index build weighs, from the counts phase 2 asks anyway (each table is counted once).
         let indexWeights = try relationships.progressRows(of: indexes + uniqueIndexes)
         try relationships.run()
@@ -40,6 +41,11 @@ struct StepRun {
                 connection: connection, plain: indexes, unique: uniqueIndexes, weights: indexWeights
             ).run(pass: pass.number, tracker: pass.tracker)
         }
+        // The derived attributes of the step's version, computed on its rows (the indexes in place), so that its
+        // checks and the next step read them as the store would keep them.
+        try connection.transaction { () throws(RemodelError) in
+            try DerivedMaintenance.recompute(plan.destinationLayout, on: connection)
+        }
         try check(provenUnique: provenUnique)
         FaultPoint.afterValidation.reach()
         try PageCaches.buildingIndexes(on: connection) { () throws(RemodelError) in
@@ -52,7 +58,7 @@ struct StepRun {
                 }
             }
         }
-        return losses
+        return losses + DataLoss.merged(copied.losses)
     }
 
     /// Screens the step's problems and counts its losses on the data it gets, then changes the schema.

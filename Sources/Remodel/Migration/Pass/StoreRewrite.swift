@@ -25,6 +25,8 @@ struct StoreRewrite {
     func prepare() throws(RemodelError) {
         try connection.transaction { () throws(RemodelError) in
             if !chained {
+                // The store's own triggers go too: the pass computes derived attributes itself, then puts them back.
+                try DerivedMaintenance.suspend(on: connection)
                 for trigger in app.triggers {
                     try connection.execute("DROP TRIGGER IF EXISTS main.\(quoteIdentifier(trigger.name))")
                 }
@@ -51,18 +53,24 @@ struct StoreRewrite {
     /// first (``StorageChanges/rebuiltRenames()``) so that the app's foreign keys to it follow it (the app's
     /// triggers and views are set aside already; the rows are read from the source file).
     private func dropTablesNotCarried() throws(RemodelError) {
-        let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
-        let names = source.tables.map(\.name) + source.joinTables.map(\.name)
+        let dropped = Self.tablesNotCarried(source: source, changes: changes)
         let renames = changes.rebuiltRenames()
-        for name in names where !carriedSources.contains(name) && renames[name] == nil {
+        for name in dropped where renames[name] == nil {
             try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(name))")
         }
-        for name in names where !carriedSources.contains(name) {
+        for name in dropped {
             guard let renamed = renames[name] else { continue }
             try connection.execute(
                 "ALTER TABLE main.\(quoteIdentifier(name)) RENAME TO \(quoteIdentifier(renamed))")
             try connection.execute("DROP TABLE IF EXISTS main.\(quoteIdentifier(renamed))")
         }
+    }
+
+    /// The tables (hierarchy and join) of the source layout that a step does not carry: the first step of a
+    /// pass drops them from the copy, and reads their rows from the store being migrated.
+    static func tablesNotCarried(source: StoreLayout, changes: StorageChanges) -> [String] {
+        let carriedSources = Set(changes.carriedTables.values.map(\.source)).union(changes.carriedJoins.values)
+        return (source.tables.map(\.name) + source.joinTables.map(\.name)).filter { !carriedSources.contains($0) }
     }
 
     /// Drops the source layout's indexes on carried tables that the destination does not keep as they are.
@@ -119,8 +127,10 @@ struct StoreRewrite {
                 "ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(to))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }
-        // A new column: in the carried table's columns, from no source column.
-        for column in layoutTable.columns where carried.columns[column.name].map({ $0.column == nil }) == true {
+        // A new column: in the carried table's columns, from no source column. Generated ones last: they may read
+        // another new one.
+        let added = layoutTable.columns.filter { carried.columns[$0.name].map({ $0.column == nil }) == true }
+        for column in added.filter({ $0.generated == nil }) + added.filter({ $0.generated != nil }) {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column.definitionSQL)")
         }
     }
@@ -136,7 +146,10 @@ struct StoreRewrite {
 
     private func finish(_ carried: StorageChanges.CarriedTable) throws(RemodelError) {
         let table = "main." + quoteIdentifier(carried.destination)
-        for column in carried.droppedColumns {
+        // A generated column goes before the columns it reads: SQLite refuses to drop a column one reads.
+        let sourceTable = source.table(named: carried.source)
+        let generated = carried.droppedColumns.filter { sourceTable?.column(named: $0)?.generated != nil }
+        for column in generated + carried.droppedColumns.filter({ !generated.contains($0) }) {
             try connection.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(column))")
         }
         guard let layoutTable = destination.tables.first(where: { $0.name == carried.destination }) else { return }

@@ -19,11 +19,7 @@ extension MappingCatalog {
         if let other = mappings[pair]?.files.first {
             if XcodeMappingLoader.isXcodeMapping(other) {
                 diagnostics.append(
-                    Diagnostic(
-                        .error, rule: .mappingDuplicateStep,
-                        message:
-                            "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(other): keep one",
-                        at: at))
+                    MappingFile.duplicateStep(from: pair.source, to: pair.destination, first: other, at: at))
             } else {
                 diagnostics.append(
                     XcodeMappingNotes.superseded(by: other, from: pair.source, to: pair.destination, at: at))

@@ -51,10 +51,8 @@ package struct MappingCatalog: Sendable {
             let pair = VersionPair(source: file.sourceVersion, destination: file.destinationVersion)
             if let existing = mappings[pair] {
                 diagnostics.append(
-                    Diagnostic(
-                        .error, rule: .mappingDuplicateStep,
-                        message:
-                            "a second mapping from '\(pair.source)' to '\(pair.destination)'; the first is \(existing.files.first ?? "?"): keep one",
+                    MappingFile.duplicateStep(
+                        from: pair.source, to: pair.destination, first: existing.files.first ?? "?",
                         at: file.source.location))
                 continue
             }

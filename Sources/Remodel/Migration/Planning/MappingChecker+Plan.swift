@@ -5,7 +5,9 @@ extension MappingChecker {
     static func check(_ plan: MigrationPlan) throws(RemodelError) -> [[Int: CheckedEntityMapping]] {
         var checked: [[Int: CheckedEntityMapping]] = []
         for step in plan.steps {
-            let (found, expressions) = check(step.mapping, source: step.source, destination: step.destination)
+            let (diagnostics, expressions) = check(step.mapping, source: step.source, destination: step.destination)
+            // Warnings (an optional value for a required attribute) are `validate`'s to print; the data decides.
+            let found = diagnostics.filter { $0.severity == .error }
             if let first = found.first {
                 let more = found.count > 1 ? " (and \(found.count - 1) more; run `remodel validate`)" : ""
                 throw RemodelError(.invalidMapping, first.message + more, location: first.location)

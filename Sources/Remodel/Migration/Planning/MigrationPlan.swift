@@ -24,9 +24,11 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     var stepPlans: [StepPlan] = []
     /// Each step's rehearsal of what the app added to the store, once the plan is made for a store.
     var rehearsals: [SchemaRehearsal] = []
-    /// Whether the store is newer than the bundle and the plan migrates it down, from the model it
-    /// carries (``MigrationOptions/downgrade``).
+    /// Whether the plan migrates the store down (``MigrationOptions/downgrade``): from the model it carries when
+    /// it is newer than the bundle, or from a version of the bundle after ``MigrationOptions/targetVersion``.
     public var isDowngrade = false
+    /// For a downgrade, whether the store's version is one of the bundle's (a `--to` an older version).
+    var isDowngradeWithinBundle = false
     /// The store's migration history as read under the lock when the plan was made for the migration itself:
     /// the first pass writes it on with its own steps, without reading the store's metadata again.
     var history: [StoreMetadata.HistoryEntry]?
@@ -55,7 +57,10 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
             "\(modelName): migrate from \(sourceVersion) to \(targetVersion) in \(steps.count) step\(steps.count == 1 ? "" : "s")"
         ]
         if isDowngrade {
-            lines[0] += " (down: \(sourceVersion) is newer than this build, read from the model the store carries)"
+            lines[0] +=
+                isDowngradeWithinBundle
+                ? " (down: \(sourceVersion) comes after \(targetVersion) in the version order)"
+                : " (down: \(sourceVersion) is newer than this build, read from the model the store carries)"
         }
         for (index, step) in steps.enumerated() {
             let how =
@@ -81,7 +86,9 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
                         lines.append("      \(attribute.destination) = \(value)  [\(attribute.provenance)]")
                     }
                     for relationship in entity.relationships {
-                        let value = relationship.source.map { "$source.\($0)" } ?? "empty"
+                        let value =
+                            relationship.readsSourceObject
+                            ? RelationshipMapping.sourceObject : relationship.source.map { "$source.\($0)" } ?? "empty"
                         lines.append("      \(relationship.destination) ← \(value)  [\(relationship.provenance)]")
                     }
                 }
@@ -91,17 +98,21 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
             }
             for loss in losses
             where loss.sourceVersion == step.source.name && loss.destinationVersion == step.destination.name {
-                lines.append("  Drops \(loss.detail)")
+                lines.append(loss.becameNil ? "  Loses: \(loss.detail)" : "  Drops \(loss.detail)")
             }
             if index < stepPlans.count { lines += Self.renumbering(stepPlans[index]) }
+            if index < rehearsals.count { lines += rehearsals[index].upkeep.planLines }
         }
         if stepPlans.contains(where: { !$0.keys.renumbered.isEmpty }) {
             lines.append(
                 "Keys a step renumbers are followed where the store declares them (the model's relationships, the app's foreign keys and REFERENCES, which are refused where they name a table merged away); a key kept where nothing declares it (an INTEGER column without REFERENCES, a key outside the store) cannot be known and is not changed."
             )
         }
-        if !carried.isEmpty {
-            lines.append("Carried as they are: " + carried.joined(separator: ", "))
+        // An index a step rebuilds is not carried as it is: its step's line says so.
+        let rebuilt = Set(rehearsals.flatMap(\.upkeep.rebuilds).map { "table \($0.index)" })
+        let asTheyAre = carried.filter { !rebuilt.contains($0) }
+        if !asTheyAre.isEmpty {
+            lines.append("Carried as they are: " + asTheyAre.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -6,7 +6,8 @@ public enum MigrationPlanner {
     /// over inference), else inference; a mapping file that spans several
     /// versions replaces those steps. Steps are never skipped otherwise, so a
     /// property removed in one version and added again in a later one arrives
-    /// empty.
+    /// empty. The plan's ``MigrationPlan/losses`` name what each step drops, not
+    /// counted (no store is read).
     ///
     /// For example:
     /// ```swift
@@ -20,7 +21,10 @@ public enum MigrationPlanner {
     ) throws(RemodelError) -> MigrationPlan {
         // The one planning route: the migrator's, with every mapping type-checked, for no store in particular.
         let options = MigrationOptions(mappingsDirectory: mappingsDirectory, targetVersion: target)
-        return try MigrationPlanCache(bundle: bundle, options: options).plan(from: source, screen: nil)
+        var plan = try MigrationPlanCache(bundle: bundle, options: options).plan(from: source, screen: nil)
+        // What each step drops, counted on no store.
+        plan.losses = plan.stepPlans.flatMap(\.losses)
+        return plan
     }
 
     /// The steps from `source` to `target`, their mappings' problems not yet screened against a store
@@ -43,7 +47,7 @@ public enum MigrationPlanner {
         guard start <= end else {
             throw RemodelError(
                 .migrationNotPlannable,
-                "the store is at \(source), which comes after \(targetName) in the version order; Remodel does not migrate backwards",
+                "the store is at \(source), which comes after \(targetName) in the version order, so it was left untouched; to migrate it down, allow a downgrade (`--downgrade lossless`, which refuses to lose a stored value, or `allow-loss`, which keeps the original as a backup; MigrationOptions.downgrade)",
                 path: bundle.path)
         }
         // Only the versions on the path are read: a bundle of many versions costs what the path costs.

@@ -13,7 +13,7 @@ enum PlanRehearsal {
         let summary = app.summary
         var rehearsals: [SchemaRehearsal] = []
         for step in steps {
-            let rehearsal = SchemaRehearsal(
+            var rehearsal = SchemaRehearsal(
                 app: app, source: step.sourceLayout, destination: step.destinationLayout, changes: step.changes,
                 stepName: step.name)
             try rehearsal.run()

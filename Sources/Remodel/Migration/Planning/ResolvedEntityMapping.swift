@@ -22,6 +22,14 @@ struct ResolvedEntityMapping {
     var checkedFilter: CheckedExpression? { checked?.expressions.filter }
     var checkedValues: [String: CheckedExpression] { checked?.expressions.values ?? [:] }
 
+    /// The source column an attribute's value is copied from as it is, when its expression is the source attribute
+    /// alone (`$source.name`): nothing to compute, and nothing a conversion could turn into nil.
+    func copiedColumn(of attributeMapping: AttributeMapping, layout: StoreLayout) -> String? {
+        guard let sourceName = attributeMapping.sourceAttribute, attributeMapping.value?.text == "$source.\(sourceName)"
+        else { return nil }
+        return layout.columnName(of: sourceName, in: sourceEntity.name)
+    }
+
     /// Carries its expressions as planning checked them.
     mutating func carry(_ expressions: MappingChecker.CheckedEntityMapping) {
         checked = CheckedExpressions(expressions: expressions)

@@ -42,6 +42,11 @@ extension Store {
         guard FileManager.default.fileExists(atPath: files.target) else {
             throw RemodelError(.storeMissing, "there is no store here to roll back; nothing was changed", path: path)
         }
+        // The backup and its record must be the files a migration left: a link to a user's file is never put in
+        // the store's place. (A migration stopped between keeping the backup and replacing the store leaves the
+        // backup a second name of the store: the record, which describes another store, then refuses below.)
+        try FileSystem.requireOwnFile(backup, sameFileAs: files.target)
+        try FileSystem.requireOwnFile(BackupRecord.path(for: backup))
         guard let backupFile = BackupRecord.identity(of: backup) else {
             throw refusal(
                 "there is no backup to put back (\(backup)): `remodel migrate --keep-backup` or `--downgrade allow-loss` keeps one",

@@ -67,22 +67,36 @@ final class StepContext {
         _ expression: ValueExpression, checked planned: CheckedExpression?, over entity: Entity,
         into attribute: Attribute?
     ) throws(RemodelError) -> CompiledSQL {
-        let context = SourceSQLContext(layout: sourceLayout, entity: entity, tables: sourceTables, alias: "s")
-        if let planned { return ExpressionSQLCompiler(environment: environment).compile(planned, context: context) }
+        compile(try check(expression, checked: planned, over: entity, into: attribute), over: entity)
+    }
+
+    /// Compiles a checked expression over objects of `entity`, aliased `s`.
+    func compile(_ checked: CheckedExpression, over entity: Entity) -> CompiledSQL {
+        ExpressionSQLCompiler(environment: environment).compile(checked, context: sourceSQL(over: entity))
+    }
+
+    /// Where the `$source` values of an object of `entity`, aliased `s`, are.
+    func sourceSQL(over entity: Entity) -> SourceSQLContext {
+        SourceSQLContext(layout: sourceLayout, entity: entity, tables: sourceTables, alias: "s")
+    }
+
+    /// A mapping expression as the plan checked it, or checked now when the plan did not.
+    func check(
+        _ expression: ValueExpression, checked planned: CheckedExpression?, over entity: Entity,
+        into attribute: Attribute?
+    ) throws(RemodelError) -> CheckedExpression {
+        if let planned { return planned }
         let checker = ExpressionTypeChecker(model: source, entity: entity)
-        let checked: CheckedExpression
         do {
             let parsed = try ExpressionParser.parse(expression.text)
             if let attribute {
-                checked = try checker.check(parsed, assignableTo: attribute.type, optional: attribute.isOptional)
-            } else {
-                checked = try checker.check(parsed)
+                return try checker.check(parsed, assignableTo: attribute.type, optional: attribute.isOptional)
             }
+            return try checker.check(parsed)
         } catch {
             throw RemodelError(
                 .invalidMapping, error.message, location: expression.location(atOffset: error.range.lowerBound),
                 entity: entity.name, property: attribute?.name)
         }
-        return ExpressionSQLCompiler(environment: environment).compile(checked, context: context)
     }
 }

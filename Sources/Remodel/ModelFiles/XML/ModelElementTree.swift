@@ -49,6 +49,7 @@ enum ModelXMLName: Int, CaseIterable {
     case elementID, versionHashModifier, valueTransformerName, composite, indexed, destinationEntity, inverseName
     case inverseEntity, toMany, ordered, deletionRule, minCount, maxCount, representedClassName, parentEntity
     case isAbstract, key, value, property, order
+    case derived, derivationExpression
 
     /// The attribute's name in the file: the case's name.
     var text: String { Self.texts[rawValue] }

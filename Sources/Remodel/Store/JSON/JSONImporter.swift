@@ -22,6 +22,8 @@ final class JSONImporter {
     private(set) var objectCount = 0
     private var plans: [String: EntityPlan] = [:]
     private var insertLink: SQLiteStatement?
+    /// Records the values the file gives for derived attributes (``checkDerivedValues()`` compares them).
+    var insertDerived: SQLiteStatement?
     /// Told how many bytes of the file are read, as objects are loaded.
     var progress = OperationProgressReporter(nil)
 
@@ -44,6 +46,8 @@ final class JSONImporter {
         /// Relationships, by key, with their links-table id.
         var relationships: [String: (relationship: Relationship, id: Int64)]
         var parameterCount: Int
+        /// The derived attributes the store computes, by key: a value given for one is checked, not written.
+        var derived: [String: AttributeCodec] = [:]
     }
 
     /// The id of a relationship as declared by `entity` (or an ancestor).
@@ -64,6 +68,7 @@ final class JSONImporter {
             "CREATE TEMP TABLE \(quoteIdentifier(Self.linksTable)) (rel INTEGER NOT NULL, owner INTEGER NOT NULL, target INTEGER, position INTEGER)"
         )
         insertLink = try connection.prepare("INSERT INTO temp.\(quoteIdentifier(Self.linksTable)) VALUES (?, ?, ?, ?)")
+        try prepareDerivedValues()
         var parser = try JSONPullParser(path: path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         progress.report("importing", item: nil, completed: 0, total: size, unit: .bytes)
@@ -94,6 +99,7 @@ final class JSONImporter {
         try parser.expectEnd()
         progress.report("importing", item: nil, completed: size, total: size, unit: .bytes)
         insertLink = nil
+        insertDerived = nil
         try connection.execute(
             "CREATE INDEX temp._remodel_import_links_index ON \(quoteIdentifier(Self.linksTable)) (rel, owner, target)")
     }
@@ -106,7 +112,13 @@ final class JSONImporter {
         var columns = [StoreColumn.pk, StoreColumn.entity]
         var attributes: [String: (codec: AttributeCodec, parameter: Int)] = [:]
         var order: [String] = []
+        var derived: [String: AttributeCodec] = [:]
         for attribute in layout.storedAttributes(of: entity) where attributes[attribute.name] == nil {
+            if layout.storeComputes(attribute.name, in: entity.name) {
+                derived[attribute.name] = try AttributeCodec(
+                    attribute: attribute, entity: entity.name, version: layout.version)
+                continue
+            }
             let codec = try AttributeCodec(attribute: attribute, entity: entity.name, version: layout.version)
             attributes[attribute.name] = (codec, columns.count)
             order.append(attribute.name)
@@ -121,7 +133,7 @@ final class JSONImporter {
             + ") VALUES (\(placeholders(columns.count)))"
         return EntityPlan(
             entity: entity, insert: try connection.prepare(sql), attributes: attributes, attributeOrder: order,
-            relationships: relationships, parameterCount: columns.count)
+            relationships: relationships, parameterCount: columns.count, derived: derived)
     }
 
     private func loadObject(_ parser: inout JSONPullParser, plan: inout EntityPlan, ordinal: Int) throws(RemodelError) {
@@ -155,9 +167,16 @@ final class JSONImporter {
         values[1] = .text(entityName)
         var seen: Set<String> = [StoreColumn.pk]
         var relationshipValues: [(Int64, Relationship, JSONValue)] = []
+        var derivedValues: [(String, SQLiteValue)] = []
         for (key, value) in members where key != StoreColumn.pk {
             guard seen.insert(key).inserted else { throw failure("key", key, "appears twice") }
-            if let (codec, parameter) = plan.attributes[key] {
+            if let codec = plan.derived[key] {
+                do {
+                    derivedValues.append((key, try codec.storedValue(value)))
+                } catch {
+                    throw failure("attribute", key, error.message)
+                }
+            } else if let (codec, parameter) = plan.attributes[key] {
                 do {
                     values[parameter] = try codec.storedValue(value)
                 } catch {
@@ -188,6 +207,9 @@ final class JSONImporter {
         }
         objectCount += 1
         let owner = primaryKey ?? connection.lastInsertedRowID
+        for (attribute, value) in derivedValues {
+            try recordDerived(value, of: attribute, entity: entityName, owner: owner, ordinal: ordinal)
+        }
         for (id, relationship, value) in relationshipValues {
             try loadLinks(id: id, relationship: relationship, value: value, owner: owner) { message in
                 failure("relationship", relationship.name, message)
@@ -249,7 +271,7 @@ final class JSONImporter {
     /// Drops the temporary tables.
     func finish() throws(RemodelError) {
         try connection.execute(
-            "DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.linksTable)); DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.pairsTable))"
+            "DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.linksTable)); DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.pairsTable)); DROP TABLE IF EXISTS temp.\(quoteIdentifier(Self.derivedTable))"
         )
     }
 }

@@ -74,12 +74,17 @@ extension StoreLayout {
                 for attribute in entities[position].attributes where attribute.isStored {
                     let declaredType = Self.declaredType(of: attribute.type)
                     // A sibling's attribute of the same name and storage shares its column: each row is one entity's.
-                    if let shared = columns.first(where: { column in
-                        guard column.name == attribute.name, case .attribute(let other, _, _) = column.content else {
-                            return false
-                        }
-                        return column.declaredType == declaredType && !related(other, entityName)
-                    }) {
+                    // A derived attribute's column is its own (the store computes it for its entity's rows).
+                    if !attribute.isDerived,
+                        let shared = columns.first(where: { column in
+                            guard column.name == attribute.name, case .attribute(let other, _, _) = column.content
+                            else {
+                                return false
+                            }
+                            return column.declaredType == declaredType && !related(other, entityName)
+                                && !isDerived(attribute.name, of: other)
+                        })
+                    {
                         setColumn(shared.name, for: attribute.name, kinds: kinds(of: position))
                         continue
                     }
@@ -171,6 +176,11 @@ extension StoreLayout {
         }
         guard numbered.next() == nil else { return nil }
         return result
+    }
+
+    /// Whether `entity` declares `attribute` as a derived attribute.
+    private func isDerived(_ attribute: String, of entity: String) -> Bool {
+        version.entity(named: entity)?.attributes.first { $0.name == attribute }?.isDerived ?? false
     }
 
     /// Whether one entity inherits from the other (then they cannot both declare a property of one name).

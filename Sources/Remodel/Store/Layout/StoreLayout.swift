@@ -32,13 +32,18 @@ package struct StoreLayout: Sendable {
         var declaredType: String
         /// What the column holds.
         package var content: Content
+        /// For a derived attribute the store computes as a generated column (``DerivedColumn/Kind/generated``),
+        /// the expression over the row's columns.
+        package var generated: String? = nil
 
-        /// The column definition for `CREATE TABLE`.
+        /// The column definition for `CREATE TABLE` (and `ALTER TABLE … ADD COLUMN`).
         var definitionSQL: String {
             switch content {
             case .primaryKey: return "\(quoteIdentifier(name)) INTEGER PRIMARY KEY"
             case .entityName: return "\(quoteIdentifier(name)) TEXT NOT NULL"
-            default: return "\(quoteIdentifier(name)) \(declaredType)"
+            default:
+                guard let generated else { return "\(quoteIdentifier(name)) \(declaredType)" }
+                return "\(quoteIdentifier(name)) \(declaredType) GENERATED ALWAYS AS (\(generated)) VIRTUAL"
             }
         }
     }
@@ -136,6 +141,8 @@ package struct StoreLayout: Sendable {
     package var joinTables: [JoinTable] = []
     /// Every index, in a fixed order.
     var indexes: [Index] = []
+    /// Every derived attribute the store computes, in the order of the entities and their attributes.
+    package var derivedColumns: [DerivedColumn] = []
 
     package var tableIndexByEntity: [String: Int] = [:]
     var storageByProperty: [PropertyKey: RelationshipStorage] = [:]
@@ -172,6 +179,7 @@ package struct StoreLayout: Sendable {
         buildTables()
         buildRelationshipStorage()
         buildIndexes()
+        buildDerivedColumns()
     }
 
     /// Computes the layout of a version from the layout of another version of the same model (in a chain, the
@@ -192,6 +200,7 @@ package struct StoreLayout: Sendable {
             buildRelationshipStorage()
         }
         buildIndexes()
+        buildDerivedColumns()
         #if DEBUG
             // Every test that plans a chain lays each version out both ways, and the two must agree.
             assert(isLaidOut(as: StoreLayout(version: version)), "\(version.name): a kept table differs from its build")
@@ -204,6 +213,7 @@ package struct StoreLayout: Sendable {
             && columnsByEntity == other.columnsByEntity && orderColumnByToOne == other.orderColumnByToOne
             && storageByProperty == other.storageByProperty && joinTables == other.joinTables
             && indexes == other.indexes && reservedNames == other.reservedNames
+            && derivedColumns == other.derivedColumns
     }
 
     /// Takes `other`'s value for each table, join table list and index list equal to its own, so the two share

@@ -67,7 +67,7 @@ struct AppSchema: Sendable {
             switch type {
             case "table":
                 if lowered.hasPrefix("sqlite_") || lowered == StoreMetadata.tableName.lowercased()
-                    || shadows.contains(lowered)
+                    || lowered == StoreLayout.textFoldsTable.lowercased() || shadows.contains(lowered)
                 {
                     continue
                 }
@@ -85,7 +85,9 @@ struct AppSchema: Sendable {
                         app.modelTableIndexes.append(object)
                     }
                 }
-            case "trigger": app.triggers.append(object)
+            case "trigger":
+                // The store's own triggers keep derived attributes: the layout makes them, the app does not.
+                if !StoreLayout.isDerivedTrigger(name) { app.triggers.append(object) }
             case "view": app.views.append(object)
             default: continue
             }

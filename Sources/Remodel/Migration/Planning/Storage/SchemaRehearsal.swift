@@ -17,6 +17,9 @@ struct SchemaRehearsal {
     let followed: FollowedAppSchema
     /// The source layout's tables (hierarchy and join), by lowercased name.
     private let sourceTables: [String: String]
+    /// What the step's writes mean for the app's indexes and triggers over the model's tables, once ``run()`` worked
+    /// it out.
+    private(set) var upkeep = AppUpkeep()
 
     init(app: AppSchema, source: StoreLayout, destination: StoreLayout, changes: StorageChanges, stepName: String) {
         self.app = app
@@ -90,12 +93,12 @@ struct SchemaRehearsal {
     }
 
     /// Builds the step's schema in memory and replays every app object on it (nothing to do when the app
-    /// added nothing to the store).
+    /// added nothing to the store), and works out the step's ``upkeep``.
     /// - Throws: ``RemodelError`` (``RemodelError/Code/migrationNotPlannable``) naming the first app object
     ///   that does not fit the new schema and what to do.
-    func run() throws(RemodelError) {
+    mutating func run() throws(RemodelError) {
         do {
-            try rehearse()
+            upkeep = try rehearse()
         } catch  where error.code == .sqlite {
             // Never SQLite's words on `:memory:` alone: what was rehearsed, and what to do.
             var reason = error.message.components(separatedBy: " - while").first ?? error.message
@@ -109,8 +112,8 @@ struct SchemaRehearsal {
         }
     }
 
-    private func rehearse() throws(RemodelError) {
-        guard !app.isEmpty else { return }
+    private func rehearse() throws(RemodelError) -> AppUpkeep {
+        guard !app.isEmpty else { return AppUpkeep() }
         let app = followed.app
         try checkAppColumnsArrive()
         try checkAppTableNames()
@@ -163,6 +166,8 @@ struct SchemaRehearsal {
                 try compile(statement, for: trigger, on: scratch)
             }
         }
+        return try AppUpkeep(
+            app: app, destination: destination, changes: changes, stepName: stepName, scratch: scratch)
     }
 
     /// Creates a destination table with the app's columns; one whose definition no longer fits (a generated

@@ -175,6 +175,11 @@ struct StepStorageAnalysis {
         _ column: StoreLayout.Column, attribute name: String, in table: StoreLayout.Table,
         from sourceTable: StoreLayout.Table
     ) -> StorageChanges.ColumnOrigin? {
+        if case .attribute(let declaring, _, _) = column.content,
+            let derived = destination.derivedColumn(of: name, in: declaring), derived.kind != .timestamp
+        {
+            return derivedOrigin(column, in: table, from: sourceTable)
+        }
         var sourceColumn: String??
         var fills: [StorageChanges.Fill] = []
         for entityName in arrivingUsers(of: column.name, in: table).sorted() {
@@ -190,6 +195,8 @@ struct StepStorageAnalysis {
                 guard let from = attributeMapping?.sourceAttribute, value.text == "$source.\(from)",
                     let fromColumn = source.column(forAttribute: from, in: entityName),
                     fromColumn.declaredType == column.declaredType,
+                    // A generated column carried would stay generated: its values are copied into a table rebuilt.
+                    fromColumn.generated == nil,
                     keepsCompositeShape(attribute, from: from, in: entityName)
                 else { return nil }
                 carried = fromColumn.name
@@ -218,6 +225,24 @@ struct StepStorageAnalysis {
             return nil
         }
         return StorageChanges.ColumnOrigin(column: carried, fills: fills)
+    }
+
+    /// The origin of the column of a derived attribute the store computes: the source's column of the same name
+    /// where it is the same (a generated column with the same expression, or a plain column the step computes
+    /// again), else a new column (an `ALTER TABLE … ADD COLUMN`: a generated one is added computed, a plain one
+    /// computed once the step's rows are in). Never filled from the mapping.
+    private func derivedOrigin(
+        _ column: StoreLayout.Column, in table: StoreLayout.Table, from sourceTable: StoreLayout.Table
+    ) -> StorageChanges.ColumnOrigin {
+        guard let same = sourceTable.column(named: column.name), same.declaredType == column.declaredType,
+            same.generated == column.generated
+        else { return StorageChanges.ColumnOrigin(column: nil) }
+        if column.generated != nil,
+            sourceUsers(of: same.name, in: sourceTable) != arrivingUsers(of: column.name, in: table)
+        {
+            return StorageChanges.ColumnOrigin(column: nil)
+        }
+        return StorageChanges.ColumnOrigin(column: same.name)
     }
 
     /// The origin of a to-one column: the source column as it is when both ends keep their keys and every

@@ -79,7 +79,10 @@ struct StorageChanges: Equatable {
     /// changes the schema alone.
     func writtenTables(of layout: StoreLayout) -> [String] {
         let names = layout.tables.map(\.name) + layout.joinTables.map(\.name)
+        // The tables of derived attributes the store computes: each step computes them again.
+        let computed = Set(layout.derivedColumns.filter { $0.kind != .generated }.map(\.table))
         return names.filter { name in
+            if computed.contains(name) { return true }
             if let carried = carriedTables[name] {
                 return !carried.droppedColumns.isEmpty || carried.columns.values.contains { !$0.fills.isEmpty }
             }

@@ -1,0 +1,4 @@
+extension ModelDiff: CustomStringConvertible {
+    /// The diff for people (``text``).
+    public var description: String { text }
+}
