@@ -144,11 +144,19 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/GeneratedRecords/Names"
         ),
+        // The model's rules on every write: required to-ones (with and without an inverse), a one-to-one with a
+        // required side, a three-level hierarchy with a concrete root, uniqueness over a to-one and on a
+        // sub-entity, bounds on every kind, Deny and Cascade.
+        .target(
+            name: "RulesRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Rules"
+        ),
         .testTarget(
             name: "RecordsTests",
             dependencies: [
                 "Remodel", "RemodelGRDB", "RemodelGeneration", "RemodelTesting",
-                "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords",
+                "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords", "RulesRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

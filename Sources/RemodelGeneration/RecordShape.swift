@@ -29,6 +29,9 @@ struct RecordShape {
         var relationship: Relationship
         var swiftName: String
         var column: String
+        /// The name the selection gives the column (`author_pk`), so that a row of GRDB's eager loading holds the
+        /// related object under the relationship's name (`author`) and its key under this one.
+        var rowName: String
         var index: Int
         var destination: String
         var inverse: ToOneInverse
@@ -67,6 +70,8 @@ struct RecordShape {
         var isHierarchy: Bool
         /// The columns `init(row:)` reads, in order: `_pk`, `_entity`, attributes and to-ones (not order columns).
         var selection: [String]
+        /// The name each column of the selection has in a row: the column's, or a to-one's `<name>_pk`.
+        var rowNames: [String]
         /// Indexes into ``RecordShape/entities`` of the concrete entities stored here.
         var entityIndexes: [Int]
         /// The file the table's types are written to.
@@ -111,6 +116,7 @@ struct RecordShape {
                 if case .order = column.content { return nil }
                 return column.name
             }
+            let rowNames = Self.rowNames(of: table, selection: selection, version: version)
             var cases = SwiftNames.Allocator(reserved: SwiftNames.keywords)
             var indexes: [Int] = []
             for name in concrete {
@@ -126,7 +132,8 @@ struct RecordShape {
             tables.append(
                 TableShape(
                     table: table, recordTypeName: recordTypeName, isHierarchy: isHierarchy, selection: selection,
-                    entityIndexes: indexes, fileName: recordTypeName + ".swift", associationNames: [:]))
+                    rowNames: rowNames, entityIndexes: indexes, fileName: recordTypeName + ".swift",
+                    associationNames: [:]))
         }
         // Nested in `<Model>Schema.Links`, whose code names the record types bare: a link never takes one's name.
         var joinTypes = SwiftNames.Allocator(
@@ -172,7 +179,8 @@ struct RecordShape {
                 guard let position = table.selection.firstIndex(of: column) else { continue }
                 toOnes.append(
                     ToOneField(
-                        relationship: relationship, swiftName: swiftName, column: column, index: position,
+                        relationship: relationship, swiftName: swiftName, column: column,
+                        rowName: table.rowNames[position], index: position,
                         destination: destination, inverse: toOneInverse(of: relationship, in: entity)))
             case .inverseColumn:
                 toManys.append(
@@ -205,6 +213,32 @@ struct RecordShape {
         entities[index].uniqueness = uniqueness
     }
 
+    /// The selection's names in a row: a to-one's column is read as `<relationship>_pk` (then `_2`, … until no
+    /// other name of the row, nor any relationship of the table's entities, is the same without regard to case,
+    /// as GRDB looks a row's columns up). An attribute's column keeps its name.
+    private static func rowNames(
+        of table: StoreLayout.Table, selection: [String], version: ModelVersion
+    ) -> [String] {
+        var taken = Set(selection.map { $0.lowercased() })
+        for name in table.entities {
+            guard let entity = version.entity(named: name) else { continue }
+            for relationship in version.relationships(of: entity) { taken.insert(relationship.name.lowercased()) }
+        }
+        return selection.map { column in
+            guard let found = table.columns.first(where: { $0.name == column }),
+                case .toOne(_, let relationship, _) = found.content
+            else { return column }
+            let base = SwiftNames.sanitized(relationship) + "_pk"
+            var candidate = base
+            var number = 1
+            while !taken.insert(candidate.lowercased()).inserted {
+                number += 1
+                candidate = "\(base)_\(number)"
+            }
+            return candidate
+        }
+    }
+
     private func toOneInverse(of relationship: Relationship, in entity: Entity) -> ToOneInverse {
         let version = layout.version
         guard let inverse = layout.storedInverse(of: relationship, in: entity.name),
@@ -225,23 +259,29 @@ struct RecordShape {
         return .toOne(table: table, column: column)
     }
 
-    /// Association names on each record type: a to-one by its column (unique in the table), a to-many by its
-    /// relationship's name, then the rule's `_2`.
+    /// Association names on a hierarchy's record type, by relationship: the relationship's name under the rule
+    /// (the first entity's spelling), then `_2`.
     private mutating func resolveAssociations(of index: Int) {
         var names = SwiftNames.Allocator(reserved: SwiftNames.reservedMemberNames)
         var result: [StoreLayout.PropertyKey: String] = [:]
         for entityIndex in tables[index].entityIndexes {
             let shape = entities[entityIndex]
-            for field in shape.toOnes {
-                let key = declaringKey(field.relationship, in: shape.entity)
-                if result[key] == nil { result[key] = names.claimMember(field.column) }
-            }
-            for field in shape.toManys {
-                let key = declaringKey(field.relationship, in: shape.entity)
-                if result[key] == nil { result[key] = names.claimMember(field.relationship.name) }
+            let relationships = shape.toOnes.map(\.relationship) + shape.toManys.map(\.relationship)
+            for relationship in relationships {
+                let key = declaringKey(relationship, in: shape.entity)
+                if result[key] == nil { result[key] = names.claimMember(relationship.name) }
             }
         }
         tables[index].associationNames = result
+    }
+
+    /// The key of an association named `name` on a record of `table`: the name, unless a row of the table has a
+    /// column of that name (GRDB would read the column instead of the related object), then with `_` appended.
+    func associationKey(_ name: String, in table: TableShape) -> String {
+        let taken = Set(table.rowNames.map { $0.lowercased() })
+        var key = name
+        while taken.contains(key.lowercased()) { key += "_" }
+        return key
     }
 
     func declaringKey(_ relationship: Relationship, in entity: Entity) -> StoreLayout.PropertyKey {
@@ -258,9 +298,9 @@ struct RecordShape {
         layout.tableIndexByEntity[name].map { tables[$0] }
     }
 
-    /// The key type of an entity's hierarchy: `Person.ID`, `AnyItem.ID`.
+    /// The key type of an entity's hierarchy: `Person.Key`, `AnyItem.Key`.
     func keyType(of entityName: String) -> String {
-        (table(forEntity: entityName)?.recordTypeName ?? "Never") + ".ID"
+        (table(forEntity: entityName)?.recordTypeName ?? "Never") + ".Key"
     }
 
     /// The concrete entities an object of `entityName` may be (itself and its descendants).
@@ -274,16 +314,6 @@ struct RecordShape {
         let kinds = concreteKinds(of: entityName)
         if kinds == [entityName], let shape = entity(named: entityName) { return shape.typeName }
         return table(forEntity: entityName)?.recordTypeName ?? "Never"
-    }
-
-    /// Swift code for the request of every object of an entity (its descendants included).
-    func allRequest(of entityName: String) -> String {
-        let type = fetchType(of: entityName)
-        if let shape = entity(named: entityName), type == shape.typeName { return "\(type).all()" }
-        guard let table = table(forEntity: entityName) else { return "\(type).none()" }
-        if table.table.entities.first == entityName { return "\(type).all()" }
-        let kinds = concreteKinds(of: entityName).map(SwiftNames.stringLiteral).joined(separator: ", ")
-        return "\(type).filter([\(kinds)].contains(Column(\(SwiftNames.stringLiteral(StoreColumn.entity)))))"
     }
 
     /// `Columns` members of an entity: attribute and to-one names with their columns.

@@ -1,7 +1,9 @@
 import Remodel
 
-/// Relationships in generated code: a request per relationship (the caller runs it; nothing is loaded behind its
-/// back), link and unlink methods that keep both sides and the order, GRDB associations with explicit foreign keys.
+/// Relationships in generated code: a request per relationship, GRDB's `request(for:)` on the relationship's
+/// association (the caller runs it; nothing is loaded behind its back), and link and unlink methods that keep both
+/// sides and the order, refusing a key that names no object of the destination and an unlink that would leave a
+/// required to-one empty, before anything is written.
 extension RecordWriter {
     func writeRelationships(
         _ entity: RecordShape.EntityShape, table: RecordShape.TableShape, to out: inout SwiftWriter
@@ -20,21 +22,13 @@ extension RecordWriter {
                 writeToMany(field, entity: entity, to: &out)
             }
             out.line()
-            out.line("func _requireInserted(_ relationship: String) throws {")
+            out.doc("The object's `_pk`, or the error of a link made before it is inserted.")
+            out.line("func _requireInserted(_ relationship: String) throws -> Int64 {")
             out.line(
-                "    if id == .unassigned { throw \(schema).RecordError.notInserted(\(entityLiteral), relationship) }")
+                "    guard let id else { throw \(schema).RecordError.notInserted(\(entityLiteral), relationship) }")
+            out.line("    return id.rawValue")
             out.line("}")
         }
-    }
-
-    private var pk: String { quoteIdentifier(StoreColumn.pk) }
-
-    /// SQL counting the objects of `destination`'s kinds with one `_pk` (`?1`).
-    private func existenceSQL(_ destination: String) -> String {
-        let table = shape.layout.table(forEntity: destination)?.name ?? destination
-        let kinds = shape.layout.kinds(of: destination).map(quoteLiteral).joined(separator: ", ")
-        return
-            "SELECT count(*) FROM \(quoteIdentifier(table)) WHERE \(pk) = ?1 AND \(quoteIdentifier(StoreColumn.entity)) IN (\(kinds))"
     }
 
     private func writeToOne(
@@ -44,42 +38,55 @@ extension RecordWriter {
         let fetchType = shape.fetchType(of: field.destination)
         let key = shape.keyType(of: field.destination)
         let upper = SwiftNames.upperFirst(field.swiftName)
-        let keepsInverse: Bool
-        if case .none = field.inverse { keepsInverse = false } else { keepsInverse = true }
-        out.doc("A request for the `\(field.relationship.name)` relationship's \(field.destination), if there is one.")
-        out.block("\(open)var \(field.swiftName)Request: QueryInterfaceRequest<\(fetchType)>") { out in
-            out.line(
-                "\(shape.allRequest(of: field.destination)).filter(Column(\(Self.literal(StoreColumn.pk))) == \(field.swiftName)?.rawValue)"
-            )
-        }
+        let entityLiteral = Self.literal(entity.entity.name)
+        let relationship = Self.literal(field.relationship.name)
+        let keepsInverse = keptToOnes(entity).contains { $0.column == field.column }
+        out.doc(
+            "The `\(field.relationship.name)` relationship's \(field.destination), if there is one: "
+                + "`request(for: \(entity.typeName).\(field.swiftName))`.")
+        out.line(
+            "\(open)var \(field.swiftName)Request: QueryInterfaceRequest<\(fetchType)> { request(for: Self.\(field.swiftName)) }"
+        )
         out.line()
         out.doc(
             """
             Links the object to another \(field.destination) (or to none) and writes it now, keeping the other side: \
             \(inverseSentence(field.inverse))
-            - Throws: `\(schema).RecordError` when the object is not inserted or there is no such \(field.destination).
+            - Throws: `\(schema).RecordError`, with nothing written, when the object is not inserted, there is no \
+            such \(field.destination)\(field.relationship.isOptional ? "" : ", the relationship is required and the key nil").
             """)
         out.block("\(open)mutating func set\(upper)(_ destination: \(key)?, in db: Database) throws") { out in
-            out.line("try _requireInserted(\(Self.literal(field.relationship.name)))")
-            out.block("if let destination") { out in
+            out.line("let key = try _requireInserted(\(relationship))")
+            if field.relationship.isOptional {
+                out.block("if let destination") { out in
+                    out.line(
+                        "try \(schema).requireObject(db, \(Self.literal(existenceSQL(field.destination))), destination.rawValue, \(entityLiteral), key, \(relationship), \(Self.literal(field.destination)))"
+                    )
+                }
+            } else {
+                out.block("guard let required = destination else", closing: "}") { out in
+                    out.line(
+                        "throw \(schema).RecordError.invalid(\(entityLiteral), key, \"relationship\", \(relationship), \"a value is required, found nil\")"
+                    )
+                }
                 out.line(
-                    "try \(schema).requireObject(db, \(Self.literal(existenceSQL(field.destination))), destination.rawValue, \(Self.literal(entity.entity.name)), \(Self.literal(field.relationship.name)), \(Self.literal(field.destination)))"
+                    "try \(schema).requireObject(db, \(Self.literal(existenceSQL(field.destination))), required.rawValue, \(entityLiteral), key, \(relationship), \(Self.literal(field.destination)))"
                 )
             }
-            let quotedTable = quoteIdentifier(table.table.name)
-            let column = quoteIdentifier(field.column)
-            if keepsInverse {
-                out.line(
-                    "let old = try Int64.fetchOne(db, sql: \(Self.literal("SELECT \(column) FROM \(quotedTable) WHERE \(pk) = ?")), arguments: [id.rawValue])"
-                )
+            let update =
+                "try db.execute(sql: \(Self.literal("UPDATE \(quoteIdentifier(table.table.name)) SET \(quoteIdentifier(field.column)) = ? WHERE \(pk) = ?")), arguments: [destination?.rawValue, key])"
+            out.block(
+                "try \(schema).linking(db, \(entityLiteral), key, \(relationship))", closing: "}"
+            ) { out in
+                out.line(update)
+                guard keepsInverse else { return }
+                out.line("var pending = \(schema).PendingChecks()")
+                out.line("var object = self")
+                out.line("object.\(field.swiftName) = destination")
+                out.line("try object._keep\(upper)(db, key: key, &pending)")
+                out.line("try pending.verify(db)")
             }
-            out.line(
-                "try db.execute(sql: \(Self.literal("UPDATE \(quotedTable) SET \(column) = ? WHERE \(pk) = ?")), arguments: [destination?.rawValue, id.rawValue])"
-            )
             out.line("\(field.swiftName) = destination")
-            if keepsInverse {
-                out.line("try _keep\(upper)(db, key: id.rawValue, old: old)")
-            }
         }
     }
 
@@ -91,6 +98,17 @@ extension RecordWriter {
         }
     }
 
+    /// The inverse of a to-many stored as the destination's column, when it is a required to-one.
+    private func requiredInverse(of field: RecordShape.ToManyField) -> Relationship? {
+        let version = shape.layout.version
+        guard case .inverseColumn = field.storage, let name = field.relationship.inverseName,
+            let destination = version.entity(named: field.destination),
+            let inverse = version.relationships(of: destination).first(where: { $0.name == name }),
+            !inverse.isToMany, !inverse.isOptional
+        else { return nil }
+        return inverse
+    }
+
     private func writeToMany(
         _ field: RecordShape.ToManyField, entity: RecordShape.EntityShape, to out: inout SwiftWriter
     ) {
@@ -98,67 +116,62 @@ extension RecordWriter {
         let key = shape.keyType(of: field.destination)
         let upper = SwiftNames.upperFirst(field.swiftName)
         let relationship = Self.literal(field.relationship.name)
+        let entityLiteral = Self.literal(entity.entity.name)
         let ordered = field.relationship.isOrdered
-        let destinationTable = quoteIdentifier(shape.layout.table(forEntity: field.destination)?.name ?? "")
         out.doc(
-            "A request for the objects of the `\(field.relationship.name)` relationship"
-                + (ordered ? ", in the relationship's order." : ", by key."))
-        out.block("\(open)var \(field.swiftName)Request: QueryInterfaceRequest<\(fetchType)>") { out in
-            let base = shape.allRequest(of: field.destination)
-            switch field.storage {
-            case .inverseColumn(_, let column, let orderColumn):
-                let order = orderColumn.map { "Column(\(Self.literal($0))), " } ?? ""
-                out.line(
-                    "\(base).filter(Column(\(Self.literal(column))) == id.rawValue).order(\(order)Column(\(Self.literal(StoreColumn.pk))))"
-                )
-            case .joinTable(let name, let ownerIsSource, let orderColumn):
-                let (mine, other) = joinSides(ownerIsSource)
-                let join = quoteIdentifier(name)
-                let filter = "\(pk) IN (SELECT \(other) FROM \(join) WHERE \(mine) = ?)"
-                if let orderColumn {
-                    let position =
-                        "(SELECT \(quoteIdentifier(orderColumn)) FROM \(join) WHERE \(mine) = ? AND \(other) = \(destinationTable).\(pk))"
-                    out.line(
-                        "\(base).filter(sql: \(Self.literal(filter)), arguments: [id.rawValue]).order(SQL(sql: \(Self.literal(position)), arguments: [id.rawValue]), Column(\(Self.literal(StoreColumn.pk))))"
-                    )
-                } else {
-                    out.line(
-                        "\(base).filter(sql: \(Self.literal(filter)), arguments: [id.rawValue]).order(Column(\(Self.literal(StoreColumn.pk))))"
-                    )
-                }
-            case .column:
-                out.line("\(base).none()")
-            }
-        }
+            "The objects of the `\(field.relationship.name)` relationship"
+                + (ordered ? ", in the relationship's order" : ", by key")
+                + ": `request(for: \(entity.typeName).\(field.swiftName))`.")
+        out.line(
+            "\(open)var \(field.swiftName)Request: QueryInterfaceRequest<\(fetchType)> { request(for: Self.\(field.swiftName)) }"
+        )
         let statements = linkStatements(field)
         let existence = Self.literal(existenceSQL(field.destination))
         let check =
-            "try \(schema).requireObject(db, \(existence), object.rawValue, \(Self.literal(entity.entity.name)), \(relationship), \(Self.literal(field.destination)))"
+            "try \(schema).requireObject(db, \(existence), object.rawValue, \(entityLiteral), key, \(relationship), \(Self.literal(field.destination)))"
+        let required = requiredInverse(of: field)
+        var unlinkCheck: String?
+        if let required, case .inverseColumn(let table, let column, _) = field.storage {
+            let sql =
+                "SELECT \(pk), \(quoteIdentifier(StoreColumn.entity)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) = ?1 AND \(pk) = ?2"
+            unlinkCheck =
+                "try \(schema).refuseUnlink(db, \(Self.literal(sql)), key, object.rawValue, \(Self.literal(required.name)), \(entityLiteral), \(relationship))"
+        }
         out.line()
         out.doc(
             """
             Adds objects to the `\(field.relationship.name)` relationship\(ordered ? " (at its end, in the order given)" : ""), \
             writing both sides now; an object already there \(ordered ? "moves to the end" : "stays").
-            - Throws: `\(schema).RecordError` when this object is not inserted or one of them is no \(field.destination).
+            - Throws: `\(schema).RecordError`, with nothing written, when this object is not inserted or one of them \
+            is no \(field.destination).
             """)
         out.block("\(open)func addTo\(upper)(_ objects: [\(key)], in db: Database) throws") { out in
-            out.line("try _requireInserted(\(relationship))")
-            out.block("for object in objects") { out in
-                out.line(check)
-                for sql in statements.add {
-                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [id.rawValue, object.rawValue])")
+            out.line("let key = try _requireInserted(\(relationship))")
+            out.line("for object in objects { \(check) }")
+            out.block("try \(schema).linking(db, \(entityLiteral), key, \(relationship))", closing: "}") { out in
+                out.block("for object in objects") { out in
+                    for sql in statements.add {
+                        out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
+                    }
                 }
             }
         }
         out.line()
         out.doc(
-            "Removes objects from the `\(field.relationship.name)` relationship, on both sides; others are left as they are."
-        )
+            """
+            Removes objects from the `\(field.relationship.name)` relationship, on both sides; others are left as \
+            they are.
+            """
+                + (required != nil
+                    ? "\n- Throws: `\(schema).RecordError`, with nothing written, for an object whose required "
+                        + "`\(required?.name ?? "")` it would leave empty."
+                    : ""))
         out.block("\(open)func removeFrom\(upper)(_ objects: [\(key)], in db: Database) throws") { out in
-            out.line("try _requireInserted(\(relationship))")
+            out.line("let key = try _requireInserted(\(relationship))")
+            if let unlinkCheck { out.line("for object in objects { \(unlinkCheck) }") }
             out.block("for object in objects") { out in
                 for sql in statements.remove {
-                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [id.rawValue, object.rawValue])")
+                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
                 }
             }
         }
@@ -166,22 +179,32 @@ extension RecordWriter {
         out.doc(
             """
             Makes the `\(field.relationship.name)` relationship hold exactly these objects\(ordered ? ", in this order" : ""), on both sides.
-            - Throws: `\(schema).RecordError` when this object is not inserted or one of them is no \(field.destination).
+            - Throws: `\(schema).RecordError`, with nothing written, when this object is not inserted, one of them \
+            is no \(field.destination)\(required != nil ? ", or an object left out would have its required `\(required?.name ?? "")` empty" : "").
             """)
         out.block("\(open)func set\(upper)(_ objects: [\(key)], in db: Database) throws") { out in
-            out.line("try _requireInserted(\(relationship))")
-            for sql in statements.clear {
-                out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [id.rawValue])")
+            out.line("let key = try _requireInserted(\(relationship))")
+            out.line("for object in objects { \(check) }")
+            if let unlinkCheck, case .inverseColumn(let table, let column, _) = field.storage {
+                out.line("let kept = Set(objects.map(\\.rawValue))")
+                out.line(
+                    "let linked = try Int64.fetchAll(db, sql: \(Self.literal("SELECT \(pk) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) = ?")), arguments: [key])"
+                )
+                out.line(
+                    "for object in linked.filter({ !kept.contains($0) }).map(\(key).init(rawValue:)) { \(unlinkCheck) }"
+                )
             }
-            out.line("try addTo\(upper)(objects, in: db)")
+            out.block("try \(schema).linking(db, \(entityLiteral), key, \(relationship))", closing: "}") { out in
+                for sql in statements.clear {
+                    out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key])")
+                }
+                out.block("for object in objects") { out in
+                    for sql in statements.add {
+                        out.line("try db.execute(sql: \(Self.literal(sql)), arguments: [key, object.rawValue])")
+                    }
+                }
+            }
         }
-    }
-
-    /// The join table's column holding this side's `_pk`, and the other's.
-    private func joinSides(_ ownerIsSource: Bool) -> (mine: String, other: String) {
-        let source = quoteIdentifier(StoreColumn.joinSource)
-        let destination = quoteIdentifier(StoreColumn.joinDestination)
-        return ownerIsSource ? (source, destination) : (destination, source)
     }
 
     /// SQL to add and remove one link (`?1` this object's `_pk`, `?2` the other's) and to clear every link of this
@@ -242,62 +265,6 @@ extension RecordWriter {
             return (add, remove, clear)
         case .column:
             return ([], [], [])
-        }
-    }
-
-    // MARK: - Associations
-
-    /// GRDB associations on a table's record type, with explicit foreign keys (the layout declares none).
-    func writeAssociations(_ table: RecordShape.TableShape, to out: inout SwiftWriter) {
-        var written: Set<StoreLayout.PropertyKey> = []
-        var lines: [String] = []
-        for entityIndex in table.entityIndexes {
-            let entity = shape.entities[entityIndex]
-            for field in entity.toOnes {
-                let key = shape.declaringKey(field.relationship, in: entity.entity)
-                guard written.insert(key).inserted, let name = table.associationNames[key],
-                    let destination = shape.table(forEntity: field.destination)
-                else { continue }
-                lines.append(
-                    "/// The `\(entity.entity.name).\(field.relationship.name)` relationship (column `\(field.column)`)."
-                )
-                lines.append(
-                    "\(open)static var \(name): BelongsToAssociation<\(table.recordTypeName), \(destination.recordTypeName)> { belongsTo(\(destination.recordTypeName).self, key: \(Self.literal(name)), using: ForeignKey([\(Self.literal(field.column))], to: [\(Self.literal(StoreColumn.pk))])) }"
-                )
-            }
-            for field in entity.toManys {
-                let key = shape.declaringKey(field.relationship, in: entity.entity)
-                guard written.insert(key).inserted, let name = table.associationNames[key],
-                    let destination = shape.table(forEntity: field.destination)
-                else { continue }
-                let target = destination.recordTypeName
-                lines.append("/// The `\(entity.entity.name).\(field.relationship.name)` relationship.")
-                switch field.storage {
-                case .inverseColumn(_, let column, let orderColumn):
-                    let order =
-                        orderColumn.map {
-                            ".order(Column(\(Self.literal($0))), Column(\(Self.literal(StoreColumn.pk))))"
-                        } ?? ""
-                    lines.append(
-                        "\(open)static var \(name): HasManyAssociation<\(table.recordTypeName), \(target)> { hasMany(\(target).self, key: \(Self.literal(name)), using: ForeignKey([\(Self.literal(column))], to: [\(Self.literal(StoreColumn.pk))]))\(order) }"
-                    )
-                case .joinTable(let joinName, let ownerIsSource, let orderColumn):
-                    guard let link = shape.joins.first(where: { $0.join.name == joinName }) else { continue }
-                    let linkType = "\(schema).Links.\(link.typeName)"
-                    let mine = ownerIsSource ? StoreColumn.joinSource : StoreColumn.joinDestination
-                    let otherSide = ownerIsSource ? "destinationObject" : "sourceObject"
-                    let order = orderColumn.map { ".order(Column(\(Self.literal($0))))" } ?? ""
-                    lines.append(
-                        "\(open)static var \(name): HasManyThroughAssociation<\(table.recordTypeName), \(target)> { hasMany(\(target).self, through: hasMany(\(linkType).self, key: \(Self.literal(name + "Links")), using: ForeignKey([\(Self.literal(mine))], to: [\(Self.literal(StoreColumn.pk))]))\(order), using: \(linkType).\(otherSide), key: \(Self.literal(name))) }"
-                    )
-                case .column:
-                    continue
-                }
-            }
-        }
-        guard !lines.isEmpty else { return }
-        out.block("extension \(table.recordTypeName)") { out in
-            for line in lines { out.line(line) }
         }
     }
 }

@@ -61,6 +61,7 @@ extension RecordWriter {
         }
         out.line()
         return out.text + supportText()
+            + (shape.tables.contains(where: \.isHierarchy) ? sharedTableSupport() : "")
     }
 
     private func writeCheck(to out: inout SwiftWriter) {
@@ -159,15 +160,15 @@ extension RecordWriter {
                 )
                 out.block("\(open)enum \(link.typeName): TableRecord") { out in
                     out.line("\(open)static let databaseTableName = \(Self.literal(join.name))")
-                    let sourceType = shape.table(forEntity: join.sourceEntity)?.recordTypeName ?? "Never"
-                    let destinationType = shape.table(forEntity: join.destinationEntity)?.recordTypeName ?? "Never"
+                    let sourceType = shape.fetchType(of: join.sourceEntity)
+                    let destinationType = shape.fetchType(of: join.destinationEntity)
                     out.doc("The object whose `_pk` is in `source`.")
                     out.line(
-                        "\(open)static var sourceObject: BelongsToAssociation<\(link.typeName), \(sourceType)> { belongsTo(\(sourceType).self, key: \(Self.literal(StoreColumn.joinSource)), using: ForeignKey([\(Self.literal(StoreColumn.joinSource))], to: [\(Self.literal(StoreColumn.pk))])) }"
+                        "\(open)static var sourceObject: BelongsToAssociation<\(link.typeName), \(sourceType)> { belongsTo(\(sourceType).self, key: \(Self.literal(StoreColumn.joinSource)), using: ForeignKey([\(Self.literal(StoreColumn.joinSource))], to: [\(Self.literal(StoreColumn.pk))]))\(kindFilter(join.sourceEntity)) }"
                     )
                     out.doc("The object whose `_pk` is in `destination`.")
                     out.line(
-                        "\(open)static var destinationObject: BelongsToAssociation<\(link.typeName), \(destinationType)> { belongsTo(\(destinationType).self, key: \(Self.literal(StoreColumn.joinDestination)), using: ForeignKey([\(Self.literal(StoreColumn.joinDestination))], to: [\(Self.literal(StoreColumn.pk))])) }"
+                        "\(open)static var destinationObject: BelongsToAssociation<\(link.typeName), \(destinationType)> { belongsTo(\(destinationType).self, key: \(Self.literal(StoreColumn.joinDestination)), using: ForeignKey([\(Self.literal(StoreColumn.joinDestination))], to: [\(Self.literal(StoreColumn.pk))]))\(kindFilter(join.destinationEntity)) }"
                     )
                 }
             }

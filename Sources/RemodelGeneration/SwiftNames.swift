@@ -70,13 +70,16 @@ enum SwiftNames {
             "aroundSave", "didSave", "willDelete", "aroundDelete", "didDelete", "request", "entityName", "ID",
             "Columns", "databaseTableName", "databaseSelection", "all", "none", "filter", "order", "select",
             "including", "joining", "annotated", "having", "limit", "fetchAll", "fetchOne", "fetchCount", "fetchSet",
-            "fetchCursor", "find", "deleteAll", "deleteOne", "updateAll", "matching", "with", "aliased", "unassigned",
-            "rawValue", "self", "init", "Type", "Protocol", "databaseEncodingUserInfo",
+            "fetchCursor", "find", "deleteAll", "deleteOne", "updateAll", "matching", "with", "aliased", "Key",
+            "rawValue", "self", "init", "Type", "Protocol", "databaseEncodingUserInfo", "databaseComponents",
+            "selectID", "selectPrimaryKey", "orderByPrimaryKey", "numberOfSelectedColumns", "recordNotFound",
+            "belongsTo", "hasMany", "hasOne", "association", "databaseDecodingUserInfo",
+            "databaseColumnDecodingStrategy", "databaseDataDecodingStrategy", "databaseDataEncodingStrategy",
             "databaseColumnEncodingStrategy",
             "databaseDateEncodingStrategy", "persistenceConflictPolicy", "databaseUUIDEncodingStrategy",
             "databaseJSONEncoder", "databaseJSONDecoder", "recordTypes", "check",
             // The generator's own members.
-            "_encode", "_aroundSave", "_aroundDelete", "_requireInserted",
+            "_entity", "_delete", "_requireInserted", "_checkKeys", "_uncheckedRow",
         ])
 
     /// A name with only ASCII letters, digits and `_`, not starting with a digit.

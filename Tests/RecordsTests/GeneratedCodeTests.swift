@@ -14,6 +14,7 @@ struct GeneratedCodeTests {
         ("Models/Diligence.xcdatamodeld", "Diligence"),
         ("Tests/RemodelTests/Fixtures/Store/Everything.xcdatamodel", "Everything"),
         ("Tests/RemodelTests/Fixtures/Generation/Names.xcdatamodel", "Names"),
+        ("Tests/RemodelTests/Fixtures/Generation/Rules.xcdatamodel", "Rules"),
     ]
 
     @Test(arguments: fixtures.map(\.folder))

@@ -32,19 +32,19 @@ struct LibraryRecordsTests {
         let source = try DatabaseQueue(path: imported)
         let (people, books, tags, links) = try source.read { db in
             let books = try Book.fetchAll(db)
-            let links = try books.map { try $0.tagsRequest.fetchAll(db).map(\.id) }
+            let links = try books.map { try $0.tagsRequest.fetchAll(db).compactMap(\.id) }
             return (try Person.fetchAll(db), books, try Tag.fetchAll(db), links)
         }
         let path = folder.appendingPathComponent("records.sqlite").path
         _ = try Store.create(at: path, bundle: bundle)
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            for person in people.sorted(by: { $0.id < $1.id }) {
+            for person in people.sorted(by: { $0.id! < $1.id! }) {
                 var copy = Person(age: person.age, email: person.email, fullName: person.fullName)
                 try copy.insert(db)
                 #expect(copy.id == person.id, "insert gives the next _pk, as the store numbers objects")
             }
-            for tag in tags.sorted(by: { $0.id < $1.id }) {
+            for tag in tags.sorted(by: { $0.id! < $1.id! }) {
                 var copy = Tag(name: tag.name)
                 try copy.insert(db)
                 #expect(copy.id == tag.id)
@@ -52,7 +52,7 @@ struct LibraryRecordsTests {
             for (book, tagIDs) in zip(books, links) {
                 // A copy of the value read (a Decimal keeps the text the store had, `81.50`), without its key.
                 var copy = book
-                copy.id = .unassigned
+                copy.id = nil
                 try copy.insert(db)
                 #expect(copy.id == book.id)
                 try copy.setTags(tagIDs, in: db)
@@ -76,12 +76,12 @@ struct LibraryRecordsTests {
             try poetry.insert(db)
             var science = Tag(name: "science")
             try science.insert(db)
-            try notes.addToTags([science.id, poetry.id], in: db)
+            try notes.addToTags([science.id!, poetry.id!], in: db)
             #expect(try notes.authorRequest.fetchOne(db)?.fullName == "Ada Lovelace")
             #expect(try ada.booksRequest.fetchAll(db).map(\.title) == ["Notes"])
             #expect(try notes.tagsRequest.fetchAll(db).map(\.name) == ["poetry", "science"])
-            #expect(try poetry.booksRequest.fetchAll(db).map(\.id) == [notes.id])
-            try poetry.removeFromBooks([notes.id], in: db)
+            #expect(try poetry.booksRequest.fetchAll(db).compactMap(\.id) == [notes.id])
+            try poetry.removeFromBooks([notes.id!], in: db)
             #expect(try notes.tagsRequest.fetchAll(db).map(\.name) == ["science"])
             // The associations, with their explicit foreign keys.
             let authors = try Book.including(required: Book.author).asRequest(of: Row.self).fetchAll(db)
@@ -134,22 +134,22 @@ struct LibraryRecordsTests {
                     """)
         }
         try queue.read { db in
-            let kept = try #require(try Book.fetchOne(db, id: Book.ID(1)))
+            let kept = try #require(try Book.fetchOne(db, id: Book.Key(1)))
             #expect(kept.price == Decimal(string: "81.5"))
-            #expect(try Book.fetchOne(db, id: Book.ID(2))?.price == nil)
-            let words = try #require(throws: LibrarySchema.RecordError.self) { try Book.fetchOne(db, id: Book.ID(3)) }
+            #expect(try Book.fetchOne(db, id: Book.Key(2))?.price == nil)
+            let words = try #require(throws: LibrarySchema.RecordError.self) { try Book.fetchOne(db, id: Book.Key(3)) }
             #expect(words.kind == .undecodable)
             #expect(words.message == "Book _pk 3 attribute \"price\": expected a decimal number, found \"cheap\"")
             let bytes = try #require(throws: LibrarySchema.RecordError.self) {
-                try Book.fetchAll(db, ids: [Book.ID(4)])
+                try Book.fetchAll(db, ids: [Book.Key(4)])
             }
             #expect(bytes.message == "Book _pk 4 attribute \"price\": expected a decimal number, found binary data")
         }
         let stored = try queue.write { db in
-            let number = try #require(try Book.fetchOne(db, id: Book.ID(5)))
+            let number = try #require(try Book.fetchOne(db, id: Book.Key(5)))
             #expect(number.price == 12)
             try number.update(db)
-            try #require(try Book.fetchOne(db, id: Book.ID(1))).update(db)
+            try #require(try Book.fetchOne(db, id: Book.Key(1))).update(db)
             return try String.fetchAll(db, sql: "SELECT price FROM Book WHERE _pk IN (1, 5) ORDER BY _pk")
         }
         #expect(stored == ["81.50", "12"], "a value read and written back keeps the text the store held")
@@ -189,7 +189,7 @@ struct LibraryRecordsTests {
             try notes.insert(db)
             var tag = Tag(name: "t")
             try tag.insert(db)
-            try notes.addToTags([tag.id], in: db)
+            try notes.addToTags([tag.id!], in: db)
             try ada.delete(db)
             #expect(try Book.fetchOne(db, id: notes.id)?.author == nil)
             try notes.delete(db)

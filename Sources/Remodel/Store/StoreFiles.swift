@@ -74,9 +74,13 @@ package struct StoreFiles {
         for suffix in [""] + Self.sidecarSuffixes { try FileSystem.requireOwnFile(temporaryPath + suffix) }
         guard keepingBackup else { return }
         try FileSystem.requireOwnFile(backupPath, sameFileAs: target)
-        try FileSystem.requireOwnFile(BackupRecord.path(for: backupPath))
-        try FileSystem.requireOwnFile(BackupRecord.newPath(for: backupPath))
+        try FileSystem.requireOwnFile(Self.backupRecordPath(for: backupPath))
+        try FileSystem.requireOwnFile(Self.backupRecordPath(for: backupPath) + ".new")
     }
+
+    /// Where the record of the backup at `backupPath` is (the migration's `BackupRecord`); it is written into
+    /// the record's path plus `.new` first, then renamed.
+    static func backupRecordPath(for backupPath: String) -> String { backupPath + ".json" }
 
     /// Removes a store file Remodel made and its sidecars, ignoring missing ones (and leaving what Remodel did not
     /// make: the file that is then made there refuses it, naming it).

@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "DailyStory" in version "Diligence 2" of the model "Diligence".
-public struct DailyStory: Identifiable, Hashable, Sendable {
-    /// The key of a DailyStory object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct DailyStory: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a DailyStory object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct DailyStory: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "DailyStory"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "DailyStory"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("day"), Column("image"), Column("mood"), Column("text"), Column("title")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `day`: Date.
     public var day: Date
     /// `image`: Binary, optional.
@@ -43,7 +47,7 @@ public struct DailyStory: Identifiable, Hashable, Sendable {
     public var title: String
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, day: Date, image: Data? = nil, mood: Int16? = nil, text: String? = nil, title: String) {
+    public init(id: Key? = nil, day: Date, image: Data? = nil, mood: Int16? = nil, text: String? = nil, title: String) {
         self.id = id
         self.day = day
         self.image = image
@@ -62,10 +66,10 @@ public struct DailyStory: Identifiable, Hashable, Sendable {
         public static let title = Column("title")
     }
 
-    /// Reads an object from a row selected with `DailyStory.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `DiligenceSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         day = try DiligenceSchema.required(try DiligenceSchema.date(row, 2, "DailyStory", "day"), row, "DailyStory", "day")
         image = try row.decode(Data?.self, atIndex: 3)
         mood = try row.decode(Int16?.self, atIndex: 4)
@@ -74,18 +78,43 @@ public struct DailyStory: Identifiable, Hashable, Sendable {
     }
 }
 
+extension DailyStory: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DiligenceSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        day = try container.decode(Date.self, forKey: "day")
+        image = try container.decodeIfPresent(Data.self, forKey: "image")
+        mood = try container.decodeIfPresent(Int16.self, forKey: "mood")
+        text = try container.decodeIfPresent(String.self, forKey: "text")
+        title = try container.decode(String.self, forKey: "title")
+    }
 
-extension DailyStory {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
-    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
-    public func validate() throws {
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DiligenceSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encode(day, forKey: "day")
+        try container.encodeIfPresent(image, forKey: "image")
+        try container.encodeIfPresent(mood, forKey: "mood")
+        try container.encodeIfPresent(text, forKey: "text")
+        try container.encode(title, forKey: "title")
     }
 }
 
 extension DailyStory {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "DailyStory"
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
+    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
+    public func validate() throws {
+        try DiligenceSchema.checkFinite(day.timeIntervalSince1970, "DailyStory", id?.rawValue, "day")
+    }
+}
+
+extension DailyStory {
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["day"] = day.timeIntervalSince1970
         container["image"] = image
         container["mood"] = mood
@@ -93,48 +122,36 @@ extension DailyStory {
         container["title"] = title
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw DiligenceSchema.RecordError.saving(error, "DailyStory", id.rawValue, constraints: [], properties: ["day": "day", "image": "image", "mood": "mood", "text": "text", "title": "title"])
+            throw DiligenceSchema.RecordError.saving(error, "DailyStory", id?.rawValue, properties: ["day": "day", "image": "image", "mood": "mood", "text": "text", "title": "title"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
-    }
-
-    /// Inserts the object as a row of the table "DailyStory", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `DiligenceSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"DailyStory\" (\"_pk\", \"_entity\", \"day\", \"image\", \"mood\", \"text\", \"title\") VALUES (?, ?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "DailyStory", day.timeIntervalSince1970, image, mood, text, title])
-        } catch let error as DatabaseError {
-            throw DiligenceSchema.RecordError.saving(error, "DailyStory", id.rawValue, constraints: [], properties: ["day": "day", "image": "image", "mood": "mood", "text": "text", "title": "title"])
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `DiligenceSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = DiligenceSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
         }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
+
+    func _delete(_ db: Database, _ pending: inout DiligenceSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
-
-extension DailyStory: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "DailyStory"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("day"), Column("image"), Column("mood"), Column("text"), Column("title")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
-}
-

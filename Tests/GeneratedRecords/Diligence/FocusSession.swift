@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "FocusSession" in version "Diligence 2" of the model "Diligence".
-public struct FocusSession: Identifiable, Hashable, Sendable {
-    /// The key of a FocusSession object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct FocusSession: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a FocusSession object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct FocusSession: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "FocusSession"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "FocusSession"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("end"), Column("interruptions"), Column("start"), Column("task").forKey("task_pk")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `end`: Date, optional.
     public var end: Date?
     /// `interruptions`: Integer 32, default 0.
@@ -38,10 +42,10 @@ public struct FocusSession: Identifiable, Hashable, Sendable {
     /// `start`: Date.
     public var start: Date
     /// The key of the `task` relationship's Task (column `task`).
-    public var task: TaskEntity.ID?
+    public var task: TaskEntity.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, end: Date? = nil, interruptions: Int32 = 0, start: Date, task: TaskEntity.ID? = nil) {
+    public init(id: Key? = nil, end: Date? = nil, interruptions: Int32 = 0, start: Date, task: TaskEntity.Key? = nil) {
         self.id = id
         self.end = end
         self.interruptions = interruptions
@@ -58,103 +62,123 @@ public struct FocusSession: Identifiable, Hashable, Sendable {
         public static let task = Column("task")
     }
 
-    /// Reads an object from a row selected with `FocusSession.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `DiligenceSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         end = try DiligenceSchema.date(row, 2, "FocusSession", "end")
         interruptions = try DiligenceSchema.required(try row.decode(Int32?.self, atIndex: 3), row, "FocusSession", "interruptions")
         start = try DiligenceSchema.required(try DiligenceSchema.date(row, 4, "FocusSession", "start"), row, "FocusSession", "start")
-        task = try row.decode(Int64?.self, atIndex: 5).map(TaskEntity.ID.init(rawValue:))
+        task = try row.decode(Int64?.self, atIndex: 5).map(TaskEntity.Key.init(rawValue:))
     }
 }
 
+extension FocusSession: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DiligenceSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        end = try container.decodeIfPresent(Date.self, forKey: "end")
+        interruptions = try container.decode(Int32.self, forKey: "interruptions")
+        start = try container.decode(Date.self, forKey: "start")
+        task = try container.decodeIfPresent(TaskEntity.Key.self, forKey: "task_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DiligenceSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(end, forKey: "end")
+        try container.encode(interruptions, forKey: "interruptions")
+        try container.encode(start, forKey: "start")
+        try container.encodeIfPresent(task, forKey: "task_pk")
+    }
+}
 
 extension FocusSession {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
+        if let value = end {
+            try DiligenceSchema.checkFinite(value.timeIntervalSince1970, "FocusSession", id?.rawValue, "end")
+        }
+        try DiligenceSchema.checkFinite(start.timeIntervalSince1970, "FocusSession", id?.rawValue, "start")
     }
 }
 
 extension FocusSession {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "FocusSession"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["end"] = end.map { $0.timeIntervalSince1970 }
         container["interruptions"] = interruptions
         container["start"] = start.timeIntervalSince1970
-        container["task"] = task?.rawValue
+        container["task"] = task
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = task {
+            try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"Task\" WHERE \"_pk\" = ?1", key.rawValue, "FocusSession", id?.rawValue, "task", "Task")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw DiligenceSchema.RecordError.saving(error, "FocusSession", id.rawValue, constraints: [], properties: ["end": "end", "interruptions": "interruptions", "start": "start", "task": "task"])
+            throw DiligenceSchema.RecordError.saving(error, "FocusSession", id?.rawValue, properties: ["end": "end", "interruptions": "interruptions", "start": "start", "task": "task"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `DiligenceSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = DiligenceSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "FocusSession", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `DiligenceSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"FocusSession\" (\"_pk\", \"_entity\", \"end\", \"interruptions\", \"start\", \"task\") VALUES (?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "FocusSession", end.map { $0.timeIntervalSince1970 }, interruptions, start.timeIntervalSince1970, task?.rawValue])
-        } catch let error as DatabaseError {
-            throw DiligenceSchema.RecordError.saving(error, "FocusSession", id.rawValue, constraints: [], properties: ["end": "end", "interruptions": "interruptions", "start": "start", "task": "task"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    func _delete(_ db: Database, _ pending: inout DiligenceSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
 
 extension FocusSession {
-    /// A request for the `task` relationship's Task, if there is one.
-    public var taskRequest: QueryInterfaceRequest<TaskEntity> {
-        TaskEntity.all().filter(Column("_pk") == task?.rawValue)
-    }
+    /// The `task` relationship's Task, if there is one: `request(for: FocusSession.task)`.
+    public var taskRequest: QueryInterfaceRequest<TaskEntity> { request(for: Self.task) }
 
     /// Links the object to another Task (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `DiligenceSchema.RecordError` when the object is not inserted or there is no such Task.
-    public mutating func setTask(_ destination: TaskEntity.ID?, in db: Database) throws {
-        try _requireInserted("task")
+    /// - Throws: `DiligenceSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Task.
+    public mutating func setTask(_ destination: TaskEntity.Key?, in db: Database) throws {
+        let key = try _requireInserted("task")
         if let destination {
-            try DiligenceSchema.requireObject(db, "SELECT count(*) FROM \"Task\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Task')", destination.rawValue, "FocusSession", "task", "Task")
+            try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"Task\" WHERE \"_pk\" = ?1", destination.rawValue, "FocusSession", key, "task", "Task")
         }
-        try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try DiligenceSchema.linking(db, "FocusSession", key, "task") {
+            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         task = destination
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw DiligenceSchema.RecordError.notInserted("FocusSession", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw DiligenceSchema.RecordError.notInserted("FocusSession", relationship) }
+        return id.rawValue
     }
 }
 
-extension FocusSession: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "FocusSession"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("end"), Column("interruptions"), Column("start"), Column("task")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
-}
-
 extension FocusSession {
-    /// The `FocusSession.task` relationship (column `task`).
+    /// The `task` relationship (column `task`), under the key "task".
     public static var task: BelongsToAssociation<FocusSession, TaskEntity> { belongsTo(TaskEntity.self, key: "task", using: ForeignKey(["task"], to: ["_pk"])) }
 }

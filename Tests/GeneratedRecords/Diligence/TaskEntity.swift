@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "Task" in version "Diligence 2" of the model "Diligence".
-public struct TaskEntity: Identifiable, Hashable, Sendable {
-    /// The key of a Task object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct TaskEntity: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Task object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct TaskEntity: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Task"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Task"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("alertTime"), Column("breakMinutes"), Column("color"), Column("createdAt"), Column("focusMinutes"), Column("isArchived"), Column("mode"), Column("name")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `alertTime`: Date, optional.
     public var alertTime: Date?
     /// `breakMinutes`: Integer 16, default 5.
@@ -49,7 +53,7 @@ public struct TaskEntity: Identifiable, Hashable, Sendable {
     public var name: String
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, alertTime: Date? = nil, breakMinutes: Int16 = 5, color: String = "#FF9500", createdAt: Date, focusMinutes: Int16 = 25, isArchived: Bool = false, mode: String = "pomodoro", name: String) {
+    public init(id: Key? = nil, alertTime: Date? = nil, breakMinutes: Int16 = 5, color: String = "#FF9500", createdAt: Date, focusMinutes: Int16 = 25, isArchived: Bool = false, mode: String = "pomodoro", name: String) {
         self.id = id
         self.alertTime = alertTime
         self.breakMinutes = breakMinutes
@@ -74,10 +78,10 @@ public struct TaskEntity: Identifiable, Hashable, Sendable {
         public static let name = Column("name")
     }
 
-    /// Reads an object from a row selected with `TaskEntity.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `DiligenceSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         alertTime = try DiligenceSchema.date(row, 2, "Task", "alertTime")
         breakMinutes = try DiligenceSchema.required(try row.decode(Int16?.self, atIndex: 3), row, "Task", "breakMinutes")
         color = try DiligenceSchema.required(try row.decode(String?.self, atIndex: 4), row, "Task", "color")
@@ -89,18 +93,52 @@ public struct TaskEntity: Identifiable, Hashable, Sendable {
     }
 }
 
+extension TaskEntity: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DiligenceSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        alertTime = try container.decodeIfPresent(Date.self, forKey: "alertTime")
+        breakMinutes = try container.decode(Int16.self, forKey: "breakMinutes")
+        color = try container.decode(String.self, forKey: "color")
+        createdAt = try container.decode(Date.self, forKey: "createdAt")
+        focusMinutes = try container.decode(Int16.self, forKey: "focusMinutes")
+        isArchived = try container.decode(Bool.self, forKey: "isArchived")
+        mode = try container.decode(String.self, forKey: "mode")
+        name = try container.decode(String.self, forKey: "name")
+    }
 
-extension TaskEntity {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
-    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
-    public func validate() throws {
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DiligenceSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(alertTime, forKey: "alertTime")
+        try container.encode(breakMinutes, forKey: "breakMinutes")
+        try container.encode(color, forKey: "color")
+        try container.encode(createdAt, forKey: "createdAt")
+        try container.encode(focusMinutes, forKey: "focusMinutes")
+        try container.encode(isArchived, forKey: "isArchived")
+        try container.encode(mode, forKey: "mode")
+        try container.encode(name, forKey: "name")
     }
 }
 
 extension TaskEntity {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Task"
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
+    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
+    public func validate() throws {
+        if let value = alertTime {
+            try DiligenceSchema.checkFinite(value.timeIntervalSince1970, "Task", id?.rawValue, "alertTime")
+        }
+        try DiligenceSchema.checkFinite(createdAt.timeIntervalSince1970, "Task", id?.rawValue, "createdAt")
+    }
+}
+
+extension TaskEntity {
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["alertTime"] = alertTime.map { $0.timeIntervalSince1970 }
         container["breakMinutes"] = breakMinutes
         container["color"] = color
@@ -111,92 +149,90 @@ extension TaskEntity {
         container["name"] = name
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `DiligenceSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw DiligenceSchema.RecordError.saving(error, "Task", id.rawValue, constraints: [], properties: ["alertTime": "alertTime", "breakMinutes": "breakMinutes", "color": "color", "createdAt": "createdAt", "focusMinutes": "focusMinutes", "isArchived": "isArchived", "mode": "mode", "name": "name"])
+            throw DiligenceSchema.RecordError.saving(error, "Task", id?.rawValue, properties: ["alertTime": "alertTime", "breakMinutes": "breakMinutes", "color": "color", "createdAt": "createdAt", "focusMinutes": "focusMinutes", "isArchived": "isArchived", "mode": "mode", "name": "name"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `DiligenceSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = DiligenceSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
+    }
+
+    func _delete(_ db: Database, _ pending: inout DiligenceSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
         let cascadeSessions = try sessionsRequest.fetchAll(db)
-        try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"task\" = ?", arguments: [id.rawValue])
-        _ = try delete()
-        for object in cascadeSessions { try object.delete(db) }
-    }
-
-    /// Inserts the object as a row of the table "Task", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `DiligenceSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Task\" (\"_pk\", \"_entity\", \"alertTime\", \"breakMinutes\", \"color\", \"createdAt\", \"focusMinutes\", \"isArchived\", \"mode\", \"name\") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Task", alertTime.map { $0.timeIntervalSince1970 }, breakMinutes, color, createdAt.timeIntervalSince1970, focusMinutes, isArchived, mode, name])
-        } catch let error as DatabaseError {
-            throw DiligenceSchema.RecordError.saving(error, "Task", id.rawValue, constraints: [], properties: ["alertTime": "alertTime", "breakMinutes": "breakMinutes", "color": "color", "createdAt": "createdAt", "focusMinutes": "focusMinutes", "isArchived": "isArchived", "mode": "mode", "name": "name"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+        try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"task\" = ?", arguments: [key])
+        let deleted = try row()
+        for object in cascadeSessions { _ = try object._delete(db, &pending) { try DiligenceSchema.deleteRow(db, "DELETE FROM \"FocusSession\" WHERE \"_pk\" = ?", object.id?.rawValue) } }
+        return deleted
     }
 }
 
 extension TaskEntity {
-    /// A request for the objects of the `sessions` relationship, by key.
-    public var sessionsRequest: QueryInterfaceRequest<FocusSession> {
-        FocusSession.all().filter(Column("task") == id.rawValue).order(Column("_pk"))
-    }
+    /// The objects of the `sessions` relationship, by key: `request(for: TaskEntity.sessions)`.
+    public var sessionsRequest: QueryInterfaceRequest<FocusSession> { request(for: Self.sessions) }
 
     /// Adds objects to the `sessions` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `DiligenceSchema.RecordError` when this object is not inserted or one of them is no FocusSession.
-    public func addToSessions(_ objects: [FocusSession.ID], in db: Database) throws {
-        try _requireInserted("sessions")
-        for object in objects {
-            try DiligenceSchema.requireObject(db, "SELECT count(*) FROM \"FocusSession\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('FocusSession')", object.rawValue, "Task", "sessions", "FocusSession")
-            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `DiligenceSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no FocusSession.
+    public func addToSessions(_ objects: [FocusSession.Key], in db: Database) throws {
+        let key = try _requireInserted("sessions")
+        for object in objects { try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"FocusSession\" WHERE \"_pk\" = ?1", object.rawValue, "Task", key, "sessions", "FocusSession") }
+        try DiligenceSchema.linking(db, "Task", key, "sessions") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `sessions` relationship, on both sides; others are left as they are.
-    public func removeFromSessions(_ objects: [FocusSession.ID], in db: Database) throws {
-        try _requireInserted("sessions")
+    public func removeFromSessions(_ objects: [FocusSession.Key], in db: Database) throws {
+        let key = try _requireInserted("sessions")
         for object in objects {
-            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"_pk\" = ?2 AND \"task\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"_pk\" = ?2 AND \"task\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `sessions` relationship hold exactly these objects, on both sides.
-    /// - Throws: `DiligenceSchema.RecordError` when this object is not inserted or one of them is no FocusSession.
-    public func setSessions(_ objects: [FocusSession.ID], in db: Database) throws {
-        try _requireInserted("sessions")
-        try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"task\" = ?1", arguments: [id.rawValue])
-        try addToSessions(objects, in: db)
+    /// - Throws: `DiligenceSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no FocusSession.
+    public func setSessions(_ objects: [FocusSession.Key], in db: Database) throws {
+        let key = try _requireInserted("sessions")
+        for object in objects { try DiligenceSchema.requireObject(db, "SELECT 1 FROM \"FocusSession\" WHERE \"_pk\" = ?1", object.rawValue, "Task", key, "sessions", "FocusSession") }
+        try DiligenceSchema.linking(db, "Task", key, "sessions") {
+            try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = NULL WHERE \"task\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"FocusSession\" SET \"task\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('FocusSession')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw DiligenceSchema.RecordError.notInserted("Task", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw DiligenceSchema.RecordError.notInserted("Task", relationship) }
+        return id.rawValue
     }
-}
-
-extension TaskEntity: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Task"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("alertTime"), Column("breakMinutes"), Column("color"), Column("createdAt"), Column("focusMinutes"), Column("isArchived"), Column("mode"), Column("name")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension TaskEntity {
-    /// The `Task.sessions` relationship.
-    public static var sessions: HasManyAssociation<TaskEntity, FocusSession> { hasMany(FocusSession.self, key: "sessions", using: ForeignKey(["task"], to: ["_pk"])) }
+    /// The `sessions` relationship, under the key "sessions".
+    public static var sessions: HasManyAssociation<TaskEntity, FocusSession> { hasMany(FocusSession.self, key: "sessions", using: ForeignKey(["task"], to: ["_pk"])).order(Column("_pk")) }
 }

@@ -8,17 +8,14 @@ public import GRDB
 /// 
 /// GRDB reads a whole table with `all()`, so this enum is the table's record type: `fetchAll(db)` returns
 /// every object once. Each entity's own type reads only its objects: `Book.fetchAll(db)`.
-public enum AnyItem: Identifiable, Hashable, Sendable {
+public enum AnyItem: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     case book(Book)
     case gadget(Gadget)
 
-    /// The key of a Item object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+    /// The key of a Item object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -26,13 +23,21 @@ public enum AnyItem: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
-    /// The object's key.
-    public var id: ID {
+    /// The table's name in the store.
+    public static let databaseTableName = "Item"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("pages"), Column("watts"), Column("owner").forKey("owner_pk")] }
+
+    /// The object's key: nil until it is inserted.
+    public var id: Key? {
         switch self {
             case .book(let object): return object.id
             case .gadget(let object): return object.id
@@ -41,24 +46,30 @@ public enum AnyItem: Identifiable, Hashable, Sendable {
 }
 
 /// An object of the entity "Book" (a kind of Item) in version "Everything" of the model "Everything".
-public struct Book: Identifiable, Hashable, Sendable, FetchableRecord {
+/// 
+/// Its table "Item" holds other entities' objects too: GRDB's requests on this type (`all()`, `filter`, `fetchAll`, `including`, …) read only objects whose concrete entity is Book; `AnyItem` reads them all.
+public struct Book: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     /// The key of objects of the table "Item".
-    public typealias ID = AnyItem.ID
+    public typealias Key = AnyItem.Key
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Book"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Item"
+    /// The columns `init(row:)` reads: the table's.
+    public static var databaseSelection: [any SQLSelectable] { AnyItem.databaseSelection }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `title`: String.
     public var title: String
     /// `pages`: Integer 32, optional.
     public var pages: Int32?
     /// The key of the `owner` relationship's Person (column `owner`).
-    public var owner: Person.ID?
+    public var owner: Person.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, title: String, pages: Int32? = nil, owner: Person.ID? = nil) {
+    public init(id: Key? = nil, title: String, pages: Int32? = nil, owner: Person.Key? = nil) {
         self.id = id
         self.title = title
         self.pages = pages
@@ -73,209 +84,245 @@ public struct Book: Identifiable, Hashable, Sendable, FetchableRecord {
         public static let owner = Column("owner")
     }
 
-    /// Reads an object from a row selected with `AnyItem.databaseSelection`, by column index.
-    /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
+    /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have, or the row is another entity's.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        try EverythingSchema.requireEntity(row, "Book", table: "Item")
+        try self.init(_uncheckedRow: row)
+    }
+
+    /// Reads an object from a row whose `_entity` was read already.
+    init(_uncheckedRow row: Row) throws {
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         title = try EverythingSchema.required(try row.decode(String?.self, atIndex: 2), row, "Book", "title")
         pages = try row.decode(Int32?.self, atIndex: 3)
-        owner = try row.decode(Int64?.self, atIndex: 5).map(Person.ID.init(rawValue:))
+        owner = try row.decode(Int64?.self, atIndex: 5).map(Person.Key.init(rawValue:))
+    }
+}
+
+extension Book: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        try EverythingSchema.requireEntity(decoder, Self.entityName)
+        let container = try decoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        title = try container.decode(String.self, forKey: "title")
+        pages = try container.decodeIfPresent(Int32.self, forKey: "pages")
+        owner = try container.decodeIfPresent(Person.Key.self, forKey: "owner_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encode(title, forKey: "title")
+        try container.encodeIfPresent(pages, forKey: "pages")
+        try container.encodeIfPresent(owner, forKey: "owner_pk")
     }
 }
 
 extension Book {
-    /// A request for every object whose concrete entity is Book, ordered by key unless you order it: a query on the table "Item" filtered on `_entity`.
-    public static func all() -> QueryInterfaceRequest<Book> {
-        AnyItem.filter(Column("_entity") == "Book").asRequest(of: Book.self)
-    }
-
-    /// Every object whose concrete entity is Book, by key.
-    public static func fetchAll(_ db: Database) throws -> [Book] {
-        try all().order(Column("_pk")).fetchAll(db)
-    }
-
-    /// The object with that key, if it is a Book.
-    public static func fetchOne(_ db: Database, id: ID) throws -> Book? {
-        try all().filter(Column("_pk") == id.rawValue).fetchOne(db)
-    }
-
-    /// How many objects are Books.
-    public static func fetchCount(_ db: Database) throws -> Int {
-        try all().fetchCount(db)
-    }
-}
-
-extension Book {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
     }
 }
 
 extension Book {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Book"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["title"] = title
         container["pages"] = pages
-        container["owner"] = owner?.rawValue
+        container["owner"] = owner
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = owner {
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", key.rawValue, "Book", id?.rawValue, "owner", "Person")
+        }
+    }
+
+    /// An insert with a key (or an upsert) never takes the row of another entity's object.
+    public func willInsert(_ db: Database) throws {
+        if let id { try EverythingSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Item\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// An update never writes over the row of another entity's object.
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        if let id { try EverythingSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Item\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Book", id.rawValue, constraints: [], properties: ["title": "title", "pages": "pages", "owner": "owner"])
+            throw EverythingSchema.RecordError.saving(error, "Book", id?.rawValue, properties: ["title": "title", "pages": "pages", "owner": "owner"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `EverythingSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = EverythingSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
+    }
+
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
         let cascadeChapters = try chaptersRequest.fetchAll(db)
-        try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"book\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?", arguments: [id.rawValue])
-        _ = try delete()
-        for object in cascadeChapters { try object.delete(db) }
-    }
-
-    /// Inserts the object as a row of the table "Item", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Item\" (\"_pk\", \"_entity\", \"title\", \"pages\", \"owner\") VALUES (?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Book", title, pages, owner?.rawValue])
-        } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Book", id.rawValue, constraints: [], properties: ["title": "title", "pages": "pages", "owner": "owner"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
-    }
-
-    /// Writes the object's values over its row, after `validate()`.
-    /// - Throws: `EverythingSchema.RecordError`, GRDB's `RecordError.recordNotFound` when the row is gone, or `DatabaseError`.
-    public func update(_ db: Database) throws {
-        try AnyItem.book(self).update(db)
-    }
-
-    /// Updates the object's row, or inserts it when there is none.
-    public mutating func save(_ db: Database) throws {
-        var record = AnyItem.book(self)
-        try record.save(db)
-        id = record.id
-    }
-
-    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
-    /// every reference to the object is cleared.
-    /// - Returns: Whether there was a row to delete.
-    @discardableResult
-    public func delete(_ db: Database) throws -> Bool {
-        try AnyItem.book(self).delete(db)
+        try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"book\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?", arguments: [key])
+        let deleted = try row()
+        for object in cascadeChapters { _ = try object._delete(db, &pending) { try EverythingSchema.deleteRow(db, "DELETE FROM \"Chapter\" WHERE \"_pk\" = ?", object.id?.rawValue) } }
+        return deleted
     }
 }
 
 extension Book {
-    /// A request for the `owner` relationship's Person, if there is one.
-    public var ownerRequest: QueryInterfaceRequest<Person> {
-        Person.all().filter(Column("_pk") == owner?.rawValue)
-    }
+    /// The `owner` relationship's Person, if there is one: `request(for: Book.owner)`.
+    public var ownerRequest: QueryInterfaceRequest<Person> { request(for: Self.owner) }
 
     /// Links the object to another Person (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `EverythingSchema.RecordError` when the object is not inserted or there is no such Person.
-    public mutating func setOwner(_ destination: Person.ID?, in db: Database) throws {
-        try _requireInserted("owner")
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Person.
+    public mutating func setOwner(_ destination: Person.Key?, in db: Database) throws {
+        let key = try _requireInserted("owner")
         if let destination {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Person\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Person')", destination.rawValue, "Book", "owner", "Person")
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Book", key, "owner", "Person")
         }
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try EverythingSchema.linking(db, "Book", key, "owner") {
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
-    /// A request for the objects of the `tags` relationship, by key.
-    public var tagsRequest: QueryInterfaceRequest<Tag> {
-        Tag.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Item_tags\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
-    }
+    /// The objects of the `tags` relationship, by key: `request(for: Book.tags)`.
+    public var tagsRequest: QueryInterfaceRequest<Tag> { request(for: Self.tags) }
 
     /// Adds objects to the `tags` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func addToTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Tag\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Tag')", object.rawValue, "Book", "tags", "Tag")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Tag.
+    public func addToTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
+        try EverythingSchema.linking(db, "Book", key, "tags") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `tags` relationship, on both sides; others are left as they are.
-    public func removeFromTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
+    public func removeFromTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `tags` relationship hold exactly these objects, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func setTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [id.rawValue])
-        try addToTags(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Tag.
+    public func setTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
+        try EverythingSchema.linking(db, "Book", key, "tags") {
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `chapters` relationship, in the relationship's order.
-    public var chaptersRequest: QueryInterfaceRequest<Chapter> {
-        Chapter.all().filter(Column("book") == id.rawValue).order(Column("_book_order"), Column("_pk"))
-    }
+    /// The objects of the `chapters` relationship, in the relationship's order: `request(for: Book.chapters)`.
+    public var chaptersRequest: QueryInterfaceRequest<Chapter> { request(for: Self.chapters) }
 
     /// Adds objects to the `chapters` relationship (at its end, in the order given), writing both sides now; an object already there moves to the end.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Chapter.
-    public func addToChapters(_ objects: [Chapter.ID], in db: Database) throws {
-        try _requireInserted("chapters")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Chapter\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Chapter')", object.rawValue, "Book", "chapters", "Chapter")
-            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Chapter.
+    public func addToChapters(_ objects: [Chapter.Key], in db: Database) throws {
+        let key = try _requireInserted("chapters")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Chapter\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "chapters", "Chapter") }
+        try EverythingSchema.linking(db, "Book", key, "chapters") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `chapters` relationship, on both sides; others are left as they are.
-    public func removeFromChapters(_ objects: [Chapter.ID], in db: Database) throws {
-        try _requireInserted("chapters")
+    public func removeFromChapters(_ objects: [Chapter.Key], in db: Database) throws {
+        let key = try _requireInserted("chapters")
         for object in objects {
-            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"_pk\" = ?2 AND \"book\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"_pk\" = ?2 AND \"book\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `chapters` relationship hold exactly these objects, in this order, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Chapter.
-    public func setChapters(_ objects: [Chapter.ID], in db: Database) throws {
-        try _requireInserted("chapters")
-        try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"book\" = ?1", arguments: [id.rawValue])
-        try addToChapters(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Chapter.
+    public func setChapters(_ objects: [Chapter.Key], in db: Database) throws {
+        let key = try _requireInserted("chapters")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Chapter\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "chapters", "Chapter") }
+        try EverythingSchema.linking(db, "Book", key, "chapters") {
+            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = NULL, \"_book_order\" = NULL WHERE \"book\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ?1, \"_book_order\" = (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Chapter')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw EverythingSchema.RecordError.notInserted("Book", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw EverythingSchema.RecordError.notInserted("Book", relationship) }
+        return id.rawValue
     }
 }
 
+extension Book {
+    /// The `owner` relationship (column `owner`), under the key "owner".
+    public static var owner: BelongsToAssociation<Book, Person> { belongsTo(Person.self, key: "owner", using: ForeignKey(["owner"], to: ["_pk"])) }
+    /// The `tags` relationship, under the key "tags".
+    public static var tags: HasManyThroughAssociation<Book, Tag> { hasMany(Tag.self, through: hasMany(EverythingSchema.Links.Item_tags.self, key: "tagsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: EverythingSchema.Links.Item_tags.destinationObject, key: "tags").order(Column("_pk")) }
+    /// The `chapters` relationship, under the key "chapters".
+    public static var chapters: HasManyAssociation<Book, Chapter> { hasMany(Chapter.self, key: "chapters", using: ForeignKey(["book"], to: ["_pk"])).order(Column("_book_order"), Column("_pk")) }
+}
+
+extension Book: EverythingSchema.SharedTableRecord {}
+
 /// An object of the entity "Gadget" (a kind of Item) in version "Everything" of the model "Everything".
-public struct Gadget: Identifiable, Hashable, Sendable, FetchableRecord {
+/// 
+/// Its table "Item" holds other entities' objects too: GRDB's requests on this type (`all()`, `filter`, `fetchAll`, `including`, …) read only objects whose concrete entity is Gadget; `AnyItem` reads them all.
+public struct Gadget: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     /// The key of objects of the table "Item".
-    public typealias ID = AnyItem.ID
+    public typealias Key = AnyItem.Key
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Gadget"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Item"
+    /// The columns `init(row:)` reads: the table's.
+    public static var databaseSelection: [any SQLSelectable] { AnyItem.databaseSelection }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `title`: String.
     public var title: String
     /// `watts`: Double, optional.
     public var watts: Double?
     /// The key of the `owner` relationship's Person (column `owner`).
-    public var owner: Person.ID?
+    public var owner: Person.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, title: String, watts: Double? = nil, owner: Person.ID? = nil) {
+    public init(id: Key? = nil, title: String, watts: Double? = nil, owner: Person.Key? = nil) {
         self.id = id
         self.title = title
         self.watts = watts
@@ -290,222 +337,281 @@ public struct Gadget: Identifiable, Hashable, Sendable, FetchableRecord {
         public static let owner = Column("owner")
     }
 
-    /// Reads an object from a row selected with `AnyItem.databaseSelection`, by column index.
-    /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
+    /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have, or the row is another entity's.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        try EverythingSchema.requireEntity(row, "Gadget", table: "Item")
+        try self.init(_uncheckedRow: row)
+    }
+
+    /// Reads an object from a row whose `_entity` was read already.
+    init(_uncheckedRow row: Row) throws {
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         title = try EverythingSchema.required(try row.decode(String?.self, atIndex: 2), row, "Gadget", "title")
         watts = try row.decode(Double?.self, atIndex: 4)
-        owner = try row.decode(Int64?.self, atIndex: 5).map(Person.ID.init(rawValue:))
+        owner = try row.decode(Int64?.self, atIndex: 5).map(Person.Key.init(rawValue:))
+    }
+}
+
+extension Gadget: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        try EverythingSchema.requireEntity(decoder, Self.entityName)
+        let container = try decoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        title = try container.decode(String.self, forKey: "title")
+        watts = try container.decodeIfPresent(Double.self, forKey: "watts")
+        owner = try container.decodeIfPresent(Person.Key.self, forKey: "owner_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encode(title, forKey: "title")
+        try container.encodeIfPresent(watts, forKey: "watts")
+        try container.encodeIfPresent(owner, forKey: "owner_pk")
     }
 }
 
 extension Gadget {
-    /// A request for every object whose concrete entity is Gadget, ordered by key unless you order it: a query on the table "Item" filtered on `_entity`.
-    public static func all() -> QueryInterfaceRequest<Gadget> {
-        AnyItem.filter(Column("_entity") == "Gadget").asRequest(of: Gadget.self)
-    }
-
-    /// Every object whose concrete entity is Gadget, by key.
-    public static func fetchAll(_ db: Database) throws -> [Gadget] {
-        try all().order(Column("_pk")).fetchAll(db)
-    }
-
-    /// The object with that key, if it is a Gadget.
-    public static func fetchOne(_ db: Database, id: ID) throws -> Gadget? {
-        try all().filter(Column("_pk") == id.rawValue).fetchOne(db)
-    }
-
-    /// How many objects are Gadgets.
-    public static func fetchCount(_ db: Database) throws -> Int {
-        try all().fetchCount(db)
-    }
-}
-
-extension Gadget {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
         if let value = watts {
-            try EverythingSchema.checkNotNaN(value.isNaN, "Gadget", id.rawValue, "watts")
+            try EverythingSchema.checkNotNaN(value.isNaN, "Gadget", id?.rawValue, "watts")
         }
     }
 }
 
 extension Gadget {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Gadget"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["title"] = title
         container["watts"] = watts
-        container["owner"] = owner?.rawValue
+        container["owner"] = owner
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = owner {
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", key.rawValue, "Gadget", id?.rawValue, "owner", "Person")
+        }
+    }
+
+    /// An insert with a key (or an upsert) never takes the row of another entity's object.
+    public func willInsert(_ db: Database) throws {
+        if let id { try EverythingSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Item\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// An update never writes over the row of another entity's object.
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        if let id { try EverythingSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Item\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Gadget", id.rawValue, constraints: [], properties: ["title": "title", "watts": "watts", "owner": "owner"])
+            throw EverythingSchema.RecordError.saving(error, "Gadget", id?.rawValue, properties: ["title": "title", "watts": "watts", "owner": "owner"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?", arguments: [id.rawValue])
-        _ = try delete()
-    }
-
-    /// Inserts the object as a row of the table "Item", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Item\" (\"_pk\", \"_entity\", \"title\", \"watts\", \"owner\") VALUES (?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Gadget", title, watts, owner?.rawValue])
-        } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Gadget", id.rawValue, constraints: [], properties: ["title": "title", "watts": "watts", "owner": "owner"])
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `EverythingSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = EverythingSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
         }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
-    /// Writes the object's values over its row, after `validate()`.
-    /// - Throws: `EverythingSchema.RecordError`, GRDB's `RecordError.recordNotFound` when the row is gone, or `DatabaseError`.
-    public func update(_ db: Database) throws {
-        try AnyItem.gadget(self).update(db)
-    }
-
-    /// Updates the object's row, or inserts it when there is none.
-    public mutating func save(_ db: Database) throws {
-        var record = AnyItem.gadget(self)
-        try record.save(db)
-        id = record.id
-    }
-
-    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
-    /// every reference to the object is cleared.
-    /// - Returns: Whether there was a row to delete.
-    @discardableResult
-    public func delete(_ db: Database) throws -> Bool {
-        try AnyItem.gadget(self).delete(db)
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
+        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?", arguments: [key])
+        let deleted = try row()
+        return deleted
     }
 }
 
 extension Gadget {
-    /// A request for the `owner` relationship's Person, if there is one.
-    public var ownerRequest: QueryInterfaceRequest<Person> {
-        Person.all().filter(Column("_pk") == owner?.rawValue)
-    }
+    /// The `owner` relationship's Person, if there is one: `request(for: Gadget.owner)`.
+    public var ownerRequest: QueryInterfaceRequest<Person> { request(for: Self.owner) }
 
     /// Links the object to another Person (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `EverythingSchema.RecordError` when the object is not inserted or there is no such Person.
-    public mutating func setOwner(_ destination: Person.ID?, in db: Database) throws {
-        try _requireInserted("owner")
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Person.
+    public mutating func setOwner(_ destination: Person.Key?, in db: Database) throws {
+        let key = try _requireInserted("owner")
         if let destination {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Person\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Person')", destination.rawValue, "Gadget", "owner", "Person")
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Gadget", key, "owner", "Person")
         }
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try EverythingSchema.linking(db, "Gadget", key, "owner") {
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         owner = destination
     }
 
-    /// A request for the objects of the `tags` relationship, by key.
-    public var tagsRequest: QueryInterfaceRequest<Tag> {
-        Tag.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Item_tags\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
-    }
+    /// The objects of the `tags` relationship, by key: `request(for: Gadget.tags)`.
+    public var tagsRequest: QueryInterfaceRequest<Tag> { request(for: Self.tags) }
 
     /// Adds objects to the `tags` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func addToTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Tag\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Tag')", object.rawValue, "Gadget", "tags", "Tag")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Tag.
+    public func addToTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Gadget", key, "tags", "Tag") }
+        try EverythingSchema.linking(db, "Gadget", key, "tags") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `tags` relationship, on both sides; others are left as they are.
-    public func removeFromTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
+    public func removeFromTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `tags` relationship hold exactly these objects, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func setTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [id.rawValue])
-        try addToTags(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Tag.
+    public func setTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Gadget", key, "tags", "Tag") }
+        try EverythingSchema.linking(db, "Gadget", key, "tags") {
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?2))", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw EverythingSchema.RecordError.notInserted("Gadget", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw EverythingSchema.RecordError.notInserted("Gadget", relationship) }
+        return id.rawValue
     }
 }
 
-extension AnyItem: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Item"
+extension Gadget {
+    /// The `owner` relationship (column `owner`), under the key "owner".
+    public static var owner: BelongsToAssociation<Gadget, Person> { belongsTo(Person.self, key: "owner", using: ForeignKey(["owner"], to: ["_pk"])) }
+    /// The `tags` relationship, under the key "tags".
+    public static var tags: HasManyThroughAssociation<Gadget, Tag> { hasMany(Tag.self, through: hasMany(EverythingSchema.Links.Item_tags.self, key: "tagsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: EverythingSchema.Links.Item_tags.destinationObject, key: "tags").order(Column("_pk")) }
+}
 
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("pages"), Column("watts"), Column("owner")] }
+extension Gadget: EverythingSchema.SharedTableRecord {}
 
+extension AnyItem {
     /// Reads an object as its concrete entity, from the `_entity` column.
     /// - Throws: `EverythingSchema.RecordError` for an `_entity` the model's version does not have here.
     public init(row: Row) throws {
         let entity = try row.decode(String.self, atIndex: 1)
         switch entity {
-            case "Book": self = .book(try Book(row: row))
-            case "Gadget": self = .gadget(try Gadget(row: row))
+            case "Book": self = .book(try Book(_uncheckedRow: row))
+            case "Gadget": self = .gadget(try Gadget(_uncheckedRow: row))
             default: throw EverythingSchema.RecordError.unknownEntity(entity, table: "Item", key: try row.decode(Int64.self, atIndex: 0))
         }
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
         switch self {
-            case .book(let object): object._encode(to: &container)
-            case .gadget(let object): object._encode(to: &container)
+            case .book(let object): try object.encode(to: &container)
+            case .gadget(let object): try object.encode(to: &container)
         }
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         switch self {
             case .book(var object):
-                object.id = ID(rawValue: inserted.rowID)
+                object.didInsert(inserted)
                 self = .book(object)
             case .gadget(var object):
-                object.id = ID(rawValue: inserted.rowID)
+                object.didInsert(inserted)
                 self = .gadget(object)
         }
     }
 
     public func willSave(_ db: Database) throws {
         switch self {
-            case .book(let object): try object.validate()
-            case .gadget(let object): try object.validate()
+            case .book(let object): try object.willSave(db)
+            case .gadget(let object): try object.willSave(db)
+        }
+    }
+
+    public func willInsert(_ db: Database) throws {
+        switch self {
+            case .book(let object): try object.willInsert(db)
+            case .gadget(let object): try object.willInsert(db)
+        }
+    }
+
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        switch self {
+            case .book(let object): try object.willUpdate(db, columns: columns)
+            case .gadget(let object): try object.willUpdate(db, columns: columns)
         }
     }
 
     public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         switch self {
-            case .book(let object): try object._aroundSave(db, save: save)
-            case .gadget(let object): try object._aroundSave(db, save: save)
+            case .book(let object): try object.aroundSave(db, save: save)
+            case .gadget(let object): try object.aroundSave(db, save: save)
         }
     }
 
     public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
         switch self {
-            case .book(let object): try object._aroundDelete(db, delete: delete)
-            case .gadget(let object): try object._aroundDelete(db, delete: delete)
+            case .book(let object): try object.aroundDelete(db, delete: delete)
+            case .gadget(let object): try object.aroundDelete(db, delete: delete)
+        }
+    }
+
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        switch self {
+            case .book(let object): return try object._delete(db, &pending, row: row)
+            case .gadget(let object): return try object._delete(db, &pending, row: row)
+        }
+    }
+}
+
+extension AnyItem: Codable {
+    /// Decodes an object as its concrete entity, from the `_entity` key.
+    public init(from decoder: any Decoder) throws {
+        let entity = try EverythingSchema.entityName(decoder)
+        switch entity {
+            case "Book": self = .book(try Book(from: decoder))
+            case "Gadget": self = .gadget(try Gadget(from: decoder))
+            default: throw EverythingSchema.RecordError.unknownEntity(entity, table: "Item", key: nil)
+        }
+    }
+
+    /// Encodes the object with its `_entity`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        switch self {
+            case .book(let object): try container.encode(type(of: object).entityName, forKey: "_entity"); try object.encode(to: encoder)
+            case .gadget(let object): try container.encode(type(of: object).entityName, forKey: "_entity"); try object.encode(to: encoder)
         }
     }
 }
 
 extension AnyItem {
-    /// The `Book.owner` relationship (column `owner`).
+    /// The `owner` relationship (column `owner`), under the key "owner".
     public static var owner: BelongsToAssociation<AnyItem, Person> { belongsTo(Person.self, key: "owner", using: ForeignKey(["owner"], to: ["_pk"])) }
-    /// The `Book.tags` relationship.
-    public static var tags: HasManyThroughAssociation<AnyItem, Tag> { hasMany(Tag.self, through: hasMany(EverythingSchema.Links.Item_tags.self, key: "tagsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: EverythingSchema.Links.Item_tags.destinationObject, key: "tags") }
-    /// The `Book.chapters` relationship.
+    /// The `tags` relationship, under the key "tags".
+    public static var tags: HasManyThroughAssociation<AnyItem, Tag> { hasMany(Tag.self, through: hasMany(EverythingSchema.Links.Item_tags.self, key: "tagsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: EverythingSchema.Links.Item_tags.destinationObject, key: "tags").order(Column("_pk")) }
+    /// The `chapters` relationship, under the key "chapters".
     public static var chapters: HasManyAssociation<AnyItem, Chapter> { hasMany(Chapter.self, key: "chapters", using: ForeignKey(["book"], to: ["_pk"])).order(Column("_book_order"), Column("_pk")) }
 }

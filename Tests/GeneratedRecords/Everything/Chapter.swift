@@ -6,14 +6,11 @@ import Foundation
 public import GRDB
 
 /// An object of the entity "Chapter" in version "Everything" of the model "Everything".
-public struct Chapter: Identifiable, Hashable, Sendable {
-    /// The key of a Chapter object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct Chapter: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Chapter object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,23 +18,30 @@ public struct Chapter: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Chapter"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Chapter"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name"), Column("book").forKey("book_pk")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `name`: String.
     public var name: String
     /// The key of the `book` relationship's Book (column `book`).
-    public var book: AnyItem.ID?
+    public var book: AnyItem.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, name: String, book: AnyItem.ID? = nil) {
+    public init(id: Key? = nil, name: String, book: AnyItem.Key? = nil) {
         self.id = id
         self.name = name
         self.book = book
@@ -50,113 +54,127 @@ public struct Chapter: Identifiable, Hashable, Sendable {
         public static let book = Column("book")
     }
 
-    /// Reads an object from a row selected with `Chapter.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         name = try EverythingSchema.required(try row.decode(String?.self, atIndex: 2), row, "Chapter", "name")
-        book = try row.decode(Int64?.self, atIndex: 3).map(AnyItem.ID.init(rawValue:))
+        book = try row.decode(Int64?.self, atIndex: 3).map(AnyItem.Key.init(rawValue:))
     }
 }
 
+extension Chapter: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        name = try container.decode(String.self, forKey: "name")
+        book = try container.decodeIfPresent(AnyItem.Key.self, forKey: "book_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encode(name, forKey: "name")
+        try container.encodeIfPresent(book, forKey: "book_pk")
+    }
+}
 
 extension Chapter {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
     }
 }
 
 extension Chapter {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Chapter"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["name"] = name
-        container["book"] = book?.rawValue
+        container["book"] = book
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
-        let previous = id == .unassigned ? nil : try Row.fetchOne(db, sql: "SELECT \"book\" FROM \"Chapter\" WHERE \"_pk\" = ?", arguments: [id.rawValue])
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = book {
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Book')", key.rawValue, "Chapter", id?.rawValue, "book", "Book")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+        let previous = try id.flatMap { try Row.fetchOne(db, sql: "SELECT \"book\" FROM \"Chapter\" WHERE \"_pk\" = ?", arguments: [$0.rawValue]) }
+        var pending = EverythingSchema.PendingChecks()
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Chapter", id.rawValue, constraints: [], properties: ["name": "name", "book": "book"])
+            throw EverythingSchema.RecordError.saving(error, "Chapter", id?.rawValue, properties: ["name": "name", "book": "book"])
         }
-        let key = id == .unassigned ? db.lastInsertedRowID : id.rawValue
-        let old0 = try previous?.decode(Int64?.self, atIndex: 0)
-        if previous == nil || old0 != book?.rawValue {
-            try _keepBook(db, key: key, old: old0)
+        let key = id?.rawValue ?? db.lastInsertedRowID
+        if try previous == nil || previous?.decode(Int64?.self, atIndex: 0) != book?.rawValue {
+            try _keepBook(db, key: key, &pending)
         }
     }
 
-    func _keepBook(_ db: Database, key: Int64, old: Int64?) throws {
+    func _keepBook(_ db: Database, key: Int64, _ pending: inout EverythingSchema.PendingChecks) throws {
         let new = book?.rawValue
         try db.execute(sql: "UPDATE \"Chapter\" SET \"_book_order\" = CASE WHEN ?1 IS NULL THEN NULL ELSE (SELECT coalesce(max(o.\"_book_order\") + 1, 0) FROM \"Chapter\" AS o WHERE o.\"book\" = ?1 AND o.\"_pk\" <> ?2) END WHERE \"_pk\" = ?2", arguments: [new, key])
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `EverythingSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = EverythingSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Chapter", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Chapter\" (\"_pk\", \"_entity\", \"name\", \"book\") VALUES (?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Chapter", name, book?.rawValue])
-        } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Chapter", id.rawValue, constraints: [], properties: ["name": "name", "book": "book"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
-        if book != nil { try _keepBook(db, key: id.rawValue, old: nil) }
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
 
 extension Chapter {
-    /// A request for the `book` relationship's Book, if there is one.
-    public var bookRequest: QueryInterfaceRequest<Book> {
-        Book.all().filter(Column("_pk") == book?.rawValue)
-    }
+    /// The `book` relationship's Book, if there is one: `request(for: Chapter.book)`.
+    public var bookRequest: QueryInterfaceRequest<Book> { request(for: Self.book) }
 
     /// Links the object to another Book (or to none) and writes it now, keeping the other side: the object goes at the end of the other side's ordered relationship.
-    /// - Throws: `EverythingSchema.RecordError` when the object is not inserted or there is no such Book.
-    public mutating func setBook(_ destination: AnyItem.ID?, in db: Database) throws {
-        try _requireInserted("book")
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Book.
+    public mutating func setBook(_ destination: AnyItem.Key?, in db: Database) throws {
+        let key = try _requireInserted("book")
         if let destination {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Item\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Book')", destination.rawValue, "Chapter", "book", "Book")
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Book')", destination.rawValue, "Chapter", key, "book", "Book")
         }
-        let old = try Int64.fetchOne(db, sql: "SELECT \"book\" FROM \"Chapter\" WHERE \"_pk\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try EverythingSchema.linking(db, "Chapter", key, "book") {
+            try db.execute(sql: "UPDATE \"Chapter\" SET \"book\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = EverythingSchema.PendingChecks()
+            var object = self
+            object.book = destination
+            try object._keepBook(db, key: key, &pending)
+            try pending.verify(db)
+        }
         book = destination
-        try _keepBook(db, key: id.rawValue, old: old)
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw EverythingSchema.RecordError.notInserted("Chapter", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw EverythingSchema.RecordError.notInserted("Chapter", relationship) }
+        return id.rawValue
     }
-}
-
-extension Chapter: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Chapter"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name"), Column("book")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension Chapter {
-    /// The `Chapter.book` relationship (column `book`).
-    public static var book: BelongsToAssociation<Chapter, AnyItem> { belongsTo(AnyItem.self, key: "book", using: ForeignKey(["book"], to: ["_pk"])) }
+    /// The `book` relationship (column `book`), under the key "book".
+    public static var book: BelongsToAssociation<Chapter, Book> { belongsTo(Book.self, key: "book", using: ForeignKey(["book"], to: ["_pk"])).filter(Column("_entity") == "Book") }
 }

@@ -6,14 +6,11 @@ import Foundation
 public import GRDB
 
 /// An object of the entity "Person" in version "Everything" of the model "Everything".
-public struct Person: Identifiable, Hashable, Sendable {
-    /// The key of a Person object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct Person: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Person object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,25 +18,32 @@ public struct Person: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Person"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Person"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name"), Column("age"), Column("manager").forKey("manager_pk")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `name`: String.
     public var name: String
     /// `age`: Integer 16, optional.
     public var age: Int16?
     /// The key of the `manager` relationship's Person (column `manager`).
-    public var manager: Person.ID?
+    public var manager: Person.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, name: String, age: Int16? = nil, manager: Person.ID? = nil) {
+    public init(id: Key? = nil, name: String, age: Int16? = nil, manager: Person.Key? = nil) {
         self.id = id
         self.name = name
         self.age = age
@@ -54,246 +58,283 @@ public struct Person: Identifiable, Hashable, Sendable {
         public static let manager = Column("manager")
     }
 
-    /// Reads an object from a row selected with `Person.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         name = try EverythingSchema.required(try row.decode(String?.self, atIndex: 2), row, "Person", "name")
         age = try row.decode(Int16?.self, atIndex: 3)
-        manager = try row.decode(Int64?.self, atIndex: 4).map(Person.ID.init(rawValue:))
+        manager = try row.decode(Int64?.self, atIndex: 4).map(Person.Key.init(rawValue:))
     }
 }
 
+extension Person: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        name = try container.decode(String.self, forKey: "name")
+        age = try container.decodeIfPresent(Int16.self, forKey: "age")
+        manager = try container.decodeIfPresent(Person.Key.self, forKey: "manager_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encode(name, forKey: "name")
+        try container.encodeIfPresent(age, forKey: "age")
+        try container.encodeIfPresent(manager, forKey: "manager_pk")
+    }
+}
 
 extension Person {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
-        try EverythingSchema.checkBounds(Double(name.unicodeScalars.count), minimum: 1.0, maximum: 40.0, unit: " characters", isDate: false, "Person", id.rawValue, "name")
-        try EverythingSchema.checkPattern(name, "[A-Z].*", "Person", id.rawValue, "name")
+        try EverythingSchema.checkBounds(Double(name.unicodeScalars.count), minimum: 1.0, maximum: 40.0, unit: " characters", isDate: false, "Person", id?.rawValue, "name")
+        try EverythingSchema.checkPattern(name, "[A-Z].*", "Person", id?.rawValue, "name")
         if let value = age {
-            try EverythingSchema.checkBounds(Double(value), minimum: 0.0, maximum: 150.0, unit: "", isDate: false, "Person", id.rawValue, "age")
+            try EverythingSchema.checkBounds(Double(value), minimum: 0.0, maximum: 150.0, unit: "", isDate: false, "Person", id?.rawValue, "age")
         }
     }
 }
 
 extension Person {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Person"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["name"] = name
         container["age"] = age
-        container["manager"] = manager?.rawValue
+        container["manager"] = manager
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = manager {
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", key.rawValue, "Person", id?.rawValue, "manager", "Person")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Person", id.rawValue, constraints: [], properties: ["name": "name", "age": "age", "manager": "manager"])
+            throw EverythingSchema.RecordError.saving(error, "Person", id?.rawValue, properties: ["name": "name", "age": "age", "manager": "manager"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"owner\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"manager\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"destination\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?", arguments: [id.rawValue])
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `EverythingSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = EverythingSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Person", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Person\" (\"_pk\", \"_entity\", \"name\", \"age\", \"manager\") VALUES (?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Person", name, age, manager?.rawValue])
-        } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Person", id.rawValue, constraints: [], properties: ["name": "name", "age": "age", "manager": "manager"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
+        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"owner\" = ?", arguments: [key])
+        try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"manager\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"destination\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?", arguments: [key])
+        let deleted = try row()
+        return deleted
     }
 }
 
 extension Person {
-    /// A request for the `manager` relationship's Person, if there is one.
-    public var managerRequest: QueryInterfaceRequest<Person> {
-        Person.all().filter(Column("_pk") == manager?.rawValue)
-    }
+    /// The `manager` relationship's Person, if there is one: `request(for: Person.manager)`.
+    public var managerRequest: QueryInterfaceRequest<Person> { request(for: Self.manager) }
 
     /// Links the object to another Person (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `EverythingSchema.RecordError` when the object is not inserted or there is no such Person.
-    public mutating func setManager(_ destination: Person.ID?, in db: Database) throws {
-        try _requireInserted("manager")
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Person.
+    public mutating func setManager(_ destination: Person.Key?, in db: Database) throws {
+        let key = try _requireInserted("manager")
         if let destination {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Person\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Person')", destination.rawValue, "Person", "manager", "Person")
+            try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Person", key, "manager", "Person")
         }
-        try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try EverythingSchema.linking(db, "Person", key, "manager") {
+            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         manager = destination
     }
 
-    /// A request for the objects of the `items` relationship, by key.
-    public var itemsRequest: QueryInterfaceRequest<AnyItem> {
-        AnyItem.all().filter(Column("owner") == id.rawValue).order(Column("_pk"))
-    }
+    /// The objects of the `items` relationship, by key: `request(for: Person.items)`.
+    public var itemsRequest: QueryInterfaceRequest<AnyItem> { request(for: Self.items) }
 
     /// Adds objects to the `items` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Item.
-    public func addToItems(_ objects: [AnyItem.ID], in db: Database) throws {
-        try _requireInserted("items")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Item\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", object.rawValue, "Person", "items", "Item")
-            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Item.
+    public func addToItems(_ objects: [AnyItem.Key], in db: Database) throws {
+        let key = try _requireInserted("items")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "items", "Item") }
+        try EverythingSchema.linking(db, "Person", key, "items") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `items` relationship, on both sides; others are left as they are.
-    public func removeFromItems(_ objects: [AnyItem.ID], in db: Database) throws {
-        try _requireInserted("items")
+    public func removeFromItems(_ objects: [AnyItem.Key], in db: Database) throws {
+        let key = try _requireInserted("items")
         for object in objects {
-            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"_pk\" = ?2 AND \"owner\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"_pk\" = ?2 AND \"owner\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `items` relationship hold exactly these objects, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Item.
-    public func setItems(_ objects: [AnyItem.ID], in db: Database) throws {
-        try _requireInserted("items")
-        try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"owner\" = ?1", arguments: [id.rawValue])
-        try addToItems(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Item.
+    public func setItems(_ objects: [AnyItem.Key], in db: Database) throws {
+        let key = try _requireInserted("items")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "items", "Item") }
+        try EverythingSchema.linking(db, "Person", key, "items") {
+            try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = NULL WHERE \"owner\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Item\" SET \"owner\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `reports` relationship, by key.
-    public var reportsRequest: QueryInterfaceRequest<Person> {
-        Person.all().filter(Column("manager") == id.rawValue).order(Column("_pk"))
-    }
+    /// The objects of the `reports` relationship, by key: `request(for: Person.reports)`.
+    public var reportsRequest: QueryInterfaceRequest<Person> { request(for: Self.reports) }
 
     /// Adds objects to the `reports` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Person.
-    public func addToReports(_ objects: [Person.ID], in db: Database) throws {
-        try _requireInserted("reports")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Person\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Person')", object.rawValue, "Person", "reports", "Person")
-            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Person.
+    public func addToReports(_ objects: [Person.Key], in db: Database) throws {
+        let key = try _requireInserted("reports")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "reports", "Person") }
+        try EverythingSchema.linking(db, "Person", key, "reports") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `reports` relationship, on both sides; others are left as they are.
-    public func removeFromReports(_ objects: [Person.ID], in db: Database) throws {
-        try _requireInserted("reports")
+    public func removeFromReports(_ objects: [Person.Key], in db: Database) throws {
+        let key = try _requireInserted("reports")
         for object in objects {
-            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"_pk\" = ?2 AND \"manager\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"_pk\" = ?2 AND \"manager\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `reports` relationship hold exactly these objects, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Person.
-    public func setReports(_ objects: [Person.ID], in db: Database) throws {
-        try _requireInserted("reports")
-        try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"manager\" = ?1", arguments: [id.rawValue])
-        try addToReports(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Person.
+    public func setReports(_ objects: [Person.Key], in db: Database) throws {
+        let key = try _requireInserted("reports")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "reports", "Person") }
+        try EverythingSchema.linking(db, "Person", key, "reports") {
+            try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = NULL WHERE \"manager\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Person\" SET \"manager\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Person')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `friends` relationship, by key.
-    public var friendsRequest: QueryInterfaceRequest<Person> {
-        Person.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Person_friends\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
-    }
+    /// The objects of the `friends` relationship, by key: `request(for: Person.friends)`.
+    public var friendsRequest: QueryInterfaceRequest<Person> { request(for: Self.friends) }
 
     /// Adds objects to the `friends` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Person.
-    public func addToFriends(_ objects: [Person.ID], in db: Database) throws {
-        try _requireInserted("friends")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Person\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Person')", object.rawValue, "Person", "friends", "Person")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Person.
+    public func addToFriends(_ objects: [Person.Key], in db: Database) throws {
+        let key = try _requireInserted("friends")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "friends", "Person") }
+        try EverythingSchema.linking(db, "Person", key, "friends") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `friends` relationship, on both sides; others are left as they are.
-    public func removeFromFriends(_ objects: [Person.ID], in db: Database) throws {
-        try _requireInserted("friends")
+    public func removeFromFriends(_ objects: [Person.Key], in db: Database) throws {
+        let key = try _requireInserted("friends")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
-            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [key, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `friends` relationship hold exactly these objects, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Person.
-    public func setFriends(_ objects: [Person.ID], in db: Database) throws {
-        try _requireInserted("friends")
-        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?1", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"destination\" = ?1", arguments: [id.rawValue])
-        try addToFriends(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Person.
+    public func setFriends(_ objects: [Person.Key], in db: Database) throws {
+        let key = try _requireInserted("friends")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "friends", "Person") }
+        try EverythingSchema.linking(db, "Person", key, "friends") {
+            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"source\" = ?1", arguments: [key])
+            try db.execute(sql: "DELETE FROM \"_Person_friends\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_friends\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `favorites` relationship, in the relationship's order.
-    public var favoritesRequest: QueryInterfaceRequest<Tag> {
-        Tag.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Person_favorites\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(SQL(sql: "(SELECT \"source_order\" FROM \"_Person_favorites\" WHERE \"source\" = ? AND \"destination\" = \"Tag\".\"_pk\")", arguments: [id.rawValue]), Column("_pk"))
-    }
+    /// The objects of the `favorites` relationship, in the relationship's order: `request(for: Person.favorites)`.
+    public var favoritesRequest: QueryInterfaceRequest<Tag> { request(for: Self.favorites) }
 
     /// Adds objects to the `favorites` relationship (at its end, in the order given), writing both sides now; an object already there moves to the end.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func addToFavorites(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("favorites")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Tag\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Tag')", object.rawValue, "Person", "favorites", "Tag")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Tag.
+    public func addToFavorites(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("favorites")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "favorites", "Tag") }
+        try EverythingSchema.linking(db, "Person", key, "favorites") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `favorites` relationship, on both sides; others are left as they are.
-    public func removeFromFavorites(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("favorites")
+    public func removeFromFavorites(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("favorites")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `favorites` relationship hold exactly these objects, in this order, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func setFavorites(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("favorites")
-        try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?1", arguments: [id.rawValue])
-        try addToFavorites(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Tag.
+    public func setFavorites(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("favorites")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Person", key, "favorites", "Tag") }
+        try EverythingSchema.linking(db, "Person", key, "favorites") {
+            try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Person_favorites\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, (SELECT coalesce(max(\"source_order\") + 1, 0) FROM \"_Person_favorites\" WHERE \"source\" = ?1), NULL)", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw EverythingSchema.RecordError.notInserted("Person", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw EverythingSchema.RecordError.notInserted("Person", relationship) }
+        return id.rawValue
     }
-}
-
-extension Person: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Person"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name"), Column("age"), Column("manager")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension Person {
-    /// The `Person.manager` relationship (column `manager`).
+    /// The `manager` relationship (column `manager`), under the key "manager".
     public static var manager: BelongsToAssociation<Person, Person> { belongsTo(Person.self, key: "manager", using: ForeignKey(["manager"], to: ["_pk"])) }
-    /// The `Person.items` relationship.
-    public static var items: HasManyAssociation<Person, AnyItem> { hasMany(AnyItem.self, key: "items", using: ForeignKey(["owner"], to: ["_pk"])) }
-    /// The `Person.reports` relationship.
-    public static var reports: HasManyAssociation<Person, Person> { hasMany(Person.self, key: "reports", using: ForeignKey(["manager"], to: ["_pk"])) }
-    /// The `Person.friends` relationship.
-    public static var friends: HasManyThroughAssociation<Person, Person> { hasMany(Person.self, through: hasMany(EverythingSchema.Links.Person_friends.self, key: "friendsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: EverythingSchema.Links.Person_friends.destinationObject, key: "friends") }
-    /// The `Person.favorites` relationship.
+    /// The `items` relationship, under the key "items".
+    public static var items: HasManyAssociation<Person, AnyItem> { hasMany(AnyItem.self, key: "items", using: ForeignKey(["owner"], to: ["_pk"])).order(Column("_pk")) }
+    /// The `reports` relationship, under the key "reports".
+    public static var reports: HasManyAssociation<Person, Person> { hasMany(Person.self, key: "reports", using: ForeignKey(["manager"], to: ["_pk"])).order(Column("_pk")) }
+    /// The `friends` relationship, under the key "friends".
+    public static var friends: HasManyThroughAssociation<Person, Person> { hasMany(Person.self, through: hasMany(EverythingSchema.Links.Person_friends.self, key: "friendsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: EverythingSchema.Links.Person_friends.destinationObject, key: "friends").order(Column("_pk")) }
+    /// The `favorites` relationship, under the key "favorites".
     public static var favorites: HasManyThroughAssociation<Person, Tag> { hasMany(Tag.self, through: hasMany(EverythingSchema.Links.Person_favorites.self, key: "favoritesLinks", using: ForeignKey(["source"], to: ["_pk"])).order(Column("source_order")), using: EverythingSchema.Links.Person_favorites.destinationObject, key: "favorites") }
 }

@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "Sample" in version "Everything" of the model "Everything".
-public struct Sample: Identifiable, Hashable, Sendable {
-    /// The key of a Sample object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct Sample: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Sample object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct Sample: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Sample"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Sample"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("i16"), Column("i32"), Column("i64"), Column("dec"), Column("dbl"), Column("flt"), Column("str"), Column("flag"), Column("when"), Column("blob"), Column("id"), Column("link"), Column("thing"), Column("place")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `i16`: Integer 16, optional.
     public var i16: Int16?
     /// `i32`: Integer 32, optional.
@@ -65,7 +69,7 @@ public struct Sample: Identifiable, Hashable, Sendable {
     public var place: String?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, i16: Int16? = nil, i32: Int32? = nil, i64: Int64? = nil, dec: Decimal? = nil, dbl: Double? = nil, flt: Float? = nil, str: String? = nil, flag: Bool? = nil, when: Date? = nil, blob: Data? = nil, id_: UUID? = nil, link: URL? = nil, thing: Data? = nil, place: String? = nil) {
+    public init(id: Key? = nil, i16: Int16? = nil, i32: Int32? = nil, i64: Int64? = nil, dec: Decimal? = nil, dbl: Double? = nil, flt: Float? = nil, str: String? = nil, flag: Bool? = nil, when: Date? = nil, blob: Data? = nil, id_: UUID? = nil, link: URL? = nil, thing: Data? = nil, place: String? = nil) {
         self.id = id
         self.i16 = i16
         self.i32 = i32
@@ -102,10 +106,10 @@ public struct Sample: Identifiable, Hashable, Sendable {
         public static let place = Column("place")
     }
 
-    /// Reads an object from a row selected with `Sample.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         i16 = try row.decode(Int16?.self, atIndex: 2)
         i32 = try row.decode(Int32?.self, atIndex: 3)
         i64 = try row.decode(Int64?.self, atIndex: 4)
@@ -123,27 +127,72 @@ public struct Sample: Identifiable, Hashable, Sendable {
     }
 }
 
+extension Sample: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        i16 = try container.decodeIfPresent(Int16.self, forKey: "i16")
+        i32 = try container.decodeIfPresent(Int32.self, forKey: "i32")
+        i64 = try container.decodeIfPresent(Int64.self, forKey: "i64")
+        _dec = try container.decodeIfPresent(EverythingSchema.StoredDecimal.self, forKey: "dec")
+        dbl = try container.decodeIfPresent(Double.self, forKey: "dbl")
+        flt = try container.decodeIfPresent(Float.self, forKey: "flt")
+        str = try container.decodeIfPresent(String.self, forKey: "str")
+        flag = try container.decodeIfPresent(Bool.self, forKey: "flag")
+        when = try container.decodeIfPresent(Date.self, forKey: "when")
+        blob = try container.decodeIfPresent(Data.self, forKey: "blob")
+        id_ = try container.decodeIfPresent(UUID.self, forKey: "id")
+        link = try container.decodeIfPresent(URL.self, forKey: "link")
+        thing = try container.decodeIfPresent(Data.self, forKey: "thing")
+        place = try container.decodeIfPresent(String.self, forKey: "place")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(i16, forKey: "i16")
+        try container.encodeIfPresent(i32, forKey: "i32")
+        try container.encodeIfPresent(i64, forKey: "i64")
+        try container.encodeIfPresent(dec, forKey: "dec")
+        try container.encodeIfPresent(dbl, forKey: "dbl")
+        try container.encodeIfPresent(flt, forKey: "flt")
+        try container.encodeIfPresent(str, forKey: "str")
+        try container.encodeIfPresent(flag, forKey: "flag")
+        try container.encodeIfPresent(when, forKey: "when")
+        try container.encodeIfPresent(blob, forKey: "blob")
+        try container.encodeIfPresent(id_, forKey: "id")
+        try container.encodeIfPresent(link, forKey: "link")
+        try container.encodeIfPresent(thing, forKey: "thing")
+        try container.encodeIfPresent(place, forKey: "place")
+    }
+}
 
 extension Sample {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
         if let value = dec {
-            try EverythingSchema.checkNotNaN(value.isNaN, "Sample", id.rawValue, "dec")
+            try EverythingSchema.checkNotNaN(value.isNaN, "Sample", id?.rawValue, "dec")
         }
         if let value = dbl {
-            try EverythingSchema.checkNotNaN(value.isNaN, "Sample", id.rawValue, "dbl")
+            try EverythingSchema.checkNotNaN(value.isNaN, "Sample", id?.rawValue, "dbl")
         }
         if let value = flt {
-            try EverythingSchema.checkNotNaN(value.isNaN, "Sample", id.rawValue, "flt")
+            try EverythingSchema.checkNotNaN(value.isNaN, "Sample", id?.rawValue, "flt")
+        }
+        if let value = when {
+            try EverythingSchema.checkFinite(value.timeIntervalSince1970, "Sample", id?.rawValue, "when")
         }
     }
 }
 
 extension Sample {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Sample"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["i16"] = i16
         container["i32"] = i32
         container["i64"] = i64
@@ -160,48 +209,36 @@ extension Sample {
         container["place"] = place
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Sample", id.rawValue, constraints: [], properties: ["i16": "i16", "i32": "i32", "i64": "i64", "dec": "dec", "dbl": "dbl", "flt": "flt", "str": "str", "flag": "flag", "when": "when", "blob": "blob", "id": "id", "link": "link", "thing": "thing", "place": "place"])
+            throw EverythingSchema.RecordError.saving(error, "Sample", id?.rawValue, properties: ["i16": "i16", "i32": "i32", "i64": "i64", "dec": "dec", "dbl": "dbl", "flt": "flt", "str": "str", "flag": "flag", "when": "when", "blob": "blob", "id": "id", "link": "link", "thing": "thing", "place": "place"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
-    }
-
-    /// Inserts the object as a row of the table "Sample", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Sample\" (\"_pk\", \"_entity\", \"i16\", \"i32\", \"i64\", \"dec\", \"dbl\", \"flt\", \"str\", \"flag\", \"when\", \"blob\", \"id\", \"link\", \"thing\", \"place\") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Sample", i16, i32, i64, _dec?.stored, dbl, flt, str, flag, when.map { $0.timeIntervalSince1970 }, blob, id_.map { $0.uuidString }, link.map { $0.absoluteString }, thing, place])
-        } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Sample", id.rawValue, constraints: [], properties: ["i16": "i16", "i32": "i32", "i64": "i64", "dec": "dec", "dbl": "dbl", "flt": "flt", "str": "str", "flag": "flag", "when": "when", "blob": "blob", "id": "id", "link": "link", "thing": "thing", "place": "place"])
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `EverythingSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = EverythingSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
         }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    }
+
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
-
-extension Sample: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Sample"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("i16"), Column("i32"), Column("i64"), Column("dec"), Column("dbl"), Column("flt"), Column("str"), Column("flag"), Column("when"), Column("blob"), Column("id"), Column("link"), Column("thing"), Column("place")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
-}
-

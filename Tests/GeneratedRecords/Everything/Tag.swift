@@ -6,14 +6,11 @@ import Foundation
 public import GRDB
 
 /// An object of the entity "Tag" in version "Everything" of the model "Everything".
-public struct Tag: Identifiable, Hashable, Sendable {
-    /// The key of a Tag object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct Tag: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Tag object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,21 +18,28 @@ public struct Tag: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Tag"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Tag"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `name`: String.
     public var name: String
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, name: String) {
+    public init(id: Key? = nil, name: String) {
         self.id = id
         self.name = name
     }
@@ -46,114 +50,128 @@ public struct Tag: Identifiable, Hashable, Sendable {
         public static let name = Column("name")
     }
 
-    /// Reads an object from a row selected with `Tag.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `EverythingSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         name = try EverythingSchema.required(try row.decode(String?.self, atIndex: 2), row, "Tag", "name")
     }
 }
 
+extension Tag: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        name = try container.decode(String.self, forKey: "name")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EverythingSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encode(name, forKey: "name")
+    }
+}
 
 extension Tag {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
     }
 }
 
 extension Tag {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Tag"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["name"] = name
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `EverythingSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Tag", id.rawValue, constraints: [["name"]], properties: ["name": "name"])
+            throw EverythingSchema.RecordError.saving(error, "Tag", id?.rawValue, properties: ["name": "name"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"destination\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"destination\" = ?", arguments: [id.rawValue])
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `EverythingSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = EverythingSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Tag", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `EverythingSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Tag\" (\"_pk\", \"_entity\", \"name\") VALUES (?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Tag", name])
-        } catch let error as DatabaseError {
-            throw EverythingSchema.RecordError.saving(error, "Tag", id.rawValue, constraints: [["name"]], properties: ["name": "name"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    func _delete(_ db: Database, _ pending: inout EverythingSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
+        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"destination\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Person_favorites\" WHERE \"destination\" = ?", arguments: [key])
+        let deleted = try row()
+        return deleted
     }
 }
 
 extension Tag {
-    /// A request for the objects of the `items` relationship, in the relationship's order.
-    public var itemsRequest: QueryInterfaceRequest<AnyItem> {
-        AnyItem.all().filter(sql: "\"_pk\" IN (SELECT \"source\" FROM \"_Item_tags\" WHERE \"destination\" = ?)", arguments: [id.rawValue]).order(SQL(sql: "(SELECT \"destination_order\" FROM \"_Item_tags\" WHERE \"destination\" = ? AND \"source\" = \"Item\".\"_pk\")", arguments: [id.rawValue]), Column("_pk"))
-    }
+    /// The objects of the `items` relationship, in the relationship's order: `request(for: Tag.items)`.
+    public var itemsRequest: QueryInterfaceRequest<AnyItem> { request(for: Self.items) }
 
     /// Adds objects to the `items` relationship (at its end, in the order given), writing both sides now; an object already there moves to the end.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Item.
-    public func addToItems(_ objects: [AnyItem.ID], in db: Database) throws {
-        try _requireInserted("items")
-        for object in objects {
-            try EverythingSchema.requireObject(db, "SELECT count(*) FROM \"Item\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Item', 'Book', 'Gadget')", object.rawValue, "Tag", "items", "Item")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Item.
+    public func addToItems(_ objects: [AnyItem.Key], in db: Database) throws {
+        let key = try _requireInserted("items")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Tag", key, "items", "Item") }
+        try EverythingSchema.linking(db, "Tag", key, "items") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `items` relationship, on both sides; others are left as they are.
-    public func removeFromItems(_ objects: [AnyItem.ID], in db: Database) throws {
-        try _requireInserted("items")
+    public func removeFromItems(_ objects: [AnyItem.Key], in db: Database) throws {
+        let key = try _requireInserted("items")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `items` relationship hold exactly these objects, in this order, on both sides.
-    /// - Throws: `EverythingSchema.RecordError` when this object is not inserted or one of them is no Item.
-    public func setItems(_ objects: [AnyItem.ID], in db: Database) throws {
-        try _requireInserted("items")
-        try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"destination\" = ?1", arguments: [id.rawValue])
-        try addToItems(objects, in: db)
+    /// - Throws: `EverythingSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Item.
+    public func setItems(_ objects: [AnyItem.Key], in db: Database) throws {
+        let key = try _requireInserted("items")
+        for object in objects { try EverythingSchema.requireObject(db, "SELECT 1 FROM \"Item\" WHERE \"_pk\" = ?1", object.rawValue, "Tag", key, "items", "Item") }
+        try EverythingSchema.linking(db, "Tag", key, "items") {
+            try db.execute(sql: "DELETE FROM \"_Item_tags\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Item_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, (SELECT coalesce(max(\"destination_order\") + 1, 0) FROM \"_Item_tags\" WHERE \"destination\" = ?1))", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw EverythingSchema.RecordError.notInserted("Tag", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw EverythingSchema.RecordError.notInserted("Tag", relationship) }
+        return id.rawValue
     }
-}
-
-extension Tag: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Tag"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension Tag {
-    /// The `Tag.items` relationship.
+    /// The `items` relationship, under the key "items".
     public static var items: HasManyThroughAssociation<Tag, AnyItem> { hasMany(AnyItem.self, through: hasMany(EverythingSchema.Links.Item_tags.self, key: "itemsLinks", using: ForeignKey(["destination"], to: ["_pk"])).order(Column("destination_order")), using: EverythingSchema.Links.Item_tags.sourceObject, key: "items") }
 }

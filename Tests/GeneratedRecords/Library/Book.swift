@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "Book" in version "Library 3" of the model "Library".
-public struct Book: Identifiable, Hashable, Sendable {
-    /// The key of a Book object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct Book: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Book object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct Book: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Book"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Book"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("isbn"), Column("pageCount"), Column("price"), Column("publishedOn"), Column("title"), Column("author").forKey("author_pk")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `isbn`: String, optional.
     public var isbn: String?
     /// `pageCount`: Integer 32, optional.
@@ -46,10 +50,10 @@ public struct Book: Identifiable, Hashable, Sendable {
     /// `title`: String.
     public var title: String
     /// The key of the `author` relationship's Person (column `author`).
-    public var author: Person.ID?
+    public var author: Person.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, isbn: String? = nil, pageCount: Int32? = nil, price: Decimal? = nil, publishedOn: Date? = nil, title: String, author: Person.ID? = nil) {
+    public init(id: Key? = nil, isbn: String? = nil, pageCount: Int32? = nil, price: Decimal? = nil, publishedOn: Date? = nil, title: String, author: Person.Key? = nil) {
         self.id = id
         self.isbn = isbn
         self.pageCount = pageCount
@@ -70,144 +74,174 @@ public struct Book: Identifiable, Hashable, Sendable {
         public static let author = Column("author")
     }
 
-    /// Reads an object from a row selected with `Book.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `LibrarySchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         isbn = try row.decode(String?.self, atIndex: 2)
         pageCount = try row.decode(Int32?.self, atIndex: 3)
         _price = try LibrarySchema.decimal(row, 4, "Book", "price")
         publishedOn = try LibrarySchema.date(row, 5, "Book", "publishedOn")
         title = try LibrarySchema.required(try row.decode(String?.self, atIndex: 6), row, "Book", "title")
-        author = try row.decode(Int64?.self, atIndex: 7).map(Person.ID.init(rawValue:))
+        author = try row.decode(Int64?.self, atIndex: 7).map(Person.Key.init(rawValue:))
     }
 }
 
+extension Book: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: LibrarySchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        isbn = try container.decodeIfPresent(String.self, forKey: "isbn")
+        pageCount = try container.decodeIfPresent(Int32.self, forKey: "pageCount")
+        _price = try container.decodeIfPresent(LibrarySchema.StoredDecimal.self, forKey: "price")
+        publishedOn = try container.decodeIfPresent(Date.self, forKey: "publishedOn")
+        title = try container.decode(String.self, forKey: "title")
+        author = try container.decodeIfPresent(Person.Key.self, forKey: "author_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: LibrarySchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(isbn, forKey: "isbn")
+        try container.encodeIfPresent(pageCount, forKey: "pageCount")
+        try container.encodeIfPresent(price, forKey: "price")
+        try container.encodeIfPresent(publishedOn, forKey: "publishedOn")
+        try container.encode(title, forKey: "title")
+        try container.encodeIfPresent(author, forKey: "author_pk")
+    }
+}
 
 extension Book {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `LibrarySchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
         if let value = price {
-            try LibrarySchema.checkNotNaN(value.isNaN, "Book", id.rawValue, "price")
+            try LibrarySchema.checkNotNaN(value.isNaN, "Book", id?.rawValue, "price")
+        }
+        if let value = publishedOn {
+            try LibrarySchema.checkFinite(value.timeIntervalSince1970, "Book", id?.rawValue, "publishedOn")
         }
     }
 }
 
 extension Book {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Book"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["isbn"] = isbn
         container["pageCount"] = pageCount
         container["price"] = _price?.stored
         container["publishedOn"] = publishedOn.map { $0.timeIntervalSince1970 }
         container["title"] = title
-        container["author"] = author?.rawValue
+        container["author"] = author
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `LibrarySchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = author {
+            try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", key.rawValue, "Book", id?.rawValue, "author", "Person")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw LibrarySchema.RecordError.saving(error, "Book", id.rawValue, constraints: [], properties: ["isbn": "isbn", "pageCount": "pageCount", "price": "price", "publishedOn": "publishedOn", "title": "title", "author": "author"])
+            throw LibrarySchema.RecordError.saving(error, "Book", id?.rawValue, properties: ["isbn": "isbn", "pageCount": "pageCount", "price": "price", "publishedOn": "publishedOn", "title": "title", "author": "author"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?", arguments: [id.rawValue])
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `LibrarySchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = LibrarySchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Book", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `LibrarySchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Book\" (\"_pk\", \"_entity\", \"isbn\", \"pageCount\", \"price\", \"publishedOn\", \"title\", \"author\") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Book", isbn, pageCount, _price?.stored, publishedOn.map { $0.timeIntervalSince1970 }, title, author?.rawValue])
-        } catch let error as DatabaseError {
-            throw LibrarySchema.RecordError.saving(error, "Book", id.rawValue, constraints: [], properties: ["isbn": "isbn", "pageCount": "pageCount", "price": "price", "publishedOn": "publishedOn", "title": "title", "author": "author"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    func _delete(_ db: Database, _ pending: inout LibrarySchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
+        try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?", arguments: [key])
+        let deleted = try row()
+        return deleted
     }
 }
 
 extension Book {
-    /// A request for the `author` relationship's Person, if there is one.
-    public var authorRequest: QueryInterfaceRequest<Person> {
-        Person.all().filter(Column("_pk") == author?.rawValue)
-    }
+    /// The `author` relationship's Person, if there is one: `request(for: Book.author)`.
+    public var authorRequest: QueryInterfaceRequest<Person> { request(for: Self.author) }
 
     /// Links the object to another Person (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `LibrarySchema.RecordError` when the object is not inserted or there is no such Person.
-    public mutating func setAuthor(_ destination: Person.ID?, in db: Database) throws {
-        try _requireInserted("author")
+    /// - Throws: `LibrarySchema.RecordError`, with nothing written, when the object is not inserted, there is no such Person.
+    public mutating func setAuthor(_ destination: Person.Key?, in db: Database) throws {
+        let key = try _requireInserted("author")
         if let destination {
-            try LibrarySchema.requireObject(db, "SELECT count(*) FROM \"Person\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Person')", destination.rawValue, "Book", "author", "Person")
+            try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Person\" WHERE \"_pk\" = ?1", destination.rawValue, "Book", key, "author", "Person")
         }
-        try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try LibrarySchema.linking(db, "Book", key, "author") {
+            try db.execute(sql: "UPDATE \"Book\" SET \"author\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         author = destination
     }
 
-    /// A request for the objects of the `tags` relationship, by key.
-    public var tagsRequest: QueryInterfaceRequest<Tag> {
-        Tag.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Book_tags\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
-    }
+    /// The objects of the `tags` relationship, by key: `request(for: Book.tags)`.
+    public var tagsRequest: QueryInterfaceRequest<Tag> { request(for: Self.tags) }
 
     /// Adds objects to the `tags` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `LibrarySchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func addToTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
-        for object in objects {
-            try LibrarySchema.requireObject(db, "SELECT count(*) FROM \"Tag\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Tag')", object.rawValue, "Book", "tags", "Tag")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `LibrarySchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Tag.
+    public func addToTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
+        for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
+        try LibrarySchema.linking(db, "Book", key, "tags") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `tags` relationship, on both sides; others are left as they are.
-    public func removeFromTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
+    public func removeFromTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `tags` relationship hold exactly these objects, on both sides.
-    /// - Throws: `LibrarySchema.RecordError` when this object is not inserted or one of them is no Tag.
-    public func setTags(_ objects: [Tag.ID], in db: Database) throws {
-        try _requireInserted("tags")
-        try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?1", arguments: [id.rawValue])
-        try addToTags(objects, in: db)
+    /// - Throws: `LibrarySchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Tag.
+    public func setTags(_ objects: [Tag.Key], in db: Database) throws {
+        let key = try _requireInserted("tags")
+        for object in objects { try LibrarySchema.requireObject(db, "SELECT 1 FROM \"Tag\" WHERE \"_pk\" = ?1", object.rawValue, "Book", key, "tags", "Tag") }
+        try LibrarySchema.linking(db, "Book", key, "tags") {
+            try db.execute(sql: "DELETE FROM \"_Book_tags\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Book_tags\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw LibrarySchema.RecordError.notInserted("Book", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw LibrarySchema.RecordError.notInserted("Book", relationship) }
+        return id.rawValue
     }
-}
-
-extension Book: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Book"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("isbn"), Column("pageCount"), Column("price"), Column("publishedOn"), Column("title"), Column("author")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension Book {
-    /// The `Book.author` relationship (column `author`).
+    /// The `author` relationship (column `author`), under the key "author".
     public static var author: BelongsToAssociation<Book, Person> { belongsTo(Person.self, key: "author", using: ForeignKey(["author"], to: ["_pk"])) }
-    /// The `Book.tags` relationship.
-    public static var tags: HasManyThroughAssociation<Book, Tag> { hasMany(Tag.self, through: hasMany(LibrarySchema.Links.Book_tags.self, key: "tagsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: LibrarySchema.Links.Book_tags.destinationObject, key: "tags") }
+    /// The `tags` relationship, under the key "tags".
+    public static var tags: HasManyThroughAssociation<Book, Tag> { hasMany(Tag.self, through: hasMany(LibrarySchema.Links.Book_tags.self, key: "tagsLinks", using: ForeignKey(["source"], to: ["_pk"])), using: LibrarySchema.Links.Book_tags.destinationObject, key: "tags").order(Column("_pk")) }
 }

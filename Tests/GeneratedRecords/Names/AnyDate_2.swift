@@ -7,18 +7,15 @@ public import GRDB
 /// An object of the table "Date" (entities Date, Type, Protocol), as its concrete entity.
 /// 
 /// GRDB reads a whole table with `all()`, so this enum is the table's record type: `fetchAll(db)` returns
-/// every object once. Each entity's own type reads only its objects: `Book.fetchAll(db)`.
-public enum AnyDate_2: Identifiable, Hashable, Sendable {
+/// every object once. Each entity's own type reads only its objects: `TypeEntity.fetchAll(db)`.
+public enum AnyDate_2: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     case typeEntity(TypeEntity)
     case protocolEntity(ProtocolEntity)
 
-    /// The key of a Date object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+    /// The key of a Date object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -26,13 +23,21 @@ public enum AnyDate_2: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
-    /// The object's key.
-    public var id: ID {
+    /// The table's name in the store.
+    public static let databaseTableName = "Date"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("validate"), Column("hashValue")] }
+
+    /// The object's key: nil until it is inserted.
+    public var id: Key? {
         switch self {
             case .typeEntity(let object): return object.id
             case .protocolEntity(let object): return object.id
@@ -41,22 +46,28 @@ public enum AnyDate_2: Identifiable, Hashable, Sendable {
 }
 
 /// An object of the entity "Type" (a kind of Date) in version "Names" of the model "Names".
-public struct TypeEntity: Identifiable, Hashable, Sendable, FetchableRecord {
+/// 
+/// Its table "Date" holds other entities' objects too: GRDB's requests on this type (`all()`, `filter`, `fetchAll`, `including`, …) read only objects whose concrete entity is Type; `AnyDate_2` reads them all.
+public struct TypeEntity: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     /// The key of objects of the table "Date".
-    public typealias ID = AnyDate_2.ID
+    public typealias Key = AnyDate_2.Key
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Type"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Date"
+    /// The columns `init(row:)` reads: the table's.
+    public static var databaseSelection: [any SQLSelectable] { AnyDate_2.databaseSelection }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `validate`: Double, optional.
     public var validate_: Double?
     /// `hashValue`: Integer 64, optional.
     public var hashValue_: Int64?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, validate_: Double? = nil, hashValue_: Int64? = nil) {
+    public init(id: Key? = nil, validate_: Double? = nil, hashValue_: Int64? = nil) {
         self.id = id
         self.validate_ = validate_
         self.hashValue_ = hashValue_
@@ -69,118 +80,126 @@ public struct TypeEntity: Identifiable, Hashable, Sendable, FetchableRecord {
         public static let hashValue_ = Column("hashValue")
     }
 
-    /// Reads an object from a row selected with `AnyDate_2.databaseSelection`, by column index.
-    /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
+    /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have, or the row is another entity's.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        try NamesSchema.requireEntity(row, "Type", table: "Date")
+        try self.init(_uncheckedRow: row)
+    }
+
+    /// Reads an object from a row whose `_entity` was read already.
+    init(_uncheckedRow row: Row) throws {
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         validate_ = try row.decode(Double?.self, atIndex: 2)
         hashValue_ = try row.decode(Int64?.self, atIndex: 3)
     }
 }
 
-extension TypeEntity {
-    /// A request for every object whose concrete entity is Type, ordered by key unless you order it: a query on the table "Date" filtered on `_entity`.
-    public static func all() -> QueryInterfaceRequest<TypeEntity> {
-        AnyDate_2.filter(Column("_entity") == "Type").asRequest(of: TypeEntity.self)
+extension TypeEntity: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        try NamesSchema.requireEntity(decoder, Self.entityName)
+        let container = try decoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        validate_ = try container.decodeIfPresent(Double.self, forKey: "validate")
+        hashValue_ = try container.decodeIfPresent(Int64.self, forKey: "hashValue")
     }
 
-    /// Every object whose concrete entity is Type, by key.
-    public static func fetchAll(_ db: Database) throws -> [TypeEntity] {
-        try all().order(Column("_pk")).fetchAll(db)
-    }
-
-    /// The object with that key, if it is a Type.
-    public static func fetchOne(_ db: Database, id: ID) throws -> TypeEntity? {
-        try all().filter(Column("_pk") == id.rawValue).fetchOne(db)
-    }
-
-    /// How many objects are Types.
-    public static func fetchCount(_ db: Database) throws -> Int {
-        try all().fetchCount(db)
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(validate_, forKey: "validate")
+        try container.encodeIfPresent(hashValue_, forKey: "hashValue")
     }
 }
 
 extension TypeEntity {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
         if let value = validate_ {
-            try NamesSchema.checkNotNaN(value.isNaN, "Type", id.rawValue, "validate")
+            try NamesSchema.checkNotNaN(value.isNaN, "Type", id?.rawValue, "validate")
         }
     }
 }
 
 extension TypeEntity {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Type"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["validate"] = validate_
         container["hashValue"] = hashValue_
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// An insert with a key (or an upsert) never takes the row of another entity's object.
+    public func willInsert(_ db: Database) throws {
+        if let id { try NamesSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Date\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// An update never writes over the row of another entity's object.
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        if let id { try NamesSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Date\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Type", id.rawValue, constraints: [], properties: ["validate": "validate", "hashValue": "hashValue"])
+            throw NamesSchema.RecordError.saving(error, "Type", id?.rawValue, properties: ["validate": "validate", "hashValue": "hashValue"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
-    }
-
-    /// Inserts the object as a row of the table "Date", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Date\" (\"_pk\", \"_entity\", \"validate\", \"hashValue\") VALUES (?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Type", validate_, hashValue_])
-        } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Type", id.rawValue, constraints: [], properties: ["validate": "validate", "hashValue": "hashValue"])
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `NamesSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = NamesSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
         }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
-    /// Writes the object's values over its row, after `validate()`.
-    /// - Throws: `NamesSchema.RecordError`, GRDB's `RecordError.recordNotFound` when the row is gone, or `DatabaseError`.
-    public func update(_ db: Database) throws {
-        try AnyDate_2.typeEntity(self).update(db)
-    }
-
-    /// Updates the object's row, or inserts it when there is none.
-    public mutating func save(_ db: Database) throws {
-        var record = AnyDate_2.typeEntity(self)
-        try record.save(db)
-        id = record.id
-    }
-
-    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
-    /// every reference to the object is cleared.
-    /// - Returns: Whether there was a row to delete.
-    @discardableResult
-    public func delete(_ db: Database) throws -> Bool {
-        try AnyDate_2.typeEntity(self).delete(db)
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
 
+extension TypeEntity: NamesSchema.SharedTableRecord {}
+
 /// An object of the entity "Protocol" (a kind of Date) in version "Names" of the model "Names".
-public struct ProtocolEntity: Identifiable, Hashable, Sendable, FetchableRecord {
+/// 
+/// Its table "Date" holds other entities' objects too: GRDB's requests on this type (`all()`, `filter`, `fetchAll`, `including`, …) read only objects whose concrete entity is Protocol; `AnyDate_2` reads them all.
+public struct ProtocolEntity: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     /// The key of objects of the table "Date".
-    public typealias ID = AnyDate_2.ID
+    public typealias Key = AnyDate_2.Key
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Protocol"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Date"
+    /// The columns `init(row:)` reads: the table's.
+    public static var databaseSelection: [any SQLSelectable] { AnyDate_2.databaseSelection }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `validate`: Double, optional.
     public var validate_: Double?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, validate_: Double? = nil) {
+    public init(id: Key? = nil, validate_: Double? = nil) {
         self.id = id
         self.validate_ = validate_
     }
@@ -191,155 +210,191 @@ public struct ProtocolEntity: Identifiable, Hashable, Sendable, FetchableRecord 
         public static let validate_ = Column("validate")
     }
 
-    /// Reads an object from a row selected with `AnyDate_2.databaseSelection`, by column index.
-    /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
+    /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have, or the row is another entity's.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        try NamesSchema.requireEntity(row, "Protocol", table: "Date")
+        try self.init(_uncheckedRow: row)
+    }
+
+    /// Reads an object from a row whose `_entity` was read already.
+    init(_uncheckedRow row: Row) throws {
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         validate_ = try row.decode(Double?.self, atIndex: 2)
     }
 }
 
-extension ProtocolEntity {
-    /// A request for every object whose concrete entity is Protocol, ordered by key unless you order it: a query on the table "Date" filtered on `_entity`.
-    public static func all() -> QueryInterfaceRequest<ProtocolEntity> {
-        AnyDate_2.filter(Column("_entity") == "Protocol").asRequest(of: ProtocolEntity.self)
+extension ProtocolEntity: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        try NamesSchema.requireEntity(decoder, Self.entityName)
+        let container = try decoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        validate_ = try container.decodeIfPresent(Double.self, forKey: "validate")
     }
 
-    /// Every object whose concrete entity is Protocol, by key.
-    public static func fetchAll(_ db: Database) throws -> [ProtocolEntity] {
-        try all().order(Column("_pk")).fetchAll(db)
-    }
-
-    /// The object with that key, if it is a Protocol.
-    public static func fetchOne(_ db: Database, id: ID) throws -> ProtocolEntity? {
-        try all().filter(Column("_pk") == id.rawValue).fetchOne(db)
-    }
-
-    /// How many objects are Protocols.
-    public static func fetchCount(_ db: Database) throws -> Int {
-        try all().fetchCount(db)
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(validate_, forKey: "validate")
     }
 }
 
 extension ProtocolEntity {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
         if let value = validate_ {
-            try NamesSchema.checkNotNaN(value.isNaN, "Protocol", id.rawValue, "validate")
+            try NamesSchema.checkNotNaN(value.isNaN, "Protocol", id?.rawValue, "validate")
         }
     }
 }
 
 extension ProtocolEntity {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Protocol"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["validate"] = validate_
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// An insert with a key (or an upsert) never takes the row of another entity's object.
+    public func willInsert(_ db: Database) throws {
+        if let id { try NamesSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Date\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// An update never writes over the row of another entity's object.
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        if let id { try NamesSchema.requireSameEntity(db, "SELECT \"_entity\" FROM \"Date\" WHERE \"_pk\" = ?", id.rawValue, Self.entityName) }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Protocol", id.rawValue, constraints: [], properties: ["validate": "validate"])
+            throw NamesSchema.RecordError.saving(error, "Protocol", id?.rawValue, properties: ["validate": "validate"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
-    }
-
-    /// Inserts the object as a row of the table "Date", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Date\" (\"_pk\", \"_entity\", \"validate\") VALUES (?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Protocol", validate_])
-        } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Protocol", id.rawValue, constraints: [], properties: ["validate": "validate"])
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `NamesSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = NamesSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
         }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
     }
 
-    /// Writes the object's values over its row, after `validate()`.
-    /// - Throws: `NamesSchema.RecordError`, GRDB's `RecordError.recordNotFound` when the row is gone, or `DatabaseError`.
-    public func update(_ db: Database) throws {
-        try AnyDate_2.protocolEntity(self).update(db)
-    }
-
-    /// Updates the object's row, or inserts it when there is none.
-    public mutating func save(_ db: Database) throws {
-        var record = AnyDate_2.protocolEntity(self)
-        try record.save(db)
-        id = record.id
-    }
-
-    /// Deletes the object, following the model's delete rules: Deny refuses, Cascade deletes the related objects,
-    /// every reference to the object is cleared.
-    /// - Returns: Whether there was a row to delete.
-    @discardableResult
-    public func delete(_ db: Database) throws -> Bool {
-        try AnyDate_2.protocolEntity(self).delete(db)
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
 
-extension AnyDate_2: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Date"
+extension ProtocolEntity: NamesSchema.SharedTableRecord {}
 
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("validate"), Column("hashValue")] }
-
+extension AnyDate_2 {
     /// Reads an object as its concrete entity, from the `_entity` column.
     /// - Throws: `NamesSchema.RecordError` for an `_entity` the model's version does not have here.
     public init(row: Row) throws {
         let entity = try row.decode(String.self, atIndex: 1)
         switch entity {
-            case "Type": self = .typeEntity(try TypeEntity(row: row))
-            case "Protocol": self = .protocolEntity(try ProtocolEntity(row: row))
+            case "Type": self = .typeEntity(try TypeEntity(_uncheckedRow: row))
+            case "Protocol": self = .protocolEntity(try ProtocolEntity(_uncheckedRow: row))
             default: throw NamesSchema.RecordError.unknownEntity(entity, table: "Date", key: try row.decode(Int64.self, atIndex: 0))
         }
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
         switch self {
-            case .typeEntity(let object): object._encode(to: &container)
-            case .protocolEntity(let object): object._encode(to: &container)
+            case .typeEntity(let object): try object.encode(to: &container)
+            case .protocolEntity(let object): try object.encode(to: &container)
         }
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         switch self {
             case .typeEntity(var object):
-                object.id = ID(rawValue: inserted.rowID)
+                object.didInsert(inserted)
                 self = .typeEntity(object)
             case .protocolEntity(var object):
-                object.id = ID(rawValue: inserted.rowID)
+                object.didInsert(inserted)
                 self = .protocolEntity(object)
         }
     }
 
     public func willSave(_ db: Database) throws {
         switch self {
-            case .typeEntity(let object): try object.validate()
-            case .protocolEntity(let object): try object.validate()
+            case .typeEntity(let object): try object.willSave(db)
+            case .protocolEntity(let object): try object.willSave(db)
+        }
+    }
+
+    public func willInsert(_ db: Database) throws {
+        switch self {
+            case .typeEntity(let object): try object.willInsert(db)
+            case .protocolEntity(let object): try object.willInsert(db)
+        }
+    }
+
+    public func willUpdate(_ db: Database, columns: Set<String>) throws {
+        switch self {
+            case .typeEntity(let object): try object.willUpdate(db, columns: columns)
+            case .protocolEntity(let object): try object.willUpdate(db, columns: columns)
         }
     }
 
     public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         switch self {
-            case .typeEntity(let object): try object._aroundSave(db, save: save)
-            case .protocolEntity(let object): try object._aroundSave(db, save: save)
+            case .typeEntity(let object): try object.aroundSave(db, save: save)
+            case .protocolEntity(let object): try object.aroundSave(db, save: save)
         }
     }
 
     public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
         switch self {
-            case .typeEntity(let object): try object._aroundDelete(db, delete: delete)
-            case .protocolEntity(let object): try object._aroundDelete(db, delete: delete)
+            case .typeEntity(let object): try object.aroundDelete(db, delete: delete)
+            case .protocolEntity(let object): try object.aroundDelete(db, delete: delete)
+        }
+    }
+
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        switch self {
+            case .typeEntity(let object): return try object._delete(db, &pending, row: row)
+            case .protocolEntity(let object): return try object._delete(db, &pending, row: row)
+        }
+    }
+}
+
+extension AnyDate_2: Codable {
+    /// Decodes an object as its concrete entity, from the `_entity` key.
+    public init(from decoder: any Decoder) throws {
+        let entity = try NamesSchema.entityName(decoder)
+        switch entity {
+            case "Type": self = .typeEntity(try TypeEntity(from: decoder))
+            case "Protocol": self = .protocolEntity(try ProtocolEntity(from: decoder))
+            default: throw NamesSchema.RecordError.unknownEntity(entity, table: "Date", key: nil)
+        }
+    }
+
+    /// Encodes the object with its `_entity`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        switch self {
+            case .typeEntity(let object): try container.encode(type(of: object).entityName, forKey: "_entity"); try object.encode(to: encoder)
+            case .protocolEntity(let object): try container.encode(type(of: object).entityName, forKey: "_entity"); try object.encode(to: encoder)
         }
     }
 }

@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "Data" in version "Names" of the model "Names".
-public struct DataEntity: Identifiable, Hashable, Sendable {
-    /// The key of a Data object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct DataEntity: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Data object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,21 +18,28 @@ public struct DataEntity: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Data"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Data"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("insert")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `insert`: Date, optional.
     public var insert_: Date?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, insert_: Date? = nil) {
+    public init(id: Key? = nil, insert_: Date? = nil) {
         self.id = id
         self.insert_ = insert_
     }
@@ -46,116 +50,133 @@ public struct DataEntity: Identifiable, Hashable, Sendable {
         public static let insert_ = Column("insert")
     }
 
-    /// Reads an object from a row selected with `DataEntity.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         insert_ = try NamesSchema.date(row, 2, "Data", "insert")
     }
 }
 
+extension DataEntity: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        insert_ = try container.decodeIfPresent(Date.self, forKey: "insert")
+    }
 
-extension DataEntity {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
-    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
-    public func validate() throws {
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(insert_, forKey: "insert")
     }
 }
 
 extension DataEntity {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Data"
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func validate() throws {
+        if let value = insert_ {
+            try NamesSchema.checkFinite(value.timeIntervalSince1970, "Data", id?.rawValue, "insert")
+        }
+    }
+}
+
+extension DataEntity {
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["insert"] = insert_.map { $0.timeIntervalSince1970 }
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Data", id.rawValue, constraints: [], properties: ["insert": "insert"])
+            throw NamesSchema.RecordError.saving(error, "Data", id?.rawValue, properties: ["insert": "insert"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `NamesSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = NamesSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
+    }
+
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
         if try notificationsRequest.fetchCount(db) > 0 {
-            throw NamesSchema.RecordError.deleteDenied("Data", id.rawValue, "notifications")
+            throw NamesSchema.RecordError.deleteDenied("Data", key, "notifications")
         }
-        try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?", arguments: [id.rawValue])
-        _ = try delete()
-    }
-
-    /// Inserts the object as a row of the table "Data", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Data\" (\"_pk\", \"_entity\", \"insert\") VALUES (?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Data", insert_.map { $0.timeIntervalSince1970 }])
-        } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Data", id.rawValue, constraints: [], properties: ["insert": "insert"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+        try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?", arguments: [key])
+        let deleted = try row()
+        return deleted
     }
 }
 
 extension DataEntity {
-    /// A request for the objects of the `notifications` relationship, by key.
-    public var notificationsRequest: QueryInterfaceRequest<NotificationEntity> {
-        NotificationEntity.all().filter(Column("data") == id.rawValue).order(Column("_pk"))
-    }
+    /// The objects of the `notifications` relationship, by key: `request(for: DataEntity.notifications)`.
+    public var notificationsRequest: QueryInterfaceRequest<NotificationEntity> { request(for: Self.notifications) }
 
     /// Adds objects to the `notifications` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Notification.
-    public func addToNotifications(_ objects: [NotificationEntity.ID], in db: Database) throws {
-        try _requireInserted("notifications")
-        for object in objects {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Notification\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Notification')", object.rawValue, "Data", "notifications", "Notification")
-            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Notification.
+    public func addToNotifications(_ objects: [NotificationEntity.Key], in db: Database) throws {
+        let key = try _requireInserted("notifications")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Notification\" WHERE \"_pk\" = ?1", object.rawValue, "Data", key, "notifications", "Notification") }
+        try NamesSchema.linking(db, "Data", key, "notifications") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `notifications` relationship, on both sides; others are left as they are.
-    public func removeFromNotifications(_ objects: [NotificationEntity.ID], in db: Database) throws {
-        try _requireInserted("notifications")
+    public func removeFromNotifications(_ objects: [NotificationEntity.Key], in db: Database) throws {
+        let key = try _requireInserted("notifications")
         for object in objects {
-            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"_pk\" = ?2 AND \"data\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"_pk\" = ?2 AND \"data\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `notifications` relationship hold exactly these objects, on both sides.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Notification.
-    public func setNotifications(_ objects: [NotificationEntity.ID], in db: Database) throws {
-        try _requireInserted("notifications")
-        try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?1", arguments: [id.rawValue])
-        try addToNotifications(objects, in: db)
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Notification.
+    public func setNotifications(_ objects: [NotificationEntity.Key], in db: Database) throws {
+        let key = try _requireInserted("notifications")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Notification\" WHERE \"_pk\" = ?1", object.rawValue, "Data", key, "notifications", "Notification") }
+        try NamesSchema.linking(db, "Data", key, "notifications") {
+            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = NULL WHERE \"data\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Notification')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw NamesSchema.RecordError.notInserted("Data", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw NamesSchema.RecordError.notInserted("Data", relationship) }
+        return id.rawValue
     }
-}
-
-extension DataEntity: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Data"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("insert")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension DataEntity {
-    /// The `Data.notifications` relationship.
-    public static var notifications: HasManyAssociation<DataEntity, NotificationEntity> { hasMany(NotificationEntity.self, key: "notifications", using: ForeignKey(["data"], to: ["_pk"])) }
+    /// The `notifications` relationship, under the key "notifications".
+    public static var notifications: HasManyAssociation<DataEntity, NotificationEntity> { hasMany(NotificationEntity.self, key: "notifications", using: ForeignKey(["data"], to: ["_pk"])).order(Column("_pk")) }
 }

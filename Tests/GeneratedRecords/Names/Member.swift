@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "Member" in version "Names" of the model "Names".
-public struct Member: Identifiable, Hashable, Sendable {
-    /// The key of a Member object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct Member: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Member object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct Member: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Member"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Member"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("friendRequest"), Column("fee"), Column("friend").forKey("friend_pk"), Column("Friend_Member").forKey("Friend_pk_2")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `friendRequest`: String, optional.
     public var friendRequest: String?
     /// `fee`: Decimal, optional.
@@ -40,12 +44,12 @@ public struct Member: Identifiable, Hashable, Sendable {
     }
     var _fee: NamesSchema.StoredDecimal?
     /// The key of the `friend` relationship's Member (column `friend`).
-    public var friend_2: Member.ID?
+    public var friend_2: Member.Key?
     /// The key of the `Friend` relationship's Member (column `Friend_Member`).
-    public var Friend: Member.ID?
+    public var Friend: Member.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, friendRequest: String? = nil, fee: Decimal? = nil, friend_2: Member.ID? = nil, Friend: Member.ID? = nil) {
+    public init(id: Key? = nil, friendRequest: String? = nil, fee: Decimal? = nil, friend_2: Member.Key? = nil, Friend: Member.Key? = nil) {
         self.id = id
         self.friendRequest = friendRequest
         self._fee = fee.map(NamesSchema.StoredDecimal.init)
@@ -62,260 +66,301 @@ public struct Member: Identifiable, Hashable, Sendable {
         public static let Friend = Column("Friend_Member")
     }
 
-    /// Reads an object from a row selected with `Member.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         friendRequest = try row.decode(String?.self, atIndex: 2)
         _fee = try NamesSchema.decimal(row, 3, "Member", "fee")
-        friend_2 = try row.decode(Int64?.self, atIndex: 4).map(Member.ID.init(rawValue:))
-        Friend = try row.decode(Int64?.self, atIndex: 5).map(Member.ID.init(rawValue:))
+        friend_2 = try row.decode(Int64?.self, atIndex: 4).map(Member.Key.init(rawValue:))
+        Friend = try row.decode(Int64?.self, atIndex: 5).map(Member.Key.init(rawValue:))
     }
 }
 
+extension Member: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        friendRequest = try container.decodeIfPresent(String.self, forKey: "friendRequest")
+        _fee = try container.decodeIfPresent(NamesSchema.StoredDecimal.self, forKey: "fee")
+        friend_2 = try container.decodeIfPresent(Member.Key.self, forKey: "friend_pk")
+        Friend = try container.decodeIfPresent(Member.Key.self, forKey: "Friend_pk_2")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(friendRequest, forKey: "friendRequest")
+        try container.encodeIfPresent(fee, forKey: "fee")
+        try container.encodeIfPresent(friend_2, forKey: "friend_pk")
+        try container.encodeIfPresent(Friend, forKey: "Friend_pk_2")
+    }
+}
 
 extension Member {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
         if let value = fee {
-            try NamesSchema.checkNotNaN(value.isNaN, "Member", id.rawValue, "fee")
+            try NamesSchema.checkNotNaN(value.isNaN, "Member", id?.rawValue, "fee")
         }
     }
 }
 
 extension Member {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Member"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["friendRequest"] = friendRequest
         container["fee"] = _fee?.stored
-        container["friend"] = friend_2?.rawValue
-        container["Friend_Member"] = Friend?.rawValue
+        container["friend"] = friend_2
+        container["Friend_Member"] = Friend
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = friend_2 {
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", key.rawValue, "Member", id?.rawValue, "friend", "Member")
+        }
+        if let key = Friend {
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", key.rawValue, "Member", id?.rawValue, "Friend", "Member")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Member", id.rawValue, constraints: [], properties: ["friendRequest": "friendRequest", "fee": "fee", "friend": "friend", "Friend_Member": "Friend"])
+            throw NamesSchema.RecordError.saving(error, "Member", id?.rawValue, properties: ["friendRequest": "friendRequest", "fee": "fee", "friend": "friend", "Friend_Member": "Friend"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?", arguments: [id.rawValue])
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `NamesSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = NamesSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Member", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Member\" (\"_pk\", \"_entity\", \"friendRequest\", \"fee\", \"friend\", \"Friend_Member\") VALUES (?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Member", friendRequest, _fee?.stored, friend_2?.rawValue, Friend?.rawValue])
-        } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Member", id.rawValue, constraints: [], properties: ["friendRequest": "friendRequest", "fee": "fee", "friend": "friend", "Friend_Member": "Friend"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
+        try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?", arguments: [key])
+        try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?", arguments: [key])
+        let deleted = try row()
+        return deleted
     }
 }
 
 extension Member {
-    /// A request for the `friend` relationship's Member, if there is one.
-    public var friend_2Request: QueryInterfaceRequest<Member> {
-        Member.all().filter(Column("_pk") == friend_2?.rawValue)
-    }
+    /// The `friend` relationship's Member, if there is one: `request(for: Member.friend_2)`.
+    public var friend_2Request: QueryInterfaceRequest<Member> { request(for: Self.friend_2) }
 
     /// Links the object to another Member (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `NamesSchema.RecordError` when the object is not inserted or there is no such Member.
-    public mutating func setFriend_2(_ destination: Member.ID?, in db: Database) throws {
-        try _requireInserted("friend")
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Member.
+    public mutating func setFriend_2(_ destination: Member.Key?, in db: Database) throws {
+        let key = try _requireInserted("friend")
         if let destination {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", destination.rawValue, "Member", "friend", "Member")
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", destination.rawValue, "Member", key, "friend", "Member")
         }
-        try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try NamesSchema.linking(db, "Member", key, "friend") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         friend_2 = destination
     }
 
-    /// A request for the `Friend` relationship's Member, if there is one.
-    public var FriendRequest: QueryInterfaceRequest<Member> {
-        Member.all().filter(Column("_pk") == Friend?.rawValue)
-    }
+    /// The `Friend` relationship's Member, if there is one: `request(for: Member.Friend)`.
+    public var FriendRequest: QueryInterfaceRequest<Member> { request(for: Self.Friend) }
 
     /// Links the object to another Member (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `NamesSchema.RecordError` when the object is not inserted or there is no such Member.
-    public mutating func setFriend(_ destination: Member.ID?, in db: Database) throws {
-        try _requireInserted("Friend")
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Member.
+    public mutating func setFriend(_ destination: Member.Key?, in db: Database) throws {
+        let key = try _requireInserted("Friend")
         if let destination {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", destination.rawValue, "Member", "Friend", "Member")
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", destination.rawValue, "Member", key, "Friend", "Member")
         }
-        try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try NamesSchema.linking(db, "Member", key, "Friend") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         Friend = destination
     }
 
-    /// A request for the objects of the `friendOf` relationship, by key.
-    public var friendOfRequest: QueryInterfaceRequest<Member> {
-        Member.all().filter(Column("friend") == id.rawValue).order(Column("_pk"))
-    }
+    /// The objects of the `friendOf` relationship, by key: `request(for: Member.friendOf)`.
+    public var friendOfRequest: QueryInterfaceRequest<Member> { request(for: Self.friendOf) }
 
     /// Adds objects to the `friendOf` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func addToFriendOf(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("friendOf")
-        for object in objects {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", object.rawValue, "Member", "friendOf", "Member")
-            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Member.
+    public func addToFriendOf(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("friendOf")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "friendOf", "Member") }
+        try NamesSchema.linking(db, "Member", key, "friendOf") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `friendOf` relationship, on both sides; others are left as they are.
-    public func removeFromFriendOf(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("friendOf")
+    public func removeFromFriendOf(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("friendOf")
         for object in objects {
-            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"_pk\" = ?2 AND \"friend\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"_pk\" = ?2 AND \"friend\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `friendOf` relationship hold exactly these objects, on both sides.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func setFriendOf(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("friendOf")
-        try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?1", arguments: [id.rawValue])
-        try addToFriendOf(objects, in: db)
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Member.
+    public func setFriendOf(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("friendOf")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "friendOf", "Member") }
+        try NamesSchema.linking(db, "Member", key, "friendOf") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = NULL WHERE \"friend\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"friend\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `FriendOf` relationship, by key.
-    public var FriendOf_2Request: QueryInterfaceRequest<Member> {
-        Member.all().filter(Column("Friend_Member") == id.rawValue).order(Column("_pk"))
-    }
+    /// The objects of the `FriendOf` relationship, by key: `request(for: Member.FriendOf_2)`.
+    public var FriendOf_2Request: QueryInterfaceRequest<Member> { request(for: Self.FriendOf_2) }
 
     /// Adds objects to the `FriendOf` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func addToFriendOf_2(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("FriendOf")
-        for object in objects {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", object.rawValue, "Member", "FriendOf", "Member")
-            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Member.
+    public func addToFriendOf_2(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("FriendOf")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "FriendOf", "Member") }
+        try NamesSchema.linking(db, "Member", key, "FriendOf") {
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `FriendOf` relationship, on both sides; others are left as they are.
-    public func removeFromFriendOf_2(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("FriendOf")
+    public func removeFromFriendOf_2(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("FriendOf")
         for object in objects {
-            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"_pk\" = ?2 AND \"Friend_Member\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"_pk\" = ?2 AND \"Friend_Member\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `FriendOf` relationship hold exactly these objects, on both sides.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func setFriendOf_2(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("FriendOf")
-        try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?1", arguments: [id.rawValue])
-        try addToFriendOf_2(objects, in: db)
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Member.
+    public func setFriendOf_2(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("FriendOf")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "FriendOf", "Member") }
+        try NamesSchema.linking(db, "Member", key, "FriendOf") {
+            try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = NULL WHERE \"Friend_Member\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "UPDATE \"Member\" SET \"Friend_Member\" = ?1 WHERE \"_pk\" = ?2 AND \"_entity\" IN ('Member')", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `likes` relationship, by key.
-    public var likesRequest: QueryInterfaceRequest<Member> {
-        Member.all().filter(sql: "\"_pk\" IN (SELECT \"source\" FROM \"_Member_likedBy\" WHERE \"destination\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
-    }
+    /// The objects of the `likes` relationship, by key: `request(for: Member.likes)`.
+    public var likesRequest: QueryInterfaceRequest<Member> { request(for: Self.likes) }
 
     /// Adds objects to the `likes` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func addToLikes(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("likes")
-        for object in objects {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", object.rawValue, "Member", "likes", "Member")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Member.
+    public func addToLikes(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("likes")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likes", "Member") }
+        try NamesSchema.linking(db, "Member", key, "likes") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `likes` relationship, on both sides; others are left as they are.
-    public func removeFromLikes(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("likes")
+    public func removeFromLikes(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("likes")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?2 AND \"destination\" = ?1", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `likes` relationship hold exactly these objects, on both sides.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func setLikes(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("likes")
-        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?1", arguments: [id.rawValue])
-        try addToLikes(objects, in: db)
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Member.
+    public func setLikes(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("likes")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likes", "Member") }
+        try NamesSchema.linking(db, "Member", key, "likes") {
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"destination\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?2, ?1, NULL, NULL)", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    /// A request for the objects of the `likedBy` relationship, by key.
-    public var likedByRequest: QueryInterfaceRequest<Member> {
-        Member.all().filter(sql: "\"_pk\" IN (SELECT \"destination\" FROM \"_Member_likedBy\" WHERE \"source\" = ?)", arguments: [id.rawValue]).order(Column("_pk"))
-    }
+    /// The objects of the `likedBy` relationship, by key: `request(for: Member.likedBy)`.
+    public var likedByRequest: QueryInterfaceRequest<Member> { request(for: Self.likedBy) }
 
     /// Adds objects to the `likedBy` relationship, writing both sides now; an object already there stays.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func addToLikedBy(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("likedBy")
-        for object in objects {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Member\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Member')", object.rawValue, "Member", "likedBy", "Member")
-            try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [id.rawValue, object.rawValue])
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted or one of them is no Member.
+    public func addToLikedBy(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("likedBy")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likedBy", "Member") }
+        try NamesSchema.linking(db, "Member", key, "likedBy") {
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
         }
     }
 
     /// Removes objects from the `likedBy` relationship, on both sides; others are left as they are.
-    public func removeFromLikedBy(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("likedBy")
+    public func removeFromLikedBy(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("likedBy")
         for object in objects {
-            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [id.rawValue, object.rawValue])
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1 AND \"destination\" = ?2", arguments: [key, object.rawValue])
         }
     }
 
     /// Makes the `likedBy` relationship hold exactly these objects, on both sides.
-    /// - Throws: `NamesSchema.RecordError` when this object is not inserted or one of them is no Member.
-    public func setLikedBy(_ objects: [Member.ID], in db: Database) throws {
-        try _requireInserted("likedBy")
-        try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1", arguments: [id.rawValue])
-        try addToLikedBy(objects, in: db)
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when this object is not inserted, one of them is no Member.
+    public func setLikedBy(_ objects: [Member.Key], in db: Database) throws {
+        let key = try _requireInserted("likedBy")
+        for object in objects { try NamesSchema.requireObject(db, "SELECT 1 FROM \"Member\" WHERE \"_pk\" = ?1", object.rawValue, "Member", key, "likedBy", "Member") }
+        try NamesSchema.linking(db, "Member", key, "likedBy") {
+            try db.execute(sql: "DELETE FROM \"_Member_likedBy\" WHERE \"source\" = ?1", arguments: [key])
+            for object in objects {
+                try db.execute(sql: "INSERT OR IGNORE INTO \"_Member_likedBy\" (\"source\", \"destination\", \"source_order\", \"destination_order\") VALUES (?1, ?2, NULL, NULL)", arguments: [key, object.rawValue])
+            }
+        }
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw NamesSchema.RecordError.notInserted("Member", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw NamesSchema.RecordError.notInserted("Member", relationship) }
+        return id.rawValue
     }
-}
-
-extension Member: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Member"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("friendRequest"), Column("fee"), Column("friend"), Column("Friend_Member")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension Member {
-    /// The `Member.friend` relationship (column `friend`).
-    public static var friend: BelongsToAssociation<Member, Member> { belongsTo(Member.self, key: "friend", using: ForeignKey(["friend"], to: ["_pk"])) }
-    /// The `Member.Friend` relationship (column `Friend_Member`).
-    public static var Friend_Member: BelongsToAssociation<Member, Member> { belongsTo(Member.self, key: "Friend_Member", using: ForeignKey(["Friend_Member"], to: ["_pk"])) }
-    /// The `Member.friendOf` relationship.
-    public static var friendOf: HasManyAssociation<Member, Member> { hasMany(Member.self, key: "friendOf", using: ForeignKey(["friend"], to: ["_pk"])) }
-    /// The `Member.FriendOf` relationship.
-    public static var FriendOf: HasManyAssociation<Member, Member> { hasMany(Member.self, key: "FriendOf", using: ForeignKey(["Friend_Member"], to: ["_pk"])) }
-    /// The `Member.likes` relationship.
-    public static var likes: HasManyThroughAssociation<Member, Member> { hasMany(Member.self, through: hasMany(NamesSchema.Links.Member_likedBy_2.self, key: "likesLinks", using: ForeignKey(["destination"], to: ["_pk"])), using: NamesSchema.Links.Member_likedBy_2.sourceObject, key: "likes") }
-    /// The `Member.likedBy` relationship.
-    public static var likedBy: HasManyThroughAssociation<Member, Member> { hasMany(Member.self, through: hasMany(NamesSchema.Links.Member_likedBy_2.self, key: "likedByLinks", using: ForeignKey(["source"], to: ["_pk"])), using: NamesSchema.Links.Member_likedBy_2.destinationObject, key: "likedBy") }
+    /// The `friend` relationship (column `friend`), under the key "friend_2".
+    public static var friend_2: BelongsToAssociation<Member, Member> { belongsTo(Member.self, key: "friend_2", using: ForeignKey(["friend"], to: ["_pk"])) }
+    /// The `Friend` relationship (column `Friend_Member`), under the key "Friend".
+    public static var Friend: BelongsToAssociation<Member, Member> { belongsTo(Member.self, key: "Friend", using: ForeignKey(["Friend_Member"], to: ["_pk"])) }
+    /// The `friendOf` relationship, under the key "friendOf".
+    public static var friendOf: HasManyAssociation<Member, Member> { hasMany(Member.self, key: "friendOf", using: ForeignKey(["friend"], to: ["_pk"])).order(Column("_pk")) }
+    /// The `FriendOf` relationship, under the key "FriendOf_2".
+    public static var FriendOf_2: HasManyAssociation<Member, Member> { hasMany(Member.self, key: "FriendOf_2", using: ForeignKey(["Friend_Member"], to: ["_pk"])).order(Column("_pk")) }
+    /// The `likes` relationship, under the key "likes".
+    public static var likes: HasManyThroughAssociation<Member, Member> { hasMany(Member.self, through: hasMany(NamesSchema.Links.Member_likedBy_2.self, key: "likesLinks", using: ForeignKey(["destination"], to: ["_pk"])), using: NamesSchema.Links.Member_likedBy_2.sourceObject, key: "likes").order(Column("_pk")) }
+    /// The `likedBy` relationship, under the key "likedBy".
+    public static var likedBy: HasManyThroughAssociation<Member, Member> { hasMany(Member.self, through: hasMany(NamesSchema.Links.Member_likedBy_2.self, key: "likedByLinks", using: ForeignKey(["source"], to: ["_pk"])), using: NamesSchema.Links.Member_likedBy_2.destinationObject, key: "likedBy").order(Column("_pk")) }
 }

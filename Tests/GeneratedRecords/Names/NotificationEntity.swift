@@ -6,14 +6,11 @@ public import Foundation
 public import GRDB
 
 /// An object of the entity "Notification" in version "Names" of the model "Names".
-public struct NotificationEntity: Identifiable, Hashable, Sendable {
-    /// The key of a Notification object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct NotificationEntity: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Notification object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,16 +18,23 @@ public struct NotificationEntity: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Notification"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Notification"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("default"), Column("class"), Column("operator"), Column("self"), Column("id"), Column("Type"), Column("data").forKey("data_pk")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// `default`: String, optional.
     public var default_: String?
     /// `class`: String, optional.
@@ -44,10 +48,10 @@ public struct NotificationEntity: Identifiable, Hashable, Sendable {
     /// `Type`: String, optional.
     public var Type_: String?
     /// The key of the `data` relationship's Data (column `data`).
-    public var data: DataEntity.ID?
+    public var data: DataEntity.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, default_: String? = nil, class_: String? = nil, operator_: Int32? = nil, self_: Bool? = nil, id_: UUID? = nil, Type_: String? = nil, data: DataEntity.ID? = nil) {
+    public init(id: Key? = nil, default_: String? = nil, class_: String? = nil, operator_: Int32? = nil, self_: Bool? = nil, id_: UUID? = nil, Type_: String? = nil, data: DataEntity.Key? = nil) {
         self.id = id
         self.default_ = default_
         self.class_ = class_
@@ -70,109 +74,131 @@ public struct NotificationEntity: Identifiable, Hashable, Sendable {
         public static let data = Column("data")
     }
 
-    /// Reads an object from a row selected with `NotificationEntity.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         default_ = try row.decode(String?.self, atIndex: 2)
         class_ = try row.decode(String?.self, atIndex: 3)
         operator_ = try row.decode(Int32?.self, atIndex: 4)
         self_ = try row.decode(Bool?.self, atIndex: 5)
         id_ = try NamesSchema.uuid(row, 6, "Notification", "id")
         Type_ = try row.decode(String?.self, atIndex: 7)
-        data = try row.decode(Int64?.self, atIndex: 8).map(DataEntity.ID.init(rawValue:))
+        data = try row.decode(Int64?.self, atIndex: 8).map(DataEntity.Key.init(rawValue:))
     }
 }
 
+extension NotificationEntity: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        default_ = try container.decodeIfPresent(String.self, forKey: "default")
+        class_ = try container.decodeIfPresent(String.self, forKey: "class")
+        operator_ = try container.decodeIfPresent(Int32.self, forKey: "operator")
+        self_ = try container.decodeIfPresent(Bool.self, forKey: "self")
+        id_ = try container.decodeIfPresent(UUID.self, forKey: "id")
+        Type_ = try container.decodeIfPresent(String.self, forKey: "Type")
+        data = try container.decodeIfPresent(DataEntity.Key.self, forKey: "data_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(default_, forKey: "default")
+        try container.encodeIfPresent(class_, forKey: "class")
+        try container.encodeIfPresent(operator_, forKey: "operator")
+        try container.encodeIfPresent(self_, forKey: "self")
+        try container.encodeIfPresent(id_, forKey: "id")
+        try container.encodeIfPresent(Type_, forKey: "Type")
+        try container.encodeIfPresent(data, forKey: "data_pk")
+    }
+}
 
 extension NotificationEntity {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
     }
 }
 
 extension NotificationEntity {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Notification"
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
         container["default"] = default_
         container["class"] = class_
         container["operator"] = operator_
         container["self"] = self_
         container["id"] = id_.map { $0.uuidString }
         container["Type"] = Type_
-        container["data"] = data?.rawValue
+        container["data"] = data
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = data {
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Data\" WHERE \"_pk\" = ?1", key.rawValue, "Notification", id?.rawValue, "data", "Data")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Notification", id.rawValue, constraints: [], properties: ["default": "default", "class": "class", "operator": "operator", "self": "self", "id": "id", "Type": "Type", "data": "data"])
+            throw NamesSchema.RecordError.saving(error, "Notification", id?.rawValue, properties: ["default": "default", "class": "class", "operator": "operator", "self": "self", "id": "id", "Type": "Type", "data": "data"])
         }
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        _ = try delete()
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `NamesSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = NamesSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Notification", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Notification\" (\"_pk\", \"_entity\", \"default\", \"class\", \"operator\", \"self\", \"id\", \"Type\", \"data\") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Notification", default_, class_, operator_, self_, id_.map { $0.uuidString }, Type_, data?.rawValue])
-        } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Notification", id.rawValue, constraints: [], properties: ["default": "default", "class": "class", "operator": "operator", "self": "self", "id": "id", "Type": "Type", "data": "data"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        try row()
     }
 }
 
 extension NotificationEntity {
-    /// A request for the `data` relationship's Data, if there is one.
-    public var dataRequest: QueryInterfaceRequest<DataEntity> {
-        DataEntity.all().filter(Column("_pk") == data?.rawValue)
-    }
+    /// The `data` relationship's Data, if there is one: `request(for: NotificationEntity.data)`.
+    public var dataRequest: QueryInterfaceRequest<DataEntity> { request(for: Self.data) }
 
     /// Links the object to another Data (or to none) and writes it now, keeping the other side: the other side reads this object's column.
-    /// - Throws: `NamesSchema.RecordError` when the object is not inserted or there is no such Data.
-    public mutating func setData(_ destination: DataEntity.ID?, in db: Database) throws {
-        try _requireInserted("data")
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Data.
+    public mutating func setData(_ destination: DataEntity.Key?, in db: Database) throws {
+        let key = try _requireInserted("data")
         if let destination {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Data\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Data')", destination.rawValue, "Notification", "data", "Data")
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Data\" WHERE \"_pk\" = ?1", destination.rawValue, "Notification", key, "data", "Data")
         }
-        try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try NamesSchema.linking(db, "Notification", key, "data") {
+            try db.execute(sql: "UPDATE \"Notification\" SET \"data\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+        }
         data = destination
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw NamesSchema.RecordError.notInserted("Notification", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw NamesSchema.RecordError.notInserted("Notification", relationship) }
+        return id.rawValue
     }
 }
 
-extension NotificationEntity: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Notification"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("default"), Column("class"), Column("operator"), Column("self"), Column("id"), Column("Type"), Column("data")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
-}
-
 extension NotificationEntity {
-    /// The `Notification.data` relationship (column `data`).
+    /// The `data` relationship (column `data`), under the key "data".
     public static var data: BelongsToAssociation<NotificationEntity, DataEntity> { belongsTo(DataEntity.self, key: "data", using: ForeignKey(["data"], to: ["_pk"])) }
 }

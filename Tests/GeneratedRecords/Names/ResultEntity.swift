@@ -6,14 +6,11 @@ import Foundation
 public import GRDB
 
 /// An object of the entity "Result" in version "Names" of the model "Names".
-public struct ResultEntity: Identifiable, Hashable, Sendable {
-    /// The key of a Result object (its `_pk`), shared by every entity of the table. An object made in Swift has ``ID/unassigned`` until it is inserted.
-    public struct ID: RawRepresentable, Hashable, Comparable, Sendable, DatabaseValueConvertible, CustomStringConvertible {
+public struct ResultEntity: Identifiable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// The key of a Result object (its `_pk`), shared by every entity of the table: `insert` gives it, so an object's `id` is nil until then. `Key(3)`, `Key(rawValue: 3)` or a literal `3`.
+    public struct Key: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByIntegerLiteral, DatabaseValueConvertible, CustomStringConvertible {
         /// The object's `_pk`.
         public var rawValue: Int64
-
-        /// The key of an object not inserted yet: `insert` gives the object its `_pk` as the store does.
-        public static let unassigned = ID(rawValue: .min)
 
         /// A key from a `_pk`.
         public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -21,21 +18,28 @@ public struct ResultEntity: Identifiable, Hashable, Sendable {
         /// A key from a `_pk`.
         public init(_ rawValue: Int64) { self.rawValue = rawValue }
 
-        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// A key from a `_pk` written as a literal.
+        public init(integerLiteral value: Int64) { self.rawValue = value }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool { lhs.rawValue < rhs.rawValue }
 
         public var description: String { String(rawValue) }
     }
 
     /// The entity's name, as the store's `_entity` column holds it.
     public static let entityName = "Result"
+    /// The table holding the entity's objects.
+    public static let databaseTableName = "Result"
+    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("partner").forKey("partner_pk")] }
 
-    /// The object's key (`_pk`), ``ID/unassigned`` until it is inserted.
-    public var id: ID
+    /// The object's key (`_pk`): nil until it is inserted.
+    public var id: Key?
     /// The key of the `partner` relationship's Error (column `partner`).
-    public var partner: ErrorEntity.ID?
+    public var partner: ErrorEntity.Key?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: ID = .unassigned, partner: ErrorEntity.ID? = nil) {
+    public init(id: Key? = nil, partner: ErrorEntity.Key? = nil) {
         self.id = id
         self.partner = partner
     }
@@ -46,44 +50,73 @@ public struct ResultEntity: Identifiable, Hashable, Sendable {
         public static let partner = Column("partner")
     }
 
-    /// Reads an object from a row selected with `ResultEntity.databaseSelection`, by column index.
+    /// Reads an object from a row selected with `databaseSelection`, by column index.
     /// - Throws: `NamesSchema.RecordError` when a column holds a value the attribute cannot have.
     public init(row: Row) throws {
-        id = ID(rawValue: try row.decode(Int64.self, atIndex: 0))
-        partner = try row.decode(Int64?.self, atIndex: 2).map(ErrorEntity.ID.init(rawValue:))
+        id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
+        partner = try row.decode(Int64?.self, atIndex: 2).map(ErrorEntity.Key.init(rawValue:))
     }
 }
 
+extension ResultEntity: Codable {
+    /// Decodes an object keyed by its row's names; GRDB's row decoder reads the columns as the store layout encodes them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        id = try container.decodeIfPresent(Key.self, forKey: "_pk")
+        partner = try container.decodeIfPresent(ErrorEntity.Key.self, forKey: "partner_pk")
+    }
+
+    /// Encodes the object keyed by its row's names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamesSchema.ColumnKey.self)
+        try container.encodeIfPresent(id, forKey: "_pk")
+        try container.encodeIfPresent(partner, forKey: "partner_pk")
+    }
+}
 
 extension ResultEntity {
-    /// Checks the object against the model's rules, as `remodel import` does: required values, minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions and required to-one relationships. Inserts and updates call it first.
+    /// Checks the object against the model's rules, as `remodel import` does: minimum and maximum (numbers by value, text by length in Unicode scalars, binary data by bytes, dates by time), regular expressions, values SQLite cannot keep (NaN) and required to-one relationships. GRDB's `insert`, `update`, `save` and `upsert` call it first (`willSave`), then check that every to-one key names an object of its destination.
     /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
     public func validate() throws {
     }
 }
 
 extension ResultEntity {
-    func _encode(to container: inout PersistenceContainer) {
-        container["_pk"] = id == .unassigned ? nil : id.rawValue
-        container["_entity"] = "Result"
-        container["partner"] = partner?.rawValue
+    /// The object's columns, for GRDB's persistence methods.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["_pk"] = id
+        container["_entity"] = Self.entityName
+        container["partner"] = partner
     }
 
-    func _aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
-        let previous = id == .unassigned ? nil : try Row.fetchOne(db, sql: "SELECT \"partner\" FROM \"Result\" WHERE \"_pk\" = ?", arguments: [id.rawValue])
+    /// Takes the key `insert` gave the object.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = Key(rawValue: inserted.rowID) }
+
+    /// Before an insert, update, save or upsert, with nothing written yet: `validate()`, then every to-one key names an object of its destination entity (or of one of its sub-entities).
+    /// - Throws: `NamesSchema.RecordError` naming the entity, the object and the property.
+    public func willSave(_ db: Database) throws {
+        try validate()
+        if let key = partner {
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Error\" WHERE \"_pk\" = ?1", key.rawValue, "Result", id?.rawValue, "partner", "Error")
+        }
+    }
+
+    /// Runs the save, telling a uniqueness constraint it breaks in the model's terms (nothing is written then), and keeps the other side of the relationships that have one in step.
+    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
+        let previous = try id.flatMap { try Row.fetchOne(db, sql: "SELECT \"partner\" FROM \"Result\" WHERE \"_pk\" = ?", arguments: [$0.rawValue]) }
+        var pending = NamesSchema.PendingChecks()
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Result", id.rawValue, constraints: [], properties: ["partner": "partner"])
+            throw NamesSchema.RecordError.saving(error, "Result", id?.rawValue, properties: ["partner": "partner"])
         }
-        let key = id == .unassigned ? db.lastInsertedRowID : id.rawValue
-        let old0 = try previous?.decode(Int64?.self, atIndex: 0)
-        if previous == nil || old0 != partner?.rawValue {
-            try _keepPartner(db, key: key, old: old0)
+        let key = id?.rawValue ?? db.lastInsertedRowID
+        if try previous == nil || previous?.decode(Int64?.self, atIndex: 0) != partner?.rawValue {
+            try _keepPartner(db, key: key, &pending)
         }
     }
 
-    func _keepPartner(_ db: Database, key: Int64, old: Int64?) throws {
+    func _keepPartner(_ db: Database, key: Int64, _ pending: inout NamesSchema.PendingChecks) throws {
         let new = partner?.rawValue
         try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = NULL WHERE \"partner\" = ?1 AND \"_pk\" IS NOT ?2", arguments: [key, new])
         guard let new else { return }
@@ -91,72 +124,57 @@ extension ResultEntity {
         try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = ?1 WHERE \"_pk\" = ?2", arguments: [key, new])
     }
 
-    func _aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
-        guard id != .unassigned else { _ = try delete(); return }
-        let cascadePartner = try partnerRequest.fetchAll(db)
-        try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = NULL WHERE \"partner\" = ?", arguments: [id.rawValue])
-        _ = try delete()
-        for object in cascadePartner { try object.delete(db) }
+    /// Deletes the object following the model's delete rules, in a savepoint: Deny refuses while the relationship holds objects, Cascade deletes them, every reference to the object is cleared; a delete that would leave another object's required to-one empty is refused, with nothing written.
+    /// - Throws: `NamesSchema.RecordError` naming the relationship and the object.
+    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {
+        try db.inSavepoint {
+            var pending = NamesSchema.PendingChecks()
+            _ = try _delete(db, &pending, row: delete)
+            try pending.verify(db)
+            return .commit
+        }
     }
 
-    /// Inserts the object as a row of the table "Result", after `validate()`, and gives it its key (the next `_pk`, as the store numbers objects) unless it has one.
-    /// - Throws: `NamesSchema.RecordError` for a rule the object breaks, or GRDB's `DatabaseError`.
-    public mutating func insert(_ db: Database) throws {
-        try validate()
-        let statement = try db.cachedStatement(sql: "INSERT INTO \"Result\" (\"_pk\", \"_entity\", \"partner\") VALUES (?, ?, ?)")
-        do {
-            try statement.execute(arguments: [id == .unassigned ? nil : id.rawValue, "Result", partner?.rawValue])
-        } catch let error as DatabaseError {
-            throw NamesSchema.RecordError.saving(error, "Result", id.rawValue, constraints: [], properties: ["partner": "partner"])
-        }
-        if id == .unassigned { id = ID(rawValue: db.lastInsertedRowID) }
-        if partner != nil { try _keepPartner(db, key: id.rawValue, old: nil) }
+    func _delete(_ db: Database, _ pending: inout NamesSchema.PendingChecks, row: () throws -> Bool) throws -> Bool {
+        guard let key = id?.rawValue else { return try row() }
+        let cascadePartner = try ErrorEntity.filter(sql: "\"_pk\" = (SELECT \"partner\" FROM \"Result\" WHERE \"_pk\" = ?)", arguments: [key]).fetchAll(db)
+        try db.execute(sql: "UPDATE \"Error\" SET \"partner\" = NULL WHERE \"partner\" = ?", arguments: [key])
+        let deleted = try row()
+        for object in cascadePartner { _ = try object._delete(db, &pending) { try NamesSchema.deleteRow(db, "DELETE FROM \"Error\" WHERE \"_pk\" = ?", object.id?.rawValue) } }
+        return deleted
     }
 }
 
 extension ResultEntity {
-    /// A request for the `partner` relationship's Error, if there is one.
-    public var partnerRequest: QueryInterfaceRequest<ErrorEntity> {
-        ErrorEntity.all().filter(Column("_pk") == partner?.rawValue)
-    }
+    /// The `partner` relationship's Error, if there is one: `request(for: ResultEntity.partner)`.
+    public var partnerRequest: QueryInterfaceRequest<ErrorEntity> { request(for: Self.partner) }
 
     /// Links the object to another Error (or to none) and writes it now, keeping the other side: the other object then names this one, and nothing else does.
-    /// - Throws: `NamesSchema.RecordError` when the object is not inserted or there is no such Error.
-    public mutating func setPartner(_ destination: ErrorEntity.ID?, in db: Database) throws {
-        try _requireInserted("partner")
+    /// - Throws: `NamesSchema.RecordError`, with nothing written, when the object is not inserted, there is no such Error.
+    public mutating func setPartner(_ destination: ErrorEntity.Key?, in db: Database) throws {
+        let key = try _requireInserted("partner")
         if let destination {
-            try NamesSchema.requireObject(db, "SELECT count(*) FROM \"Error\" WHERE \"_pk\" = ?1 AND \"_entity\" IN ('Error')", destination.rawValue, "Result", "partner", "Error")
+            try NamesSchema.requireObject(db, "SELECT 1 FROM \"Error\" WHERE \"_pk\" = ?1", destination.rawValue, "Result", key, "partner", "Error")
         }
-        let old = try Int64.fetchOne(db, sql: "SELECT \"partner\" FROM \"Result\" WHERE \"_pk\" = ?", arguments: [id.rawValue])
-        try db.execute(sql: "UPDATE \"Result\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, id.rawValue])
+        try NamesSchema.linking(db, "Result", key, "partner") {
+            try db.execute(sql: "UPDATE \"Result\" SET \"partner\" = ? WHERE \"_pk\" = ?", arguments: [destination?.rawValue, key])
+            var pending = NamesSchema.PendingChecks()
+            var object = self
+            object.partner = destination
+            try object._keepPartner(db, key: key, &pending)
+            try pending.verify(db)
+        }
         partner = destination
-        try _keepPartner(db, key: id.rawValue, old: old)
     }
 
-    func _requireInserted(_ relationship: String) throws {
-        if id == .unassigned { throw NamesSchema.RecordError.notInserted("Result", relationship) }
+    /// The object's `_pk`, or the error of a link made before it is inserted.
+    func _requireInserted(_ relationship: String) throws -> Int64 {
+        guard let id else { throw NamesSchema.RecordError.notInserted("Result", relationship) }
+        return id.rawValue
     }
-}
-
-extension ResultEntity: FetchableRecord, MutablePersistableRecord {
-    /// The table's name in the store.
-    public static let databaseTableName = "Result"
-
-    /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("partner")] }
-
-    public func encode(to container: inout PersistenceContainer) throws { _encode(to: &container) }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = ID(rawValue: inserted.rowID) }
-
-    public func willSave(_ db: Database) throws { try validate() }
-
-    public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { try _aroundSave(db, save: save) }
-
-    public func aroundDelete(_ db: Database, delete: () throws -> Bool) throws { try _aroundDelete(db, delete: delete) }
 }
 
 extension ResultEntity {
-    /// The `Result.partner` relationship (column `partner`).
+    /// The `partner` relationship (column `partner`), under the key "partner".
     public static var partner: BelongsToAssociation<ResultEntity, ErrorEntity> { belongsTo(ErrorEntity.self, key: "partner", using: ForeignKey(["partner"], to: ["_pk"])) }
 }

@@ -294,6 +294,45 @@ struct DiagnosticRuleCommandTests {
                     "FetchIndex",
                     #"<entity name="Pet"><attribute name="name" optional="YES" attributeType="String"/><fetchIndex name="byNickname"><fetchIndexElement property="nickname" type="Binary" order="ascending"/></fetchIndex></entity>"#
                 ), file: "FetchIndex.xcdatamodel/contents", at: "nickname"),
+            // Derivation expressions (MODELS.md, "Derived attributes"): at the character at fault inside the expression
+            Case(
+                rule: .derivationSyntax, severity: .error,
+                files: model(
+                    "DerivationSyntax",
+                    #"<entity name="Person"><attribute name="first" optional="YES" attributeType="String"/><attribute name="label" optional="YES" attributeType="String" derived="YES" derivationExpression="first ++ first"/></entity>"#
+                ), file: "DerivationSyntax.xcdatamodel/contents", at: "++"),
+            Case(
+                rule: .derivationInvalid, severity: .error,
+                files: model(
+                    "DerivationInvalid",
+                    #"<entity name="Person"><attribute name="first" optional="YES" attributeType="String"/><attribute name="shout" optional="YES" attributeType="String" derived="YES" derivationExpression="uppercase:(frist)"/></entity>"#
+                ), file: "DerivationInvalid.xcdatamodel/contents", at: "frist"),
+            Case(
+                rule: .derivationMissing, severity: .error,
+                files: model(
+                    "DerivationMissing",
+                    #"<entity name="Person"><attribute name="label" optional="YES" attributeType="String" derived="YES"/></entity>"#
+                ), file: "DerivationMissing.xcdatamodel/contents", at: "YES\"/>"),
+            Case(
+                rule: .derivationUnsupported, severity: .error,
+                files: model(
+                    "DerivationUnsupported",
+                    pet.replacingOccurrences(
+                        of: "</entity>",
+                        with:
+                            #"<relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="pets" inverseEntity="Owner"/></entity>"#
+                    )
+                        + link(#"deletionRule="Nullify" inverseName="owner" inverseEntity="Pet""#).replacingOccurrences(
+                            of: "</entity>",
+                            with:
+                                #"<attribute name="kinds" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="pets.@distinctUnionOfObjects"/></entity>"#
+                        )), file: "DerivationUnsupported.xcdatamodel/contents", at: "@distinct"),
+            Case(
+                rule: .derivationIgnored, severity: .warning,
+                files: model(
+                    "DerivationIgnored",
+                    #"<entity name="Person"><attribute name="first" optional="YES" attributeType="String"/><attribute name="plain" optional="YES" attributeType="String" derivationExpression="first"/></entity>"#
+                ), file: "DerivationIgnored.xcdatamodel/contents", at: "first\"/>"),
             // Mapping files
             Case(
                 rule: .mappingConflict, severity: .error,
@@ -302,6 +341,16 @@ struct DiagnosticRuleCommandTests {
                     #"<entity source="Person" destination="Person"><attribute name="age" value="1"/></entity><entity source="Person" destination="Person"><attribute name="age" value="2"/></entity>"#
                 ), file: "Conflict.xml",
                 at: "<entity source=\"Person\" destination=\"Person\"><attribute name=\"age\" value=\"2\""),
+            Case(
+                rule: .mappingDerivedAttribute, severity: .error,
+                files: mapped(
+                    "DerivedKey",
+                    from:
+                        #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="key" optional="YES" attributeType="String" derived="YES" derivationExpression="uppercase:(name)"/></entity>"#,
+                    to:
+                        #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="key" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(name)"/></entity>"#,
+                    #"<entity source="Person" destination="Person"><attribute name="key" value="$source.name"/></entity>"#
+                ), file: "DerivedKey.xml", at: "key\" value"),
             Case(
                 rule: .mappingDuplicateAttribute, severity: .error,
                 files: mapped(

@@ -70,6 +70,16 @@ final class HistoryStore {
         }
     }
 
+    /// Runs `statements` on the first version's store, which both roads copy (the write paths' test puts edge
+    /// values there).
+    func changeFirstStore(_ statements: [String]) throws {
+        let connection = try SQLiteConnection(path: template, mode: .readWrite)
+        for statement in statements { try connection.execute(statement) }
+    }
+
+    /// The first version's store, which both roads copy.
+    var firstStore: String { template }
+
     /// What one road gives: the store's dump after migrating, or the refusal's message.
     enum Outcome: Equatable {
         case migrated(String)

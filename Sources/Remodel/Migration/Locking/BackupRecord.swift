@@ -22,7 +22,7 @@ struct BackupRecord: Sendable, Hashable {
     var backupFile: [Int64]
 
     /// Where the record of the backup at `backupPath` is.
-    static func path(for backupPath: String) -> String { backupPath + ".json" }
+    static func path(for backupPath: String) -> String { StoreFiles.backupRecordPath(for: backupPath) }
 
     /// The new file a record is written into before it is renamed over the record.
     static func newPath(for backupPath: String) -> String { path(for: backupPath) + ".new" }

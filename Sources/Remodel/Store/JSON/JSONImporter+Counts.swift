@@ -39,7 +39,9 @@ extension JSONImporter {
             count =
                 "(SELECT count(*) FROM \(quoteIdentifier(name)) AS j WHERE j.\(quoteIdentifier(mine)) = t.\(StoreColumn.pk))"
         }
-        let minimum = max(relationship.minCount ?? 0, relationship.isOptional ? 0 : 1)
+        // A required to-many with no minimum may be empty, as in Core Data and as a migration's check has it
+        // (`Relationship.requiresObjects`): a store that passes the check imports back.
+        let minimum = relationship.minCount ?? 0
         let maximum = relationship.maxCount.flatMap { $0 > 0 ? $0 : nil }
         guard minimum > 0 || maximum != nil else { return }
         let sql =

@@ -165,10 +165,16 @@ package struct AttributeCodec {
             guard case .bool(let flag) = json else { throw mismatch("true or false", json) }
             return .integer(flag ? 1 : 0)
         case .date:
-            guard case .string(let text) = json, let seconds = ISODate.parse(text) else {
-                throw mismatch("an ISO 8601 date such as \"2024-01-02T03:04:05.678Z\"", json)
+            // What export writes for a date ISO 8601 has no four-digit year for (seconds since 1970), or for an
+            // infinite one, reads back as it was: an export always imports back.
+            switch json {
+            case .string(let text) where ISODate.parse(text) != nil: return .real(ISODate.parse(text) ?? 0)
+            case .number(let text) where Double(text)?.isFinite == true && ISODate.format(Double(text) ?? 0) == nil:
+                return .real(Double(text) ?? 0)
+            case .string("Infinity"): return .real(.infinity)
+            case .string("-Infinity"): return .real(-.infinity)
+            default: throw mismatch("an ISO 8601 date such as \"2024-01-02T03:04:05.678Z\"", json)
             }
-            return .real(seconds)
         case .binary, .transformable:
             if type == .transformable, case .object = json { return .blob(try transformableArchive(json)) }
             guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
