@@ -11,6 +11,8 @@ struct RecordShape {
         var column: String
         /// The column's position in the table's selection, which `init(row:)` reads.
         var index: Int
+        /// The struct of a Composite attribute, nested in the schema enum (``RecordShape/compositeTypeNames``).
+        var compositeType: String? = nil
         var isOptional: Bool { attribute.isOptional }
     }
 
@@ -92,6 +94,8 @@ struct RecordShape {
     private(set) var tables: [TableShape] = []
     private(set) var entities: [EntityShape] = []
     private(set) var joins: [JoinShape] = []
+    /// The struct of each composite, by composite name, nested in the schema enum beside its own types.
+    private(set) var compositeTypeNames: [String: String] = [:]
     private var entityIndexByName: [String: Int] = [:]
 
     init(layout: StoreLayout, modelName: String) {
@@ -141,6 +145,11 @@ struct RecordShape {
         for join in layout.joinTables {
             joins.append(JoinShape(join: join, typeName: joinTypes.claimType(String(join.name.drop { $0 == "_" }))))
         }
+        var compositeTypes = SwiftNames.Allocator(
+            reserved: SwiftNames.reservedTypeNames.union(["ColumnKey", "PendingChecks", "CompositeCoding"]))
+        for composite in version.composites {
+            compositeTypeNames[composite.name] = compositeTypes.claimType(composite.name)
+        }
         for index in entities.indices { resolveProperties(of: index) }
         for index in tables.indices { resolveAssociations(of: index) }
     }
@@ -164,7 +173,9 @@ struct RecordShape {
                         companions: attribute.type == .decimal
                             ? SwiftNames.Allocator.decimalCompanions : { _ in [] }),
                     column: column,
-                    index: position))
+                    index: position,
+                    compositeType: attribute.type == .composite
+                        ? attribute.compositeName.flatMap { compositeTypeNames[$0] } : nil))
         }
         var toOnes: [ToOneField] = []
         var toManys: [ToManyField] = []
