@@ -15,14 +15,14 @@ struct CoreDataImportCheckTests {
     func aRealStoreImportedPassesTheFullCheck(fixture: CoreDataCorpus.Fixture) throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
-        let source = try CoreDataCorpus.copy(fixture.storePath, into: folder.file("source"))
+        let source = try fixture.copyStore(into: folder.file("source"))
         let bundle = try ModelBundle(contentsOf: fixture.bundlePath)
         let result = try Store.importCoreData(from: source, bundle: bundle, into: folder.file("imported.sqlite"))
         let version = try bundle.loadVersion(named: result.versionName)
         let imported = ModelBundle(name: bundle.name, versions: [version])
         let problems = try WritePathsPropertyTests.problems(
             ofStoreAt: folder.file("imported.sqlite"), bundle: imported, folder: folder)
-        #expect(problems.isEmpty, "\(fixture.storePath): \(problems.joined(separator: "\n"))")
+        #expect(problems.isEmpty, "\(fixture.testDescription): \(problems.joined(separator: "\n"))")
     }
 
     @Test func theBuiltZooImportedPassesTheFullCheck() throws {
