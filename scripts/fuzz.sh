@@ -95,7 +95,11 @@ case "$product" in
         ;;
     FuzzModelCache)
         core_data_seeds model-cache
+        # Archives with every class Core Data writes in a compiled model (proxies, derived attributes,
+        # fetched properties, fetch requests, a class Remodel does not read): CoreDataModelCacheClassesTests.
+        find "$root/Tests/RemodelTests/Fixtures/Reliability/Fuzz/model-cache" -type f -name 'classes-*' | seed
         printf '"$objects"\n"$top"\n"$class"\n"$classname"\n"NS.objects"\n"NS.keys"\n"NSEntities"\n"NSProperties"\n"NSEntityName"\n"NSPropertyName"\n"NSAttributeType"\n"NSSuperentity"\n"NSDestinationEntity"\n"NSKnownKeysDictionary1"\n"searchMapping"\n"NSFlagsKey"\n"NSDefaultValue"\n' >"$work/model-cache.dict"
+        printf '"_NSPropertyDescriptionProxy"\n"NSUnderlyingProperty"\n"NSDerivedAttributeDescription"\n"NSCompositeAttributeDescription"\n"NSFetchedPropertyDescription"\n"NSFetchRequestTemplates"\n"NSKeyPathExpression"\n"NSSelectorName"\n"NSArguments"\n"NSOperand"\n"NSKeyPath"\n"NSComparisonPredicate"\n' >>"$work/model-cache.dict"
         dictionary=(-dict="$work/model-cache.dict")
         ;;
     FuzzMetadata)

@@ -30,6 +30,8 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
     public var externalFiles: Int
     /// The values whose external data file was missing, imported empty (``MissingExternalData/empty``).
     public var emptiedValues: [EmptiedValue] = []
+    /// The links to objects the store does not have, left out (``DanglingLinks/drop``).
+    public var droppedLinks: [DroppedLink] = []
     /// Tables Core Data keeps for itself (its model cache, persistent history, CloudKit mirroring),
     /// not imported, with their row counts.
     public var skippedTables: [String: Int]
@@ -51,6 +53,36 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
         case refuse
         /// Import nil, or empty bytes where the attribute is required, and list each value.
         case empty
+    }
+
+    /// What to do with a to-one or a join-table row that names an object the store does not have (a
+    /// damaged store: Core Data keeps it working until the fault fires, docs/CORE-DATA-STORES.md).
+    public enum DanglingLinks: String, Sendable, Hashable, CaseIterable {
+        /// Refuse the import, listing every such link.
+        case refuse
+        /// Import without them (a to-one is nil, a join row is left out) and list each one, as Core Data
+        /// turns an object it cannot find into a deleted one.
+        case drop
+    }
+
+    /// A link left out because it names an object the store does not have.
+    public struct DroppedLink: Sendable, Hashable, CustomStringConvertible {
+        /// The concrete entity of the object holding the link (the entity declaring the relationship when
+        /// that object is missing too).
+        public var entity: String
+        /// That object's key (`Z_PK`, which the Remodel store keeps as `_pk`).
+        public var primaryKey: Int64
+        /// The relationship.
+        public var relationship: String
+        /// The key it names, which no object of the destination has, as SQL writes it (`3`, `'x'`).
+        public var key: String
+        /// The destination entity.
+        public var destination: String
+
+        /// `Connection Z_PK 4 "to" → User Z_PK 3`.
+        public var description: String {
+            "\(entity) \(CoreDataName.primaryKey) \(primaryKey) \"\(relationship)\" → \(destination) \(CoreDataName.primaryKey) \(key)"
+        }
     }
 
     /// A value imported empty because its external data file was missing.
@@ -96,6 +128,11 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
             text +=
                 " Missing external data files, imported empty: " + listed.joined(separator: ", ") + "."
         }
+        if !droppedLinks.isEmpty {
+            text +=
+                " Links to objects the store does not have, left out: "
+                + droppedLinks.map(\.description).joined(separator: ", ") + "."
+        }
         if !skippedTables.isEmpty {
             let skipped = skippedTables.sorted { $0.key < $1.key }.map {
                 "\($0.key) (\($0.value) row\($0.value == 1 ? "" : "s"))"
@@ -123,6 +160,17 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
                             ("entity", .string($0.entity)), ("primaryKey", .int(Int($0.primaryKey))),
                             ("attribute", .string($0.attribute)), ("file", .string($0.file)),
                             ("value", $0.isNil ? .null : .string("")),
+                        ])
+                    })
+            ),
+            (
+                "droppedLinks",
+                .array(
+                    droppedLinks.map {
+                        .object([
+                            ("entity", .string($0.entity)), ("primaryKey", .int(Int($0.primaryKey))),
+                            ("relationship", .string($0.relationship)), ("destination", .string($0.destination)),
+                            ("key", Int($0.key).map(JSONDocument.int) ?? .string($0.key)),
                         ])
                     })
             ),

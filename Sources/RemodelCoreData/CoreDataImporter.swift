@@ -14,6 +14,7 @@ final class CoreDataImporter {
     let target: String
     let requestedVersion: String?
     let missingExternalData: CoreDataImport.MissingExternalData
+    let danglingLinks: CoreDataImport.DanglingLinks
     let progress: OperationProgressReporter
     /// How the value checks made ahead of the copy (``CoreDataValueScan``) go with it; `nil`: the copy
     /// makes them all itself (tests compare the three).
@@ -25,13 +26,15 @@ final class CoreDataImporter {
 
     init(
         source: String, models: CoreDataModels, target: String, requestedVersion: String?,
-        missingExternalData: CoreDataImport.MissingExternalData, progress: OperationProgressReporter
+        missingExternalData: CoreDataImport.MissingExternalData, danglingLinks: CoreDataImport.DanglingLinks,
+        progress: OperationProgressReporter
     ) {
         self.source = source
         self.models = models
         self.target = target
         self.requestedVersion = requestedVersion
         self.missingExternalData = missingExternalData
+        self.danglingLinks = danglingLinks
         self.progress = progress
     }
 
@@ -88,7 +91,7 @@ final class CoreDataImporter {
             versionWasGiven: requestedVersion != nil, modelOrigin: model.origin, objectCounts: [:], linkCounts: [:],
             externalFiles: 0, skippedTables: [:])
         do {
-            try write(candidate, from: reader, into: file, result: &result)
+            try write(candidate, of: model, from: reader, into: file, result: &result)
             try file.publish()
         } catch {
             file.discard()
@@ -123,7 +126,8 @@ final class CoreDataImporter {
     }
 
     private func write(
-        _ candidate: CoreDataVersionMatcher.Candidate, from reader: CoreDataSource, into file: CoreDataNewStoreFile,
+        _ candidate: CoreDataVersionMatcher.Candidate, of model: ResolvedCoreDataModel, from reader: CoreDataSource,
+        into file: CoreDataNewStoreFile,
         result: inout CoreDataImport
     ) throws(RemodelError) {
         let layout = candidate.layout
@@ -135,7 +139,11 @@ final class CoreDataImporter {
         try output.execute("BEGIN")
         for sql in layout.createTablesSQL { try output.execute(sql) }
         let history = [StoreMetadata.entry(from: nil, to: candidate.version.name, mapping: "core-data")]
-        try StoreMetadata(modelName: result.modelName, version: candidate.version, history: history).write(to: output)
+        var metadata = StoreMetadata(modelName: result.modelName, version: candidate.version, history: history)
+        // A model read from memory has no file to carry: the store carries the text it was read from.
+        if let contents = model.contents[candidate.version.name] { metadata.carriedContents = contents }
+        if model.origin == .store { metadata.modelOrigin = StoreMetadata.coreDataStoreOrigin }
+        try metadata.write(to: output)
 
         let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
         try CoreDataComposites(version: layout.version).register(on: output)
@@ -166,7 +174,15 @@ final class CoreDataImporter {
         try CoreDataDerivedCheck.check(mapping, layout: layout, on: output, source: source)
         var rows = rowsByTable
         for join in mapping.joins { rows[join.target] = result.linkCounts[join.target] }
-        try CoreDataReferenceCheck.check(layout, on: output, source: source, rowsByTable: rows)
+        result.droppedLinks = try CoreDataReferenceCheck.check(
+            layout, on: output, source: source, rowsByTable: rows, policy: danglingLinks)
+        if !result.droppedLinks.isEmpty {
+            for join in mapping.joins {
+                result.linkCounts[join.target] = Int(
+                    try output.scalar("SELECT count(*) FROM main.\(quoteIdentifier(join.target))")?.coreDataInteger ?? 0
+                )
+            }
+        }
         for table in mapping.skippedTables {
             result.skippedTables[table] = Int(
                 try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)

@@ -5,7 +5,8 @@ import Remodel
 enum CoreDataModelCache {
     /// Reads and decodes the store's compiled model.
     /// - Throws: ``RemodelError`` naming the store: ``RemodelError/Code/invalidModel`` when the store has
-    ///   no `Z_MODELCACHE` (saying to pass `--model`), ``RemodelError/Code/notAStore`` when it is damaged.
+    ///   no `Z_MODELCACHE` (saying to pass `--model`) or it holds a class Remodel does not read (named),
+    ///   ``RemodelError/Code/notAStore`` when its bytes cannot be read.
     static func read(from connection: SQLiteConnection, schema: CoreDataSchema, path: String) throws(RemodelError)
         -> CompiledModel
     {
@@ -22,6 +23,11 @@ enum CoreDataModelCache {
         }
         do {
             return try CompiledModel(compressed: Array(bytes))
+        } catch  where error.unreadClass != nil {
+            throw RemodelError(
+                .invalidModel,
+                "the compiled model in the Core Data store's \(table) holds a class Remodel does not read: \(error.message) (the bytes are fine); pass the app's model with --model",
+                path: path)
         } catch {
             throw RemodelError(
                 .notAStore,

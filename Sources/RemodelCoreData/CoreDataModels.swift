@@ -25,6 +25,9 @@ struct ResolvedCoreDataModel {
     var origin: CoreDataImport.ModelOrigin
     /// What the model files say that only Core Data's store needs, for versions read from memory, by name.
     var facts: [String: CoreDataModelFacts] = [:]
+    /// The `contents` XML of the versions read from memory, by name: what the new store carries
+    /// (``StoreMetadata/carriedContents``), since no file holds it.
+    var contents: [String: String] = [:]
 
     /// The combinations of versions a merge may make before it is refused (each is one version to test).
     static let maximumMergedVersions = 256
@@ -44,7 +47,7 @@ struct ResolvedCoreDataModel {
             let checked = try CoreDataModelCache.checked(model, name: name, path: path)
             return ResolvedCoreDataModel(
                 bundle: ModelBundle(name: name, versions: [checked.version], currentVersionName: name), origin: .store,
-                facts: [name: CoreDataModelFacts.facts(of: checked.root)])
+                facts: [name: CoreDataModelFacts.facts(of: checked.root)], contents: [name: checked.contents])
         case .merged(let bundles):
             let (name, versions, current) = try MergedModelFiles.versions(of: bundles, path: path)
             return try merged(name: name, versions: versions, current: current, path: path)
@@ -58,6 +61,7 @@ struct ResolvedCoreDataModel {
     ) throws(RemodelError) -> ResolvedCoreDataModel {
         var read: [ModelVersion] = []
         var facts: [String: CoreDataModelFacts] = [:]
+        var texts: [String: String] = [:]
         func refusal(_ version: String, _ problem: String, _ at: SourceLocation?) -> RemodelError {
             let place = at.map { " at line \($0.line), column \($0.column)" } ?? ""
             return RemodelError(
@@ -80,8 +84,10 @@ struct ResolvedCoreDataModel {
             }
             read.append(version)
             facts[versionName] = CoreDataModelFacts.facts(of: root)
+            texts[versionName] = contents
         }
         return ResolvedCoreDataModel(
-            bundle: ModelBundle(name: name, versions: read, currentVersionName: current), origin: .merged, facts: facts)
+            bundle: ModelBundle(name: name, versions: read, currentVersionName: current), origin: .merged, facts: facts,
+            contents: texts)
     }
 }

@@ -3,53 +3,54 @@ import Remodel
 
 /// After the copy, once the indexes are built: every to-one and every join-table row must name an object
 /// of the destination's kind. Core Data keeps its stores consistent, but a damaged store or one edited by
-/// hand may not be: a link to nothing is refused, naming both objects, rather than imported dangling.
+/// hand may not be (wire's `store1-27`: four `Connection.to` name Users the store lacks). Every link to
+/// nothing is listed (``CoreDataDanglingLinks``): the import is refused, or, with
+/// ``CoreDataImport/DanglingLinks/drop``, imported without them.
 ///
 /// Each distinct key is looked up once, read from the index on the column (every to-one column and
-/// join-table side has one), so the check costs the number of objects linked to, not of links.
+/// join-table side has one), so the check costs the number of objects linked to, not of links; the links
+/// are listed one by one only where one is missing.
 enum CoreDataReferenceCheck {
+    /// Checks every link; with `policy` ``CoreDataImport/DanglingLinks/drop`` leaves out those that name
+    /// nothing and returns them.
+    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidValue`` listing every dangling link when
+    ///   `policy` is ``CoreDataImport/DanglingLinks/refuse``, or when one is of a required to-one.
     static func check(
-        _ layout: StoreLayout, on connection: SQLiteConnection, source: String, rowsByTable: [String: Int]
-    )
-        throws(RemodelError)
-    {
+        _ layout: StoreLayout, on connection: SQLiteConnection, source: String, rowsByTable: [String: Int],
+        policy: CoreDataImport.DanglingLinks
+    ) throws(RemodelError) -> [CoreDataImport.DroppedLink] {
         let dense = try denseKeys(layout, rowsByTable: rowsByTable, on: connection)
+        var found: [CoreDataDanglingLinks.Found] = []
         for table in layout.tables {
             for column in table.columns {
                 guard case .toOne(let entity, let relationship, let destination) = column.content,
-                    let target = try missing(
+                    try missing(
                         in: table.name, column: column.name, kindOf: destination, layout, connection, dense: dense)
+                        != nil
                 else { continue }
-                let row = try connection.rows(
-                    "SELECT \(StoreColumn.pk), \(StoreColumn.entity) FROM main.\(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column.name)) IS ? ORDER BY \(StoreColumn.pk) LIMIT 1",
-                    [target]
-                ).first
-                guard case .integer(let key)? = row?[0], case .text(let concrete)? = row?[1] else { continue }
-                throw RemodelError(
-                    .invalidValue,
-                    "\(concrete) \(CoreDataName.primaryKey) \(key) relationship \"\(relationship)\" names \(CoreDataName.primaryKey) \(text(target)), but the store has no \(destination) with that key; nothing was imported: open the store with the app to repair it",
-                    path: source, entity: entity, property: relationship, primaryKey: key)
+                found += try CoreDataDanglingLinks.toOnes(
+                    in: table.name, column: column.name, declaredBy: entity, relationship: relationship,
+                    destination: destination, layout, connection)
             }
         }
         for join in layout.joinTables {
-            let sides = [
-                (StoreLayout.JoinTable.sourceColumn, join.sourceEntity),
-                (StoreLayout.JoinTable.destinationColumn, join.destinationEntity),
-            ]
-            for (column, entity) in sides {
+            for sourceSide in [false, true] {
+                let entity = sourceSide ? join.sourceEntity : join.destinationEntity
+                let column = sourceSide ? StoreLayout.JoinTable.sourceColumn : StoreLayout.JoinTable.destinationColumn
                 guard
-                    let target = try missing(
-                        in: join.name, column: column, kindOf: entity, layout, connection, dense: dense)
-                else {
-                    continue
-                }
-                throw RemodelError(
-                    .invalidValue,
-                    "the join table of \(join.sourceEntity).\(join.sourceRelationship) links \(CoreDataName.primaryKey) \(text(target)) as a \(entity), but the store has no \(entity) with that key; nothing was imported: open the store with the app to repair it",
-                    path: source, entity: join.sourceEntity, property: join.sourceRelationship,
-                    primaryKey: target.coreDataInteger)
+                    try missing(in: join.name, column: column, kindOf: entity, layout, connection, dense: dense) != nil
+                else { continue }
+                found += try CoreDataDanglingLinks.joinRows(of: join, missingSource: sourceSide, layout, connection)
             }
         }
+        found = CoreDataDanglingLinks.unique(found)
+        guard !found.isEmpty else { return [] }
+        let required = found.filter(\.isRequired)
+        if policy == .refuse || !required.isEmpty {
+            throw CoreDataDanglingLinks.refusal(found, required: required, policy: policy, source: source)
+        }
+        try CoreDataDanglingLinks.drop(found, layout, connection)
+        return found.map(\.link)
     }
 
     /// The tables whose keys are every integer from their smallest to their largest (as many rows as
@@ -73,7 +74,7 @@ enum CoreDataReferenceCheck {
     /// The first distinct key of `column` that is not the `_pk` of an object of `entity` or a sub-entity.
     /// Where the destination's keys are dense and every entity of its table qualifies, the column's
     /// smallest and largest keys (read from its index) within the bounds prove every key is there.
-    private static func missing(
+    static func missing(
         in table: String, column: String, kindOf entity: String, _ layout: StoreLayout, _ connection: SQLiteConnection,
         dense: [String: ClosedRange<Int64>]
     ) throws(RemodelError) -> SQLiteValue? {
@@ -101,13 +102,13 @@ enum CoreDataReferenceCheck {
 
     /// The smallest and largest value of a column, each read from its index in a query of its own
     /// (SQLite reads `min()` and `max()` from an index only when each is alone in its query).
-    private static func boundsQuery(of column: String, in table: String) -> String {
+    static func boundsQuery(of column: String, in table: String) -> String {
         let from = "FROM main.\(quoteIdentifier(table))"
         return "SELECT (SELECT min(\(column)) \(from)), (SELECT max(\(column)) \(from))"
     }
 
     /// A key as the message shows it: the integer, or the value as SQL writes it.
-    private static func text(_ key: SQLiteValue) -> String {
+    static func text(_ key: SQLiteValue) -> String {
         switch key {
         case .integer(let value): return String(value)
         case .real(let value): return String(value)

@@ -37,12 +37,39 @@ extension Store {
         try importCoreData(from: source, models: .bundle(bundle), into: path, version: version, progress: nil)
     }
 
+    /// Imports a Core Data store as ``importCoreData(from:bundle:into:version:)`` does, with `options` for
+    /// what a real store may hold: missing external data files, links to objects it does not have.
+    ///
+    /// For example:
+    /// ```swift
+    /// let result = try Store.importCoreData(
+    ///     from: "Backup/Notes.sqlite", bundle: bundle, into: "notes.sqlite",
+    ///     options: CoreDataImportOptions(danglingLinks: .drop))
+    /// print(result.droppedLinks)   // [Note Z_PK 12 "folder" → Folder Z_PK 3]
+    /// ```
+    /// - Parameters:
+    ///   - source: The Core Data store (`.sqlite`).
+    ///   - bundle: The model the app used, with the version that last wrote the store.
+    ///   - path: Where the new Remodel store goes; there must be no file there.
+    ///   - options: The version, when Remodel cannot tell, and what to do with missing files and dangling links.
+    /// - Returns: What was imported, with what was left out.
+    /// - Throws: ``RemodelError``, as ``importCoreData(from:bundle:into:version:)``; a dangling link with
+    ///   ``CoreDataImport/DanglingLinks/refuse`` (every one listed), or of a required to-one.
+    public static func importCoreData(
+        from source: String, bundle: ModelBundle, into path: String, options: CoreDataImportOptions
+    ) throws(RemodelError) -> CoreDataImport {
+        try importCoreData(
+            from: source, models: .bundle(bundle), into: path, version: options.version,
+            missingExternalData: options.missingExternalData, danglingLinks: options.danglingLinks, progress: nil)
+    }
+
     /// Imports a Core Data store as ``importCoreData(from:bundle:into:version:)`` does, with the model
     /// `models` says (the app's, the store's own, or several merged), telling `progress` how many objects
     /// are copied.
     package static func importCoreData(
         from source: String, models: CoreDataModels, into path: String, version: String?,
         missingExternalData: CoreDataImport.MissingExternalData = .refuse,
+        danglingLinks: CoreDataImport.DanglingLinks = .refuse,
         progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> CoreDataImport {
         // A model with errors is never used: refused before either store is opened, on every version the
@@ -54,7 +81,8 @@ extension Store {
         }
         return try CoreDataImporter(
             source: source, models: models, target: path, requestedVersion: version,
-            missingExternalData: missingExternalData, progress: OperationProgressReporter(progress)
+            missingExternalData: missingExternalData, danglingLinks: danglingLinks,
+            progress: OperationProgressReporter(progress)
         ).run()
     }
 }

@@ -17,6 +17,14 @@ extension Store {
     package static func extractCoreDataModel(from source: String, to path: String) throws(RemodelError)
         -> ModelVersion
     {
+        try extractCoreDataModelSayingWhatIsNotRead(from: source, to: path).version
+    }
+
+    /// Writes the model as ``extractCoreDataModel(from:to:)`` does, and says what the archive holds that
+    /// Remodel does not read, one phrase each (`NSSubqueryExpression in Author.recent`).
+    package static func extractCoreDataModelSayingWhatIsNotRead(from source: String, to path: String)
+        throws(RemodelError) -> (version: ModelVersion, unread: [String])
+    {
         let url = URL(fileURLWithPath: path)
         guard url.pathExtension == "xcdatamodeld" else {
             throw RemodelError(
@@ -31,6 +39,6 @@ extension Store {
         let model = try CoreDataModelCache.read(from: connection, schema: schema, path: source)
         let contents = try CoreDataModelCache.contents(of: model, name: name, path: source)
         try BundleFileWriter.write(versions: [(name, contents)], current: name, to: path)
-        return try ModelBundle(contentsOf: path).currentVersion
+        return (try ModelBundle(contentsOf: path).currentVersion, model.unread)
     }
 }

@@ -31,11 +31,43 @@ extension Store {
         options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws(RemodelError) -> (Store, StoreLaunchOutcome, CoreDataImport?) {
+        try await launch(
+            at: path, bundle: bundle, importingCoreDataFrom: coreDataStore,
+            importOptions: CoreDataImportOptions(version: coreDataVersion), options: options, progress: progress)
+    }
+
+    /// The first launch on a new platform as ``launch(at:bundle:importingCoreDataFrom:coreDataVersion:options:progress:)``,
+    /// with `importOptions` for what the Core Data store may hold (missing external data files, links to
+    /// objects it does not have); the import's result lists what was left out.
+    ///
+    /// For example:
+    /// ```swift
+    /// let (store, _, imported) = try await Store.launch(
+    ///     at: path, bundle: bundle, importingCoreDataFrom: backup,
+    ///     importOptions: CoreDataImportOptions(missingExternalData: .empty, danglingLinks: .drop))
+    /// for link in imported?.droppedLinks ?? [] { log("left out: \(link)") }
+    /// ```
+    /// - Parameters:
+    ///   - path: The app's Remodel store.
+    ///   - bundle: The app's model, with every version from the one that wrote the Core Data store.
+    ///   - coreDataStore: The Core Data store (`.sqlite`) the app's other build wrote.
+    ///   - importOptions: The version that wrote it, when Remodel cannot tell, and what to do with what
+    ///     a real store may hold.
+    ///   - options: How to migrate the imported store.
+    ///   - progress: Called with the migration's progress, if there is one.
+    /// - Returns: The open store, what the launch did, and the import, when there was one.
+    /// - Throws: ``RemodelError``: the import's refusals (nothing is then written at `path`) or the launch's.
+    public static func launch(
+        at path: String, bundle: ModelBundle, importingCoreDataFrom coreDataStore: String,
+        importOptions: CoreDataImportOptions,
+        options: MigrationOptions = MigrationOptions(),
+        progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
+    ) async throws(RemodelError) -> (Store, StoreLaunchOutcome, CoreDataImport?) {
         var imported: CoreDataImport?
         if !FileManager.default.fileExists(atPath: path), FileManager.default.fileExists(atPath: coreDataStore) {
             // The import is blocking SQLite work: on a thread of its own, not the cooperative pool's.
             let work = BackgroundThread { () throws(RemodelError) in
-                try Store.importCoreData(from: coreDataStore, bundle: bundle, into: path, version: coreDataVersion)
+                try Store.importCoreData(from: coreDataStore, bundle: bundle, into: path, options: importOptions)
             }
             do {
                 imported = try await work.value().get()

@@ -26,8 +26,9 @@ struct AttributeCoding {
     /// The stored property: the property itself, or its stored form `_name`.
     var storage: String { storedForm == nil ? field.swiftName : "_" + field.swiftName }
 
-    /// Whether the records write the attribute (every stored attribute today).
-    var isWritten: Bool { true }
+    /// Whether the records write the attribute: every stored attribute but a derived one, which the store computes
+    /// (and whose triggers refuse a write of another value).
+    var isWritten: Bool { !field.isDerived }
 
     /// The Swift type of `storage`, with optionality.
     var storageType: String { (storedForm ?? swiftType) + (isOptional ? "?" : "") }

@@ -13,7 +13,11 @@ struct RecordShape {
         var index: Int
         /// The struct of a Composite attribute, nested in the schema enum (``RecordShape/compositeTypeNames``).
         var compositeType: String? = nil
-        var isOptional: Bool { attribute.isOptional }
+        /// A derived attribute's value is nil until the object is read from the store, which computes it.
+        var isOptional: Bool { attribute.isOptional || attribute.isDerived }
+        /// Whether the store computes the value (docs/MODELS.md, "Derived attributes"): the records read it and never
+        /// write it.
+        var isDerived: Bool { attribute.isDerived }
     }
 
     /// What keeps the other side of a to-one in step with it.

@@ -8,10 +8,9 @@ extension RecordWriter {
         _ entity: RecordShape.EntityShape, table: RecordShape.TableShape, to out: inout SwiftWriter
     ) {
         out.block("extension \(entity.typeName)") { out in
+            let fields = entity.toOnes.map { AssociatedField.toOne($0) } + entity.toManys.map { .toMany($0) }
             for line in associationLines(
-                origin: entity.typeName, table: table,
-                fields: entity.toOnes.map { .toOne($0) } + entity.toManys.map { .toMany($0) },
-                name: { field in field.swiftName })
+                origin: entity.typeName, table: table, fields: fields.map { ($0, $0.swiftName) })
             {
                 out.line(line)
             }
@@ -31,12 +30,9 @@ extension RecordWriter {
             }
         }
         guard !fields.isEmpty else { return }
-        let names = Dictionary(fields.map { ($0.0.swiftName, $0.1) }, uniquingKeysWith: { first, _ in first })
+        // Each relationship under its own name: two sub-entities may each have a relationship of one name.
         out.block("extension \(table.recordTypeName)") { out in
-            for line in associationLines(
-                origin: table.recordTypeName, table: table, fields: fields.map(\.0),
-                name: { names[$0.swiftName] ?? $0.swiftName })
-            {
+            for line in associationLines(origin: table.recordTypeName, table: table, fields: fields) {
                 out.line(line)
             }
         }
@@ -82,13 +78,13 @@ extension RecordWriter {
         return ".filter([\(kinds.map(Self.literal).joined(separator: ", "))].contains(\(column)))"
     }
 
+    /// The lines of `fields`' associations, each declared under the name paired with it.
     private func associationLines(
-        origin: String, table: RecordShape.TableShape, fields: [AssociatedField], name: (AssociatedField) -> String
+        origin: String, table: RecordShape.TableShape, fields: [(AssociatedField, String)]
     ) -> [String] {
         var lines: [String] = []
         let pkLiteral = Self.literal(StoreColumn.pk)
-        for field in fields {
-            let member = name(field)
+        for (field, member) in fields {
             let key = Self.literal(shape.associationKey(member, in: table))
             let target = shape.fetchType(of: field.destination)
             let filter = kindFilter(field.destination)

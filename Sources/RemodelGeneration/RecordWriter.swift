@@ -156,16 +156,22 @@ struct RecordWriter {
             for field in entity.attributes {
                 let coding = coding(field)
                 out.doc(attributeDoc(field))
+                // A derived attribute is read-only: the store computes it, the app never assigns it.
+                let setter = field.isDerived ? "private(set) " : ""
                 guard let storedForm = coding.storedForm else {
-                    out.line("\(open)var \(field.swiftName): \(coding.propertyType)")
+                    out.line("\(open)\(setter)var \(field.swiftName): \(coding.propertyType)")
                     continue
                 }
                 // A Decimal keeps the text the store holds (`12.30` stays `12.30`) until it is set.
-                out.block("\(open)var \(field.swiftName): \(coding.propertyType)") { out in
-                    out.line("get { \(coding.propertyValue) }")
-                    out.line("set { \(coding.storage) = \(coding.storageValue("newValue")) }")
+                if field.isDerived {
+                    out.line("\(open)var \(field.swiftName): \(coding.propertyType) { \(coding.propertyValue) }")
+                } else {
+                    out.block("\(open)var \(field.swiftName): \(coding.propertyType)") { out in
+                        out.line("get { \(coding.propertyValue) }")
+                        out.line("set { \(coding.storage) = \(coding.storageValue("newValue")) }")
+                    }
                 }
-                out.line("var \(coding.storage): \(storedForm)\(field.isOptional ? "?" : "")")
+                out.line("\(setter)var \(coding.storage): \(storedForm)\(field.isOptional ? "?" : "")")
             }
             for field in entity.toOnes {
                 out.doc(
@@ -225,12 +231,17 @@ struct RecordWriter {
         if field.attribute.isOptional { text += ", optional" }
         if let value = field.attribute.defaultValue { text += ", default \(value)" }
         if field.column != field.attribute.name { text += " (column `\(field.column)`)" }
+        if field.isDerived {
+            text +=
+                ", derived (`\(field.attribute.derivationExpression ?? "")`): computed by the store, never written by"
+                + " the record; nil until the object is read, and as it was read until it is read again"
+        }
         return text + "."
     }
 
     private func writeInitializer(_ entity: RecordShape.EntityShape, to out: inout SwiftWriter) {
         var parameters = ["id: Key? = nil"]
-        for field in entity.attributes {
+        for field in entity.attributes where !field.isDerived {
             var parameter = "\(field.swiftName): \(coding(field).propertyType)"
             if let literal = AttributeCoding.defaultLiteral(of: field.attribute) {
                 parameter += " = \(literal)"
@@ -247,7 +258,7 @@ struct RecordWriter {
             out.line("self.id = id")
             for field in entity.attributes {
                 let coding = coding(field)
-                out.line("self.\(coding.storage) = \(coding.storageValue(field.swiftName))")
+                out.line("self.\(coding.storage) = \(field.isDerived ? "nil" : coding.storageValue(field.swiftName))")
             }
             for field in entity.toOnes { out.line("self.\(field.swiftName) = \(field.swiftName)") }
         }

@@ -19,6 +19,9 @@ struct Options {
     var memoryLimitBytes: Int?
     /// `--cold`: each run's copy of the store is dropped from the page cache before its child starts.
     var cold = false
+    /// `--source-store PATH`: stores generated before (kept with `--keep`), by `<model>-<objects>` as the
+    /// benchmark names them (`BenchLibrary-10737418`), used instead of generating them again.
+    var sourceStores: [String: String] = [:]
 
     init(_ arguments: [String]) throws {
         var index = 0
@@ -52,6 +55,14 @@ struct Options {
                 cold = true
             case "--cold":
                 cold = true
+            case "--source-store":
+                let path = try next()
+                let name = String(path.split(separator: "/").last ?? "")
+                guard name.hasSuffix(".sqlite"), FileManager.default.fileExists(atPath: path) else {
+                    throw BenchError(
+                        "--source-store takes a store the benchmark generated, named <model>-<objects>.sqlite")
+                }
+                sourceStores[String(name.dropLast(".sqlite".count))] = path
             case "--only":
                 scenarios = try next().split(separator: ",").map(String.init)
                 for name in scenarios where !Self.allScenarios.contains(name) {
@@ -103,6 +114,8 @@ struct Options {
           --memory-limit MiB  run each scenario's child in a memory cgroup of that limit (page cache included), its
                      copy of the store dropped from the page cache first (implies --cold): a store larger than the cache
           --cold     drop each run's copy of the store from the page cache before its child starts
+          --source-store PATH  use a store generated before (kept with --keep; named <model>-<objects>.sqlite, e.g.
+                     BenchLibrary-10737418.sqlite) instead of generating it again: give --objects that count too
           --only     scenarios to run: \(allScenarios.joined(separator: ", "))
                      (default: all but fleet and the chains: longHistory…, wireChain…, wireStep)
           --repeat   run each scenario N times (each on a fresh copy) and report the median run

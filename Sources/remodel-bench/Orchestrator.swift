@@ -105,16 +105,20 @@ struct Orchestrator {
     private func runScenarios(_ scenarios: [String], on model: SourceModel, size: Int) throws -> [(
         size: Int, result: ScenarioResult
     )] {
-        let source = "\(folder)/\(model.rawValue)-\(size).sqlite"
-        let generated = try child([
-            "--scenario", "generate", "--model", model.rawValue, "--objects", "\(size)", "--store", source,
-        ])
-        // The generator writes without syncing: written back now, not during the first scenario's run.
-        try HandWritten.flush(source)
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
-        log(
-            "\(pad(size, 9)) objects: \(model.rawValue) store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)"
-        )
+        let given = options.sourceStores[model.rawValue + "-\(size)"]
+        let source = given ?? "\(folder)/\(model.rawValue)-\(size).sqlite"
+        if given == nil {
+            let generated = try child([
+                "--scenario", "generate", "--model", model.rawValue, "--objects", "\(size)", "--store", source,
+            ])
+            // The generator writes without syncing: written back now, not during the first scenario's run.
+            try HandWritten.flush(source)
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? 0
+            log(
+                "\(pad(size, 9)) objects: \(model.rawValue) store generated in \(fixed(generated.seconds, 2)) s (\(fixed(Double(bytes) / 1_048_576, 0)) MiB)"
+            )
+        }
+        defer { if given == nil { removeStore(source) } }
         let (results, kept) = try runOnCopies(
             scenarios, of: source, size: size, keep: { options.verify && $0 != "policy" })
         if options.verify {
@@ -128,7 +132,6 @@ struct Orchestrator {
             }
         }
         for path in kept.values { removeStore(path) }
-        removeStore(source)
         return results
     }
 

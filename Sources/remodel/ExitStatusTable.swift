@@ -72,7 +72,7 @@ enum ExitStatusTable {
     static let importCoreData = ExitStatuses(
         done: "the store was imported",
         refused:
-            "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into, a model with errors, missing external data",
+            "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into, a model with errors, missing external data, links to objects the store does not have",
         inputs: [.coreDataStore, .model, .version])
 
     static let extractModel = ExitStatuses(

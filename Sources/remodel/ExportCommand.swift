@@ -63,7 +63,9 @@ extension ExportCommand {
                     "the store carries no model yet (it was made before Remodel recorded one): its next migration records it",
                     path: options.store)
             }
-            guard carried.modelName == bundle.name else {
+            // A store imported without its model carries it under its file's name until the bundle adopts it.
+            let adopted = try StoreInspector.inspect(path: options.store, bundle: bundle).adoptedModelName
+            guard carried.modelName == bundle.name || adopted == carried.modelName else {
                 throw RemodelError(
                     .otherModel,
                     "the store belongs to model \"\(carried.modelName)\", not \"\(bundle.name)\": give the model it was made with",

@@ -30,13 +30,16 @@ struct ExtractModelCommand: ParsableCommand {
     @OptionGroup var quiet: QuietOption
 
     func run() throws {
-        let version = try runReportingFailure { () throws(RemodelError) in
-            try Store.extractCoreDataModel(from: source, to: output)
+        let (version, unread) = try runReportingFailure { () throws(RemodelError) in
+            try Store.extractCoreDataModelSayingWhatIsNotRead(from: source, to: output)
         }
         if !quiet.quiet {
             print(
                 "Wrote the model of the Core Data store \(source) to \(output): version \"\(version.name)\", \(version.entities.count) entit\(version.entities.count == 1 ? "y" : "ies")."
             )
+            if !unread.isEmpty {
+                print("Not read (classes Remodel does not read, left out): \(unread.joined(separator: ", ")).")
+            }
         }
     }
 }

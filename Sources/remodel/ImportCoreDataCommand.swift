@@ -49,6 +49,13 @@ struct ImportCoreDataCommand: ParsableCommand {
             """)
     var missingExternalData: MissingExternalDataChoice = .refuse
 
+    @Option(
+        help: """
+            A to-one or many-to-many link naming an object the store does not have: refuse the import \
+            (listing every one), or import without them and list each.
+            """)
+    var danglingLinks: DanglingLinksChoice = .refuse
+
     @OptionGroup var format: FormatOption
 
     @OptionGroup var progress: ProgressOption
@@ -64,7 +71,7 @@ struct ImportCoreDataCommand: ParsableCommand {
         let result = try runReportingFailure { () throws(RemodelError) in
             try Store.importCoreData(
                 from: source, models: models, into: into, version: version,
-                missingExternalData: missingExternalData.policy
+                missingExternalData: missingExternalData.policy, danglingLinks: danglingLinks.policy
             ) { printer.print($0) }
         }
         printer.finish(clearing: true)
@@ -88,7 +95,7 @@ struct ImportCoreDataCommand: ParsableCommand {
             }
         case .store:
             print(
-                "The model was the store's own; write it as a bundle to migrate with: remodel extract-model \(source) --output \(result.modelName).xcdatamodeld"
+                "The model was the store's own; migrate with the app's model (its version with the same entity hashes adopts the store), or write the store's model as a bundle: remodel extract-model \(source) --output \(result.modelName).xcdatamodeld"
             )
         case .merged:
             break
@@ -101,4 +108,11 @@ enum MissingExternalDataChoice: String, ExpressibleByArgument, CaseIterable {
     case refuse, empty
 
     var policy: CoreDataImport.MissingExternalData { self == .refuse ? .refuse : .empty }
+}
+
+/// `--dangling-links`: the names of ``CoreDataImport/DanglingLinks`` on the command line.
+enum DanglingLinksChoice: String, ExpressibleByArgument, CaseIterable {
+    case refuse, drop
+
+    var policy: CoreDataImport.DanglingLinks { self == .refuse ? .refuse : .drop }
 }

@@ -2,9 +2,10 @@
 /// Data column fills each Remodel column, which join table each many-to-many relationship reads, and
 /// everything about the store that does not fit the version (``differences``).
 ///
-/// Names are read from the store's schema, not predicted: a property's column is the one named
-/// `Z<NAME>` (or, where names clash in a hierarchy, one of the numbered `Z<NAME>1` …), a join table the
-/// one whose columns are `Z_<n><RELATIONSHIP>` and `Z_<n><INVERSE>` (docs/CORE-DATA-STORES.md).
+/// Names are read from the store's schema, not predicted: a property's column is one named `Z<NAME>` or
+/// that with a number Core Data added, the one whose type and values fit it (``CoreDataColumnMatching``);
+/// a join table the one whose key columns are `Z_<n><RELATIONSHIP>` and `Z_<n><INVERSE>`, each possibly
+/// numbered (docs/CORE-DATA-STORES.md, "Names Core Data numbers").
 package struct CoreDataMapping: Sendable {
     /// One Core Data column read into a Remodel column, for the objects of some entities.
     package struct Source: Sendable, Hashable {

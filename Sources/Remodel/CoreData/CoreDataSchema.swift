@@ -33,6 +33,11 @@ package struct CoreDataSchema: Sendable {
     var indexNames: Set<String> = []
     /// `Z_PRIMARYKEY`, in entity-number order.
     var entities: [EntityRow] = []
+    /// For the columns of an entity table whose names differ only by the number Core Data adds to keep
+    /// clashing names apart (`ZTEXT`, `ZTEXT1`): the entity numbers of the rows holding a value in each, by
+    /// upper-case table then column name. Which property a numbered column holds is read from these: a
+    /// column holds values only for the objects of the entity that declares its property.
+    var occupancy: [String: [String: Set<Int64>]] = [:]
 
     /// The table named `name`, compared without regard to ASCII case.
     package func table(_ name: String) -> Table? { tables[name.uppercased()] }
@@ -85,6 +90,36 @@ package struct CoreDataSchema: Sendable {
             if case .integer(let value) = row[3] { maximum = value } else { maximum = 0 }
             schema.entities.append(EntityRow(number: number, name: name, superNumber: superNumber, maximumKey: maximum))
         }
+        // A hint to tell numbered columns apart: a table SQLite cannot read is said so by the copy, not here.
+        for table in schema.tables.values { try? schema.readOccupancy(of: table, from: connection) }
         return schema
+    }
+
+    /// The columns of `table` whose names are one name with different numbers at the end, when the table
+    /// has `Z_ENT`.
+    static func numberedColumns(of table: Table) -> [String] {
+        guard table.column(CoreDataName.entityNumber) != nil else { return [] }
+        let candidates = table.columns.map(\.name).filter { !CoreDataName.normalized($0).hasPrefix("Z_") }
+        let families = Dictionary(grouping: candidates, by: CoreDataName.withoutSuffix)
+        return families.values.filter { $0.count > 1 }.flatMap { $0 }.sorted()
+    }
+
+    /// Reads which entity numbers hold values in each of `table`'s numbered columns (one scan of the table,
+    /// only when it has some).
+    private mutating func readOccupancy(of table: Table, from connection: SQLiteConnection) throws(RemodelError) {
+        let columns = Self.numberedColumns(of: table)
+        guard !columns.isEmpty else { return }
+        let counts = columns.map { "count(\(quoteIdentifier($0)))" }.joined(separator: ", ")
+        var found: [String: Set<Int64>] = [:]
+        for column in columns { found[CoreDataName.normalized(column)] = [] }
+        for row in try connection.rows(
+            "SELECT \(CoreDataName.entityNumber), \(counts) FROM \(quoteIdentifier(table.name)) GROUP BY \(CoreDataName.entityNumber)"
+        ) {
+            guard case .integer(let number) = row[0] else { continue }
+            for (offset, column) in columns.enumerated() where row[offset + 1] != .integer(0) {
+                found[CoreDataName.normalized(column), default: []].insert(number)
+            }
+        }
+        occupancy[CoreDataName.normalized(table.name)] = found
     }
 }

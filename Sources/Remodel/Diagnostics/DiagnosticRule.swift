@@ -46,6 +46,7 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case unknownConstraintProperty = "unknown-constraint-property"
     case unknownDeletionRule = "unknown-deletion-rule"
     case unknownIndexProperty = "unknown-index-property"
+    case equivalentNames = "equivalent-names"
 
     // MARK: - Mapping files
 
@@ -101,4 +102,13 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case derivationUnsupported = "derivation-unsupported"
     case derivationIgnored = "derivation-ignored"
     case mappingDerivedAttribute = "mapping-derived-attribute"
+
+    // MARK: - What a model states that Remodel does not implement
+
+    case ignoredPlatformOption = "ignored-platform-option"
+    case ignoredFetchedProperty = "ignored-fetched-property"
+    case ignoredFetchRequest = "ignored-fetch-request"
+    case ignoredFetchIndexElement = "ignored-fetch-index-element"
+    case unknownModelAttribute = "unknown-model-attribute"
+    case unknownModelElement = "unknown-model-element"
 }

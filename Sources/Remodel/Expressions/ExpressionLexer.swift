@@ -50,13 +50,11 @@ struct ExpressionLexer {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic
-    }
+    /// A name starts and goes on as a model's names do (``SQLName/isIdentifier(_:)``): `$source.name\u{301}` names
+    /// the attribute `validate` accepts as `name\u{301}`.
+    private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canStart(scalar) }
 
-    private static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
-        isIdentifierStart(scalar) || ("0"..."9").contains(scalar)
-    }
+    private static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool { SQLName.canContinue(scalar) }
 
     private static func isDigit(_ scalar: Unicode.Scalar?) -> Bool {
         guard let scalar else { return false }

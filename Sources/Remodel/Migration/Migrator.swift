@@ -347,7 +347,7 @@ public struct Migrator: Sendable {
                 writtenTables: plan.writtenTables[offset], history: history)
             let from = sourcePath
             let pass = try executor.run(sourcePath: sourcePath, destinationPath: destinationPath) {
-                (destination: String) throws(RemodelError) in
+                (destination: String) throws(RemodelError) -> SourceCensus? in
                 // The original is copied through the lock's own descriptors; an earlier pass's file is this run's own.
                 if from == files.path {
                     // The tables the pass drops from the copy are copied last, then read at once (see below).
@@ -355,9 +355,10 @@ public struct Migrator: Sendable {
                         StoreRewrite.tablesNotCarried(source: $0.sourceLayout, changes: $0.changes)
                     }
                     try lock.copyStore(to: destination, tablesLast: dropped ?? [])
-                    try checkRebuiltRowsPlaceable(plan, lock: lock, path: files.path)
+                    return try checkRebuiltRowsPlaceable(plan, lock: lock, path: files.path)
                 } else {
                     try FileCopy.copy(from, to: destination)
+                    return nil
                 }
             }
             losses += pass.losses
@@ -440,11 +441,18 @@ extension Migrator {
     /// the store, whose pages of those tables it copies last (``StoreLock/copyStore(to:tablesLast:)``): the
     /// search, the step's counts and phase 1 then read them one after the other, while the file cache still
     /// holds them, instead of once before the copy and again after it on a store larger than the cache.
-    func checkRebuiltRowsPlaceable(_ plan: MigrationPlan, lock: StoreLock, path: String) throws(RemodelError) {
-        guard !options.checksEverything else { return }
+    /// - Returns: What that read counted besides (``SourceCensus``), for the first step's counts; nil when
+    ///   everything was searched at planning (``MigrationOptions/checksEverything``).
+    func checkRebuiltRowsPlaceable(_ plan: MigrationPlan, lock: StoreLock, path: String) throws(RemodelError)
+        -> SourceCensus?
+    {
+        guard !options.checksEverything, let first = plan.stepPlans.first else { return nil }
+        let census = SourceCensus(losses: first.losses, layout: first.sourceLayout)
         try lock.withConnection { (store) throws(RemodelError) in
-            try checkEveryRowPlaceable(plan, store: store, path: path, scope: .indexedAnd(plan.tablesRebuiltFrom))
+            try checkEveryRowPlaceable(
+                plan, store: store, path: path, scope: .indexedAnd(plan.tablesRebuiltFrom), census: census)
         }
+        return census
     }
 
     /// Refuses a store whose rows a step would read entity by entity while some `_entity` names no entity it
@@ -452,7 +460,8 @@ extension Migrator {
     /// are searched in it (the inspection did, too); a table of one entity is read whole only when the plan
     /// rebuilds it, or everything is checked (``MigrationOptions/checksEverything``).
     private func checkEveryRowPlaceable(
-        _ plan: MigrationPlan, store: SQLiteConnection, path: String, scope: UnplaceableRows.Scope
+        _ plan: MigrationPlan, store: SQLiteConnection, path: String, scope: UnplaceableRows.Scope,
+        census: SourceCensus? = nil
     ) throws(RemodelError) {
         guard let first = plan.stepPlans.first else { return }
         // A table read whole here is read once, page by page, on the connection that holds the lock for the whole
@@ -463,7 +472,7 @@ extension Migrator {
         defer {
             if case .integer(let size) = cacheSize { try? store.execute("PRAGMA cache_size = \(size)") }
         }
-        let drifts = try UnplaceableRows.drifts(on: store, layout: first.sourceLayout, scope: scope)
+        let drifts = try UnplaceableRows.drifts(on: store, layout: first.sourceLayout, scope: scope, census: census)
         guard !drifts.isEmpty else { return }
         throw StoreInspection(
             path: path, state: .schemaDrift(version: plan.sourceVersion, drifts: drifts), modelName: bundle.name,

@@ -25,6 +25,19 @@ public struct ElementSource: Sendable, Hashable {
         var value: String?
         var line: Int32 = -1
         var column: Int32 = 0
+
+        /// Byte for byte (``SQLName/identical(_:_:)``): the pool that shares equal arrays between elements must not
+        /// give `name="Cafe\u{301}"` the array of `name="Caf\u{E9}"`, which Swift's `String` takes for equal.
+        static func == (lhs: Written, rhs: Written) -> Bool {
+            guard lhs.line == rhs.line, lhs.column == rhs.column, SQLName.identical(lhs.name, rhs.name) else {
+                return false
+            }
+            switch (lhs.value, rhs.value) {
+            case (nil, nil): return true
+            case (let left?, let right?): return SQLName.identical(left, right)
+            default: return false
+            }
+        }
     }
 
     /// Creates a source record.

@@ -163,8 +163,10 @@ public struct Entity: Sendable, Hashable {
     }
 
     /// The attribute this entity declares with that name.
-    public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+    public func attribute(named name: String) -> Attribute? { attributes.first { SQLName.identical($0.name, name) } }
 
     /// The relationship this entity declares with that name.
-    public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+    public func relationship(named name: String) -> Relationship? {
+        relationships.first { SQLName.identical($0.name, name) }
+    }
 }

@@ -55,6 +55,8 @@ public struct ModelVersion: Sendable, Hashable {
     /// What stands for each entity's text in the file it was read from, by name (none for a version made in
     /// code, or one that names two entities alike).
     var entityTexts: [String: EntityTextDigest] = [:]
+    /// The elements of the file the reader does not interpret (``OtherElement``), for validate to name.
+    package var otherElements: [OtherElement] = []
 
     /// Whether ``entityHashes`` was computed (tests).
     var hashesAreComputed: Bool { hashes.isComputed }
@@ -77,7 +79,12 @@ public struct ModelVersion: Sendable, Hashable {
         self.indexByName = index
         var children: [String: [Int]] = [:]
         for (position, entity) in entities.enumerated() {
-            if let parent = entity.parentName, parent != entity.name { children[parent, default: []].append(position) }
+            // Under the parent's name only when an entity has it, byte for byte (SQLName.identical): the parent
+            // `parent(of:)` finds.
+            guard let parent = entity.parentName, !SQLName.identical(parent, entity.name),
+                let found = index[parent], SQLName.identical(entities[found].name, parent)
+            else { continue }
+            children[parent, default: []].append(position)
         }
         self.childrenByName = children
     }
@@ -97,13 +104,18 @@ public struct ModelVersion: Sendable, Hashable {
         hasher.combine(source)
     }
 
-    /// The entity with that name (the first, if the file repeats it).
+    /// The entity with that name (the first, if the file repeats it). A name is its scalars, byte for byte
+    /// (DESIGN.md, "Names"): `Cafe` with a combining acute accent does not find `Café` written with U+00E9, which
+    /// Swift's `String` takes for the same text.
     public func entity(named name: String) -> Entity? {
-        indexByName[name].map { entities[$0] }
+        position(ofEntity: name).map { entities[$0] }
     }
 
     /// The position in ``entities`` of the entity with that name (the first, if the file repeats it).
-    func position(ofEntity name: String) -> Int? { indexByName[name] }
+    func position(ofEntity name: String) -> Int? {
+        guard let position = indexByName[name], SQLName.identical(entities[position].name, name) else { return nil }
+        return position
+    }
 
     /// The entity's parent, if it has one that exists.
     public func parent(of entity: Entity) -> Entity? {
@@ -130,7 +142,8 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// Whether `entity` is `ancestor` or inherits from it.
     public func entity(_ entity: Entity, isKindOf ancestor: String) -> Bool {
-        entity.name == ancestor || (entity.parentName != nil && ancestors(of: entity).contains { $0.name == ancestor })
+        SQLName.identical(entity.name, ancestor)
+            || (entity.parentName != nil && ancestors(of: entity).contains { SQLName.identical($0.name, ancestor) })
     }
 
     /// Direct sub-entities, in file order.
@@ -179,14 +192,14 @@ public struct ModelVersion: Sendable, Hashable {
 
     /// The attribute with that name, declared by the entity or inherited.
     public func attribute(named name: String, in entity: Entity) -> Attribute? {
-        guard entity.parentName != nil else { return entity.attributes.first { $0.name == name } }
-        return attributes(of: entity).first { $0.name == name }
+        guard entity.parentName != nil else { return entity.attribute(named: name) }
+        return attributes(of: entity).first { SQLName.identical($0.name, name) }
     }
 
     /// The relationship with that name, declared by the entity or inherited.
     public func relationship(named name: String, in entity: Entity) -> Relationship? {
-        guard entity.parentName != nil else { return entity.relationships.first { $0.name == name } }
-        return relationships(of: entity).first { $0.name == name }
+        guard entity.parentName != nil else { return entity.relationship(named: name) }
+        return relationships(of: entity).first { SQLName.identical($0.name, name) }
     }
 
     /// The inverse of a relationship, if it names one that exists.

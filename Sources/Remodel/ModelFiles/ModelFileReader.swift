@@ -84,7 +84,44 @@ package enum ModelFileReader {
             name: versionName, path: path, entities: entities, composites: composites,
             configurations: configurations, source: tree.source(of: root))
         version.entityTexts = entityTexts(of: tree)
+        version.otherElements = otherElements(of: tree)
         return (version, [])
+    }
+
+    /// The elements the mapping below does not read: under the model (but Xcode's layout), under an entity, and
+    /// under an attribute or a relationship (but `<userInfo>`).
+    private static func otherElements<Tree: ModelElementTree>(of tree: Tree) -> [ModelVersion.OtherElement] {
+        var result: [ModelVersion.OtherElement] = []
+        func add(_ node: Tree.Node, in parent: String) {
+            result.append(
+                ModelVersion.OtherElement(name: tree.name(of: node), parent: parent, source: tree.source(of: node)))
+        }
+        let entityParts: [ModelElementKind] = [
+            .attribute, .relationship, .fetchedProperty, .userInfo, .uniquenessConstraints, .fetchIndex,
+            .compoundIndexes,
+        ]
+        for child in tree.children(of: tree.root) {
+            if tree.isElement(child, .entity) {
+                let entity = tree.value(.name, of: child) ?? ""
+                for part in tree.children(of: child) {
+                    guard !entityParts.contains(where: { tree.isElement(part, $0) }) else {
+                        if tree.isElement(part, .attribute) || tree.isElement(part, .relationship) {
+                            let kind = tree.isElement(part, .attribute) ? "attribute" : "relationship"
+                            for inner in tree.children(of: part) where !tree.isElement(inner, .userInfo) {
+                                add(inner, in: "\(kind) \(entity).\(tree.value(.name, of: part) ?? "")")
+                            }
+                        }
+                        continue
+                    }
+                    add(part, in: "entity \(entity)")
+                }
+            } else if !tree.isElement(child, .composite) && !tree.isElement(child, .configuration)
+                && tree.name(of: child) != "elements"
+            {
+                add(child, in: "model")
+            }
+        }
+        return result
     }
 
     /// What stands for each entity's text in the file, by name: from its `<` to the next element of the model's

@@ -72,6 +72,9 @@ final class ProgressTracker {
         case .finished: step = steps
         default: step = passSteps.map { min($0.lowerBound + stepOfPass.offset, $0.upperBound) } ?? pass
         }
+        // A phase's first report is delivered even when its work starts past 0 (phase 3 passes the entities a
+        // step carried by before its first report): else the phase before it would seem to last until its next.
+        let startsPhase = current.map { $0.step != step || $0.phase != phase } ?? true
         let total = fixedTotal(phase, step: step, total: total)
         let completed = min(max(completed, 0), total)
         let within = total > 0 ? Double(completed) / Double(total) : 1
@@ -91,7 +94,7 @@ final class ProgressTracker {
         let now = clock()
         // Deliver at most ~20 times a second, but always at phase boundaries.
         guard
-            force || phase == .finished || completed == 0 || completed >= total
+            force || startsPhase || phase == .finished || completed == 0 || completed >= total
                 || now - lastDelivery >= 0.05
         else { return }
         lastFraction = fraction

@@ -3,7 +3,7 @@ import Foundation
 /// `remodel validate` as a whole: every model at or under the paths, then
 /// every mapping file found there, read, merged over inference and
 /// type-checked against the bundle its `model` attribute names, then every
-/// bundle's steps, as a migration plans them (``StepValidation``).
+/// bundle's steps, as a migration plans them (`StepValidation`).
 ///
 /// For example:
 /// ```swift

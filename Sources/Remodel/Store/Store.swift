@@ -60,7 +60,12 @@ public final class Store {
     static func open(at path: String, inspected inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError)
         -> Store
     {
-        try open(at: path, version: try openableVersion(inspection, bundle: bundle), bundle: bundle)
+        let store = try open(at: path, version: try openableVersion(inspection, bundle: bundle), bundle: bundle)
+        // A store the bundle adopted by its entity hashes takes the bundle's model name now.
+        if inspection.adoptedModelName != nil {
+            try StoreMetadata.recordAdoption(bundleName: bundle.name, version: store.version, on: store.connection)
+        }
+        return store
     }
 
     /// Opens the store at `path`, known to be at `version` (a launch that has just migrated it there).

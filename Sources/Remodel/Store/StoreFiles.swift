@@ -67,7 +67,7 @@ package struct StoreFiles {
     /// that holds what Remodel does not leave (DESIGN.md, Migration 14): a leftover of an interrupted migration
     /// (the store being built, a step's store, their `-wal`, `-shm`, `-journal`), and with `keepingBackup` the
     /// backup (which may still be a second name of the store, when a migration stopped between keeping it and
-    /// replacing the store), its record and the record's new file.
+    /// replacing the store); the backup's record is the migrator's to check.
     /// - Throws: ``RemodelError/Code/io`` naming the path and what is there.
     func requireOwnFiles(keepingBackup: Bool) throws(RemodelError) {
         for leftover in leftovers() { try FileSystem.requireOwnFile(leftover) }

@@ -105,14 +105,24 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// store with `remodel import-core-data`, or from Swift with `Store.importCoreData(from:bundle:into:version:)`
     /// of the `RemodelCoreData` library.
     public internal(set) var coreDataVersion: String?
+    /// For a store imported from a Core Data store without its model file, which the bundle adopts
+    /// because one of its versions has the store's entity hashes: the model name the import gave it (the
+    /// Core Data store's file name, `Data` for `Data.sqlite`). The store takes the bundle's model name at
+    /// its next write (an open, a launch, a migration). `nil` for any other store.
+    public internal(set) var adoptedModelName: String?
     /// The bundle's path, named in the command the message gives for a Core Data store.
     var bundlePath = ""
 
     /// One sentence saying what the file is and what will happen or what to do (and a second one when
     /// the store has an unfinished transaction).
     public var message: String {
-        guard hasUnfinishedTransaction else { return stateMessage }
-        return stateMessage
+        var text = stateMessage
+        if let adoptedModelName {
+            text +=
+                " It was imported from a Core Data store without its model file, as model \"\(adoptedModelName)\"; its entity hashes are those of this version of \"\(modelName)\", which adopts it: it takes the model name \"\(modelName)\" at its next write."
+        }
+        guard hasUnfinishedTransaction else { return text }
+        return text
             + " A program stopped in the middle of a write to it and left an unfinished transaction in \(path)-journal: this describes the store once that transaction is rolled back, which SQLite does the next time the store is opened for writing (by the app or `remodel migrate`)."
     }
 

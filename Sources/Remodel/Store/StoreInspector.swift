@@ -40,10 +40,11 @@ public enum StoreInspector {
     static func inspect(_ snapshot: StoreSnapshot, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError)
         -> StoreInspection
     {
-        let (state, steps) = try state(snapshot, bundle: bundle, thorough: thorough).state
+        let ((state, steps), metadata) = try state(snapshot, bundle: bundle, thorough: thorough)
         var inspection = StoreInspection(
             path: snapshot.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
             migrationSteps: steps)
+        inspection.adoptedModelName = metadata.flatMap { adoptedVersion($0, in: bundle) != nil ? $0.modelName : nil }
         if case .notRemodelStore = state, let connection = try? snapshot.connection() {
             inspection.coreDataVersion = coreDataVersion(connection, bundle: bundle, path: snapshot.path)
             inspection.bundlePath = bundle.path
@@ -116,6 +117,9 @@ public enum StoreInspector {
         guard metadata.formatVersion <= StoreMetadata.currentFormatVersion else {
             return (.newerFormat(formatVersion: metadata.formatVersion), nil)
         }
+        if let adopted = adoptedVersion(metadata, in: bundle) {
+            return position(of: adopted, .hashes, bundle: bundle, currentIndex: currentIndex)
+        }
         guard !metadata.versionName.isEmpty else {
             let candidates = bundle.versions.filter { $0.entityHashes == metadata.entityHashes }
             guard !candidates.isEmpty else {
@@ -136,6 +140,19 @@ public enum StoreInspector {
         }
         return position(
             of: name, name == metadata.versionName ? .name : .formerName, bundle: bundle, currentIndex: currentIndex)
+    }
+
+    /// The bundle version that adopts a store imported from a Core Data store without its model file
+    /// (``StoreMetadata/coreDataStoreOrigin``), recorded under the Core Data store's file name: the one
+    /// whose entity hashes are the store's (the current version among several), as Core Data matches a
+    /// store to a model by its hashes. `nil` for any other store: a store that records a model name the
+    /// bundle lacks by any other road is another model's, or a newer one, and is refused untouched.
+    static func adoptedVersion(_ metadata: StoreMetadata, in bundle: ModelBundle) -> String? {
+        guard metadata.modelOrigin == StoreMetadata.coreDataStoreOrigin, metadata.modelName != bundle.name,
+            !metadata.entityHashes.isEmpty
+        else { return nil }
+        let names = bundle.versions.filter { $0.entityHashes == metadata.entityHashes }.map(\.name)
+        return names.first { $0 == bundle.currentVersionName } ?? names.last
     }
 
     private static func position(

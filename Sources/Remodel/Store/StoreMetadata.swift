@@ -16,6 +16,12 @@ package struct StoreMetadata: Sendable, Equatable {
     }
 
     static let tableName = "_RemodelMetadata"
+    /// The key recording where a store's model came from, when that matters (``modelOrigin``).
+    static let modelOriginKey = "modelOrigin"
+    /// ``modelOrigin`` of a store imported from a Core Data store without its model file: its model (and
+    /// version) name is the Core Data store's file name, and a bundle whose version has its entity hashes
+    /// adopts it (``StoreInspector/adoptedVersion(_:in:)``).
+    package static let coreDataStoreOrigin = "core-data-store"
     static let currentFormatVersion = 1
     static let entityHashPrefix = "entityHash."
 
@@ -28,7 +34,10 @@ package struct StoreMetadata: Sendable, Equatable {
     /// The model the store carries (``CarriedModel``): the version's `contents` XML, written with the
     /// rest; `nil` when read (``read(from:)`` leaves it unread: launch does not need it) and for a version
     /// made in memory, whose store then carries none.
-    var carriedContents: String?
+    package var carriedContents: String?
+    /// Where the model came from: ``coreDataStoreOrigin`` for a store imported from a Core Data store
+    /// without its model file, `nil` for every other store (the key is then absent).
+    package var modelOrigin: String?
 
     /// The metadata of a store newly created at a version.
     package init(modelName: String, version: ModelVersion, history: [HistoryEntry]) {
@@ -98,11 +107,11 @@ package struct StoreMetadata: Sendable, Equatable {
         } catch {
             return .failure(.malformed("its history is not readable: \(error.message)"))
         }
-        return .success(
-            StoreMetadata(
-                formatVersion: formatVersion, modelName: modelName, versionName: versionName,
-                modelHash: values["modelHash"] ?? "",
-                entityHashes: hashes, history: history))
+        var metadata = StoreMetadata(
+            formatVersion: formatVersion, modelName: modelName, versionName: versionName,
+            modelHash: values["modelHash"] ?? "", entityHashes: hashes, history: history)
+        metadata.modelOrigin = values[modelOriginKey]
+        return .success(metadata)
     }
 
     /// Creates the table if needed and writes every key, replacing what was there.
@@ -117,6 +126,7 @@ package struct StoreMetadata: Sendable, Equatable {
         ]
         rows += entityHashes.sorted { $0.key < $1.key }.map { (Self.entityHashPrefix + $0.key, $0.value) }
         if let carriedContents { rows.append((CarriedModel.key, carriedContents)) }
+        if let modelOrigin { rows.append((Self.modelOriginKey, modelOrigin)) }
         for (key, value) in rows {
             try insert.bind([.text(key), .text(value)])
             try insert.step()
@@ -124,6 +134,36 @@ package struct StoreMetadata: Sendable, Equatable {
         // A migrated store is a copy of its source: the source version's model must not stay behind.
         if carriedContents == nil {
             try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(CarriedModel.key)])
+        }
+        // Nor the origin of a model the store no longer has under that name.
+        if modelOrigin == nil {
+            try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(Self.modelOriginKey)])
+        }
+    }
+
+    /// Records that the store is now a store of `bundleName` at `version`, adopted by its entity hashes
+    /// (``StoreInspector/adoptedVersion(_:in:)``): its model's name, version name and model hash, and the
+    /// version's own `contents` XML as the model it carries (the text it was imported with when the
+    /// version was made in memory); the origin dropped.
+    static func recordAdoption(bundleName: String, version: ModelVersion, on connection: SQLiteConnection)
+        throws(RemodelError)
+    {
+        let table = quoteIdentifier(tableName)
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try connection.run(
+                "INSERT OR REPLACE INTO \(table) (key, value) VALUES ('modelName', ?), ('versionName', ?), ('modelHash', ?)",
+                [.text(bundleName), .text(version.name), .text(version.modelHash)])
+            if let contents = CarriedModel.contents(of: version) {
+                try connection.run(
+                    "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)",
+                    [.text(CarriedModel.key), .text(contents)])
+            }
+            try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(modelOriginKey)])
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 

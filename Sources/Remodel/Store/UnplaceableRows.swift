@@ -34,9 +34,12 @@ enum UnplaceableRows {
 
     /// The rows of the store on `connection` that `layout` (its version) cannot place, as drift, tables in
     /// layout order.
-    static func drifts(on connection: SQLiteConnection, layout: StoreLayout, scope: Scope) throws(RemodelError)
-        -> [SchemaDrift]
-    {
+    ///
+    /// With a `census`, a table read whole is read once for the census's counts too, and a second time only when
+    /// it has a stray row, to name it.
+    static func drifts(
+        on connection: SQLiteConnection, layout: StoreLayout, scope: Scope, census: SourceCensus? = nil
+    ) throws(RemodelError) -> [SchemaDrift] {
         let indexed = try tablesWithEntityIndex(on: connection)
         var drifts: [SchemaDrift] = []
         for table in layout.tables {
@@ -45,6 +48,11 @@ enum UnplaceableRows {
             if indexed.contains(table.name.lowercased()) {
                 strays = try seekStrays(table.name, concrete: concrete, on: connection)
             } else if scope.reads(table.name) {
+                if let census, concrete.count == 1,
+                    try !census.take(table.name, entity: concrete[0], on: connection)
+                {
+                    continue
+                }
                 strays = try scanStrays(table.name, concrete: concrete, on: connection)
             } else {
                 continue

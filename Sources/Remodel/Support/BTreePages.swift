@@ -12,12 +12,24 @@
 /// Overflow pages (values too large for a leaf) are named only in the leaves, and so are left out. The answer
 /// orders work (which pages a copy writes last, see ``FileCopy``), never what is copied: a file it cannot make
 /// sense of gives `nil`, and a wrong answer can only change the order.
+///
+/// The leaves are kept as runs of neighbouring pages, at most ``maximumRuns`` of them: past that, runs are joined
+/// across the smallest gaps (pages of other trees between them join the answer), so that the memory the answer
+/// takes does not grow with the table (a set of every leaf of a 13 GB store's table took tens of MiB).
 enum BTreePages {
+    /// The most runs of pages an answer holds (16 bytes each).
+    static let maximumRuns = 1 << 14
+
     /// The pages of the b-trees whose root pages are `roots`, in the file open on `descriptor` (pages of
-    /// `pageSize` bytes; `pageCount` of them), ascending; `nil` when a page is not what a b-tree's page is
-    /// (the file changed, or is not an SQLite database).
-    static func pages(roots: [Int], descriptor: Int32, pageSize: Int, pageCount: Int) -> [Int]? {
-        var found = Set<Int>()
+    /// `pageSize` bytes; `pageCount` of them), as ascending runs of page numbers (1-based), at most
+    /// `maximumRuns` of them; `nil` when a page is not what a b-tree's page is (the file changed, or is not an
+    /// SQLite database).
+    static func pages(
+        roots: [Int], descriptor: Int32, pageSize: Int, pageCount: Int, maximumRuns: Int = maximumRuns
+    ) -> [ClosedRange<Int>]? {
+        // Interior pages, each read once: a page met twice is a cycle, no b-tree.
+        var interior = Set<Int>()
+        var runs = PageRuns(maximum: maximumRuns)
         var buffer = [UInt8](repeating: 0, count: pageSize)
         // Reads a page, and names its children when it is an interior page: nil when it is no b-tree page.
         func children(of page: Int) -> [Int]?? {
@@ -48,32 +60,38 @@ enum BTreePages {
         for root in roots {
             var level = [root]
             while !level.isEmpty {
-                guard level.allSatisfy({ found.insert($0).inserted }) else { return nil }
+                guard level.allSatisfy({ interior.insert($0).inserted }) else { return nil }
                 var next: [Int] = []
                 var leaves = 0
+                // Every leaf is at the same depth: when the level's first grandchild is a leaf, all its children
+                // are, and none needs reading (nor keeping: they go to the runs as they are named).
+                var childrenAreLeaves: Bool?
                 for page in level {
+                    runs.add(page)
                     switch children(of: page) {
                     case .none: return nil
                     case .some(.none): leaves += 1
-                    case .some(.some(let list)): next += list
+                    case .some(.some(let list)):
+                        if childrenAreLeaves == nil {
+                            switch children(of: list[0]) {
+                            case .none: return nil
+                            case .some(.none): childrenAreLeaves = true
+                            case .some(.some): childrenAreLeaves = false
+                            }
+                        }
+                        if childrenAreLeaves == true {
+                            guard list.allSatisfy({ $0 >= 1 && $0 <= pageCount }) else { return nil }
+                            for leaf in list { runs.add(leaf) }
+                        } else {
+                            next += list
+                        }
                     }
                 }
                 guard leaves == 0 || leaves == level.count else { return nil }
-                guard let first = next.first else { break }
-                // Every leaf is at the same depth: when one child is a leaf, all are, and none needs reading.
-                switch children(of: first) {
-                case .none: return nil
-                case .some(.none):
-                    guard next.allSatisfy({ $0 >= 1 && $0 <= pageCount && found.insert($0).inserted }) else {
-                        return nil
-                    }
-                    level = []
-                case .some(.some):
-                    level = next
-                }
+                level = next
             }
         }
-        return found.sorted()
+        return runs.finished()
     }
 
     /// The big-endian 32-bit page number at `offset`.
@@ -81,17 +99,53 @@ enum BTreePages {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// `pages` as byte ranges of the file, neighbours joined.
-    static func byteRanges(of pages: [Int], pageSize: Int) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        for page in pages {
-            let start = (page - 1) * pageSize
-            if let last = ranges.last, last.upperBound == start {
-                ranges[ranges.count - 1] = last.lowerBound..<start + pageSize
-            } else {
-                ranges.append(start..<start + pageSize)
-            }
+    /// Runs of pages as byte ranges of the file.
+    static func byteRanges(of runs: [ClosedRange<Int>], pageSize: Int) -> [Range<Int>] {
+        runs.map { ($0.lowerBound - 1) * pageSize..<$0.upperBound * pageSize }
+    }
+}
+
+/// Page numbers gathered as runs of neighbours, at most `maximum` runs: past that, the runs are sorted and
+/// joined across the smallest gaps until half remain.
+struct PageRuns {
+    let maximum: Int
+    private(set) var runs: [ClosedRange<Int>] = []
+
+    init(maximum: Int) {
+        self.maximum = max(maximum, 2)
+    }
+
+    mutating func add(_ page: Int) {
+        if let last = runs.last, last.upperBound + 1 == page {
+            runs[runs.count - 1] = last.lowerBound...page
+            return
         }
-        return ranges
+        runs.append(page...page)
+        if runs.count > maximum { join(downTo: maximum / 2) }
+    }
+
+    /// The runs in ascending order, overlapping and neighbouring ones joined.
+    mutating func finished() -> [ClosedRange<Int>] {
+        join(downTo: maximum)
+        return runs
+    }
+
+    /// Sorts the runs, joins those that touch, then those across the smallest gaps until at most `count` remain.
+    private mutating func join(downTo count: Int) {
+        runs.sort { $0.lowerBound < $1.lowerBound }
+        var gap = 0
+        repeat {
+            var joined: [ClosedRange<Int>] = []
+            joined.reserveCapacity(runs.count)
+            for run in runs {
+                if let last = joined.last, run.lowerBound <= last.upperBound + 1 + gap {
+                    joined[joined.count - 1] = last.lowerBound...max(last.upperBound, run.upperBound)
+                } else {
+                    joined.append(run)
+                }
+            }
+            runs = joined
+            gap = gap == 0 ? 1 : gap * 2
+        } while runs.count > count
     }
 }

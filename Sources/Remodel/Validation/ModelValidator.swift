@@ -62,6 +62,7 @@ package enum ModelValidator {
         RelationshipRules.check(version, into: &list)
         ConstraintRules.check(version, into: &list, scope: &scope)
         DerivationRules.check(version, into: &list)
+        FormatRules.check(version, into: &list)
     }
 
     /// The entities a bundle's gate found without errors in one version, by what the per-entity rules read: the

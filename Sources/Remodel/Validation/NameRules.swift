@@ -1,7 +1,7 @@
 /// Rules about names: identifiers, reserved names, duplicates, clashes and Xcode's conventions.
 enum NameRules {
     static func check(_ version: ModelVersion, into list: inout DiagnosticList, scope: inout EntityScope) {
-        var seenEntities: Set<String> = []
+        var seenEntities: [String: String] = [:]
         for (position, entity) in version.entities.enumerated() {
             // Where the name is and how a message names it are worked out only for a message: a long history's versions
             // are all checked, and nearly every name passes.
@@ -15,11 +15,21 @@ enum NameRules {
                     "entity '\(entity.name)' should start with an uppercase letter, as Xcode expects; rename it to '\(capitalized(entity.name))'",
                     at: location())
             }
-            if !entity.name.isEmpty, !seenEntities.insert(entity.name).inserted {
-                list.report(
-                    .duplicateEntity,
-                    "entity '\(entity.name)' is defined twice in version '\(version.name)'; rename or remove one of them",
-                    at: location())
+            // Swift's `String` takes canonically equivalent spellings for one; a name is its scalars (SQLName).
+            if !entity.name.isEmpty, let earlier = seenEntities[entity.name] {
+                if SQLName.identical(earlier, entity.name) {
+                    list.report(
+                        .duplicateEntity,
+                        "entity '\(entity.name)' is defined twice in version '\(version.name)'; rename or remove one of them",
+                        at: location())
+                } else {
+                    list.report(
+                        .equivalentNames,
+                        "entity '\(entity.name)' and entity '\(earlier)' of version '\(version.name)' \(lookAlike(entity.name, earlier))",
+                        at: location())
+                }
+            } else if !entity.name.isEmpty {
+                seenEntities[entity.name] = entity.name
             }
             scope.check(position, &list) { checkProperties(of: entity, in: version, into: &$0) }
         }
@@ -82,6 +92,13 @@ enum NameRules {
                     at: property.nameLocation)
             }
             guard !property.name.isEmpty else { continue }
+            if let previous = earlier[property.name], !SQLName.identical(previous.name, property.name) {
+                list.report(
+                    .equivalentNames,
+                    "\(described()) and \(previous.kind.rawValue) '\(entity.name).\(previous.name)' \(lookAlike(property.name, previous.name))",
+                    at: property.nameLocation)
+                continue
+            }
             if let previous = earlier[property.name] {
                 if previous.kind == property.kind {
                     list.report(
@@ -99,7 +116,12 @@ enum NameRules {
             earlier[property.name] = property
             for (ancestor, properties) in inherited {
                 guard let parentProperty = properties.first(where: { $0.name == property.name }) else { continue }
-                if parentProperty.kind == property.kind {
+                if !SQLName.identical(parentProperty.name, property.name) {
+                    list.report(
+                        .equivalentNames,
+                        "\(described()) and \(parentProperty.kind.rawValue) '\(ancestor.name).\(parentProperty.name)', which '\(entity.name)' inherits, \(lookAlike(property.name, parentProperty.name))",
+                        at: property.nameLocation)
+                } else if parentProperty.kind == property.kind {
                     list.report(
                         .duplicateProperty,
                         "\(described()) redefines \(parentProperty.kind.rawValue) '\(property.name)' that '\(entity.name)' inherits from '\(ancestor.name)'; remove it from '\(entity.name)' or rename it",
@@ -115,25 +137,18 @@ enum NameRules {
         }
     }
 
-    /// Letters, digits and underscores, not starting with a digit.
-    static func isIdentifier(_ name: String) -> Bool {
-        if let ascii = asciiIdentifier(name) { return ascii }
-        guard let first = name.first, first == "_" || first.isLetter else { return false }
-        return name.allSatisfy { $0 == "_" || $0.isLetter || ($0.isASCII && $0.isNumber) }
-    }
+    /// Letters, combining marks, digits and `_`, starting with a letter or `_`: the one definition
+    /// (``SQLName/isIdentifier(_:)``), which expressions and mapping files read names by too.
+    static func isIdentifier(_ name: String) -> Bool { SQLName.isIdentifier(name) }
 
-    /// ``isIdentifier(_:)`` byte by byte for a name of ASCII alone (nearly every name: walking its characters
-    /// breaks graphemes, a third of checking a long history's names), or nil for another name.
-    private static func asciiIdentifier(_ name: String) -> Bool? {
-        var count = 0
-        for byte in name.utf8 {
-            guard byte < 0x80 else { return nil }
-            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            guard byte == UInt8(ascii: "_") || letter || (digit && count > 0) else { return false }
-            count += 1
+    /// What to say of two names Swift's `String` takes for one and Core Data and SQLite keep apart.
+    private static func lookAlike(_ name: String, _ other: String) -> String {
+        let spell = { (text: String) in
+            text.unicodeScalars.map { $0.isASCII ? String($0) : "U+\(String($0.value, radix: 16, uppercase: true))" }
+                .joined(separator: " ")
         }
-        return count > 0
+        return
+            "are two names that look alike (\(spell(name)) and \(spell(other))): Core Data and SQLite keep them apart, but a model that has both is one Remodel cannot read without mixing them up; rename one of them"
     }
 
     private static func capitalized(_ name: String) -> String {

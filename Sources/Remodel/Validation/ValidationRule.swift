@@ -48,6 +48,11 @@ extension ValidationRule {
     static let duplicateProperty = ValidationRule(
         id: .duplicateProperty, severity: .error,
         summary: "An entity declares a property twice, or redefines a property it inherits.")
+    static let equivalentNames = ValidationRule(
+        id: .equivalentNames, severity: .error,
+        summary:
+            "Two entities of one version, or two properties of one entity, have names that are two to Core Data and SQLite but look alike (an accented letter written as one scalar in one and as a letter and a combining mark in the other)."
+    )
     static let propertyNameClash = ValidationRule(
         id: .propertyNameClash, severity: .error,
         summary:
@@ -172,17 +177,44 @@ extension ValidationRule {
             "A derivation that has no effect: an expression on an attribute that is not derived, a derived transient attribute, or a default value of a derived attribute."
     )
 
+    // MARK: - What a model states that Remodel does not implement
+
+    static let ignoredPlatformOption = ValidationRule(
+        id: .ignoredPlatformOption, severity: .warning,
+        summary:
+            "A property asks for an Apple platform service Remodel has no counterpart of: Spotlight (spotlightIndexingEnabled, storedInTruthFile), persistent history (preserveAfterDeletion), CloudKit encryption (allowsCloudEncryption)."
+    )
+    static let ignoredFetchedProperty = ValidationRule(
+        id: .ignoredFetchedProperty, severity: .warning,
+        summary: "A fetched property: Remodel stores nothing for it and the generated records have no property for it.")
+    static let ignoredFetchRequest = ValidationRule(
+        id: .ignoredFetchRequest, severity: .warning,
+        summary: "A fetch request template in the model: Remodel ignores it.")
+    static let ignoredFetchIndexElement = ValidationRule(
+        id: .ignoredFetchIndexElement, severity: .warning,
+        summary:
+            "A fetch index element given by an expression (the index is not created) or an R-tree index (created as an ordinary index)."
+    )
+    static let unknownModelAttribute = ValidationRule(
+        id: .unknownModelAttribute, severity: .warning,
+        summary: "An XML attribute of a model element that Remodel does not know: kept as read, no effect.")
+    static let unknownModelElement = ValidationRule(
+        id: .unknownModelElement, severity: .warning,
+        summary: "An element of a model file that Remodel does not know: kept as read, no effect.")
+
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
         malformedXML, wrongRoot, unreadableModel, unsupportedLegacyModel, missingCurrentVersion, versionOrderUnknown,
-        versionOrderIncomplete, invalidName, reservedName, duplicateEntity, duplicateProperty, propertyNameClash,
-        entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, compositeCycle, compositeMember,
-        transformableWithoutTransformer,
+        versionOrderIncomplete, invalidName, reservedName, duplicateEntity, duplicateProperty, equivalentNames,
+        propertyNameClash, entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, compositeCycle,
+        compositeMember, transformableWithoutTransformer,
         invalidDefaultValue, invalidValueBound, booleanWordForNumber, minGreaterThanMax, invalidRegularExpression,
         unknownDeletionRule, missingDestination, missingInverse, inverseMismatch, inverseEntityMismatch, invalidCount,
         minCountGreaterThanMaxCount, noInverse, denyWithoutInverse, missingParentEntity, inheritanceCycle,
         unknownConstraintProperty, unknownIndexProperty, identicalVersionHash, currentVersionNotLast,
         derivationMissing, derivationSyntax, derivationInvalid, derivationUnsupported, derivationIgnored,
+        ignoredPlatformOption, ignoredFetchedProperty, ignoredFetchRequest,
+        ignoredFetchIndexElement, unknownModelAttribute, unknownModelElement,
     ]
 
     /// Each rule's summary by id, for output formats that describe the rules they use.

@@ -85,13 +85,44 @@ package enum CoreDataName {
         return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// Whether `name` is `Z_<n><RELATIONSHIP>`, a join table or join column named after a relationship
-    /// whatever the entity number (`Z_1BOOKS`, `Z_2BOOKS`).
+    /// The number Core Data added to `name` to make `found` unique: 0 when `found` is `name` itself
+    /// (compared as SQLite compares names), 1 for `ZTEXT1` after `ZTEXT`, `nil` when `found` is not `name`
+    /// followed by ASCII digits. A name Core Data made is matched this way, never predicted: which property
+    /// gets the number changes between OS releases.
+    package static func suffix(of found: String, after name: String) -> Int? {
+        let upper = normalized(found).utf8
+        let key = normalized(name).utf8
+        guard upper.starts(with: key) else { return nil }
+        let digits = upper.dropFirst(key.count)
+        if digits.isEmpty { return 0 }
+        guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
+    /// A join table's or join column's name read against a relationship's: `Z_<n><RELATIONSHIP><suffix>`
+    /// (`Z_23USERS1` for `users`: number 23, suffix 1), whatever the entity number and the suffix.
+    package static func joinName(_ found: String, of relationship: String) -> (number: Int64, suffix: Int)? {
+        let upper = normalized(found).utf8
+        guard upper.starts(with: "Z_".utf8) else { return nil }
+        let rest = upper.dropFirst(2)
+        let digits = rest.prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard !digits.isEmpty, let number = Int64(String(decoding: digits, as: UTF8.self)),
+            let suffix = suffix(of: String(decoding: rest.dropFirst(digits.count), as: UTF8.self), after: relationship)
+        else { return nil }
+        return (number, suffix)
+    }
+
+    /// Whether `name` is `Z_<n><RELATIONSHIP>` or that with a number Core Data added, a join table or join
+    /// column named after a relationship whatever the entity number (`Z_1BOOKS`, `Z_23USERS1`).
     package static func isNumbered(_ name: String, after relationship: String) -> Bool {
-        let upper = normalized(name)
-        let key = normalized(relationship)
-        guard upper.hasPrefix("Z_"), upper.hasSuffix(key) else { return false }
-        let digits = upper.dropFirst(2).dropLast(key.count)
-        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+        joinName(name, of: relationship) != nil
+    }
+
+    /// `name` without the ASCII digits it ends with (`ZTEXT1` → `ZTEXT`): the columns sharing it may be one
+    /// name Core Data numbered to keep them apart.
+    package static func withoutSuffix(_ name: String) -> String {
+        let upper = normalized(name).utf8
+        let digits = upper.reversed().prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+        return String(decoding: upper.dropLast(digits), as: UTF8.self)
     }
 }

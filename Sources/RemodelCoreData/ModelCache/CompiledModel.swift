@@ -17,6 +17,13 @@ struct CompiledModel: Sendable, Hashable {
     struct Failure: Error, Sendable, Hashable {
         /// What is wrong, such as `entity Car: NSProperties is not a dictionary`.
         var message: String
+        /// The class Remodel does not read, when that is the reason (the bytes are fine): not damage.
+        var unreadClass: String? = nil
+
+        /// A class Remodel does not read, where it is (`entity Car's property trips`).
+        static func unread(_ className: String, at place: String) -> Failure {
+            Failure(message: "\(place) is an \(className), a class Remodel does not read", unreadClass: className)
+        }
     }
 
     /// An entity with the properties it declares (not those it inherits).
@@ -85,8 +92,10 @@ struct CompiledModel: Sendable, Hashable {
         /// name its `<composite>` gets (``CompiledModel/nameComposites()``).
         var elements: [Attribute] = []
         var compositeName: String?
-        /// An `NSDerivedAttributeDescription`'s expression, as a `contents` file writes it.
+        /// A derived attribute's expression (`NSDerivedAttributeDescription`), in Foundation's format syntax.
         var derivationExpression: String?
+        /// The classes of the attribute's parts Remodel does not read (a derivation's `NSSubqueryExpression`).
+        var unreadClasses: [String] = []
     }
 
     struct Relationship: Sendable, Hashable {
@@ -108,6 +117,8 @@ struct CompiledModel: Sendable, Hashable {
 
     /// Every entity, by name.
     var entities: [Entity]
+    /// The names of the fetch request templates (`NSFetchRequestTemplates`), kept by Core Data, not stored data.
+    var fetchRequestNames: [String] = []
     /// `NSVersionIdentifiers` (Xcode's "Model Version Identifier"), sorted.
     var versionIdentifiers: [String]
     /// The composites the attributes use, by the names ``nameComposites()`` gives them, in name order.
@@ -147,6 +158,16 @@ struct CompiledModel: Sendable, Hashable {
     init(entities: [Entity], versionIdentifiers: [String]) {
         self.entities = entities
         self.versionIdentifiers = versionIdentifiers
+    }
+
+    /// What the archive holds that Remodel does not read, one phrase each (`NSSubqueryExpression in
+    /// Author.recent's derivation`): said, never taken for damage.
+    var unread: [String] {
+        entities.flatMap { entity in
+            entity.attributes.flatMap { attribute in
+                attribute.unreadClasses.map { "\($0) in \(entity.name).\(attribute.name)" }
+            }
+        }
     }
 
     /// The entity named `name`.

@@ -33,18 +33,22 @@ struct CompiledModelDecoder {
     }
 
     func model() throws(Failure) -> CompiledModel {
-        guard case .object(let root) = try resolve({ () throws(KeyedArchive.Failure) in try archive.root() }),
-            root.className == "NSManagedObjectModel"
-        else {
+        guard case .object(let root) = try resolve({ () throws(KeyedArchive.Failure) in try archive.root() }) else {
             throw Failure(message: "the archive's root is not an NSManagedObjectModel")
+        }
+        guard root.className == "NSManagedObjectModel" else {
+            throw Failure.unread(root.className, at: "the archive's root")
         }
         guard let entitiesValue = try value(root, "NSEntities") else {
             throw Failure(message: "the model has no NSEntities")
         }
         var compiled: [(entity: CompiledModel.Entity, properties: Set<String>, parent: String?)] = []
         for (key, value) in try dictionary(entitiesValue, what: "the model's NSEntities") {
-            guard case .object(let object) = value, object.className == "NSEntityDescription" else {
+            guard case .object(let object) = value else {
                 throw Failure(message: "NSEntities[\(key)] is not an NSEntityDescription")
+            }
+            guard object.className == "NSEntityDescription" else {
+                throw Failure.unread(object.className, at: "NSEntities[\(key)]")
             }
             compiled.append(try entity(object))
         }
@@ -83,6 +87,9 @@ struct CompiledModelDecoder {
         var model = CompiledModel(
             entities: entities.sorted { $0.name < $1.name }, versionIdentifiers: identifiers.sorted())
         model.nameComposites()
+        if let templates = try value(root, "NSFetchRequestTemplates") {
+            model.fetchRequestNames = try dictionary(templates, what: "NSFetchRequestTemplates").map(\.0).sorted()
+        }
         return model
     }
 
@@ -115,20 +122,10 @@ struct CompiledModelDecoder {
                     throw Failure(message: "entity \(name)'s property \(key) is not a property description")
                 }
                 names.insert(key)
-                switch description.className {
-                case "NSAttributeDescription", "NSDerivedAttributeDescription":
-                    entity.attributes.append(try attribute(description, named: key, in: name))
-                case "NSCompositeAttributeDescription":
-                    entity.attributes.append(try compositeAttribute(description, named: key, in: name, depth: 0))
-                case "NSRelationshipDescription":
-                    entity.relationships.append(try relationship(description, named: key, in: name))
-                case "NSFetchedPropertyDescription":
-                    names.remove(key)  // a fetch request, nothing stored
-                default:
-                    throw Failure(
-                        message:
-                            "entity \(name)'s property \(key) is an \(description.className), which Remodel does not read"
-                    )
+                switch try self.property(description, named: key, in: name) {
+                case .attribute(let attribute): entity.attributes.append(attribute)
+                case .relationship(let relationship): entity.relationships.append(relationship)
+                case .fetched: names.remove(key)  // a fetch request, nothing stored
                 }
             }
         }
@@ -162,6 +159,43 @@ struct CompiledModelDecoder {
             }
             entity.fetchIndexes.remove(at: synthesized)
             if entity.fetchIndexes.contains(where: single) { entity.attributes[position].isIndexed = false }
+        }
+    }
+
+    /// What a property description is.
+    private enum Property {
+        case attribute(CompiledModel.Attribute)
+        case relationship(CompiledModel.Relationship)
+        /// A fetched property: a fetch request, nothing stored.
+        case fetched
+    }
+
+    /// Reads a property description of any class Core Data archives in `NSProperties`. A sub-entity's copy
+    /// of what it inherits may be an `_NSPropertyDescriptionProxy` (framework 640–641: wire's stores),
+    /// whose `NSUnderlyingProperty` is the description and `NSEntityDescription` the sub-entity.
+    private func property(_ description: ArchivedObject, named key: String, in entity: String, proxied: Bool = false)
+        throws(Failure) -> Property
+    {
+        switch description.className {
+        case "NSAttributeDescription":
+            return .attribute(try attribute(description, named: key, in: entity))
+        case "NSDerivedAttributeDescription":
+            var attribute = try attribute(description, named: key, in: entity)
+            try derivation(of: description, into: &attribute, in: entity)
+            return .attribute(attribute)
+        case "NSCompositeAttributeDescription":
+            return .attribute(try compositeAttribute(description, named: key, in: entity, depth: 0))
+        case "NSRelationshipDescription":
+            return .relationship(try relationship(description, named: key, in: entity))
+        case "NSFetchedPropertyDescription":
+            return .fetched
+        case "_NSPropertyDescriptionProxy" where !proxied:
+            guard case .object(let underlying)? = try value(description, "NSUnderlyingProperty") else {
+                throw Failure(message: "entity \(entity)'s property \(key) is a proxy without NSUnderlyingProperty")
+            }
+            return try property(underlying, named: key, in: entity, proxied: true)
+        default:
+            throw Failure.unread(description.className, at: "entity \(entity)'s property \(key)")
         }
     }
 

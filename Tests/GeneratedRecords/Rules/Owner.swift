@@ -31,7 +31,7 @@ public struct Owner: Identifiable, Hashable, Sendable, FetchableRecord, MutableP
     /// The table holding the entity's objects.
     public static let databaseTableName = "Owner"
     /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name"), Column("since"), Column("budget"), Column("badge"), Column("partner").forKey("partner_pk"), Column("pass").forKey("pass_pk"), Column("favorite").forKey("favorite_pk")] }
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("name"), Column("since"), Column("budget"), Column("badge"), Column("shelfCount"), Column("budgetShown"), Column("partner").forKey("partner_pk"), Column("pass").forKey("pass_pk"), Column("favorite").forKey("favorite_pk")] }
 
     /// The object's key (`_pk`): nil until it is inserted.
     public var id: Key?
@@ -47,6 +47,11 @@ public struct Owner: Identifiable, Hashable, Sendable, FetchableRecord, MutableP
     var _budget: RulesSchema.StoredDecimal?
     /// `badge`: Binary, optional.
     public var badge: Data?
+    /// `shelfCount`: Integer 64, optional, derived (`shelves.@count`): computed by the store, never written by the record; nil until the object is read, and as it was read until it is read again.
+    public private(set) var shelfCount: Int64?
+    /// `budgetShown`: Decimal, optional, derived (`budget`): computed by the store, never written by the record; nil until the object is read, and as it was read until it is read again.
+    public var budgetShown: Decimal? { _budgetShown?.value }
+    private(set) var _budgetShown: RulesSchema.StoredDecimal?
     /// The key of the `partner` relationship's Owner (column `partner`).
     public var partner: Owner.Key?
     /// The key of the `pass` relationship's Pass (column `pass`).
@@ -61,6 +66,8 @@ public struct Owner: Identifiable, Hashable, Sendable, FetchableRecord, MutableP
         self.since = since
         self._budget = budget.map(RulesSchema.StoredDecimal.init)
         self.badge = badge
+        self.shelfCount = nil
+        self._budgetShown = nil
         self.partner = partner
         self.pass = pass
         self.favorite = favorite
@@ -73,6 +80,8 @@ public struct Owner: Identifiable, Hashable, Sendable, FetchableRecord, MutableP
         public static let since = Column("since")
         public static let budget = Column("budget")
         public static let badge = Column("badge")
+        public static let shelfCount = Column("shelfCount")
+        public static let budgetShown = Column("budgetShown")
         public static let partner = Column("partner")
         public static let pass = Column("pass")
         public static let favorite = Column("favorite")
@@ -86,9 +95,11 @@ public struct Owner: Identifiable, Hashable, Sendable, FetchableRecord, MutableP
         since = try RulesSchema.date(row, 3, "Owner", "since")
         _budget = try RulesSchema.decimal(row, 4, "Owner", "budget")
         badge = try row.decode(Data?.self, atIndex: 5)
-        partner = try row.decode(Int64?.self, atIndex: 6).map(Owner.Key.init(rawValue:))
-        pass = try row.decode(Int64?.self, atIndex: 7).map(Pass.Key.init(rawValue:))
-        favorite = try row.decode(Int64?.self, atIndex: 8).map(AnyShelf.Key.init(rawValue:))
+        shelfCount = try row.decode(Int64?.self, atIndex: 6)
+        _budgetShown = try RulesSchema.decimal(row, 7, "Owner", "budgetShown")
+        partner = try row.decode(Int64?.self, atIndex: 8).map(Owner.Key.init(rawValue:))
+        pass = try row.decode(Int64?.self, atIndex: 9).map(Pass.Key.init(rawValue:))
+        favorite = try row.decode(Int64?.self, atIndex: 10).map(AnyShelf.Key.init(rawValue:))
     }
 }
 
@@ -101,6 +112,8 @@ extension Owner: Codable {
         since = try container.decodeIfPresent(Date.self, forKey: "since")
         _budget = try container.decodeIfPresent(RulesSchema.StoredDecimal.self, forKey: "budget")
         badge = try container.decodeIfPresent(Data.self, forKey: "badge")
+        shelfCount = try container.decodeIfPresent(Int64.self, forKey: "shelfCount")
+        _budgetShown = try container.decodeIfPresent(RulesSchema.StoredDecimal.self, forKey: "budgetShown")
         partner = try container.decodeIfPresent(Owner.Key.self, forKey: "partner_pk")
         pass = try container.decodeIfPresent(Pass.Key.self, forKey: "pass_pk")
         favorite = try container.decodeIfPresent(AnyShelf.Key.self, forKey: "favorite_pk")
@@ -114,6 +127,8 @@ extension Owner: Codable {
         try container.encodeIfPresent(since, forKey: "since")
         try container.encodeIfPresent(budget, forKey: "budget")
         try container.encodeIfPresent(badge, forKey: "badge")
+        try container.encodeIfPresent(shelfCount, forKey: "shelfCount")
+        try container.encodeIfPresent(budgetShown, forKey: "budgetShown")
         try container.encodeIfPresent(partner, forKey: "partner_pk")
         try container.encodeIfPresent(pass, forKey: "pass_pk")
         try container.encodeIfPresent(favorite, forKey: "favorite_pk")
@@ -178,7 +193,7 @@ extension Owner {
             do {
                 _ = try save()
             } catch let error as DatabaseError {
-                throw RulesSchema.RecordError.saving(error, "Owner", id?.rawValue, properties: ["name": "name", "since": "since", "budget": "budget", "badge": "badge", "partner": "partner", "pass": "pass", "favorite": "favorite"])
+                throw RulesSchema.RecordError.saving(error, "Owner", id?.rawValue, properties: ["name": "name", "since": "since", "budget": "budget", "badge": "badge", "shelfCount": "shelfCount", "budgetShown": "budgetShown", "partner": "partner", "pass": "pass", "favorite": "favorite"])
             }
             let key = id?.rawValue ?? db.lastInsertedRowID
             if try previous == nil || previous?.decode(Int64?.self, atIndex: 0) != partner?.rawValue {

@@ -19,10 +19,10 @@ public enum RulesSchema {
     public static let entityHashes: [String: String] = [
         "Bookcase": "5e58cb32b0d102824eeee1b0f213c4af1ceb30911b3b302d59d7c65f4f636ed4",
         "Cabinet": "332165502c36c30c71cd883a642bed66c744ac4a5a1971b7a48d942f59f140c4",
-        "Owner": "2ec14ff33d29b429160e199be43e183e3df675cc6dcb38222b85f6d6aa48a4b1",
+        "Owner": "99dd095bcee628ed025f45322961916ca153a049719828b78e1bfeb5210ae85f",
         "Pass": "245d65adfe12ea6f8ae0029e6b851f039ce63e38a787b7011344e58ee72d45cb",
         "Shelf": "47016209064a921a79d5ce4ca1a3d14ec14607c95af19127aa12ccbd1e80d678",
-        "Volume": "65457f591ca0a5bdaedd394174cbe68e25354dd1f2d46419c410d7f3c1fbfc22",
+        "Volume": "c531a96a3d80a03e4e55276e1e9ae07bc9fb8b0b31fabfc16997d760c26590bd",
     ]
     /// One record type per table: `fetchAll(db)` on each reads every object of the store once.
     public static var recordTypes: [any (FetchableRecord & MutablePersistableRecord & TableRecord).Type] { [AnyShelf.self, Owner.self, Pass.self, Volume.self] }
@@ -30,9 +30,9 @@ public enum RulesSchema {
     /// The tables and columns `check(_:)` looks for: each hierarchy table's, then the join tables'.
     static let tables: [(name: String, columns: [String])] = [
         ("Shelf", ["_pk", "_entity", "label", "code", "capacity", "glass", "weight", "locks", "owner"]),
-        ("Owner", ["_pk", "_entity", "name", "since", "budget", "badge", "partner", "pass", "favorite"]),
+        ("Owner", ["_pk", "_entity", "name", "since", "budget", "badge", "shelfCount", "budgetShown", "partner", "pass", "favorite"]),
         ("Pass", ["_pk", "_entity", "number", "holder"]),
-        ("Volume", ["_pk", "_entity", "title", "shelf", "keeper", "_shelf_order"]),
+        ("Volume", ["_pk", "_entity", "title", "heading", "shelfLabel", "shelf", "keeper", "_shelf_order"]),
         ("_Volume_related", ["source", "destination", "source_order", "destination_order"]),
     ]
 

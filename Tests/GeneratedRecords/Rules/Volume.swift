@@ -31,12 +31,16 @@ public struct Volume: Identifiable, Hashable, Sendable, FetchableRecord, Mutable
     /// The table holding the entity's objects.
     public static let databaseTableName = "Volume"
     /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("shelf").forKey("shelf_pk"), Column("keeper").forKey("keeper_pk")] }
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("heading"), Column("shelfLabel"), Column("shelf").forKey("shelf_pk"), Column("keeper").forKey("keeper_pk")] }
 
     /// The object's key (`_pk`): nil until it is inserted.
     public var id: Key?
     /// `title`: String.
     public var title: String
+    /// `heading`: String, optional, derived (`title`): computed by the store, never written by the record; nil until the object is read, and as it was read until it is read again.
+    public private(set) var heading: String?
+    /// `shelfLabel`: String, optional, derived (`shelf.label`): computed by the store, never written by the record; nil until the object is read, and as it was read until it is read again.
+    public private(set) var shelfLabel: String?
     /// The key of the `shelf` relationship's Shelf (column `shelf`).
     public var shelf: AnyShelf.Key?
     /// The key of the required `keeper` relationship's Owner (column `keeper`).
@@ -46,6 +50,8 @@ public struct Volume: Identifiable, Hashable, Sendable, FetchableRecord, Mutable
     public init(id: Key? = nil, title: String, shelf: AnyShelf.Key? = nil, keeper: Owner.Key? = nil) {
         self.id = id
         self.title = title
+        self.heading = nil
+        self.shelfLabel = nil
         self.shelf = shelf
         self.keeper = keeper
     }
@@ -54,6 +60,8 @@ public struct Volume: Identifiable, Hashable, Sendable, FetchableRecord, Mutable
     public enum Columns {
         public static let id = Column("_pk")
         public static let title = Column("title")
+        public static let heading = Column("heading")
+        public static let shelfLabel = Column("shelfLabel")
         public static let shelf = Column("shelf")
         public static let keeper = Column("keeper")
     }
@@ -63,8 +71,10 @@ public struct Volume: Identifiable, Hashable, Sendable, FetchableRecord, Mutable
     public init(row: Row) throws {
         id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         title = try RulesSchema.required(try row.decode(String?.self, atIndex: 2), row, "Volume", "title")
-        shelf = try row.decode(Int64?.self, atIndex: 3).map(AnyShelf.Key.init(rawValue:))
-        keeper = try row.decode(Int64?.self, atIndex: 4).map(Owner.Key.init(rawValue:))
+        heading = try row.decode(String?.self, atIndex: 3)
+        shelfLabel = try row.decode(String?.self, atIndex: 4)
+        shelf = try row.decode(Int64?.self, atIndex: 5).map(AnyShelf.Key.init(rawValue:))
+        keeper = try row.decode(Int64?.self, atIndex: 6).map(Owner.Key.init(rawValue:))
     }
 }
 
@@ -74,6 +84,8 @@ extension Volume: Codable {
         let container = try decoder.container(keyedBy: RulesSchema.ColumnKey.self)
         id = try container.decodeIfPresent(Key.self, forKey: "_pk")
         title = try container.decode(String.self, forKey: "title")
+        heading = try container.decodeIfPresent(String.self, forKey: "heading")
+        shelfLabel = try container.decodeIfPresent(String.self, forKey: "shelfLabel")
         shelf = try container.decodeIfPresent(AnyShelf.Key.self, forKey: "shelf_pk")
         keeper = try container.decodeIfPresent(Owner.Key.self, forKey: "keeper_pk")
     }
@@ -83,6 +95,8 @@ extension Volume: Codable {
         var container = encoder.container(keyedBy: RulesSchema.ColumnKey.self)
         try container.encodeIfPresent(id, forKey: "_pk")
         try container.encode(title, forKey: "title")
+        try container.encodeIfPresent(heading, forKey: "heading")
+        try container.encodeIfPresent(shelfLabel, forKey: "shelfLabel")
         try container.encodeIfPresent(shelf, forKey: "shelf_pk")
         try container.encodeIfPresent(keeper, forKey: "keeper_pk")
     }
@@ -130,7 +144,7 @@ extension Volume {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw RulesSchema.RecordError.saving(error, "Volume", id?.rawValue, properties: ["title": "title", "shelf": "shelf", "keeper": "keeper"])
+            throw RulesSchema.RecordError.saving(error, "Volume", id?.rawValue, properties: ["title": "title", "heading": "heading", "shelfLabel": "shelfLabel", "shelf": "shelf", "keeper": "keeper"])
         }
         let key = id?.rawValue ?? db.lastInsertedRowID
         if try previous == nil || previous?.decode(Int64?.self, atIndex: 0) != shelf?.rawValue {

@@ -278,6 +278,18 @@ struct DiagnosticRuleCommandTests {
                     #"<entity name="Pet"><attribute name="address" optional="YES" attributeType="Composite" composite="Address"/></entity>"#
                 ), file: "Composite.xcdatamodel/contents", at: "Address"),
             Case(
+                rule: .compositeCycle, severity: .error,
+                files: model(
+                    "CompositeCycle",
+                    #"<composite name="Place"><attribute name="inner" optional="YES" attributeType="Composite" composite="Place"/></composite><entity name="Pet"><attribute name="place" optional="YES" attributeType="Composite" composite="Place"/></entity>"#
+                ), file: "CompositeCycle.xcdatamodel/contents", at: "Place"),
+            Case(
+                rule: .compositeMember, severity: .error,
+                files: model(
+                    "CompositeMember",
+                    #"<composite name="Place"><attribute name="scratch" transient="YES" optional="YES" attributeType="String"/></composite><entity name="Pet"><attribute name="place" optional="YES" attributeType="Composite" composite="Place"/></entity>"#
+                ), file: "CompositeMember.xcdatamodel/contents", at: "YES"),
+            Case(
                 rule: .unknownConstraintProperty, severity: .error,
                 files: model(
                     "Constraint",
@@ -294,6 +306,50 @@ struct DiagnosticRuleCommandTests {
                     "FetchIndex",
                     #"<entity name="Pet"><attribute name="name" optional="YES" attributeType="String"/><fetchIndex name="byNickname"><fetchIndexElement property="nickname" type="Binary" order="ascending"/></fetchIndex></entity>"#
                 ), file: "FetchIndex.xcdatamodel/contents", at: "nickname"),
+            // What Remodel does not implement (MODELS.md, "Model features"): at the value, or the element
+            Case(
+                rule: .ignoredPlatformOption, severity: .warning,
+                files: model(
+                    "PlatformOption",
+                    #"<entity name="Place"><attribute name="title" attributeType="String" spotlightIndexingEnabled="YES"/></entity>"#
+                ), file: "PlatformOption.xcdatamodel/contents", at: "YES"),
+            Case(
+                rule: .unknownModelAttribute, severity: .warning,
+                files: model(
+                    "StrangeAttribute",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String" sparkle="on"/></entity>"#
+                ), file: "StrangeAttribute.xcdatamodel/contents", at: "on\"/>"),
+            Case(
+                rule: .unknownModelElement, severity: .warning,
+                files: model(
+                    "UnknownElement",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/><hologram/></entity>"#
+                ), file: "UnknownElement.xcdatamodel/contents", at: "<hologram"),
+            Case(
+                rule: .ignoredFetchedProperty, severity: .warning,
+                files: model(
+                    "FetchedProperty",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/><fetchedProperty name="near" optional="YES"><fetchRequest name="fetchedPropertyFetchRequest" entity="Place"/></fetchedProperty></entity>"#
+                ), file: "FetchedProperty.xcdatamodel/contents", at: "<fetchedProperty"),
+            Case(
+                rule: .ignoredFetchRequest, severity: .warning,
+                files: model(
+                    "FetchRequest",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/></entity><fetchRequest name="Everywhere" entity="Place" predicateString="TRUEPREDICATE"/>"#
+                ), file: "FetchRequest.xcdatamodel/contents", at: "<fetchRequest"),
+            Case(
+                rule: .ignoredFetchIndexElement, severity: .warning,
+                files: model(
+                    "ExpressionIndex",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/><fetchIndex name="byLength"><fetchIndexElement expression="length:(title)" expressionType="Integer 64" type="Binary" order="ascending"/></fetchIndex></entity>"#
+                ), file: "ExpressionIndex.xcdatamodel/contents", at: "length:(title)"),
+            // Two names that look alike (NFD and NFC): at the sub-entity's, written first
+            Case(
+                rule: .equivalentNames, severity: .error,
+                files: model(
+                    "LookAlike",
+                    "<entity name=\"Bar\" parentEntity=\"Shop\"><attribute name=\"cafe\u{301}\" optional=\"YES\" attributeType=\"String\"/></entity><entity name=\"Shop\"><attribute name=\"caf\u{E9}\" optional=\"YES\" attributeType=\"String\"/></entity>"
+                ), file: "LookAlike.xcdatamodel/contents", at: "cafe\u{301}"),
             // Derivation expressions (MODELS.md, "Derived attributes"): at the character at fault inside the expression
             Case(
                 rule: .derivationSyntax, severity: .error,

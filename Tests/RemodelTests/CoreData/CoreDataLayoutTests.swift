@@ -132,7 +132,7 @@ struct CoreDataLayoutTests {
         #expect(error.entity == "Animal" && error.property == "keeper" && error.primaryKey == 5)
         #expect(
             error.message
-                == "Dog Z_PK 5 relationship \"keeper\" names Z_PK 9, but the store has no Keeper with that key; nothing was imported: open the store with the app to repair it"
+                == "a link names an object the store does not have: Dog Z_PK 5 relationship \"keeper\" names Z_PK 9, but the store has no Keeper with that key; nothing was imported: import without them with --dangling-links drop (Core Data turns an object it cannot find into a deleted one when the link is followed), or open the store with the app to repair it"
         )
         let join = try CoreDataStoreBuilder.zoo(
             at: folder.file("Zoo2.sqlite"), extraSQL: ["INSERT INTO Z_4ZONES VALUES (1, 7, 10)"])
@@ -141,7 +141,7 @@ struct CoreDataLayoutTests {
         }
         #expect(
             joinError.message
-                == "the join table of Keeper.zones links Z_PK 7 as a Zone, but the store has no Zone with that key; nothing was imported: open the store with the app to repair it"
+                == "a link names an object the store does not have: Keeper Z_PK 1 relationship \"zones\" links Z_PK 7 as a Zone, but the store has no Zone with that key; nothing was imported: import without them with --dangling-links drop (Core Data turns an object it cannot find into a deleted one when the link is followed), or open the store with the app to repair it"
         )
         #expect(try folder.contents().filter { $0.hasSuffix("remodel.sqlite") }.isEmpty)
     }

@@ -75,6 +75,16 @@ import Testing
         #expect(try store.scalar("PRAGMA integrity_check") == .text("ok"))
         let inspection = try StoreInspector.inspect(path: target, bundle: bundle)
         #expect(inspection.state == .current(version: name), "\(inspection.message)")
+        // The app's own bundle adopts it by its entity hashes, at the version the store was matched to.
+        let app = try ModelBundle(contentsOf: fixture.bundlePath)
+        let adopted = try StoreInspector.inspect(path: target, bundle: app)
+        #expect(adopted.adoptedModelName == name, "\(adopted.message)")
+        switch adopted.state {
+        case .current(let version), .older(let version, _), .newer(let version):
+            #expect(version == fixture.version, "\(adopted.message)")
+        default:
+            Issue.record("not adopted: \(adopted.message)")
+        }
     }
 }
 

@@ -85,7 +85,7 @@ struct CoreDataValueScanTests {
     {
         let importer = CoreDataImporter(
             source: source, models: .bundle(bundle), target: target, requestedVersion: nil,
-            missingExternalData: .refuse, progress: OperationProgressReporter(nil))
+            missingExternalData: .refuse, danglingLinks: .refuse, progress: OperationProgressReporter(nil))
         importer.valueScanPace = pace
         do {
             _ = try importer.run()

@@ -13,16 +13,41 @@ struct ModelCacheWriter {
     private var objects: [Value] = [.string("$null")]
     private var classes: [String: Int] = [:]
 
+    /// The other classes Core Data archives in a compiled model, written where asked.
+    struct Extras {
+        /// A sub-entity's copy of each inherited property as an `_NSPropertyDescriptionProxy` whose
+        /// `NSUnderlyingProperty` is the ancestor's description (framework 640–641).
+        var proxiesForInherited = false
+        /// `NSDerivedAttributeDescription`s: entity, name, and the key path of their `NSKeyPathExpression`.
+        var derived: [(entity: String, name: String, keyPath: String)] = []
+        /// `NSFetchedPropertyDescription`s: entity and name.
+        var fetched: [(entity: String, name: String)] = []
+        /// A property of a class Core Data does not write (as a newer release might): entity, name, class.
+        var unknown: (entity: String, name: String, className: String)?
+        /// `NSFetchRequestTemplates`: names, each an `NSFetchRequest` of the first entity with a predicate.
+        var fetchRequests: [String] = []
+    }
+
     /// The compressed archive of `version`; `identifiers` become `NSVersionIdentifiers`.
-    static func cache(of version: ModelVersion, identifiers: [String] = [""]) -> [UInt8] {
+    static func cache(of version: ModelVersion, identifiers: [String] = [""], extras: Extras = Extras()) -> [UInt8] {
+        BinaryPropertyListWriter.storedDeflate(archive(of: version, identifiers: identifiers, extras: extras))
+    }
+
+    /// The keyed archive of `version` before compression.
+    static func archive(of version: ModelVersion, identifiers: [String] = [""], extras: Extras = Extras()) -> [UInt8] {
         var writer = ModelCacheWriter()
+        writer.extras = extras
         let root = writer.model(version, identifiers: identifiers)
         let archive: Value = .dictionary([
             ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")),
             ("$top", .dictionary([("root", .uid(root))])), ("$objects", .array(writer.objects)),
         ])
-        return BinaryPropertyListWriter.storedDeflate(BinaryPropertyListWriter.encode(archive))
+        return BinaryPropertyListWriter.encode(archive)
     }
+
+    private var extras = Extras()
+    /// The description written for each property, by `Entity.property` of the entity declaring it.
+    private var descriptions: [String: Int] = [:]
 
     private mutating func append(_ value: Value) -> Int {
         objects.append(value)
@@ -64,8 +89,16 @@ struct ModelCacheWriter {
         for entity in version.entities {
             var properties: [(String, Value)] = []
             for attribute in version.attributes(of: entity) {
-                let description = attributeObject(attribute, in: version, entity: entityIndex[entity.name] ?? 0)
-                properties.append((attribute.name, .uid(description)))
+                let owner = declarer(of: attribute.name, in: entity, version)
+                if extras.proxiesForInherited, owner != entity.name,
+                    let underlying = descriptions["\(owner).\(attribute.name)"]
+                {
+                    properties.append((attribute.name, .uid(proxy(underlying, entity: entityIndex[entity.name] ?? 0))))
+                    continue
+                }
+                let index = attributeObject(attribute, in: version, entity: entityIndex[entity.name] ?? 0)
+                descriptions["\(entity.name).\(attribute.name)"] = index
+                properties.append((attribute.name, .uid(index)))
             }
             for relationship in version.relationships(of: entity) {
                 var fields: [(String, Value)] = [
@@ -80,8 +113,19 @@ struct ModelCacheWriter {
                 ]
                 if relationship.isOptional { fields.append(("NSIsOptional", .bool(true))) }
                 if relationship.isOrdered { fields.append(("NSIsOrdered", .bool(true))) }
-                properties.append((relationship.name, .uid(object("NSRelationshipDescription", fields))))
+                let owner = version.declaringEntity(of: relationship, in: entity).name
+                if extras.proxiesForInherited, owner != entity.name,
+                    let underlying = descriptions["\(owner).\(relationship.name)"]
+                {
+                    properties.append(
+                        (relationship.name, .uid(proxy(underlying, entity: entityIndex[entity.name] ?? 0))))
+                    continue
+                }
+                let index = object("NSRelationshipDescription", fields)
+                descriptions["\(entity.name).\(relationship.name)"] = index
+                properties.append((relationship.name, .uid(index)))
             }
+            properties += extraProperties(of: entity.name, entityIndex: entityIndex[entity.name] ?? 0)
             let subentities = version.subentities(of: entity).map { ($0.name, Value.uid(entityIndex[$0.name] ?? 0)) }
             var fields: [(String, Value)] = [
                 ("NSEntityName", string(entity.name)),
@@ -117,7 +161,8 @@ struct ModelCacheWriter {
         let versionIdentifiers = array("NSSet", identifiers.map { string($0) })
         objects[model] = .dictionary([
             ("$class", classReference("NSManagedObjectModel")), ("NSEntities", .uid(entities)),
-            ("NSVersionIdentifiers", .uid(versionIdentifiers)), ("NSFetchRequestTemplates", .uid(0)),
+            ("NSVersionIdentifiers", .uid(versionIdentifiers)),
+            ("NSFetchRequestTemplates", extras.fetchRequests.isEmpty ? .uid(0) : .uid(fetchRequests(version))),
         ])
         return model
     }
@@ -143,6 +188,95 @@ struct ModelCacheWriter {
         }
         fields.append(("NSCompositeElements", .uid(array("NSArray", elements))))
         return object("NSCompositeAttributeDescription", fields)
+    }
+
+    /// The entity declaring the attribute `name` of `entity` (itself or an ancestor).
+    private func declarer(of name: String, in entity: Entity, _ version: ModelVersion) -> String {
+        var current: Entity? = entity
+        while let found = current {
+            if found.attributes.contains(where: { $0.name == name }) { return found.name }
+            current = version.parent(of: found)
+        }
+        return entity.name
+    }
+
+    private mutating func proxy(_ underlying: Int, entity: Int) -> Int {
+        object(
+            "_NSPropertyDescriptionProxy",
+            [
+                ("NSReferenceID", .integer(0)), ("NSUnderlyingProperty", .uid(underlying)),
+                ("NSEntityDescription", .uid(entity)),
+            ])
+    }
+
+    /// `valueForKeyPath:` of `SELF` with the key path: how Foundation archives `NSExpression(forKeyPath:)`.
+    private mutating func keyPathExpression(_ path: String) -> Int {
+        let me = object("NSSelfExpression", [("NSExpressionType", .integer(1))])
+        let specifier = object(
+            "NSKeyPathSpecifierExpression", [("NSKeyPath", string(path)), ("NSExpressionType", .integer(10))])
+        return object(
+            "NSKeyPathExpression",
+            [
+                ("NSOperand", .uid(me)), ("NSSelectorName", string("valueForKeyPath:")),
+                ("NSArguments", .uid(array("NSArray", [.uid(specifier)]))), ("NSExpressionType", .integer(3)),
+            ])
+    }
+
+    private mutating func extraProperties(of entity: String, entityIndex: Int) -> [(String, Value)] {
+        var properties: [(String, Value)] = []
+        for derived in extras.derived where derived.entity == entity {
+            let fields: [(String, Value)] = [
+                ("NSPropertyName", string(derived.name)), ("NSEntity", .uid(entityIndex)),
+                ("NSAttributeType", .integer(200)), ("NSIsOptional", .bool(true)),
+                ("NSDerivationExpression", .uid(keyPathExpression(derived.keyPath))),
+            ]
+            properties.append((derived.name, .uid(object("NSDerivedAttributeDescription", fields))))
+        }
+        for fetched in extras.fetched where fetched.entity == entity {
+            let request = fetchRequest(entity: entity)
+            properties.append(
+                (
+                    fetched.name,
+                    .uid(
+                        object(
+                            "NSFetchedPropertyDescription",
+                            [
+                                ("NSPropertyName", string(fetched.name)), ("NSEntity", .uid(entityIndex)),
+                                ("NSFetchRequest", .uid(request)),
+                            ]))
+                ))
+        }
+        if let unknown = extras.unknown, unknown.entity == entity {
+            properties.append(
+                (
+                    unknown.name,
+                    .uid(
+                        object(
+                            unknown.className,
+                            [("NSPropertyName", string(unknown.name)), ("NSEntity", .uid(entityIndex))]))
+                ))
+        }
+        return properties
+    }
+
+    /// An `NSFetchRequest` of `entity` whose predicate is `name != nil`.
+    private mutating func fetchRequest(entity: String) -> Int {
+        let operation = object("NSPredicateOperator", [("NSOperatorType", .integer(5)), ("NSModifier", .integer(0))])
+        let nothing = object("NSConstantValueExpression", [("NSExpressionType", .integer(0))])
+        let predicate = object(
+            "NSComparisonPredicate",
+            [
+                ("NSLeftExpression", .uid(keyPathExpression("name"))), ("NSRightExpression", .uid(nothing)),
+                ("NSPredicateOperator", .uid(operation)),
+            ])
+        return object(
+            "NSFetchRequest",
+            [("NSEntityName", string(entity)), ("NSPredicate", .uid(predicate)), ("NSFetchLimit", .integer(0))])
+    }
+
+    private mutating func fetchRequests(_ version: ModelVersion) -> Int {
+        let entity = version.entities.first?.name ?? ""
+        return dictionary(extras.fetchRequests.map { ($0, .uid(fetchRequest(entity: entity))) })
     }
 
     private mutating func defaultValue(_ attribute: Attribute) -> Value {

@@ -86,6 +86,49 @@ struct RecordNamesPropertyTests {
         #expect(twice.isEmpty, "Thing.swift declares \(twice) twice, from \(drawn)")
     }
 
+    /// A hierarchy built to collide: an abstract `Base` and two sub-entities drawn as ``entity(_:)`` draws one (so
+    /// the two often have a property of one name, as Core Data allows), their relationships to `Base`, `One` or
+    /// `Two`. Every type of the table's file — the hierarchy's record type, which gathers every sub-entity's
+    /// associations, and each entity's type — declares each member once.
+    @Test(arguments: 0..<80)
+    func everyTypeOfAHierarchyDeclaresEachMemberOnce(_ seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 1)
+        let destinations = ["Base", "One", "Two"]
+        func drawn(_ name: String) -> Entity {
+            var entity = Self.entity(&random)
+            entity.name = name
+            entity.parentName = "Base"
+            for index in entity.relationships.indices {
+                entity.relationships[index].destinationEntity = destinations[Int(random.next() % 3)]
+            }
+            return entity
+        }
+        let version = ModelVersion(
+            name: "Names", entities: [Entity(name: "Base", isAbstract: true), drawn("One"), drawn("Two")])
+        let bundle = ModelBundle(name: "Names", versions: [version])
+        let files = try RecordGenerator(bundle: bundle).files()
+        let file = try #require(files.first { $0.name == "AnyBase.swift" }, "\(files.map(\.name))")
+        let twice = Self.membersDeclaredTwicePerType(file.contents)
+        let properties = version.entities.map {
+            "\($0.name): \($0.attributes.map(\.name) + $0.relationships.map(\.name))"
+        }
+        #expect(twice.isEmpty, "AnyBase.swift declares \(twice) twice, from \(properties)")
+    }
+
+    /// ``membersDeclaredTwice(_:)`` for each type of a file of several (`struct`, `enum` and their extensions).
+    static func membersDeclaredTwicePerType(_ text: String) -> [String] {
+        let type = /^(?:public |open )?(?:struct|enum|extension) ([A-Za-z_][A-Za-z_0-9]*)/
+        var bodies: [String: [Substring]] = [:]
+        var current = ""
+        for line in text.split(separator: "\n") {
+            if let match = line.firstMatch(of: type) { current = String(match.1) }
+            bodies[current, default: []].append(line)
+        }
+        return bodies.keys.sorted().flatMap { name in
+            membersDeclaredTwice(bodies[name, default: []].joined(separator: "\n")).map { "\(name).\($0)" }
+        }
+    }
+
     /// The members a generated record file declares more than once at the type's level (`var`, `let`, `func`,
     /// static or not: a static and an instance member may share a name), but for `Encodable`'s `encode(to:)`.
     static func membersDeclaredTwice(_ text: String) -> [String] {

@@ -22,7 +22,7 @@ struct CoreDataImportCheckTests {
         let imported = ModelBundle(name: bundle.name, versions: [version])
         let problems = try WritePathsPropertyTests.problems(
             ofStoreAt: folder.file("imported.sqlite"), bundle: imported, folder: folder)
-        #expect(problems.isEmpty, "\(fixture.testDescription): \(problems.joined(separator: "\n"))")
+        #expect(problems.isEmpty, "\(fixture): \(problems.joined(separator: "\n"))")
     }
 
     @Test func theBuiltZooImportedPassesTheFullCheck() throws {

@@ -15,8 +15,9 @@ import Testing
 ///
 /// - `create --seed` and `import` of the seed generator's data for the first and the last version;
 /// - `migrate` to the last version, composed and step by step;
-/// - a downgrade (`--downgrade allow-loss`) of that store to an earlier version, by a build that has only it;
-/// - `rollback` of that downgrade, which puts the store at the last version back.
+/// - a downgrade (`--downgrade allow-loss`) of each of those stores to an earlier version: by a build that has only
+///   the versions up to it, and within the bundle (`migrate --to V`);
+/// - `rollback` of that downgrade, which must put back the store the migration made (same schema and export).
 ///
 /// A path that refuses is fine (the composed history tests compare refusals); one that succeeds must leave a
 /// store that passes. The records' own methods are the other half: `RecordWritesPropertyTests` (RecordsTests).
@@ -92,22 +93,36 @@ struct WritePathsPropertyTests {
                 store.folder.file(composed ? "composed/store.sqlite" : "stepwise/store.sqlite"),
                 "migrate \(composed ? "composed" : "step by step")")
         }
-        // A downgrade to an earlier version by a build that has only the versions up to it, then rollback.
-        let migrated = store.folder.file("composed/store.sqlite")
-        if migratedComposed, names.count > 1 {
-            let target = Int.random(in: 0..<(names.count - 1), using: &generator.random)
-            let older = ModelBundle(
-                name: bundle.name, path: bundle.path, versions: Array(bundle.versions.prefix(target + 1)))
-            var options = MigrationOptions()
-            options.downgrade = .allowLoss
-            let downgraded = try? await Migrator(bundle: older, options: options).migrate(storeAt: migrated)
-            if let downgraded, downgraded.isDowngrade {
-                try expectValid(migrated, "downgrade to \(names[target])", bundle: older)
+        // A downgrade to an earlier version, then rollback, which puts back the store the migration made: by a build
+        // that has only the versions up to it (composed road), and within the bundle to `targetVersion` (`migrate
+        // --to V --downgrade allow-loss`, step-by-step road).
+        if names.count > 1 {
+            for composed in [true, false] where !composed || migratedComposed {
+                let migrated = store.folder.file(composed ? "composed/store.sqlite" : "stepwise/store.sqlite")
+                guard FileManager.default.fileExists(atPath: migrated),
+                    (try? Store.open(at: migrated, bundle: bundle).version.name) == names[names.count - 1]
+                else { continue }
+                let target = Int.random(in: 0..<(names.count - 1), using: &generator.random)
+                let older =
+                    composed
+                    ? ModelBundle(
+                        name: bundle.name, path: bundle.path, versions: Array(bundle.versions.prefix(target + 1)))
+                    : bundle
+                var options = MigrationOptions(targetVersion: composed ? nil : names[target])
+                options.downgrade = .allowLoss
+                let road = "downgrade to \(names[target]) (\(composed ? "an older build" : "--to, within the bundle"))"
+                let before = try Self.state(ofStoreAt: migrated, bundle: bundle)
+                let downgraded = try? await Migrator(bundle: older, options: options).migrate(storeAt: migrated)
+                guard let downgraded, downgraded.isDowngrade else { continue }
+                try expectValid(migrated, road, bundle: older)
                 do {
                     _ = try Store.rollback(at: migrated)
-                    try expectValid(migrated, "rollback")
+                    try expectValid(migrated, "rollback of the \(road)")
+                    if try Self.state(ofStoreAt: migrated, bundle: bundle) != before {
+                        findings.append("rollback of the \(road) did not put back the store the migration made")
+                    }
                 } catch {
-                    findings.append("rollback of the downgrade refused: \(error)")
+                    findings.append("rollback of the \(road) refused: \(error)")
                 }
             }
         }
@@ -150,7 +165,14 @@ struct WritePathsPropertyTests {
         return statements
     }
 
-    /// The full check of a store, and export → import into a fresh store → export.
+    /// A store's schema and export, to compare a store put back with the one it was.
+    static func state(ofStoreAt path: String, bundle: ModelBundle) throws -> String {
+        let store = try Store.open(at: path, bundle: bundle)
+        let schema = try store.connection.rows("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+        return "\(store.version.name)\n\(schema)\n\(try store.exportJSONString())"
+    }
+
+    /// The full check of a store, and export → import into a fresh store → export (and the full check of that one).
     static func problems(ofStoreAt path: String, bundle: ModelBundle, folder: TemporaryFolder) throws -> [String] {
         let store = try Store.open(at: path, bundle: bundle)
         var problems = try store.checkEverything().map(\.description)
@@ -167,6 +189,7 @@ struct WritePathsPropertyTests {
             if try imported.exportJSONString() != export {
                 problems.append("its export imported back exports otherwise")
             }
+            problems += try imported.checkEverything().map { "its export imported back: \($0)" }
         } catch {
             problems.append("its export does not import back: \(error)")
         }

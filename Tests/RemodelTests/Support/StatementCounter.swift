@@ -60,6 +60,14 @@ final class StatementCounter: @unchecked Sendable {
         return (counts[file] ?? [:]).filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
     }
 
+    /// How many statements `matching` accepts ran on `path` since ``start(watching:)``.
+    func count(on path: String, where matching: (String) -> Bool) -> Int {
+        let file = Self.canonical(path)
+        lock.lock()
+        defer { lock.unlock() }
+        return (counts[file] ?? [:]).filter { matching($0.key) }.values.reduce(0, +)
+    }
+
     private func ran(_ sql: String, on file: String) {
         lock.lock()
         defer { lock.unlock() }

@@ -317,6 +317,9 @@ final class StoreLock {
             path: files.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
             migrationSteps: nil)
         inspection.versionNames = bundle.versionNames
+        inspection.adoptedModelName = metadata.flatMap {
+            StoreInspector.adoptedVersion($0, in: bundle) != nil ? $0.modelName : nil
+        }
         return inspection
     }
 

@@ -84,7 +84,7 @@ public struct DataLoss: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What is lost and how much, without the step: `Person.email (3 values)`, or
-    /// `` `int($source.age)` gave nil for 1 value of Person.age, e.g. _pk 2 'forty' ``.
+    /// "`int($source.age)` gave nil for 1 value of Person.age, e.g. _pk 2 'forty'".
     public var detail: String {
         if case .becameNil(let expression, let example) = cause {
             let values = (count ?? 0) == 1 ? "1 value" : "\(count ?? 0) values"

@@ -28,18 +28,20 @@ struct PassExecutor {
     }
 
     /// Builds `destinationPath` from `sourcePath`: `copy` puts a byte copy of the source there, which the
-    /// pass then changes in place. The destination is removed again on failure.
+    /// pass then changes in place, and returns what it counted of the source on the way (see ``SourceCensus``).
+    /// The destination is removed again on failure.
     @discardableResult
     func run(
-        sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> Void
+        sourcePath: String, destinationPath: String, copy: (String) throws(RemodelError) -> SourceCensus?
     ) throws(RemodelError) -> Outcome {
         StoreFiles.remove(destinationPath)
         // The step at work, named in a failure as it is when every step is a pass of its own.
         var running = steps.first?.name ?? ""
         do {
-            try copy(destinationPath)
+            let census = try copy(destinationPath)
             FaultPoint.afterCopy.reach()
-            return try build(sourcePath: sourcePath, destinationPath: destinationPath, running: &running)
+            return try build(
+                sourcePath: sourcePath, destinationPath: destinationPath, census: census, running: &running)
         } catch {
             // SQLite's words on the pass's copy are read before the copy goes, and told in the store's terms.
             let explained = StepFailure.explained(error, copyPath: destinationPath, stepName: running)
@@ -48,9 +50,9 @@ struct PassExecutor {
         }
     }
 
-    private func build(sourcePath: String, destinationPath: String, running: inout String) throws(RemodelError)
-        -> Outcome
-    {
+    private func build(
+        sourcePath: String, destinationPath: String, census: SourceCensus?, running: inout String
+    ) throws(RemodelError) -> Outcome {
         // The app's objects are created again as the pass's last step leaves them (renames followed).
         guard let last = steps.last, let app = rehearsals.last?.appAfter else {
             return Outcome(losses: [], history: [])
@@ -68,7 +70,7 @@ struct PassExecutor {
             tracker.beginStep(offset, of: steps.count)
             let run = StepRun(
                 plan: plan, rehearsal: rehearsals[offset], chained: offset > 0, isLast: offset == steps.count - 1,
-                pass: context, connection: connection, destinationPath: destinationPath)
+                pass: context(census: census), connection: connection, destinationPath: destinationPath)
             losses += try run.run()
         }
         let history = try connection.transaction { () throws(RemodelError) -> [StoreMetadata.HistoryEntry] in
@@ -84,10 +86,10 @@ struct PassExecutor {
     }
 
     /// What the pass's steps are given of it.
-    private var context: PassContext {
+    private func context(census: SourceCensus?) -> PassContext {
         PassContext(
             number: number, modelName: modelName, environment: environment, tracker: tracker, options: options,
-            writtenTables: writtenTables)
+            writtenTables: writtenTables, census: census)
     }
 
     /// The tables a run of steps writes, in its last version's names.

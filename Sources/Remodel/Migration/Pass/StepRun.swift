@@ -67,8 +67,11 @@ struct StepRun {
         var sources: TableReferences = chained ? .destination : .source
         try screenProblems(on: sources)
         var losses: [DataLoss] = []
+        // The first step reads the store the census counted; a later one reads what the step before it left.
+        let census = chained ? nil : pass.census
         for loss in plan.losses {
-            losses.append(try loss.counted(on: connection, layout: plan.sourceLayout, tables: sources))
+            losses.append(
+                try loss.counted(on: connection, layout: plan.sourceLayout, tables: sources, census: census))
         }
         let rewrite = StoreRewrite(
             connection: connection, source: plan.sourceLayout, destination: plan.destinationLayout,
@@ -85,7 +88,7 @@ struct StepRun {
         FaultPoint.afterSchema.reach()
         let context = StepContext(
             connection: connection, pass: pass.number, plan: plan, environment: pass.environment, tracker: pass.tracker,
-            batchSize: options.batchSize, policies: options.policies, sourceTables: sources)
+            batchSize: options.batchSize, policies: options.policies, sourceTables: sources, census: census)
         return (context, rewrite, chain, losses)
     }
 

@@ -1,10 +1,15 @@
 extension DataLoss {
-    /// This loss with its count, read from the step's source tables on `connection`.
-    func counted(on connection: SQLiteConnection, layout: StoreLayout, tables: TableReferences) throws(RemodelError)
-        -> DataLoss
-    {
+    /// This loss with its count, read from the step's source tables on `connection`, or taken from `census`
+    /// when it counted the table already (a table of this entity alone).
+    func counted(
+        on connection: SQLiteConnection, layout: StoreLayout, tables: TableReferences, census: SourceCensus? = nil
+    ) throws(RemodelError) -> DataLoss {
         guard let table = layout.table(forEntity: entity)?.name else { return self }
         var counted = self
+        if let known = census?.counts(of: table), let value = count(in: known, layout: layout) {
+            counted.count = value
+            return counted
+        }
         let entityName: [SQLiteValue] = [.text(entity)]
         guard let property else {
             counted.count = try connection.scalar(
@@ -34,5 +39,16 @@ extension DataLoss {
         guard let sql else { return self }
         counted.count = try connection.scalar(sql, entityName)?.integerValue.map(Int.init)
         return counted
+    }
+
+    /// The count `census` made of this loss in its table: the entity's objects, or a column's values.
+    private func count(in counts: SourceCensus.Counts, layout: StoreLayout) -> Int? {
+        guard counts.entity == entity else { return nil }
+        guard let property else { return counts.rows - counts.strays }
+        switch layout.storage(of: property, in: entity) {
+        case .column(_, let column)?: return counts.values[column]
+        case nil: return layout.columnName(of: property, in: entity).flatMap { counts.values[$0] }
+        default: return nil
+        }
     }
 }

@@ -25,13 +25,17 @@ final class StepContext {
     /// Where the source version's tables are: the attached store's, or, for a later step of a pass, the
     /// tables the earlier step left in the store being built.
     let sourceTables: TableReferences
+    /// What was counted of the source's tables after the copy (the first step of a pass only).
+    let census: SourceCensus?
 
     init(
         connection: SQLiteConnection, pass: Int, plan: StepPlan, environment: ExpressionEnvironment,
         tracker: ProgressTracker,
-        batchSize: Int, policies: [EntityPolicy] = [], sourceTables: TableReferences = .source
+        batchSize: Int, policies: [EntityPolicy] = [], sourceTables: TableReferences = .source,
+        census: SourceCensus? = nil
     ) {
         self.sourceTables = sourceTables
+        self.census = census
         var byDestination: [String: EntityPolicy] = [:]
         for policy in policies { byDestination[policy.destination] = policy }
         self.policies = byDestination

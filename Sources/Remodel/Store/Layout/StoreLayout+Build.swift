@@ -337,34 +337,23 @@ extension StoreLayout {
 /// Models Xcode accepts can have names that differ only in case (`rawGroupUid` and `rawGroupUID` in
 /// two sibling entities); each still gets a column of its own, and the same model always the same names.
 struct NameAllocator: Sendable, Equatable {
+    /// The names taken, ASCII letters folded (``SQLName/folded(_:)``). A `String` set takes canonically equivalent
+    /// spellings for one name, more than SQLite does (`café` and `cafe` with a combining accent are two names to
+    /// it): the second then gets a qualified name, which is still its own. Kept so, because a layout is what
+    /// existing stores were made with: the same model always gets the same names.
     private var taken: Set<String> = []
 
     init(reserved: [String] = [], capacity: Int = 0) {
         taken.reserveCapacity(capacity)
-        for name in reserved { taken.insert(Self.key(name)) }
+        for name in reserved { taken.insert(SQLName.folded(name)) }
     }
 
     mutating func claim(_ name: String, qualifier: String) -> String {
-        if taken.insert(Self.key(name)).inserted { return name }
+        if taken.insert(SQLName.folded(name)).inserted { return name }
         let base = "\(name)_\(qualifier)"
-        if taken.insert(Self.key(base)).inserted { return base }
+        if taken.insert(SQLName.folded(base)).inserted { return base }
         var number = 2
-        while !taken.insert(Self.key("\(base)_\(number)")).inserted { number += 1 }
+        while !taken.insert(SQLName.folded("\(base)_\(number)")).inserted { number += 1 }
         return "\(base)_\(number)"
-    }
-
-    /// SQLite folds ASCII letters only when it compares identifiers. Written into the new string directly (a
-    /// short name's stays inline, with no allocation): a layout claims every column name of every table.
-    private static func key(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
-        let count = name.utf8.count
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var index = 0
-            for byte in name.utf8 {
-                buffer[index] = byte >= 65 && byte <= 90 ? byte + 32 : byte
-                index += 1
-            }
-            return count
-        }
     }
 }

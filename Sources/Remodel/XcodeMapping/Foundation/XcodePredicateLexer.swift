@@ -49,13 +49,10 @@ struct XcodePredicateLexer {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic
-    }
+    /// A key path's names are a model's (``SQLName/isIdentifier(_:)``): a combining mark goes on a name.
+    private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canStart(scalar) }
 
-    private static func isNamePart(_ scalar: Unicode.Scalar) -> Bool {
-        isNameStart(scalar) || ("0"..."9").contains(scalar)
-    }
+    private static func isNamePart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canContinue(scalar) }
 
     private mutating func name() -> String {
         var text = ""

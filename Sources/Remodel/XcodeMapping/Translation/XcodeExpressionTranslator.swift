@@ -179,8 +179,7 @@ struct XcodeExpressionTranslator {
 
     /// Whether text is a Remodel name: letters, digits and `_`, not starting with a digit.
     static func isName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
-        return text.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        SQLName.isIdentifier(text)
     }
 
     /// Whether a translated expression can be nil (unknown when it does not type-check: then yes).

@@ -1,0 +1,17 @@
+extension SourceCensus {
+    /// A census of the columns whose values `losses` (the first step's) count, in the step's source layout.
+    convenience init(losses: [DataLoss], layout: StoreLayout) {
+        var columns: [String: Set<String>] = [:]
+        for loss in losses {
+            guard let property = loss.property, let table = layout.table(forEntity: loss.entity)?.name else { continue }
+            let column: String?
+            switch layout.storage(of: property, in: loss.entity) {
+            case .column(_, let name)?: column = name
+            case nil: column = layout.columnName(of: property, in: loss.entity)
+            default: column = nil
+            }
+            if let column { columns[table.lowercased(), default: []].insert(column) }
+        }
+        self.init(columns: columns)
+    }
+}
