@@ -146,6 +146,7 @@ final class CoreDataImporter {
         try metadata.write(to: output)
 
         let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
+        try CoreDataComposites(version: layout.version).register(on: output)
         try copier.countKeys(mapping.tables)
         if let valueScanPace {
             copier.valueScan = CoreDataValueScan(

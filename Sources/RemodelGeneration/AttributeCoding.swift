@@ -13,8 +13,8 @@ struct AttributeCoding {
     var type: AttributeType { field.attribute.type }
     var isOptional: Bool { field.isOptional }
 
-    /// The Swift type, without optionality.
-    var swiftType: String { Self.swiftType(of: type) }
+    /// The Swift type, without optionality: a composite's struct in the schema enum.
+    var swiftType: String { field.compositeType.map { "\(schema).\($0)" } ?? Self.swiftType(of: type) }
 
     /// The property's type, optional where the model says.
     var propertyType: String { swiftType + (isOptional ? "?" : "") }
@@ -47,7 +47,10 @@ struct AttributeCoding {
         let name = SwiftNames.stringLiteral(field.attribute.name)
         let entityLiteral = SwiftNames.stringLiteral(entity)
         let read: String
-        if let reader = Self.reader(of: type) {
+        if field.compositeType != nil {
+            read =
+                "try \(schema).CompositeCoding.read(row, \(field.index), \(entityLiteral), \(name), \(swiftType).self)"
+        } else if let reader = Self.reader(of: type) {
             read = "try \(schema).\(reader)(row, \(field.index), \(entityLiteral), \(name))"
         } else {
             read = "try row.decode(\(swiftType)?.self, atIndex: \(field.index))"
@@ -58,6 +61,10 @@ struct AttributeCoding {
     /// Swift code for the value written into the column (from `storage`).
     var columnValue: String {
         if storedForm != nil { return "\(storage)\(isOptional ? "?" : "").stored" }
+        if field.compositeType != nil {
+            return
+                "try \(schema).CompositeCoding.column(\(storage), Self.entityName, id?.rawValue, \(SwiftNames.stringLiteral(field.attribute.name)))"
+        }
         let mapped = Self.storedExpression("$0", type: type)
         if mapped == "$0" { return storage }
         return isOptional ? "\(storage).map { \(mapped) }" : Self.storedExpression(storage, type: type)

@@ -5,7 +5,9 @@ import Remodel
 /// records read and check values with.
 extension RecordWriter {
     func schemaFile() -> String {
-        header("What the records were generated for, and the check of a store", publicFoundation: false) + schemaBody()
+        header(
+            "What the records were generated for, and the check of a store", publicFoundation: compositesUseFoundation)
+            + schemaBody()
     }
 
     func schemaBody() -> String {
@@ -58,9 +60,10 @@ extension RecordWriter {
             writeCheck(to: &out)
             out.line()
             writeLinks(to: &out)
+            writeComposites(to: &out)
         }
         out.line()
-        return out.text + supportText()
+        return out.text + supportText() + (shape.compositeTypeNames.isEmpty ? "" : compositeSupportText())
             + (shape.tables.contains(where: \.isHierarchy) ? sharedTableSupport() : "")
     }
 

@@ -56,7 +56,9 @@ struct RecordWriter {
 
     /// Every table and the schema in one file, for a build-tool plugin that declares one output per model.
     func combinedFile() -> String {
-        var text = header("Every table of the version and its schema", publicFoundation: usesFoundation(shape.entities))
+        var text = header(
+            "Every table of the version and its schema",
+            publicFoundation: usesFoundation(shape.entities) || compositesUseFoundation)
         for index in shape.tables.indices { text += tableBody(index) + "\n" }
         return text + schemaBody()
     }
@@ -406,7 +408,7 @@ struct RecordWriter {
         if let pattern {
             let text: String
             switch type {
-            case .string, .composite: text = value
+            case .string: text = value
             case .uri, .decimal, .uuid: text = AttributeCoding.storedExpression(value, type: type)
             default: text = ""
             }

@@ -41,6 +41,8 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case transformableWithoutTransformer = "transformable-without-transformer"
     case unknownAttributeType = "unknown-attribute-type"
     case unknownComposite = "unknown-composite"
+    case compositeCycle = "composite-cycle"
+    case compositeMember = "composite-member"
     case unknownConstraintProperty = "unknown-constraint-property"
     case unknownDeletionRule = "unknown-deletion-rule"
     case unknownIndexProperty = "unknown-index-property"

@@ -40,9 +40,12 @@ extension ModelVersion {
     /// Whether `entity` of this version and `other` of `version` define the same entity
     /// (``Entity/hasSameDefinition(as:)``), answered without comparing them field by field when both were read
     /// from files and their texts there are the same: the same text reads as the same entity.
+    /// A Composite attribute's members are defined outside the entity: they are compared too.
     func hasSameDefinition(of entity: Entity, as other: Entity, in version: ModelVersion) -> Bool {
-        if let mine = entityTexts[entity.name], mine == version.entityTexts[other.name] { return true }
-        return entity.hasSameDefinition(as: other)
+        if let mine = entityTexts[entity.name], mine == version.entityTexts[other.name] {
+            return hasSameComposites(of: entity, as: other, in: version)
+        }
+        return entity.hasSameDefinition(as: other) && hasSameComposites(of: entity, as: other, in: version)
     }
 }
 

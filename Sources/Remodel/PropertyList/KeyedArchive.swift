@@ -17,6 +17,8 @@ package struct KeyedArchive: Sendable {
 
     let objects: [PropertyListValue]
     let top: [String: PropertyListValue]
+    /// `$version` (100000 in every archive Foundation writes), nil when missing.
+    let version: Int64?
 
     /// Reads a binary property list and checks that it is a keyed archive.
     package init(bytes: [UInt8]) throws(Failure) {
@@ -43,6 +45,7 @@ package struct KeyedArchive: Sendable {
         }
         self.objects = objects
         self.top = top
+        version = entries["$version"]?.integer
     }
 
     /// The root object: `$top`'s `root` entry, or its only entry.

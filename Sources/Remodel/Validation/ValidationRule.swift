@@ -72,6 +72,14 @@ extension ValidationRule {
     static let unknownComposite = ValidationRule(
         id: .unknownComposite, severity: .error,
         summary: "A Composite attribute names a composite the version does not define.")
+    static let compositeCycle = ValidationRule(
+        id: .compositeCycle, severity: .error,
+        summary: "A composite contains itself through its members, or composites nest more than 16 deep.")
+    static let compositeMember = ValidationRule(
+        id: .compositeMember, severity: .error,
+        summary:
+            "A composite's member is of a kind Core Data cannot keep in a composite (Object ID, transient, external binary data), or two members share a name."
+    )
     static let transformableWithoutTransformer = ValidationRule(
         id: .transformableWithoutTransformer, severity: .warning,
         summary: "A stored Transformable attribute names no value transformer.")
@@ -198,8 +206,8 @@ extension ValidationRule {
     static let all: [ValidationRule] = [
         malformedXML, wrongRoot, unreadableModel, unsupportedLegacyModel, missingCurrentVersion, versionOrderUnknown,
         versionOrderIncomplete, invalidName, reservedName, duplicateEntity, duplicateProperty, equivalentNames,
-        propertyNameClash,
-        entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, transformableWithoutTransformer,
+        propertyNameClash, entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, compositeCycle,
+        compositeMember, transformableWithoutTransformer,
         invalidDefaultValue, invalidValueBound, booleanWordForNumber, minGreaterThanMax, invalidRegularExpression,
         unknownDeletionRule, missingDestination, missingInverse, inverseMismatch, inverseEntityMismatch, invalidCount,
         minCountGreaterThanMaxCount, noInverse, denyWithoutInverse, missingParentEntity, inheritanceCycle,

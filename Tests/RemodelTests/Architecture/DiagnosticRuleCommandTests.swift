@@ -278,6 +278,18 @@ struct DiagnosticRuleCommandTests {
                     #"<entity name="Pet"><attribute name="address" optional="YES" attributeType="Composite" composite="Address"/></entity>"#
                 ), file: "Composite.xcdatamodel/contents", at: "Address"),
             Case(
+                rule: .compositeCycle, severity: .error,
+                files: model(
+                    "CompositeCycle",
+                    #"<composite name="Place"><attribute name="inner" optional="YES" attributeType="Composite" composite="Place"/></composite><entity name="Pet"><attribute name="place" optional="YES" attributeType="Composite" composite="Place"/></entity>"#
+                ), file: "CompositeCycle.xcdatamodel/contents", at: "Place"),
+            Case(
+                rule: .compositeMember, severity: .error,
+                files: model(
+                    "CompositeMember",
+                    #"<composite name="Place"><attribute name="scratch" transient="YES" optional="YES" attributeType="String"/></composite><entity name="Pet"><attribute name="place" optional="YES" attributeType="Composite" composite="Place"/></entity>"#
+                ), file: "CompositeMember.xcdatamodel/contents", at: "YES"),
+            Case(
                 rule: .unknownConstraintProperty, severity: .error,
                 files: model(
                     "Constraint",

@@ -202,7 +202,7 @@ extension DataLoss {
                 losses.append(loss(relationship.name))
             }
         }
-        return losses
+        return losses + droppedMembers(by: step, copied: copied)
     }
 
     /// The first name after each `$source.` in an expression's text: `_`, letters and digits.

@@ -90,6 +90,23 @@ package struct StoreLayout: Sendable {
         struct Key: Sendable, Hashable {
             var column: String
             var ascending: Bool = true
+            /// For a member of a composite attribute (`place.city`): the member's key path inside the column's
+            /// JSON object (`["city"]`); the key is then the expression `json_extract("place", '$."city"')`.
+            var member: [String] = []
+
+            /// What the key indexes, as text: the column's name, or `column.member…` for a composite member.
+            var term: String { ([column] + member).joined(separator: ".") }
+
+            /// The key's SQL: the quoted column, or the member's `json_extract` (an index on an expression, which
+            /// SQLite uses for a query that names the same expression).
+            var sql: String { Self.sql(column: quoteIdentifier(column), member: member) }
+
+            /// The SQL of a member of the composite stored in `column` (already quoted or qualified), or `column`.
+            static func sql(column: String, member: [String]) -> String {
+                guard !member.isEmpty else { return column }
+                let path = "$" + member.map { ".\"" + $0 + "\"" }.joined()
+                return "json_extract(\(column), \(quoteLiteral(path)))"
+            }
         }
 
         /// The index's name (always starting with `_`).

@@ -196,7 +196,8 @@ struct StepStorageAnalysis {
                     let fromColumn = source.column(forAttribute: from, in: entityName),
                     fromColumn.declaredType == column.declaredType,
                     // A generated column carried would stay generated: its values are copied into a table rebuilt.
-                    fromColumn.generated == nil
+                    fromColumn.generated == nil,
+                    keepsCompositeShape(attribute, from: from, in: entityName)
                 else { return nil }
                 carried = fromColumn.name
                 // Nils become the default only where the source allowed nils: a required source attribute's column
@@ -347,5 +348,17 @@ struct StepStorageAnalysis {
             }
         }
         return sourceJoin
+    }
+
+    /// Whether a value of the source attribute `from` is stored as `attribute` stores it: a composite whose members
+    /// the step changes is rewritten (``CompositeReshape``), never carried in its column as it is.
+    private func keepsCompositeShape(_ attribute: Attribute, from: String, in entityName: String) -> Bool {
+        guard attribute.type == .composite else { return true }
+        guard
+            let sourceAttribute = step.source.entity(named: entityName).flatMap({
+                step.source.attribute(named: from, in: $0)
+            })
+        else { return false }
+        return step.destination.hasSameCompositeShape(attribute, as: sourceAttribute, in: step.source)
     }
 }
