@@ -13,6 +13,9 @@ struct RecordShape {
         var index: Int
         /// The struct of a Composite attribute, nested in the schema enum (``RecordShape/compositeTypeNames``).
         var compositeType: String? = nil
+        /// The Swift type of a Transformable attribute whose `customClassName` names a property-list type
+        /// (``ArchivedSwiftType``): the records read and write its keyed archive as that type.
+        var archivedType: String? = nil
         /// A derived attribute's value is nil until the object is read from the store, which computes it.
         var isOptional: Bool { attribute.isOptional || attribute.isDerived }
         /// Whether the store computes the value (docs/MODELS.md, "Derived attributes"): the records read it and never
@@ -169,17 +172,22 @@ struct RecordShape {
             guard let column = layout.columnName(of: attribute.name, in: entity.name),
                 let position = table.selection.firstIndex(of: column)
             else { continue }
+            let archivedType =
+                attribute.type == .transformable
+                ? attribute.source.attribute("customClassName").flatMap(ArchivedSwiftType.parse) : nil
             attributes.append(
                 AttributeField(
                     attribute: attribute,
                     swiftName: members.claimMember(
                         attribute.name,
-                        companions: attribute.type == .decimal
+                        // A Decimal and an archived value keep their stored form beside them (`_name`).
+                        companions: attribute.type == .decimal || archivedType != nil
                             ? SwiftNames.Allocator.decimalCompanions : { _ in [] }),
                     column: column,
                     index: position,
                     compositeType: attribute.type == .composite
-                        ? attribute.compositeName.flatMap { compositeTypeNames[$0] } : nil))
+                        ? attribute.compositeName.flatMap { compositeTypeNames[$0] } : nil,
+                    archivedType: archivedType))
         }
         var toOnes: [ToOneField] = []
         var toManys: [ToManyField] = []

@@ -64,6 +64,7 @@ extension RecordWriter {
         }
         out.line()
         return out.text + supportText() + (shape.compositeTypeNames.isEmpty ? "" : compositeSupportText())
+            + (usesArchives ? archiveSupportText() : "")
             + (shape.tables.contains(where: \.isHierarchy) ? sharedTableSupport() : "")
     }
 

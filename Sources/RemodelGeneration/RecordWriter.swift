@@ -35,9 +35,13 @@ struct RecordWriter {
 
         \(access == .public && publicFoundation ? "public " : "")import Foundation
         \(access == .public ? "public " : "")import GRDB
-
+        \(usesArchives ? Self.archiveImports : "")
         """
     }
+
+    /// The two names the archived values use, imported alone so that no other name of `Remodel` (its `Store`, its
+    /// SQLite types) meets the app's own or GRDB's.
+    static let archiveImports = "import enum Remodel.KeyedArchiveCoding\nimport protocol Remodel.KeyedArchivable\n"
 
     static func literal(_ text: String) -> String { SwiftNames.stringLiteral(text) }
 
@@ -395,6 +399,8 @@ struct RecordWriter {
             switch type {
             case .string: (measure, unit) = ("Double(\(value).unicodeScalars.count)", " characters")
             case .uri: (measure, unit) = ("Double(\(value).absoluteString.unicodeScalars.count)", " characters")
+            case .transformable where field.archivedType != nil:
+                (measure, unit) = ("Double(KeyedArchiveCoding.encode(\(value)).count)", " bytes")
             case .binary, .transformable: (measure, unit) = ("Double(\(value).count)", " bytes")
             case .date: (measure, unit) = ("\(value).timeIntervalSince1970", "")
             case .decimal: (measure, unit) = ("Double(\(value).description) ?? 0", "")
