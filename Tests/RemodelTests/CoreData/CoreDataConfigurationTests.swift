@@ -252,6 +252,46 @@ struct CoreDataConfigurationTests {
         #expect(error?.location?.line == 5)
     }
 
+    /// The command line end to end: `create --configuration`, then `status`, `import-core-data` of a store of
+    /// one configuration, and an unknown name.
+    @Test func theCommandsTakeAConfigurationAndThenKeepIt() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try BundleWriting.write(
+            "Shop", in: folder.path, versions: [("Shop 1", Self.shop1), ("Shop 2", Self.shop2)])
+        let path = folder.file("local.sqlite")
+        let created = try RemodelProcess.run([
+            "create", path, "--model", bundle, "--version", "Shop 1", "--configuration", "Local",
+        ])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(
+            created.output
+                == "Created \(path) at version \"Shop 1\" (configuration \"Local\") of model \"Shop\", empty.\n")
+        let status = try RemodelProcess.run(["status", path, "--model", bundle, "--format", "json"])
+        #expect(status.output.contains(#""configuration": "Local""#), "\(status.output)")
+        #expect(status.output.contains(#""next": "migrate""#), "\(status.output)")
+        let migrated = try RemodelProcess.run(["migrate", path, "--model", bundle, "-q"])
+        #expect(migrated.status == 0, "\(migrated.error)")
+        #expect(try SQLiteConnection(path: path, mode: .readOnly).tableExists("Draft"))
+
+        let unknown = try RemodelProcess.run([
+            "create", folder.file("remote.sqlite"), "--model", bundle, "--configuration", "Remote",
+        ])
+        #expect(unknown.status == 2)
+        #expect(
+            unknown.error.contains(
+                "version \"Shop 2\" has no configuration \"Remote\"; its configurations are \"Cloud\", \"Local\""),
+            "\(unknown.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("remote.sqlite")))
+
+        let source = try Self.cloudStore(at: folder.file("Cloud.sqlite"))
+        let imported = try RemodelProcess.run([
+            "import-core-data", source, "--model", bundle, "--into", folder.file("cloud.sqlite"), "--version", "Shop 1",
+            "--format", "json",
+        ])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains(#""configuration": "Cloud""#), "\(imported.output)")
+    }
+
     /// CoreStore's StackSetupDemo: "FemaleAccounts" holds the abstract UserAccount and FemaleAccount, not its
     /// sibling MaleAccount; a store of it has UserAccount's table with FemaleAccount's objects only.
     @Test func aCorpusConfigurationOfASubEntityAndItsParent() throws {
