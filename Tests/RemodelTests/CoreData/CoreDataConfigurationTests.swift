@@ -231,6 +231,18 @@ struct CoreDataConfigurationTests {
         }
         #expect(refused?.message.contains("configuration \"Cloud\", not those of configuration \"Local\"") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        // The first launch on Linux imports a Core Data store of one configuration and keeps it so.
+        let source = try Self.cloudStore(at: folder.file("Cloud.sqlite"))
+        let (imported, importOutcome, result) = try await Store.launch(
+            at: folder.file("imported.sqlite"), bundle: bundle, importingCoreDataFrom: source)
+        #expect(importOutcome == .opened)
+        #expect(result?.configuration == "Cloud")
+        #expect(imported.version.configurationName == "Cloud")
+        let exported = folder.file("imported.json")
+        try imported.exportJSON(to: exported)
+        let json = try String(contentsOfFile: exported, encoding: .utf8)
+        #expect(json.contains("\"chair\"") && !json.contains("Setting"))
     }
 
     @Test func anUnknownConfigurationNamesThoseTheVersionHas() throws {
