@@ -56,49 +56,49 @@ struct CoreDataConfigurationTests {
     /// A Core Data store of configuration "Cloud" of Shop 1, as Core Data lays it out: Item and Tag only, in
     /// `Z_PRIMARYKEY`, the version hashes and the tables.
     static func cloudStore(at path: String) throws -> String {
+        try coreDataStore(
+            at: path, entities: ["Item", "Tag"],
+            statements: [
+                "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Item', 0, 3), (2, 'Tag', 0, 2)",
+                "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTAG INTEGER, ZTITLE VARCHAR )",
+                "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+                "CREATE INDEX ZITEM_ZTAG_INDEX ON ZITEM (ZTAG)",
+                "INSERT INTO ZTAG VALUES (1, 2, 1, 'red'), (2, 2, 1, 'blue')",
+                "INSERT INTO ZITEM VALUES (1, 1, 1, 1, 'lamp'), (2, 1, 1, 2, 'chair'), (3, 1, 1, NULL, 'desk')",
+            ])
+    }
+
+    /// A Core Data store of Setting alone (configuration "Local"), with two settings.
+    static func localStore(at path: String) throws -> String {
+        try coreDataStore(
+            at: path, entities: ["Setting"],
+            statements: [
+                "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Setting', 0, 2)",
+                "CREATE TABLE ZSETTING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZVALUE INTEGER, ZKEY VARCHAR )",
+                "INSERT INTO ZSETTING VALUES (1, 1, 1, 3, 'volume'), (2, 1, 1, NULL, 'theme')",
+            ])
+    }
+
+    /// A Core Data store whose metadata hashes `entities` only, with Core Data's own tables, then `statements`.
+    private static func coreDataStore(at path: String, entities: [String], statements: [String]) throws -> String {
         let connection = try SQLiteConnection(path: path, mode: .create)
         let plist = BinaryPropertyListWriter.encode(
             .dictionary([
                 (
                     "NSStoreModelVersionHashes",
-                    .dictionary(["Item", "Tag"].map { ($0, .data(Array(repeating: 7, count: 32))) })
+                    .dictionary(entities.map { ($0, .data(Array(repeating: 7, count: 32))) })
                 ),
                 ("NSStoreModelVersionIdentifiers", .array([.string("")])),
                 ("NSStoreModelVersionHashesVersion", .integer(3)),
                 ("NSPersistenceFrameworkVersion", .integer(1344)),
                 ("NSStoreType", .string("SQLite")),
             ]))
-        for sql in [
+        let own = [
             "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-            "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Item', 0, 3), (2, 'Tag', 0, 2)",
             "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-            "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTAG INTEGER, ZTITLE VARCHAR )",
-            "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
-            "CREATE INDEX ZITEM_ZTAG_INDEX ON ZITEM (ZTAG)",
-            "INSERT INTO ZTAG VALUES (1, 2, 1, 'red'), (2, 2, 1, 'blue')",
-            "INSERT INTO ZITEM VALUES (1, 1, 1, 1, 'lamp'), (2, 1, 1, 2, 'chair'), (3, 1, 1, NULL, 'desk')",
-        ] {
-            try connection.execute(sql)
-        }
+        ]
+        for sql in own + statements { try connection.execute(sql) }
         try connection.run("INSERT INTO Z_METADATA VALUES (1, 'C10D', ?)", [.blob(Data(plist))])
-        return path
-    }
-
-    /// A Core Data store of Setting alone (configuration "Local"), with two settings.
-    static func localStore(at path: String) throws -> String {
-        let connection = try SQLiteConnection(path: path, mode: .create)
-        let plist = BinaryPropertyListWriter.encode(
-            .dictionary([("NSStoreModelVersionHashes", .dictionary([("Setting", .data([7]))]))]))
-        for sql in [
-            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-            "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Setting', 0, 2)",
-            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-            "CREATE TABLE ZSETTING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZVALUE INTEGER, ZKEY VARCHAR )",
-            "INSERT INTO ZSETTING VALUES (1, 1, 1, 3, 'volume'), (2, 1, 1, NULL, 'theme')",
-        ] {
-            try connection.execute(sql)
-        }
-        try connection.run("INSERT INTO Z_METADATA VALUES (1, 'L0C4', ?)", [.blob(Data(plist))])
         return path
     }
 
