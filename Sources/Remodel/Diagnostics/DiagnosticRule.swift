@@ -111,4 +111,9 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case ignoredFetchIndexElement = "ignored-fetch-index-element"
     case unknownModelAttribute = "unknown-model-attribute"
     case unknownModelElement = "unknown-model-element"
+
+    // MARK: - Configurations
+
+    case configurationUnknownEntity = "configuration-unknown-entity"
+    case configurationNotClosed = "configuration-not-closed"
 }

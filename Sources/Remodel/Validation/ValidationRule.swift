@@ -202,6 +202,15 @@ extension ValidationRule {
         id: .unknownModelElement, severity: .warning,
         summary: "An element of a model file that Remodel does not know: kept as read, no effect.")
 
+    static let configurationUnknownEntity = ValidationRule(
+        id: .configurationUnknownEntity, severity: .error,
+        summary: "A configuration names an entity the version does not have.")
+    static let configurationNotClosed = ValidationRule(
+        id: .configurationNotClosed, severity: .warning,
+        summary:
+            "A configuration that cannot be a store of its own: it holds a sub-entity without its parent, or a relationship from one of its entities leads outside it (Core Data cannot relate objects in different stores)."
+    )
+
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
         malformedXML, wrongRoot, unreadableModel, unsupportedLegacyModel, missingCurrentVersion, versionOrderUnknown,
@@ -215,6 +224,7 @@ extension ValidationRule {
         derivationMissing, derivationSyntax, derivationInvalid, derivationUnsupported, derivationIgnored,
         ignoredPlatformOption, ignoredFetchedProperty, ignoredFetchRequest,
         ignoredFetchIndexElement, unknownModelAttribute, unknownModelElement,
+        configurationUnknownEntity, configurationNotClosed,
     ]
 
     /// Each rule's summary by id, for output formats that describe the rules they use.

@@ -326,6 +326,18 @@ struct DiagnosticRuleCommandTests {
                     #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/><hologram/></entity>"#
                 ), file: "UnknownElement.xcdatamodel/contents", at: "<hologram"),
             Case(
+                rule: .configurationUnknownEntity, severity: .error,
+                files: model(
+                    "ConfigurationUnknown",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/></entity><configuration name="Cloud"><memberEntity name="Place"/><memberEntity name="Ghost"/></configuration>"#
+                ), file: "ConfigurationUnknown.xcdatamodel/contents", at: "<memberEntity name=\"Ghost"),
+            Case(
+                rule: .configurationNotClosed, severity: .warning,
+                files: model(
+                    "ConfigurationNotClosed",
+                    #"<entity name="Place"><relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="places" inverseEntity="Owner"/></entity><entity name="Owner"><relationship name="places" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Place" inverseName="owner" inverseEntity="Place"/></entity><configuration name="Cloud"><memberEntity name="Place"/></configuration>"#
+                ), file: "ConfigurationNotClosed.xcdatamodel/contents", at: "<relationship name=\"owner"),
+            Case(
                 rule: .ignoredFetchedProperty, severity: .warning,
                 files: model(
                     "FetchedProperty",

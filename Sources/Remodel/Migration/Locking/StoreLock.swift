@@ -305,10 +305,12 @@ final class StoreLock {
             throw RemodelError(.locked, "the store's lock was already released", path: files.path)
         }
         let state: StoreInspection.State
+        var bundle = bundle
         metadata = nil
         switch try StoreMetadata.read(from: connection) {
         case .success(let metadata):
             self.metadata = metadata
+            bundle = try StoreConfiguration.bundle(bundle, for: metadata, path: files.path)
             state = try SchemaDriftCheck.checked(
                 try StoreInspector.classify(metadata, in: bundle).0, on: connection, bundle: bundle)
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
@@ -320,6 +322,7 @@ final class StoreLock {
         inspection.adoptedModelName = metadata.flatMap {
             StoreInspector.adoptedVersion($0, in: bundle) != nil ? $0.modelName : nil
         }
+        inspection.configuration = metadata?.configuration
         return inspection
     }
 
