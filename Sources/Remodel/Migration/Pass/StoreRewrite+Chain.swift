@@ -44,7 +44,7 @@ extension StoreRewrite {
                     try connection.execute(
                         "ALTER TABLE main.\(quoteIdentifier(current)) RENAME TO \(quoteIdentifier(prior))")
                     try connection.execute("PRAGMA legacy_alter_table = OFF")
-                    result.tables.elsewhere[name.lowercased()] = "main.\(quoteIdentifier(prior))"
+                    result.tables.elsewhere[SQLName(name)] = "main.\(quoteIdentifier(prior))"
                     result.setAside.append(prior)
                 }
             }
@@ -62,7 +62,7 @@ extension StoreRewrite {
             let renamed = carried.renamedColumns
             guard carried.source != carried.destination || !renamed.isEmpty else { continue }
             guard !renamed.isEmpty, let table = source.tables.first(where: { $0.name == carried.source }) else {
-                chained.tables.elsewhere[carried.source.lowercased()] = "main.\(quoteIdentifier(carried.destination))"
+                chained.tables.elsewhere[SQLName(carried.source)] = "main.\(quoteIdentifier(carried.destination))"
                 continue
             }
             var now: [String: String] = [:]
@@ -75,11 +75,11 @@ extension StoreRewrite {
             try connection.execute(
                 "CREATE TEMP VIEW \(quoteIdentifier(view)) AS SELECT \(columns.joined(separator: ", ")) FROM main.\(quoteIdentifier(carried.destination))"
             )
-            chained.tables.elsewhere[carried.source.lowercased()] = "temp.\(quoteIdentifier(view))"
+            chained.tables.elsewhere[SQLName(carried.source)] = "temp.\(quoteIdentifier(view))"
             chained.views.append(view)
         }
         for (destination, from) in changes.carriedJoins where destination != from {
-            chained.tables.elsewhere[from.lowercased()] = "main.\(quoteIdentifier(destination))"
+            chained.tables.elsewhere[SQLName(from)] = "main.\(quoteIdentifier(destination))"
         }
     }
 

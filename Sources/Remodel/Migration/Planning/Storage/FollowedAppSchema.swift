@@ -13,11 +13,11 @@
 struct FollowedAppSchema {
     /// The app's objects as the step leaves them.
     private(set) var app: AppSchema
-    /// Objects (`type name`, lowercased) that SQLite accepts on the store's schema only by taking a
+    /// Objects (`type name`, as SQLite compares names) that SQLite accepts on the store's schema only by taking a
     /// double-quoted name as a string.
-    private(set) var needsDoubleQuotedStrings: Set<String> = []
+    private(set) var needsDoubleQuotedStrings: Set<SQLName> = []
 
-    static func key(_ object: AppSchema.Object) -> String { "\(object.type) \(object.name)".lowercased() }
+    static func key(_ object: AppSchema.Object) -> SQLName { SQLName("\(object.type) \(object.name)") }
 
     /// Follows the renames of a step from `source`; where SQLite cannot make them on the app's schema (a
     /// broken object), the app's objects are kept as they are and rehearsed so.

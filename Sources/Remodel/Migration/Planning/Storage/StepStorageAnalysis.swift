@@ -164,8 +164,8 @@ struct StepStorageAnalysis {
         // A dropped column stays until the step's phases are done (they may read it), and SQLite compares names
         // without letter case: a column of the new version named like it (`menuID` beside the dropped `menuId`)
         // could not be added or renamed to. Such a table is rebuilt.
-        let names = Set(table.columns.map { $0.name.lowercased() })
-        guard !dropped.contains(where: { names.contains($0.lowercased()) }) else { return nil }
+        let names = Set(table.columns.map { SQLName($0.name) })
+        guard !dropped.contains(where: { names.contains(SQLName($0)) }) else { return nil }
         return StorageChanges.CarriedTable(
             source: feeder, destination: table.name, columns: columns, droppedColumns: dropped)
     }

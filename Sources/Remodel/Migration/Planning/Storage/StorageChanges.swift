@@ -108,13 +108,13 @@ struct StorageChanges: Equatable {
         for (destination, sources) in feeders where isRebuilt(destination) {
             // One source table, or the one that stays among those merged (its objects keep their keys).
             let staying = renumbered[destination] ?? nil
-            guard let source = sources.count == 1 ? sources.first : staying, source != destination,
+            guard let source = sources.count == 1 ? sources.first : staying, !SQLName.identical(source, destination),
                 destinationsOf[source] == 1, !carriedSources.contains(source)
             else { continue }
             renames[source] = destination
         }
-        let standing = Set((carriedSources.union(renames.keys)).map { $0.lowercased() })
-        return renames.filter { !standing.contains($0.value.lowercased()) }
+        let standing = Set((carriedSources.union(renames.keys)).map(SQLName.init))
+        return renames.filter { !standing.contains(SQLName($0.value)) }
     }
 
     /// The source table a carried destination table comes from.
