@@ -60,7 +60,7 @@ extension StoreRewrite {
     func readCarriedTables(_ chained: inout ChainedSource) throws(RemodelError) {
         for carried in changes.carriedTables.values.sorted(by: { $0.destination < $1.destination }) {
             let renamed = carried.renamedColumns
-            guard carried.source != carried.destination || !renamed.isEmpty else { continue }
+            guard !SQLName.identical(carried.source, carried.destination) || !renamed.isEmpty else { continue }
             guard !renamed.isEmpty, let table = source.tables.first(where: { $0.name == carried.source }) else {
                 chained.tables.elsewhere[SQLName(carried.source)] = "main.\(quoteIdentifier(carried.destination))"
                 continue
@@ -78,7 +78,7 @@ extension StoreRewrite {
             chained.tables.elsewhere[SQLName(carried.source)] = "temp.\(quoteIdentifier(view))"
             chained.views.append(view)
         }
-        for (destination, from) in changes.carriedJoins where destination != from {
+        for (destination, from) in changes.carriedJoins where !SQLName.identical(destination, from) {
             chained.tables.elsewhere[SQLName(from)] = "main.\(quoteIdentifier(destination))"
         }
     }

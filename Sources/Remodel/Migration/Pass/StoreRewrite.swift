@@ -107,10 +107,10 @@ struct StoreRewrite {
     /// Renames carried tables (hierarchy and join) whose name changes, through temporary names so that two
     /// tables may trade names.
     private func renameCarriedTables() throws(RemodelError) {
-        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map {
+        var moves = changes.carriedTables.values.filter { !SQLName.identical($0.source, $0.destination) }.map {
             ($0.source, $0.destination)
         }
-        moves += changes.carriedJoins.filter { $0.key != $0.value }.map { ($0.value, $0.key) }
+        moves += changes.carriedJoins.filter { !SQLName.identical($0.key, $0.value) }.map { ($0.value, $0.key) }
         try rename(moves.sorted { $0.1 < $1.1 }, inPlaceCaseChange: false) {
             (from: String, to: String) throws(RemodelError) in
             try connection.execute("ALTER TABLE main.\(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")

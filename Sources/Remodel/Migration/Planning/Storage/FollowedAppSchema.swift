@@ -102,10 +102,10 @@ struct FollowedAppSchema {
             try scratch.execute("ALTER TABLE \(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
             now[from] = to
         }
-        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map {
+        var moves = changes.carriedTables.values.filter { !SQLName.identical($0.source, $0.destination) }.map {
             ($0.source, $0.destination)
         }
-        moves += changes.carriedJoins.filter { $0.key != $0.value }.map { ($0.value, $0.key) }
+        moves += changes.carriedJoins.filter { !SQLName.identical($0.key, $0.value) }.map { ($0.value, $0.key) }
         moves.sort { $0.1 < $1.1 }
         for (offset, move) in moves.enumerated() {
             try scratch.execute("ALTER TABLE \(quoteIdentifier(move.0)) RENAME TO \"_remodel_moving_\(offset)\"")
