@@ -185,7 +185,9 @@ extension DataLoss {
                             return false
                         }
                         return step.source.entity(sourceEntity, isKindOf: target)
-                            && mapping.relationships.contains { $0.source.map { SQLName.identical($0, inverse.name) } == true }
+                            && mapping.relationships.contains {
+                                $0.source.map { SQLName.identical($0, inverse.name) } == true
+                            }
                     })
                 {
                     continue

@@ -109,7 +109,10 @@ struct StepStorageAnalysis {
         guard let sourceTargetEntity = source.entity(named: sourceTarget), destination.entity(named: target) != nil
         else { return false }
         for kind in source.hierarchy(of: sourceTargetEntity) where !kind.isAbstract {
-            guard let mapped = mapping.entities.first(where: { $0.source.map { SQLName.identical($0, kind.name) } == true })?.destination,
+            guard
+                let mapped = mapping.entities.first(where: {
+                    $0.source.map { SQLName.identical($0, kind.name) } == true
+                })?.destination,
                 let arrived = destination.entity(named: mapped), destination.entity(arrived, isKindOf: target)
             else { return false }
         }

@@ -35,7 +35,9 @@ struct StorageChanges: Equatable {
 
         /// Source column → destination column, for columns carried under another name.
         var renamedColumns: [(from: String, to: String)] {
-            columns.compactMap { name, origin in origin.column.flatMap { SQLName.identical($0, name) ? nil : ($0, name) } }.sorted {
+            columns.compactMap { name, origin in
+                origin.column.flatMap { SQLName.identical($0, name) ? nil : ($0, name) }
+            }.sorted {
                 $0.to < $1.to
             }
         }
@@ -54,7 +56,9 @@ struct StorageChanges: Equatable {
         /// Whether the table carries every column from the source column of its name, with nothing to fill: what
         /// ``UnchangedTables`` carries. Its ``droppedColumns`` are not read.
         var carriesEveryColumnAsItIs: Bool {
-            columns.allSatisfy { name, origin in origin.fills.isEmpty && origin.column.map { SQLName.identical($0, name) } == true }
+            columns.allSatisfy { name, origin in
+                origin.fills.isEmpty && origin.column.map { SQLName.identical($0, name) } == true
+            }
         }
 
         static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {

@@ -43,7 +43,8 @@ struct UnchangedTables: Sendable {
         var copied: Set<String> = []
         copiedMappings.reserveCapacity(previous?.copiedMappings.count ?? 0)
         for entityMapping in mapping.entities {
-            guard let name = entityMapping.destination, entityMapping.source.map({ SQLName.identical($0, name) }) == true,
+            guard let name = entityMapping.destination,
+                entityMapping.source.map({ SQLName.identical($0, name) }) == true,
                 mappingsFrom[name] == 1,
                 entityMapping.filter == nil, entityMapping.policy == nil, !policies.contains(name),
                 let old = before.entity(named: name), let new = after.entity(named: name),
@@ -196,8 +197,9 @@ struct UnchangedTables: Sendable {
                 guard relationshipCount < mapping.relationships.count,
                     SQLName.identical(mapping.relationships[relationshipCount].destination, relationship.name)
                 else { return nil }
-                guard mapping.relationships[relationshipCount].source.map({ SQLName.identical($0, relationship.name) })
-                    == true
+                guard
+                    mapping.relationships[relationshipCount].source.map({ SQLName.identical($0, relationship.name) })
+                        == true
                 else { return false }
                 relationshipCount += 1
             }
