@@ -143,10 +143,10 @@ final class StoreLock {
         guard !tables.isEmpty, !isWAL, fstat(descriptor, &info) == 0,
             case .integer(let pageSize)? = try connection.scalar("PRAGMA main.page_size"), pageSize > 0
         else { return [] }
-        let names = Set(tables.map { $0.lowercased() })
+        let names = Set(tables.map(SQLName.init))
         let roots = try connection.rows("SELECT tbl_name, rootpage FROM main.sqlite_master WHERE rootpage > 0")
             .compactMap { row -> Int? in
-                guard case .text(let table) = row[0], names.contains(table.lowercased()),
+                guard case .text(let table) = row[0], names.contains(SQLName(table)),
                     case .integer(let root) = row[1]
                 else { return nil }
                 return Int(root)

@@ -214,6 +214,8 @@ package struct StoreLayout: Sendable {
             && storageByProperty == other.storageByProperty && joinTables == other.joinTables
             && indexes == other.indexes && reservedNames == other.reservedNames
             && derivedColumns == other.derivedColumns
+            // `==` takes canonically equivalent names for one; the store's SQLite does not.
+            && isSpelled(as: other)
     }
 
     /// Takes `other`'s value for each table, join table list and index list equal to its own, so the two share
@@ -221,11 +223,19 @@ package struct StoreLayout: Sendable {
     /// out alike.
     mutating func share(with other: StoreLayout) {
         for index in tables.indices {
-            guard let known = other.table(forEntity: tables[index].name), known == tables[index] else { continue }
+            guard let known = other.table(forEntity: tables[index].name), known == tables[index],
+                known.isSpelled(as: tables[index])
+            else { continue }
             tables[index] = known
         }
-        if joinTables == other.joinTables { joinTables = other.joinTables }
-        if indexes == other.indexes { indexes = other.indexes }
+        if joinTables == other.joinTables,
+            Self.spelledAlike(joinTables.flatMap(\.names), other.joinTables.flatMap(\.names))
+        {
+            joinTables = other.joinTables
+        }
+        if indexes == other.indexes, Self.spelledAlike(indexes.flatMap(\.names), other.indexes.flatMap(\.names)) {
+            indexes = other.indexes
+        }
     }
 
     /// The table that stores an entity's objects.
