@@ -19,14 +19,14 @@ public enum ArchivesSchema {
     public static let formatVersion = 1
     /// Each entity's version hash, as the store records it (`entityHash.<Entity>` in `_RemodelMetadata`).
     public static let entityHashes: [String: String] = [
-        "Note": "c213c534637a2d4414b08a7434525be372546f2c07927c638931d2a65f079295",
+        "Note": "78f3c35d0de5d06e1712d942bdedc89947251afa007204a164df459e9263bb44",
     ]
     /// One record type per table: `fetchAll(db)` on each reads every object of the store once.
     public static var recordTypes: [any (FetchableRecord & MutablePersistableRecord & TableRecord).Type] { [Note.self] }
 
     /// The tables and columns `check(_:)` looks for: each hierarchy table's, then the join tables'.
     static let tables: [(name: String, columns: [String])] = [
-        ("Note", ["_pk", "_entity", "title", "tags", "counts", "link", "readers", "history", "anything"]),
+        ("Note", ["_pk", "_entity", "title", "rÉsumÉ", "tags", "counts", "link", "readers", "history", "anything"]),
     ]
 
     /// Refuses a store the records cannot read: not a Remodel store, another model's, at another version (both versions named), a version edited since, or a schema that drifted (tables and columns named). Reads only the store's metadata and schema, no object.
@@ -49,12 +49,12 @@ public enum ArchivesSchema {
         try checkVersion(metadata)
         var problems: [String] = []
         for table in tables {
-            let present = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM pragma_table_xinfo(?)", arguments: [table.name]))
+            let present = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM pragma_table_xinfo(?)", arguments: [table.name]).map { Array($0.utf8) })
             if present.isEmpty {
                 problems.append("table \"\(table.name)\" is missing")
                 continue
             }
-            let missing = table.columns.filter { !present.contains($0.lowercased()) }
+            let missing = table.columns.filter { !present.contains($0.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) }
             if !missing.isEmpty {
                 problems.append("table \"\(table.name)\" lacks \(missing.map { "\"\($0)\"" }.joined(separator: ", "))")
             }

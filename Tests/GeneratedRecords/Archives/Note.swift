@@ -33,12 +33,14 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
     /// The table holding the entity's objects.
     public static let databaseTableName = "Note"
     /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("tags"), Column("counts"), Column("link"), Column("readers"), Column("history"), Column("anything")] }
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("rÉsumÉ"), Column("tags"), Column("counts"), Column("link"), Column("readers"), Column("history"), Column("anything")] }
 
     /// The object's key (`_pk`): nil until it is inserted.
     public var id: Key?
     /// `title`: String.
     public var title: String
+    /// `rÉsumÉ`: String, optional.
+    public var r_sum_: String?
     /// `tags`: Transformable, optional.
     public var tags: [String]? {
         get { _tags?.value }
@@ -73,9 +75,10 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
     public var anything: Data?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: Key? = nil, title: String, tags: [String]? = nil, counts: [String: Int]? = nil, link: URL? = nil, readers: Set<UUID>? = nil, history: [[String: Date]], anything: Data? = nil) {
+    public init(id: Key? = nil, title: String, r_sum_: String? = nil, tags: [String]? = nil, counts: [String: Int]? = nil, link: URL? = nil, readers: Set<UUID>? = nil, history: [[String: Date]], anything: Data? = nil) {
         self.id = id
         self.title = title
+        self.r_sum_ = r_sum_
         self._tags = tags.map(ArchivesSchema.StoredArchive<[String]>.init)
         self._counts = counts.map(ArchivesSchema.StoredArchive<[String: Int]>.init)
         self._link = link.map(ArchivesSchema.StoredArchive<URL>.init)
@@ -88,6 +91,7 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
     public enum Columns {
         public static let id = Column("_pk")
         public static let title = Column("title")
+        public static let r_sum_ = Column("rÉsumÉ")
         public static let tags = Column("tags")
         public static let counts = Column("counts")
         public static let link = Column("link")
@@ -101,12 +105,13 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
     public init(row: Row) throws {
         id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         title = try ArchivesSchema.required(try row.decode(String?.self, atIndex: 2), row, "Note", "title")
-        _tags = try ArchivesSchema.archived(row, 3, "Note", "tags", [String].self)
-        _counts = try ArchivesSchema.archived(row, 4, "Note", "counts", [String: Int].self)
-        _link = try ArchivesSchema.archived(row, 5, "Note", "link", URL.self)
-        _readers = try ArchivesSchema.archived(row, 6, "Note", "readers", Set<UUID>.self)
-        _history = try ArchivesSchema.required(try ArchivesSchema.archived(row, 7, "Note", "history", [[String: Date]].self), row, "Note", "history")
-        anything = try row.decode(Data?.self, atIndex: 8)
+        r_sum_ = try row.decode(String?.self, atIndex: 3)
+        _tags = try ArchivesSchema.archived(row, 4, "Note", "tags", [String].self)
+        _counts = try ArchivesSchema.archived(row, 5, "Note", "counts", [String: Int].self)
+        _link = try ArchivesSchema.archived(row, 6, "Note", "link", URL.self)
+        _readers = try ArchivesSchema.archived(row, 7, "Note", "readers", Set<UUID>.self)
+        _history = try ArchivesSchema.required(try ArchivesSchema.archived(row, 8, "Note", "history", [[String: Date]].self), row, "Note", "history")
+        anything = try row.decode(Data?.self, atIndex: 9)
     }
 }
 
@@ -116,6 +121,7 @@ extension Note: Codable {
         let container = try decoder.container(keyedBy: ArchivesSchema.ColumnKey.self)
         id = try container.decodeIfPresent(Key.self, forKey: "_pk")
         title = try container.decode(String.self, forKey: "title")
+        r_sum_ = try container.decodeIfPresent(String.self, forKey: "rÉsumÉ")
         _tags = try container.decodeIfPresent(ArchivesSchema.StoredArchive<[String]>.self, forKey: "tags")
         _counts = try container.decodeIfPresent(ArchivesSchema.StoredArchive<[String: Int]>.self, forKey: "counts")
         _link = try container.decodeIfPresent(ArchivesSchema.StoredArchive<URL>.self, forKey: "link")
@@ -129,6 +135,7 @@ extension Note: Codable {
         var container = encoder.container(keyedBy: ArchivesSchema.ColumnKey.self)
         try container.encodeIfPresent(id, forKey: "_pk")
         try container.encode(title, forKey: "title")
+        try container.encodeIfPresent(r_sum_, forKey: "rÉsumÉ")
         try container.encodeIfPresent(tags, forKey: "tags")
         try container.encodeIfPresent(counts, forKey: "counts")
         try container.encodeIfPresent(link, forKey: "link")
@@ -151,6 +158,7 @@ extension Note {
         container["_pk"] = id
         container["_entity"] = Self.entityName
         container["title"] = title
+        container["rÉsumÉ"] = r_sum_
         container["tags"] = _tags?.stored
         container["counts"] = _counts?.stored
         container["link"] = _link?.stored
@@ -173,7 +181,7 @@ extension Note {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw ArchivesSchema.RecordError.saving(error, "Note", id?.rawValue, properties: ["title": "title", "tags": "tags", "counts": "counts", "link": "link", "readers": "readers", "history": "history", "anything": "anything"])
+            throw ArchivesSchema.RecordError.saving(error, "Note", id?.rawValue, properties: ["title": "title", "rÉsumÉ": "rÉsumÉ", "tags": "tags", "counts": "counts", "link": "link", "readers": "readers", "history": "history", "anything": "anything"])
         }
     }
 
