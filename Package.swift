@@ -182,11 +182,18 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/GeneratedRecords/Rules"
         ),
+        // Transformable attributes typed from their `customClassName`: the records import `Remodel` for the archives.
+        .target(
+            name: "ArchivesRecords",
+            dependencies: ["Remodel", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Archives"
+        ),
         .testTarget(
             name: "RecordsTests",
             dependencies: [
                 "RemodelModel", "Remodel", "RemodelGRDB", "RemodelGeneration", "RemodelTesting",
                 "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords", "RulesRecords",
+                "ArchivesRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

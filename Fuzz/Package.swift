@@ -37,6 +37,9 @@ let package = Package(
             name: "FuzzModelCache", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
             swiftSettings: parseAsLibrary),
         .executableTarget(
+            name: "FuzzArchive", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
+            swiftSettings: parseAsLibrary),
+        .executableTarget(
             name: "FuzzMetadata", dependencies: ["FuzzSupport", "FuzzDriver", .product(name: "Remodel", package: "Remodel")],
             swiftSettings: parseAsLibrary),
     ]

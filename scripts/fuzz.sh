@@ -3,8 +3,8 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 #
-# TARGET: model, mapping, expression, model-cache or metadata (or FuzzModel, FuzzMapping,
-# FuzzExpression, FuzzModelCache, FuzzMetadata).
+# TARGET: model, mapping, expression, model-cache, metadata or archive (or FuzzModel, FuzzMapping,
+# FuzzExpression, FuzzModelCache, FuzzMetadata, FuzzArchive).
 # The seed corpus is made at run time in a temporary folder from Models/, Mappings/,
 # the tests' fixtures and /work/shared/corpus (or $REMODEL_CORPUS); for model-cache and metadata, the
 # Z_MODELCACHE and Z_METADATA of the stores of /work/shared/corpus-coredata (or $REMODEL_CORE_DATA_CORPUS),
@@ -18,7 +18,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-target=${1:?usage: scripts/fuzz.sh model|mapping|expression|model-cache|metadata SECONDS [libFuzzer options…]}
+target=${1:?usage: scripts/fuzz.sh model|mapping|expression|model-cache|metadata|archive SECONDS [libFuzzer options…]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : $# ))
 case "$target" in
@@ -27,7 +27,8 @@ case "$target" in
     expression | FuzzExpression) product=FuzzExpression ;;
     model-cache | FuzzModelCache) product=FuzzModelCache ;;
     metadata | FuzzMetadata) product=FuzzMetadata ;;
-    *) echo "unknown target '$target': use model, mapping, expression, model-cache or metadata" >&2; exit 2 ;;
+    archive | FuzzArchive) product=FuzzArchive ;;
+    *) echo "unknown target '$target': use model, mapping, expression, model-cache, metadata or archive" >&2; exit 2 ;;
 esac
 shared_corpus=${REMODEL_CORPUS:-$root/../shared/corpus}
 [ -d "$shared_corpus" ] || shared_corpus=/work/shared/corpus
@@ -66,14 +67,21 @@ for n, store in enumerate(sorted(glob.glob(folder + "/**/*.sqlite", recursive=Tr
                 shutil.copy(store + suffix, work + "/s.sqlite" + suffix)
         connection = sqlite3.connect(work + "/s.sqlite")
         try:
-            sql = "SELECT Z_CONTENT FROM Z_MODELCACHE" if what == "model-cache" else "SELECT Z_PLIST FROM Z_METADATA"
-            rows = connection.execute(sql).fetchall()
+            if what == "transformables":  # every keyed archive a table's column holds (Transformable values)
+                rows = []
+                for (table,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                    for column in [c[1] for c in connection.execute(f'PRAGMA table_info("{table}")')]:
+                        rows += connection.execute(
+                            f'SELECT "{column}" FROM "{table}" WHERE substr("{column}", 1, 8) = X\'62706C6973743030\' LIMIT 20').fetchall()
+            else:
+                sql = "SELECT Z_CONTENT FROM Z_MODELCACHE" if what == "model-cache" else "SELECT Z_PLIST FROM Z_METADATA"
+                rows = connection.execute(sql).fetchall()
         except sqlite3.Error:
             rows = []
         for (blob,) in rows:
             if blob is None:
                 continue
-            open(f"{corpus}/store-{n}", "wb").write(blob)
+            open(f"{corpus}/store-{n}-{len(os.listdir(corpus))}", "wb").write(blob)
             if what == "model-cache":
                 open(f"{corpus}/store-{n}-archive", "wb").write(zlib.decompress(blob, -15))
 PYTHON
@@ -96,6 +104,11 @@ case "$product" in
         ;;
     FuzzMetadata)
         core_data_seeds metadata
+        ;;
+    FuzzArchive)
+        core_data_seeds transformables
+        printf '"$objects"\n"$top"\n"$class"\n"$classname"\n"$classes"\n"NS.objects"\n"NS.keys"\n"NS.time"\n"NS.uuidbytes"\n"NS.relative"\n"NS.base"\n"NSArray"\n"NSDictionary"\n"NSMutableArray"\n"NSSet"\n"NSDate"\n"NSUUID"\n"NSURL"\n"NSNull"\n"root"\n' >"$work/archive.dict"
+        dictionary=(-dict="$work/archive.dict")
         ;;
     FuzzExpression)
         # Every value= and filter= of the mapping files, one seed each, plus a few of every construct.

@@ -19,6 +19,9 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
     public var versionName: String
     /// Whether the version was given (`--version`) rather than found.
     public var versionWasGiven: Bool
+    /// The configuration whose entities the store held (docs/CORE-DATA-STORES.md, "Configurations"), `nil`
+    /// for a store of every entity; the new store records it.
+    public var configuration: String?
     /// Where the model came from: the app's model file, the store's own compiled model, or several
     /// model files merged.
     public var modelOrigin: ModelOrigin = .modelFile
@@ -114,9 +117,10 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
         case .store: origin = "model \"\(modelName)\" (the store's own, from its \(CoreDataName.modelCacheTable))"
         case .merged: origin = "the merged model \"\(modelName)\""
         }
+        let shape = configuration.map { " at configuration \"\($0)\"" } ?? ""
         let counts = objectCounts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         var text =
-            "Imported the Core Data store \(sourcePath) into \(storePath) at \(how) of \(origin): \(counts.isEmpty ? "no entity" : counts)"
+            "Imported the Core Data store \(sourcePath) into \(storePath) at \(how)\(shape) of \(origin): \(counts.isEmpty ? "no entity" : counts)"
         let links = linkCounts.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }
         if !links.isEmpty { text += "; links: " + links.joined(separator: ", ") }
         if externalFiles > 0 { text += "; \(externalFiles) external data file\(externalFiles == 1 ? "" : "s") read in" }
@@ -150,7 +154,9 @@ public struct CoreDataImport: Sendable, Hashable, CustomStringConvertible {
         return .object([
             ("source", .string(sourcePath)), ("store", .string(storePath)), ("model", .string(modelName)),
             ("modelOrigin", .string(modelOrigin.rawValue)), ("version", .string(versionName)),
-            ("versionWasGiven", .bool(versionWasGiven)), ("objects", counts(objectCounts)),
+            ("versionWasGiven", .bool(versionWasGiven)),
+            ("configuration", configuration.map(JSONDocument.string) ?? .null),
+            ("objects", counts(objectCounts)),
             ("links", counts(linkCounts)), ("externalFiles", .int(externalFiles)),
             (
                 "emptiedValues",

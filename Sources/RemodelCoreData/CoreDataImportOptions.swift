@@ -11,6 +11,9 @@
 public struct CoreDataImportOptions: Sendable, Hashable {
     /// The version that wrote the store, or `nil` to find it.
     public var version: String?
+    /// The configuration whose entities the store holds, or `nil` to find it (the whole version or one of its
+    /// configurations, docs/CORE-DATA-STORES.md, "Configurations").
+    public var configuration: String?
     /// What to do with a value whose external data file is missing (refuse, by default).
     public var missingExternalData: CoreDataImport.MissingExternalData
     /// What to do with a link that names an object the store does not have (refuse, by default).
@@ -18,10 +21,12 @@ public struct CoreDataImportOptions: Sendable, Hashable {
 
     /// Options with the defaults: the version found, every missing file and dangling link refused.
     public init(
-        version: String? = nil, missingExternalData: CoreDataImport.MissingExternalData = .refuse,
+        version: String? = nil, configuration: String? = nil,
+        missingExternalData: CoreDataImport.MissingExternalData = .refuse,
         danglingLinks: CoreDataImport.DanglingLinks = .refuse
     ) {
         self.version = version
+        self.configuration = configuration
         self.missingExternalData = missingExternalData
         self.danglingLinks = danglingLinks
     }

@@ -13,6 +13,7 @@ final class CoreDataImporter {
     let models: CoreDataModels
     let target: String
     let requestedVersion: String?
+    let requestedConfiguration: String?
     let missingExternalData: CoreDataImport.MissingExternalData
     let danglingLinks: CoreDataImport.DanglingLinks
     let progress: OperationProgressReporter
@@ -26,13 +27,15 @@ final class CoreDataImporter {
 
     init(
         source: String, models: CoreDataModels, target: String, requestedVersion: String?,
-        missingExternalData: CoreDataImport.MissingExternalData, danglingLinks: CoreDataImport.DanglingLinks,
+        requestedConfiguration: String? = nil, missingExternalData: CoreDataImport.MissingExternalData,
+        danglingLinks: CoreDataImport.DanglingLinks,
         progress: OperationProgressReporter
     ) {
         self.source = source
         self.models = models
         self.target = target
         self.requestedVersion = requestedVersion
+        self.requestedConfiguration = requestedConfiguration
         self.missingExternalData = missingExternalData
         self.danglingLinks = danglingLinks
         self.progress = progress
@@ -83,13 +86,14 @@ final class CoreDataImporter {
         let metadata = try CoreDataMetadata.read(from: connection, path: source)
         let model = try ResolvedCoreDataModel.resolve(models, connection: connection, schema: schema, path: source)
         let candidate = try CoreDataVersionMatcher.match(
-            bundle: model.bundle, facts: model.facts, requested: requestedVersion, schema: schema, metadata: metadata,
-            path: source)
+            bundle: model.bundle, facts: model.facts, requested: requestedVersion,
+            configuration: requestedConfiguration, schema: schema, metadata: metadata, path: source)
         let file = CoreDataNewStoreFile(destination: try FileSystem.resolvingLinks(target), reportedAs: target)
         var result = CoreDataImport(
             sourcePath: source, storePath: target, modelName: model.bundle.name, versionName: candidate.version.name,
             versionWasGiven: requestedVersion != nil, modelOrigin: model.origin, objectCounts: [:], linkCounts: [:],
             externalFiles: 0, skippedTables: [:])
+        result.configuration = candidate.version.configurationName
         do {
             try write(candidate, of: model, from: reader, into: file, result: &result)
             try file.publish()
@@ -146,6 +150,7 @@ final class CoreDataImporter {
         try metadata.write(to: output)
 
         let copier = try CoreDataTableCopier(connection: output, source: source, target: target, progress: progress)
+        try CoreDataComposites(version: layout.version).register(on: output)
         try copier.countKeys(mapping.tables)
         if let valueScanPace {
             copier.valueScan = CoreDataValueScan(

@@ -48,7 +48,7 @@ final class CoreDataTableCopier {
     typealias Problems = [(item: CoreDataMapping.Source, expected: String)]
 
     /// One Core Data column read as Remodel keeps it, and the check of its values (`nil`: any will do).
-    private static func value(_ item: CoreDataMapping.Source) -> (
+    static func value(_ item: CoreDataMapping.Source) -> (
         converted: String, check: CoreDataValues.Check?, expected: String
     ) {
         let raw = "s.\(quoteIdentifier(item.column))"
@@ -75,18 +75,21 @@ final class CoreDataTableCopier {
     private static func expression(
         _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems?
     ) -> String {
-        func copied(_ item: CoreDataMapping.Source) -> String {
-            let (converted, check, expected) = value(item)
-            guard let check, var list = problems else { return converted }
-            list.append((item, expected))
-            problems = list
-            return check.guarding(converted, refusal: CoreDataRefusal.call(Int64(list.count - 1)))
-        }
+        func copied(_ item: CoreDataMapping.Source) -> String { Self.copied(item, problems: &problems) }
         if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
             return copied(only)
         }
         let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(copied($0))" }
         return "CASE \(branches.joined(separator: " ")) END"
+    }
+
+    /// One Core Data column read as Remodel keeps it, with its check in the copy when `problems` records them.
+    static func copied(_ item: CoreDataMapping.Source, problems: inout Problems?) -> String {
+        let (converted, check, expected) = value(item)
+        guard let check, var list = problems else { return converted }
+        list.append((item, expected))
+        problems = list
+        return check.guarding(converted, refusal: CoreDataRefusal.call(Int64(list.count - 1)))
     }
 
     /// SQL true for a row `s` one of whose values the copy with the checks in it would refuse (the same
@@ -113,6 +116,7 @@ final class CoreDataTableCopier {
             let branches = column.sources.map { "WHEN \(entityTest($0.numbers)) THEN \(refused($0) ?? "0")" }
             tests.append("CASE \(branches.joined(separator: " ")) END")
         }
+        tests += compositeProblems(table)
         return tests.joined(separator: " OR ")
     }
 
@@ -145,7 +149,8 @@ final class CoreDataTableCopier {
     @discardableResult
     func copy(_ table: CoreDataMapping.Table) throws(RemodelError) -> Int {
         let numbers = table.entityByNumber.keys.sorted()
-        let targets = [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target)
+        let targets =
+            [StoreColumn.pk, StoreColumn.entity] + table.columns.map(\.target) + table.composites.map(\.target)
         /// The copy's statement, with the checks (recording them in `problems`) or without.
         func statement(_ problems: inout Problems?) throws(RemodelError) -> SQLiteStatement {
             // Without the checks, an object of no concrete entity gets no name (`_entity` is NOT NULL);
@@ -158,6 +163,7 @@ final class CoreDataTableCopier {
             let values =
                 ["s.\(Self.key)", entityName]
                 + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
+                + table.composites.map { Self.expression($0, allNumbers: numbers, problems: &problems) }
             return try connection.prepare(
                 "INSERT INTO main.\(quoteIdentifier(table.target)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT "
                     + values.joined(separator: ", ")

@@ -60,7 +60,8 @@ extension Store {
     ) throws(RemodelError) -> CoreDataImport {
         try importCoreData(
             from: source, models: .bundle(bundle), into: path, version: options.version,
-            missingExternalData: options.missingExternalData, danglingLinks: options.danglingLinks, progress: nil)
+            configuration: options.configuration, missingExternalData: options.missingExternalData,
+            danglingLinks: options.danglingLinks, progress: nil)
     }
 
     /// Imports a Core Data store as ``importCoreData(from:bundle:into:version:)`` does, with the model
@@ -68,7 +69,7 @@ extension Store {
     /// are copied.
     package static func importCoreData(
         from source: String, models: CoreDataModels, into path: String, version: String?,
-        missingExternalData: CoreDataImport.MissingExternalData = .refuse,
+        configuration: String? = nil, missingExternalData: CoreDataImport.MissingExternalData = .refuse,
         danglingLinks: CoreDataImport.DanglingLinks = .refuse,
         progress: ((OperationProgress) -> Void)?
     ) throws(RemodelError) -> CoreDataImport {
@@ -81,7 +82,8 @@ extension Store {
         }
         return try CoreDataImporter(
             source: source, models: models, target: path, requestedVersion: version,
-            missingExternalData: missingExternalData, danglingLinks: danglingLinks,
+            requestedConfiguration: configuration, missingExternalData: missingExternalData,
+            danglingLinks: danglingLinks,
             progress: OperationProgressReporter(progress)
         ).run()
     }

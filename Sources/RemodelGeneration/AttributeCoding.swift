@@ -13,15 +13,20 @@ struct AttributeCoding {
     var type: AttributeType { field.attribute.type }
     var isOptional: Bool { field.isOptional }
 
-    /// The Swift type, without optionality.
-    var swiftType: String { Self.swiftType(of: type) }
+    /// The Swift type, without optionality: a composite's struct in the schema enum.
+    var swiftType: String {
+        field.archivedType ?? field.compositeType.map { "\(schema).\($0)" } ?? Self.swiftType(of: type)
+    }
 
     /// The property's type, optional where the model says.
     var propertyType: String { swiftType + (isOptional ? "?" : "") }
 
     /// The type of a form kept beside the property, when the value must be written back as the store held it
-    /// (a Decimal's text: `12.30` stays `12.30`), or nil.
-    var storedForm: String? { type == .decimal ? "\(schema).StoredDecimal" : nil }
+    /// (a Decimal's text: `12.30` stays `12.30`; an archived value's bytes, as Core Data wrote them), or nil.
+    var storedForm: String? {
+        if let archived = field.archivedType { return "\(schema).StoredArchive<\(archived)>" }
+        return type == .decimal ? "\(schema).StoredDecimal" : nil
+    }
 
     /// The stored property: the property itself, or its stored form `_name`.
     var storage: String { storedForm == nil ? field.swiftName : "_" + field.swiftName }
@@ -47,7 +52,12 @@ struct AttributeCoding {
         let name = SwiftNames.stringLiteral(field.attribute.name)
         let entityLiteral = SwiftNames.stringLiteral(entity)
         let read: String
-        if let reader = Self.reader(of: type) {
+        if let archived = field.archivedType {
+            read = "try \(schema).archived(row, \(field.index), \(entityLiteral), \(name), \(archived).self)"
+        } else if field.compositeType != nil {
+            read =
+                "try \(schema).CompositeCoding.read(row, \(field.index), \(entityLiteral), \(name), \(swiftType).self)"
+        } else if let reader = Self.reader(of: type) {
             read = "try \(schema).\(reader)(row, \(field.index), \(entityLiteral), \(name))"
         } else {
             read = "try row.decode(\(swiftType)?.self, atIndex: \(field.index))"
@@ -58,6 +68,10 @@ struct AttributeCoding {
     /// Swift code for the value written into the column (from `storage`).
     var columnValue: String {
         if storedForm != nil { return "\(storage)\(isOptional ? "?" : "").stored" }
+        if field.compositeType != nil {
+            return
+                "try \(schema).CompositeCoding.column(\(storage), Self.entityName, id?.rawValue, \(SwiftNames.stringLiteral(field.attribute.name)))"
+        }
         let mapped = Self.storedExpression("$0", type: type)
         if mapped == "$0" { return storage }
         return isOptional ? "\(storage).map { \(mapped) }" : Self.storedExpression(storage, type: type)

@@ -11,6 +11,11 @@ struct RecordShape {
         var column: String
         /// The column's position in the table's selection, which `init(row:)` reads.
         var index: Int
+        /// The struct of a Composite attribute, nested in the schema enum (``RecordShape/compositeTypeNames``).
+        var compositeType: String? = nil
+        /// The Swift type of a Transformable attribute whose `customClassName` names a property-list type
+        /// (``ArchivedSwiftType``): the records read and write its keyed archive as that type.
+        var archivedType: String? = nil
         /// A derived attribute's value is nil until the object is read from the store, which computes it.
         var isOptional: Bool { attribute.isOptional || attribute.isDerived }
         /// Whether the store computes the value (docs/MODELS.md, "Derived attributes"): the records read it and never
@@ -96,6 +101,8 @@ struct RecordShape {
     private(set) var tables: [TableShape] = []
     private(set) var entities: [EntityShape] = []
     private(set) var joins: [JoinShape] = []
+    /// The struct of each composite, by composite name, nested in the schema enum beside its own types.
+    private(set) var compositeTypeNames: [String: String] = [:]
     private var entityIndexByName: [String: Int] = [:]
 
     init(layout: StoreLayout, modelName: String) {
@@ -145,6 +152,11 @@ struct RecordShape {
         for join in layout.joinTables {
             joins.append(JoinShape(join: join, typeName: joinTypes.claimType(String(join.name.drop { $0 == "_" }))))
         }
+        var compositeTypes = SwiftNames.Allocator(
+            reserved: SwiftNames.reservedTypeNames.union(["ColumnKey", "PendingChecks", "CompositeCoding"]))
+        for composite in version.composites {
+            compositeTypeNames[composite.name] = compositeTypes.claimType(composite.name)
+        }
         for index in entities.indices { resolveProperties(of: index) }
         for index in tables.indices { resolveAssociations(of: index) }
     }
@@ -160,15 +172,22 @@ struct RecordShape {
             guard let column = layout.columnName(of: attribute.name, in: entity.name),
                 let position = table.selection.firstIndex(of: column)
             else { continue }
+            let archivedType =
+                attribute.type == .transformable
+                ? attribute.source.attribute("customClassName").flatMap(ArchivedSwiftType.parse) : nil
             attributes.append(
                 AttributeField(
                     attribute: attribute,
                     swiftName: members.claimMember(
                         attribute.name,
-                        companions: attribute.type == .decimal
+                        // A Decimal and an archived value keep their stored form beside them (`_name`).
+                        companions: attribute.type == .decimal || archivedType != nil
                             ? SwiftNames.Allocator.decimalCompanions : { _ in [] }),
                     column: column,
-                    index: position))
+                    index: position,
+                    compositeType: attribute.type == .composite
+                        ? attribute.compositeName.flatMap { compositeTypeNames[$0] } : nil,
+                    archivedType: archivedType))
         }
         var toOnes: [ToOneField] = []
         var toManys: [ToManyField] = []

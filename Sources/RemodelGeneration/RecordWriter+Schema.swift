@@ -5,7 +5,9 @@ import RemodelModel
 /// records read and check values with.
 extension RecordWriter {
     func schemaFile() -> String {
-        header("What the records were generated for, and the check of a store", publicFoundation: false) + schemaBody()
+        header(
+            "What the records were generated for, and the check of a store", publicFoundation: compositesUseFoundation)
+            + schemaBody()
     }
 
     func schemaBody() -> String {
@@ -58,9 +60,11 @@ extension RecordWriter {
             writeCheck(to: &out)
             out.line()
             writeLinks(to: &out)
+            writeComposites(to: &out)
         }
         out.line()
-        return out.text + supportText()
+        return out.text + supportText() + (shape.compositeTypeNames.isEmpty ? "" : compositeSupportText())
+            + (usesArchives ? archiveSupportText() : "")
             + (shape.tables.contains(where: \.isHierarchy) ? sharedTableSupport() : "")
     }
 
@@ -97,14 +101,18 @@ extension RecordWriter {
             out.line("try checkVersion(metadata)")
             out.line("var problems: [String] = []")
             out.block("for table in tables") { out in
+                // SQLite's `lower` folds ASCII letters only, and names are compared byte for byte, as SQLite
+                // compares identifiers (`NAMÉ` is not `namé`, nor `café` written with a combining accent `café`).
                 out.line(
-                    "let present = Set(try String.fetchAll(db, sql: \"SELECT lower(name) FROM pragma_table_xinfo(?)\", arguments: [table.name]))"
+                    "let present = Set(try String.fetchAll(db, sql: \"SELECT lower(name) FROM pragma_table_xinfo(?)\", arguments: [table.name]).map { Array($0.utf8) })"
                 )
                 out.block("if present.isEmpty") { out in
                     out.line("problems.append(\"table \\\"\\(table.name)\\\" is missing\")")
                     out.line("continue")
                 }
-                out.line("let missing = table.columns.filter { !present.contains($0.lowercased()) }")
+                out.line(
+                    "let missing = table.columns.filter { !present.contains($0.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) }"
+                )
                 out.block("if !missing.isEmpty") { out in
                     out.line(
                         "problems.append(\"table \\\"\\(table.name)\\\" lacks \\(missing.map { \"\\\"\\($0)\\\"\" }.joined(separator: \", \"))\")"

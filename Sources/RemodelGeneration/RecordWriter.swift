@@ -35,9 +35,13 @@ struct RecordWriter {
 
         \(access == .public && publicFoundation ? "public " : "")import Foundation
         \(access == .public ? "public " : "")import GRDB
-
+        \(usesArchives ? Self.archiveImports : "")
         """
     }
+
+    /// The two names the archived values use, imported alone so that no other name of `Remodel` (its `Store`, its
+    /// SQLite types) meets the app's own or GRDB's.
+    static let archiveImports = "import enum Remodel.KeyedArchiveCoding\nimport protocol Remodel.KeyedArchivable\n"
 
     static func literal(_ text: String) -> String { SwiftNames.stringLiteral(text) }
 
@@ -56,7 +60,9 @@ struct RecordWriter {
 
     /// Every table and the schema in one file, for a build-tool plugin that declares one output per model.
     func combinedFile() -> String {
-        var text = header("Every table of the version and its schema", publicFoundation: usesFoundation(shape.entities))
+        var text = header(
+            "Every table of the version and its schema",
+            publicFoundation: usesFoundation(shape.entities) || compositesUseFoundation)
         for index in shape.tables.indices { text += tableBody(index) + "\n" }
         return text + schemaBody()
     }
@@ -393,6 +399,8 @@ struct RecordWriter {
             switch type {
             case .string: (measure, unit) = ("Double(\(value).unicodeScalars.count)", " characters")
             case .uri: (measure, unit) = ("Double(\(value).absoluteString.unicodeScalars.count)", " characters")
+            case .transformable where field.archivedType != nil:
+                (measure, unit) = ("Double(KeyedArchiveCoding.encode(\(value)).count)", " bytes")
             case .binary, .transformable: (measure, unit) = ("Double(\(value).count)", " bytes")
             case .date: (measure, unit) = ("\(value).timeIntervalSince1970", "")
             case .decimal: (measure, unit) = ("Double(\(value).description) ?? 0", "")
@@ -406,7 +414,7 @@ struct RecordWriter {
         if let pattern {
             let text: String
             switch type {
-            case .string, .composite: text = value
+            case .string: text = value
             case .uri, .decimal, .uuid: text = AttributeCoding.storedExpression(value, type: type)
             default: text = ""
             }

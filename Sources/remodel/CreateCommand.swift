@@ -14,6 +14,10 @@ struct CreateCommand: ParsableCommand {
                     "remodel create library.sqlite --model Models/Library.xcdatamodeld",
                     "--version Library --seed seed.json",
                     does: "Create a store at version Library, filled from seed.json."),
+                .init(
+                    "remodel create cloud.sqlite --model Models/Library.xcdatamodeld --configuration Cloud",
+                    does:
+                        "Create a store of configuration Cloud's entities only; every later command reads it so."),
             ],
             exitStatus: ExitStatusTable.create))
 
@@ -25,12 +29,14 @@ struct CreateCommand: ParsableCommand {
     @Option(name: .long, help: "A JSON file in the export shape to import into the new store.")
     var seed: String?
 
+    @OptionGroup var configurationOption: ConfigurationOption
+
     @OptionGroup var output: QuietOption
 
     @OptionGroup var progress: ProgressOption
 
     func run() throws {
-        let bundle = try options.bundle()
+        let bundle = try configurationOption.restricting(try options.bundle())
         try Inputs.requireVersion(version, in: bundle)
         if let seed { try Inputs.requireFile(seed, "JSON file") }
         let printer = progress.printer(quiet: output.quiet)
@@ -41,7 +47,10 @@ struct CreateCommand: ParsableCommand {
         printer.finish(clearing: true)
         if !output.quiet {
             let filled = seed.map { " with \(ProgressPrinter.counted(seeded, "object")) from \($0)" } ?? ", empty"
-            print("Created \(store.path) at version \"\(store.version.name)\" of model \"\(bundle.name)\"\(filled).")
+            let shape = bundle.configurationName.map { " (configuration \"\($0)\")" } ?? ""
+            print(
+                "Created \(store.path) at version \"\(store.version.name)\"\(shape) of model \"\(bundle.name)\"\(filled)."
+            )
         }
     }
 }

@@ -42,6 +42,12 @@ struct ImportCoreDataCommand: ParsableCommand {
     var version: String?
 
     @Option(
+        name: .customLong("configuration"),
+        help: ArgumentHelp(
+            "The configuration whose entities the Core Data store holds, when Remodel cannot tell.", valueName: "name"))
+    var configurationName: String?
+
+    @Option(
         name: .long,
         help: """
             A value whose external data file is missing: refuse the import (naming it), or import it empty \
@@ -70,7 +76,7 @@ struct ImportCoreDataCommand: ParsableCommand {
         defer { printer.finish(clearing: true) }
         let result = try runReportingFailure { () throws(RemodelError) in
             try Store.importCoreData(
-                from: source, models: models, into: into, version: version,
+                from: source, models: models, into: into, version: version, configuration: configurationName,
                 missingExternalData: missingExternalData.policy, danglingLinks: danglingLinks.policy
             ) { printer.print($0) }
         }

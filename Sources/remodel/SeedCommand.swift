@@ -33,6 +33,8 @@ struct SeedCommand: ParsableCommand {
     @Option(name: .customLong("seed-number"), help: "The seed number: the same number gives the same data.")
     var seedNumber: UInt64 = 1
 
+    @OptionGroup var configurationOption: ConfigurationOption
+
     @OptionGroup var file: OutputFileOption
 
     func validate() throws {
@@ -40,7 +42,7 @@ struct SeedCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bundle = try loadBundle(model)
+        let bundle = try configurationOption.restricting(try loadBundle(model))
         try Inputs.requireVersion(version, in: bundle)
         let plan = try runReportingFailure { () throws(RemodelError) in
             let generator = try SeedGenerator(bundle: bundle, version: version)

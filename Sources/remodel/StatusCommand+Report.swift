@@ -137,6 +137,7 @@ struct StoreStatus {
             ("currentVersion", .string(bundle.currentVersionName)),
             ("state", .string(inspection.state.name)),
             ("version", inspection.state.versionName.map(JSONDocument.string) ?? .null),
+            ("configuration", inspection.configuration.map(JSONDocument.string) ?? .null),
             ("message", .string(inspection.message)),
             (
                 "carriedModel",

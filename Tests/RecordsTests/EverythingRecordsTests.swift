@@ -40,7 +40,7 @@ struct EverythingRecordsTests {
             #expect(sample.id_ == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
             #expect(sample.link == URL(string: "https://example.com/a?b=c"))
             #expect(sample.thing == Data())
-            #expect(sample.place == #"{"lat": 48.8566, "city": "Paris"}"#)
+            #expect(sample.place == EverythingSchema.Place(lat: 48.8566, city: "Paris"))
             // One table, two entities: every object once, as its concrete entity.
             let items = try AnyItem.fetchAll(db).sorted { $0.id! < $1.id! }
             #expect(items.map { $0.id?.rawValue } == [1, 2, 3, 4])

@@ -15,6 +15,7 @@ struct GeneratedCodeTests {
         ("Tests/RemodelTests/Fixtures/Store/Everything.xcdatamodel", "Everything"),
         ("Tests/RemodelTests/Fixtures/Generation/Names.xcdatamodel", "Names"),
         ("Tests/RemodelTests/Fixtures/Generation/Rules.xcdatamodel", "Rules"),
+        ("Tests/RemodelTests/Fixtures/Generation/Archives.xcdatamodel", "Archives"),
     ]
 
     @Test(arguments: fixtures.map(\.folder))

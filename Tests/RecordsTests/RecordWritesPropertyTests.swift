@@ -86,7 +86,7 @@ enum EverythingWrites {
             link: draw.chance(40)
                 ? URL(string: draw.pick(["https://example.com/a?b=c", "file:///tmp/x y", "mailto:a@b.c"])) : nil,
             thing: draw.chance(30) ? Data([1, 2]) : nil,
-            place: draw.chance(30) ? #"{"lat": 1.5, "city": "Paris"}"# : nil)
+            place: draw.chance(30) ? EverythingSchema.Place(lat: 1.5, city: "Paris") : nil)
     }
 
     static func step(_ run: inout WriteRun) throws {

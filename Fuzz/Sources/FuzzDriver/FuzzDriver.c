@@ -16,3 +16,4 @@ int FuzzMapping_main(int argc, char **argv) { return run(argc, argv); }
 int FuzzExpression_main(int argc, char **argv) { return run(argc, argv); }
 int FuzzModelCache_main(int argc, char **argv) { return run(argc, argv); }
 int FuzzMetadata_main(int argc, char **argv) { return run(argc, argv); }
+int FuzzArchive_main(int argc, char **argv) { return run(argc, argv); }

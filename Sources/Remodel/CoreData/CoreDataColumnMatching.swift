@@ -73,11 +73,17 @@ package enum CoreDataColumnMatching {
         _ index: Int, _ claims: [Claim], allowed: (Int, String) -> Bool, owner: inout [String: Int],
         visited: inout Set<String>
     ) -> Bool {
+        // A free column first, in the claim's order: an earlier claim is moved only when no free column fits.
+        if let free = claims[index].candidates.first(where: {
+            owner[$0] == nil && !visited.contains($0) && allowed(index, $0)
+        }) {
+            visited.insert(free)
+            owner[free] = index
+            return true
+        }
         for column in claims[index].candidates where allowed(index, column) {
-            guard visited.insert(column).inserted else { continue }
-            if let holder = owner[column] {
-                guard augment(holder, claims, allowed: allowed, owner: &owner, visited: &visited) else { continue }
-            }
+            guard visited.insert(column).inserted, let holder = owner[column] else { continue }
+            guard augment(holder, claims, allowed: allowed, owner: &owner, visited: &visited) else { continue }
             owner[column] = index
             return true
         }

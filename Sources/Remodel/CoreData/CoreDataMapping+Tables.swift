@@ -6,6 +6,11 @@ extension CoreDataMapping.Builder {
         /// `nil` for a to-one relationship.
         var type: AttributeType?
         var isOptional: Bool
+        /// A composite's leaf: its own name, which names its column (`property` is its key path, `place.geo.lat`).
+        var leafName: String? = nil
+
+        /// The name Core Data names the property's column after.
+        var columnStem: String { leafName ?? property }
 
         /// The declared types Core Data gives the property's column.
         var expectedTypes: Set<String> {
@@ -29,7 +34,7 @@ extension CoreDataMapping.Builder {
         func fit(_ table: CoreDataSchema.Table) -> Int {
             properties.filter { member in
                 table.columns.contains {
-                    CoreDataName.suffix(of: $0.name, after: CoreDataName.column(of: member.property)) != nil
+                    CoreDataName.suffix(of: $0.name, after: CoreDataName.column(of: member.columnStem)) != nil
                 }
             }.count
         }
@@ -49,8 +54,20 @@ extension CoreDataMapping.Builder {
         }
         var members: [Member] = []
         for entity in hierarchy {
-            members += entity.attributes.filter(\.isStored).map {
-                Member(entity: entity, property: $0.name, type: $0.type, isOptional: $0.isOptional)
+            for attribute in entity.attributes where attribute.isStored {
+                guard attribute.type == .composite else {
+                    members.append(
+                        Member(
+                            entity: entity, property: attribute.name, type: attribute.type,
+                            isOptional: attribute.isOptional))
+                    continue
+                }
+                // A composite's leaves take columns where the composite stands, named by their own names.
+                members += CoreDataMapping.leaves(of: attribute, in: version).map {
+                    Member(
+                        entity: entity, property: $0.keyPath, type: $0.attribute.type,
+                        isOptional: $0.attribute.isOptional, leafName: $0.name)
+                }
             }
             members += entity.relationships.filter { !$0.isToMany && layout.isStored($0) }.map {
                 Member(entity: entity, property: $0.name, type: nil, isOptional: $0.isOptional)
@@ -76,7 +93,7 @@ extension CoreDataMapping.Builder {
             !CoreDataName.entityTableColumns.contains(CoreDataName.normalized($0.name))
         }
         let claims = members.map { member in
-            let name = CoreDataName.column(of: member.property)
+            let name = CoreDataName.column(of: member.columnStem)
             let candidates = columns.compactMap { column in
                 CoreDataName.suffix(of: column.name, after: name).map { (column.name, $0) }
             }.sorted { $0.1 < $1.1 }.map(\.0)
@@ -89,10 +106,11 @@ extension CoreDataMapping.Builder {
             claims, occupancy: schema.occupancy[CoreDataName.normalized(table.name)] ?? [:])
         var used = Set(CoreDataName.entityTableColumns)
         var sourcesByTarget: [(String, [CoreDataMapping.Source])] = []
+        var composites = CompositeColumns()
         for (index, member) in members.enumerated() {
             let described = "\(member.entity.name).\(member.property)"
             guard let columnName = assigned[index] else {
-                let name = CoreDataName.column(of: member.property)
+                let name = CoreDataName.column(of: member.columnStem)
                 let found =
                     claims[index].candidates.isEmpty
                     ? "no column \(name)"
@@ -109,6 +127,15 @@ extension CoreDataMapping.Builder {
                 )
             }
             if member.type == nil { noteEntityNumberColumns(beside: columnName, of: described, in: table, used: &used) }
+            if member.leafName != nil {
+                composites.add(
+                    leaf: CoreDataMapping.Source(
+                        numbers: kinds(of: member.entity).sorted(), column: columnName, entity: member.entity.name,
+                        property: member.property, type: member.type, isExternal: false,
+                        isOptional: member.isOptional),
+                    of: member.entity, in: layout)
+                continue
+            }
             guard let targetColumn = layout.columnName(of: member.property, in: member.entity.name) else { continue }
             let source = CoreDataMapping.Source(
                 numbers: kinds(of: member.entity).sorted(), column: columnName, entity: member.entity.name,
@@ -136,6 +163,7 @@ extension CoreDataMapping.Builder {
         let valueColumns = sourcesByTarget.map { CoreDataMapping.ValueColumn(target: $0.0, sources: $0.1) }
         result.columns = valueColumns.filter { !computed.contains($0.target) }
         result.derived = valueColumns.filter { computed.contains($0.target) }
+        result.composites = composites.columns(in: version)
         for column in table.columns where !used.contains(CoreDataName.normalized(column.name)) {
             mapping.differences.append("\(table.name) has column \(column.name), which the version does not have")
         }

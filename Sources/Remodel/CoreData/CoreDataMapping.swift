@@ -49,6 +49,8 @@ package struct CoreDataMapping: Sendable {
         package var abstractNumbers: [Int64: String]
         package var columns: [ValueColumn]
         package var orders: [Order]
+        /// The composite columns, each made of the leaf columns Core Data keeps (``CompositeColumn``).
+        package var composites: [CompositeColumn] = []
         /// The columns of derived attributes the store computes: not copied, but compared with what the new store
         /// computes (`remodel import-core-data` refuses a value that differs).
         package var derived: [ValueColumn] = []

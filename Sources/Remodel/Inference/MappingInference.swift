@@ -224,11 +224,22 @@ struct EntityInference {
         let unchanged =
             provenance == .sameName
             && attributes.allSatisfy { $0.provenance == .sameName && $0.value?.text == "$source.\($0.destination)" }
+            && keepsCompositeShapes(from: sourceEntity, to: destinationEntity)
             && relationships.allSatisfy { $0.provenance == .sameName }
             && source.attributes(of: sourceEntity).filter(\.isStored).count == attributes.count
         return EntityMapping(
             kind: unchanged ? .copy : .transform, source: sourceEntity.name, destination: destinationEntity.name,
             attributes: attributes, relationships: relationships, provenance: provenance, problems: problems)
+    }
+
+    /// Whether every composite attribute of the destination entity stores its values as the source attribute of
+    /// the same name does (a copy then carries them as they are).
+    private func keepsCompositeShapes(from sourceEntity: Entity, to destinationEntity: Entity) -> Bool {
+        destination.attributes(of: destinationEntity).allSatisfy { attribute in
+            guard attribute.type == .composite, let before = source.attribute(named: attribute.name, in: sourceEntity)
+            else { return true }
+            return destination.hasSameCompositeShape(attribute, as: before, in: source)
+        }
     }
 
     // MARK: - Attributes
@@ -313,6 +324,19 @@ struct EntityInference {
                         "was optional and is now required with no default value, so objects where it is nil cannot be carried over",
                     suggestion: "<attribute name=\"\(attribute.name)\" value=\"\(operand) ?? …\"/>",
                     condition: .ifNil(sourceAttribute: sourceAttribute.name)))
+        }
+        if attribute.type == .composite, sourceAttribute.type == .composite,
+            !destination.hasSameCompositeShape(attribute, as: sourceAttribute, in: source)
+        {
+            // The members change: each value is reshaped (CompositeReshape); what cannot be inferred for a member
+            // is a problem of the attribute, naming the member.
+            let (_, messages) = CompositeReshape.plan(from: sourceAttribute, in: source, to: attribute, in: destination)
+            for message in messages {
+                problems.append(
+                    MappingProblem(
+                        entity: entity.name, property: attribute.name, message: message,
+                        condition: .ifSourceObjectsExist))
+            }
         }
         var finalProvenance = provenance
         if sourceAttribute.type != attribute.type {

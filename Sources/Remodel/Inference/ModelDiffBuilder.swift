@@ -85,6 +85,20 @@ struct ModelDiffBuilder {
             if sourceAttribute.isOptional != attribute.isOptional {
                 details.append(attribute.isOptional ? "required → optional" : "optional → required")
             }
+            if attribute.type == .composite, sourceAttribute.type == .composite,
+                !destination.hasSameCompositeShape(attribute, as: sourceAttribute, in: source)
+            {
+                let reshape = CompositeReshape.plan(from: sourceAttribute, in: source, to: attribute, in: destination)
+                details.append("composite members change")
+                for member in reshape.reshape.droppedMembers {
+                    lints.append(
+                        ModelDiff.Lint(
+                            rule: .dataDropped, severity: .warning, entity: entity.name, property: attribute.name,
+                            message:
+                                "\(sourceEntity.name).\(sourceName) member \"\(member)\" is removed: its values will be dropped"
+                        ))
+                }
+            }
             changes.append(
                 ModelDiff.PropertyChange(
                     name: attribute.name, change: details.isEmpty ? .unchanged : .changed, details: details,

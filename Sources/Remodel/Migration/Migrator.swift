@@ -416,6 +416,13 @@ extension Migrator {
         for inspection: StoreInspection, store: SQLiteConnection, countsLosses: Bool = true,
         readsRebuiltTables: Bool = true
     ) throws(RemodelError) -> MigrationPlan {
+        // A store of one configuration is planned along the bundle restricted to it.
+        if let configuration = inspection.configuration, configuration != bundle.configurationName {
+            var configured = Migrator(bundle: try bundle.restricted(toConfiguration: configuration), options: options)
+            configured.plans = plans?.configurationName == configured.bundle.configurationName ? plans : nil
+            return try configured.plan(
+                for: inspection, store: store, countsLosses: countsLosses, readsRebuiltTables: readsRebuiltTables)
+        }
         var plan: MigrationPlan
         if options.downgrade != .refuse, goesDown(inspection) {
             plan = try DowngradePlanner(bundle: bundle, options: options).plan(store: store, path: inspection.path)

@@ -121,10 +121,11 @@ public struct SchemaDrift: Sendable, Hashable, CustomStringConvertible {
 enum SchemaDriftCheck {
     /// What drifted in the store on `connection` from `layout`, tables in layout order, then join tables.
     static func drifts(on connection: SQLiteConnection, layout: StoreLayout) throws(RemodelError) -> [SchemaDrift] {
-        // SQLite's names are case-insensitive (ASCII): a column renamed only in case is no drift.
-        var columnsByTable: [String: [String]] = [:]
-        var kindByTable: [String: String] = [:]
-        var generated: Set<String> = []
+        // Names as SQLite compares them (SQLName): a column renamed only in ASCII case is no drift; one renamed
+        // `É` → `é`, or `é` → `e` and U+0301, is.
+        var columnsByTable: [SQLName: [String]] = [:]
+        var kindByTable: [SQLName: String] = [:]
+        var generated: Set<SQLName.Column> = []
         let schema = try connection.rows(
             """
             SELECT m.type, m.name, p.name, p.hidden FROM sqlite_master AS m LEFT JOIN pragma_table_xinfo(m.name) AS p
@@ -132,19 +133,19 @@ enum SchemaDriftCheck {
             """)
         for row in schema {
             guard case .text(let type) = row[0], case .text(let table) = row[1] else { continue }
-            let key = table.lowercased()
+            let key = SQLName(table)
             kindByTable[key] = type
             if case .text(let column) = row[2] {
                 columnsByTable[key, default: []].append(column)
                 // 2: a virtual generated column, 3: a stored one.
                 if case .integer(let hidden) = row[3], hidden == 2 || hidden == 3 {
-                    generated.insert("\(key).\(column.lowercased())")
+                    generated.insert(SQLName.Column(table, column))
                 }
             }
         }
         var drifts: [SchemaDrift] = []
         func check(_ table: String, _ expected: [String], missing: SchemaDrift.Kind) {
-            let key = table.lowercased()
+            let key = SQLName(table)
             guard let type = kindByTable[key] else {
                 drifts.append(SchemaDrift(kind: missing, table: table, column: nil, unexpectedColumns: []))
                 return
@@ -154,11 +155,11 @@ enum SchemaDriftCheck {
                 return
             }
             let found = columnsByTable[key] ?? []
-            let foundKeys = Set(found.map { $0.lowercased() })
-            let expectedKeys = Set(expected.map { $0.lowercased() })
+            let foundKeys = Set(found.map(SQLName.init))
+            let expectedKeys = Set(expected.map(SQLName.init))
             // An app's own columns are carried, never drift; they are named only beside a missing column.
-            let unexpected = found.filter { !expectedKeys.contains($0.lowercased()) }
-            for column in expected where !foundKeys.contains(column.lowercased()) {
+            let unexpected = found.filter { !expectedKeys.contains(SQLName($0)) }
+            for column in expected where !foundKeys.contains(SQLName(column)) {
                 drifts.append(
                     SchemaDrift(kind: .missingColumn, table: table, column: column, unexpectedColumns: unexpected))
             }

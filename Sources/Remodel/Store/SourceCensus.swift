@@ -7,10 +7,10 @@
 ///
 /// A table of several entities is searched in its `_entity` index, not read, and is not counted here.
 final class SourceCensus {
-    /// Columns to count, by table (lowercased).
-    private var columns: [String: Set<String>] = [:]
-    /// What was counted, by table (lowercased).
-    private var counted: [String: Counts] = [:]
+    /// Columns to count, by table (as SQLite compares names).
+    private var columns: [SQLName: Set<String>] = [:]
+    /// What was counted, by table (as SQLite compares names).
+    private var counted: [SQLName: Counts] = [:]
 
     struct Counts {
         /// The table's one concrete entity, whose rows the other counts are of.
@@ -22,15 +22,15 @@ final class SourceCensus {
         var values: [String: Int]
     }
 
-    /// A census that also counts the non-null values of `columns` (by table, lowercased).
-    init(columns: [String: Set<String>]) {
+    /// A census that also counts the non-null values of `columns` (by table).
+    init(columns: [SQLName: Set<String>]) {
         self.columns = columns
     }
 
     /// Reads `table` (of the one concrete entity `entity`) whole on `connection`, where it is `main`'s, and keeps
     /// its counts. - Returns: Whether some row's `_entity` is not `entity`.
     func take(_ table: String, entity: String, on connection: SQLiteConnection) throws(RemodelError) -> Bool {
-        let names = (columns[table.lowercased()] ?? []).sorted()
+        let names = (columns[SQLName(table)] ?? []).sorted()
         let valueCounts = names.map { "count(CASE WHEN \(StoreColumn.entity) = ?1 THEN \(quoteIdentifier($0)) END)" }
         let row = try connection.rows(
             "SELECT count(*), count(CASE WHEN \(StoreColumn.entity) IS NOT ?1 THEN 1 END)"
@@ -40,12 +40,12 @@ final class SourceCensus {
         else { return true }
         var values: [String: Int] = [:]
         for (name, value) in zip(names, row.dropFirst(2)) { values[name] = value.integerValue.map(Int.init) }
-        counted[table.lowercased()] = Counts(entity: entity, rows: Int(rows), strays: Int(strays), values: values)
+        counted[SQLName(table)] = Counts(entity: entity, rows: Int(rows), strays: Int(strays), values: values)
         return strays > 0
     }
 
     /// What was counted of `table`, if it was read.
     func counts(of table: String) -> Counts? {
-        counted[table.lowercased()]
+        counted[SQLName(table)]
     }
 }

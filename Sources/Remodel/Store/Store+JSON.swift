@@ -48,7 +48,9 @@ extension Store {
     /// try store.exportJSON(to: "library.json")
     /// ```
     /// - Parameter outputPath: The JSON file to write.
-    /// - Throws: `RemodelError` when the store cannot be read or the file cannot be written.
+    /// - Throws: `RemodelError` when the store cannot be read or the file cannot be written, and with
+    ///   `RemodelError.Code.invalidValue` naming the object when a stored composite value is damaged (checked
+    ///   before anything is written).
     public func exportJSON(to outputPath: String) throws(RemodelError) {
         try exportJSON(to: outputPath, progress: nil)
     }
@@ -58,6 +60,7 @@ extension Store {
         try FileSystem.writeAtomically(to: outputPath) { (output: inout JSONOutput) throws(RemodelError) in
             try readTransaction { () throws(RemodelError) in
                 try checkEveryRowPlaceable(.all)
+                try StoredValueCheck.checkComposites(layout: layout, on: connection, path: path)
                 var exporter = JSONExporter(layout: layout, connection: connection)
                 exporter.progress = OperationProgressReporter(progress)
                 try exporter.export(to: &output)
@@ -71,7 +74,9 @@ extension Store {
     /// ```swift
     /// try store.exportJSONToStandardOutput()
     /// ```
-    /// - Throws: `RemodelError` when the store cannot be read or the output cannot be written.
+    /// - Throws: `RemodelError` when the store cannot be read or the output cannot be written, and with
+    ///   `RemodelError.Code.invalidValue` naming the object when a stored composite value is damaged (checked
+    ///   before anything is written).
     public func exportJSONToStandardOutput() throws(RemodelError) {
         try exportJSONToStandardOutput(progress: nil)
     }
@@ -87,6 +92,7 @@ extension Store {
         var output = JSONOutput(descriptor: descriptor, path: outputPath)
         try readTransaction { () throws(RemodelError) in
             try checkEveryRowPlaceable(.all)
+            try StoredValueCheck.checkComposites(layout: layout, on: connection, path: path)
             var exporter = JSONExporter(layout: layout, connection: connection)
             exporter.progress = OperationProgressReporter(progress)
             try exporter.export(to: &output)

@@ -60,6 +60,7 @@ public final class Store {
     static func open(at path: String, inspected inspection: StoreInspection, bundle: ModelBundle) throws(RemodelError)
         -> Store
     {
+        let bundle = try bundle.restricted(toConfiguration: inspection.configuration)
         let store = try open(at: path, version: try openableVersion(inspection, bundle: bundle), bundle: bundle)
         // A store the bundle adopted by its entity hashes takes the bundle's model name now.
         if inspection.adoptedModelName != nil {
@@ -68,11 +69,14 @@ public final class Store {
         return store
     }
 
-    /// Opens the store at `path`, known to be at `version` (a launch that has just migrated it there).
+    /// Opens the store at `path`, known to be at `version` (a launch that has just migrated it there), as the
+    /// configuration it records sees the bundle and the version.
     static func open(at path: String, version: ModelVersion, bundle: ModelBundle) throws(RemodelError) -> Store {
-        Store(
-            path: path, bundle: bundle, version: version, connection: try SQLiteConnection(path: path, mode: .readWrite)
-        )
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        let configuration = try StoreConfiguration.configuration(on: connection)
+        return Store(
+            path: path, bundle: try bundle.restricted(toConfiguration: configuration),
+            version: try version.restricted(toConfiguration: configuration), connection: connection)
     }
 
     /// The version of an inspected store that can be opened, or why it cannot.
@@ -99,7 +103,9 @@ public final class Store {
     /// copy. Call ``checkUnchanged()`` after reading.
     package static func openForReading(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
         let snapshot = try StoreSnapshot(path: path)
-        let version = try openableVersion(try StoreInspector.inspect(snapshot, bundle: bundle), bundle: bundle)
+        let inspection = try StoreInspector.inspect(snapshot, bundle: bundle)
+        let bundle = try bundle.restricted(toConfiguration: inspection.configuration)
+        let version = try openableVersion(inspection, bundle: bundle)
         return Store(
             path: path, bundle: bundle, version: version, connection: try snapshot.connection(), snapshot: snapshot)
     }

@@ -110,6 +110,10 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// Core Data store's file name, `Data` for `Data.sqlite`). The store takes the bundle's model name at
     /// its next write (an open, a launch, a migration). `nil` for any other store.
     public internal(set) var adoptedModelName: String?
+    /// The configuration whose entities the store holds (a store made with `remodel create --configuration`,
+    /// ``ModelBundle/restricted(toConfiguration:)`` or imported from a Core Data store of one configuration):
+    /// the store was inspected against the bundle restricted to it. `nil` for a store of every entity.
+    public internal(set) var configuration: String?
     /// The bundle's path, named in the command the message gives for a Core Data store.
     var bundlePath = ""
 
@@ -117,6 +121,9 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// the store has an unfinished transaction).
     public var message: String {
         var text = stateMessage
+        if let configuration {
+            text += " It holds the entities of configuration \"\(configuration)\" only."
+        }
         if let adoptedModelName {
             text +=
                 " It was imported from a Core Data store without its model file, as model \"\(adoptedModelName)\"; its entity hashes are those of this version of \"\(modelName)\", which adopts it: it takes the model name \"\(modelName)\" at its next write."

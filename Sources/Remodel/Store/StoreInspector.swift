@@ -44,7 +44,11 @@ public enum StoreInspector {
         var inspection = StoreInspection(
             path: snapshot.path, state: state, modelName: bundle.name, currentVersionName: bundle.currentVersionName,
             migrationSteps: steps)
-        inspection.adoptedModelName = metadata.flatMap { adoptedVersion($0, in: bundle) != nil ? $0.modelName : nil }
+        if let metadata {
+            let configured = try StoreConfiguration.bundle(bundle, for: metadata, path: snapshot.path)
+            inspection.adoptedModelName = adoptedVersion(metadata, in: configured) != nil ? metadata.modelName : nil
+            inspection.configuration = metadata.configuration
+        }
         if case .notRemodelStore = state, let connection = try? snapshot.connection() {
             inspection.coreDataVersion = coreDataVersion(connection, bundle: bundle, path: snapshot.path)
             inspection.bundlePath = bundle.path
@@ -80,6 +84,7 @@ public enum StoreInspector {
         case .failure(.malformed(let reason)):
             return ((.notRemodelStore(reason: reason), nil), nil)
         case .success(let metadata):
+            let bundle = try StoreConfiguration.bundle(bundle, for: metadata, path: path)
             let (state, steps) = try classify(metadata, in: bundle)
             let checked: StoreInspection.State
             do {

@@ -22,6 +22,8 @@ package struct StoreMetadata: Sendable, Equatable {
     /// version) name is the Core Data store's file name, and a bundle whose version has its entity hashes
     /// adopts it (``StoreInspector/adoptedVersion(_:in:)``).
     package static let coreDataStoreOrigin = "core-data-store"
+    /// The key naming the configuration a store holds the entities of (``configuration``).
+    static let configurationKey = "configuration"
     static let currentFormatVersion = 1
     static let entityHashPrefix = "entityHash."
 
@@ -38,6 +40,9 @@ package struct StoreMetadata: Sendable, Equatable {
     /// Where the model came from: ``coreDataStoreOrigin`` for a store imported from a Core Data store
     /// without its model file, `nil` for every other store (the key is then absent).
     package var modelOrigin: String?
+    /// The configuration whose entities the store holds (``ModelVersion/configurationName``), `nil` for a store
+    /// of every entity (the key is then absent). Every command restricts the bundle to it.
+    package var configuration: String?
 
     /// The metadata of a store newly created at a version.
     package init(modelName: String, version: ModelVersion, history: [HistoryEntry]) {
@@ -48,6 +53,7 @@ package struct StoreMetadata: Sendable, Equatable {
         self.entityHashes = version.entityHashes
         self.history = history
         self.carriedContents = CarriedModel.contents(of: version)
+        self.configuration = version.configurationName
     }
 
     private init(
@@ -111,6 +117,7 @@ package struct StoreMetadata: Sendable, Equatable {
             formatVersion: formatVersion, modelName: modelName, versionName: versionName,
             modelHash: values["modelHash"] ?? "", entityHashes: hashes, history: history)
         metadata.modelOrigin = values[modelOriginKey]
+        metadata.configuration = values[configurationKey]
         return .success(metadata)
     }
 
@@ -127,6 +134,7 @@ package struct StoreMetadata: Sendable, Equatable {
         rows += entityHashes.sorted { $0.key < $1.key }.map { (Self.entityHashPrefix + $0.key, $0.value) }
         if let carriedContents { rows.append((CarriedModel.key, carriedContents)) }
         if let modelOrigin { rows.append((Self.modelOriginKey, modelOrigin)) }
+        if let configuration { rows.append((Self.configurationKey, configuration)) }
         for (key, value) in rows {
             try insert.bind([.text(key), .text(value)])
             try insert.step()
@@ -138,6 +146,9 @@ package struct StoreMetadata: Sendable, Equatable {
         // Nor the origin of a model the store no longer has under that name.
         if modelOrigin == nil {
             try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(Self.modelOriginKey)])
+        }
+        if configuration == nil {
+            try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(Self.configurationKey)])
         }
     }
 

@@ -45,7 +45,7 @@ enum UnplaceableRows {
         for table in layout.tables {
             let concrete = table.entities.filter { layout.version.entity(named: $0)?.isAbstract == false }
             let strays: [(value: SQLiteValue, firstKey: Int64, count: Int)]
-            if indexed.contains(table.name.lowercased()) {
+            if indexed.contains(SQLName(table.name)) {
                 strays = try seekStrays(table.name, concrete: concrete, on: connection)
             } else if scope.reads(table.name) {
                 if let census, concrete.count == 1,
@@ -76,8 +76,8 @@ enum UnplaceableRows {
         return .otherTable(layout.table(forEntity: name)?.name ?? table.name)
     }
 
-    /// The hierarchy tables (lowercased) with an index whose first column is `_entity`, binary, not partial.
-    private static func tablesWithEntityIndex(on connection: SQLiteConnection) throws(RemodelError) -> Set<String> {
+    /// The hierarchy tables with an index whose first column is `_entity`, binary, not partial.
+    private static func tablesWithEntityIndex(on connection: SQLiteConnection) throws(RemodelError) -> Set<SQLName> {
         let rows = try connection.rows(
             """
             SELECT m.name FROM sqlite_master AS m JOIN pragma_index_list(m.name) AS l
@@ -87,7 +87,7 @@ enum UnplaceableRows {
             """)
         return Set(
             rows.compactMap { row in
-                if case .text(let name)? = row.first { return name.lowercased() }
+                if case .text(let name)? = row.first { return SQLName(name) }
                 return nil
             })
     }

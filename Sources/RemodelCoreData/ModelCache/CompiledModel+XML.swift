@@ -14,7 +14,7 @@ extension CompiledModel {
                 ("lastSavedToolsVersion", "1"), ("systemVersion", ""), ("minimumToolsVersion", "Automatic"),
                 ("sourceLanguage", "Swift"), ("userDefinedModelVersionIdentifier", identifier),
             ],
-            children: entities.map(\.element))
+            children: entities.map(\.element) + composites.map(\.element))
         return model.document
     }
 
@@ -85,6 +85,7 @@ extension CompiledModel.Attribute {
             ("preserveAfterDeletion", CompiledModel.yes(preservesValueAfterDeletion)),
             ("indexed", CompiledModel.yes(isIndexed)),
             ("valueTransformerName", valueTransformerName), ("customClassName", valueClassName),
+            ("composite", compositeName),
             ("elementID", renamingIdentifier), ("versionHashModifier", versionHashModifier),
         ]
         let info = CompiledModel.userInfoElement(userInfo)
@@ -123,5 +124,12 @@ extension CompiledModel {
     static func text(of number: Double) -> String {
         if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
         return String(number)
+    }
+}
+
+extension CompiledModel.Composite {
+    /// `<composite name>` with its members, as Xcode writes one.
+    var element: WrittenElement {
+        WrittenElement("composite", [("name", name)], children: elements.map(\.element))
     }
 }

@@ -88,6 +88,10 @@ struct CompiledModel: Sendable, Hashable {
         var preservesValueAfterDeletion = false
         var isIndexed = false
         var userInfo: [String: String] = [:]
+        /// A composite's members (`NSCompositeElements`, nested composites with members of their own), and the
+        /// name its `<composite>` gets (``CompiledModel/nameComposites()``).
+        var elements: [Attribute] = []
+        var compositeName: String?
         /// A derived attribute's expression (`NSDerivedAttributeDescription`), in Foundation's format syntax.
         var derivationExpression: String?
         /// The classes of the attribute's parts Remodel does not read (a derivation's `NSSubqueryExpression`).
@@ -117,6 +121,14 @@ struct CompiledModel: Sendable, Hashable {
     var fetchRequestNames: [String] = []
     /// `NSVersionIdentifiers` (Xcode's "Model Version Identifier"), sorted.
     var versionIdentifiers: [String]
+    /// The composites the attributes use, by the names ``nameComposites()`` gives them, in name order.
+    var composites: [Composite] = []
+
+    /// A composite the model's composite attributes are made of (`<composite>` in the model file).
+    struct Composite: Sendable, Hashable {
+        var name: String
+        var elements: [Attribute]
+    }
 
     /// The largest decompressed archive accepted: compiled models of real apps are tens of kilobytes.
     static let maximumArchiveBytes = 64 << 20

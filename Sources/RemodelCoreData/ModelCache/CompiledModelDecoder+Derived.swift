@@ -27,10 +27,4 @@ extension CompiledModelDecoder {
             return
         }
     }
-
-    /// A composite attribute's elements: read as the attribute alone today (its type is
-    /// ``AttributeType/composite``); the elements (attribute descriptions, nested composites) go here.
-    func compositeElements(
-        of object: ArchivedObject, into attribute: inout CompiledModel.Attribute, in entity: String
-    ) throws(Failure) {}
 }

@@ -17,7 +17,7 @@ struct CompiledModelDecoder {
     static let attributeTypes: [Int64: AttributeType] = [
         0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal, 500: .double, 600: .float,
         700: .string, 800: .boolean, 900: .date, 1000: .binary, 1100: .uuid, 1200: .uri, 1800: .transformable,
-        2000: .objectID,
+        2000: .objectID, 2100: .composite,
     ]
 
     /// `NSDeleteRule`: `NSDeleteRule` raw values (public).
@@ -86,6 +86,7 @@ struct CompiledModelDecoder {
         }
         var model = CompiledModel(
             entities: entities.sorted { $0.name < $1.name }, versionIdentifiers: identifiers.sorted())
+        model.nameComposites()
         if let templates = try value(root, "NSFetchRequestTemplates") {
             model.fetchRequestNames = try dictionary(templates, what: "NSFetchRequestTemplates").map(\.0).sorted()
         }
@@ -183,9 +184,7 @@ struct CompiledModelDecoder {
             try derivation(of: description, into: &attribute, in: entity)
             return .attribute(attribute)
         case "NSCompositeAttributeDescription":
-            var attribute = try attribute(description, named: key, in: entity)
-            try compositeElements(of: description, into: &attribute, in: entity)
-            return .attribute(attribute)
+            return .attribute(try compositeAttribute(description, named: key, in: entity, depth: 0))
         case "NSRelationshipDescription":
             return .relationship(try relationship(description, named: key, in: entity))
         case "NSFetchedPropertyDescription":
@@ -200,7 +199,7 @@ struct CompiledModelDecoder {
         }
     }
 
-    private func attribute(_ object: ArchivedObject, named key: String, in entity: String) throws(Failure)
+    func attribute(_ object: ArchivedObject, named key: String, in entity: String) throws(Failure)
         -> CompiledModel.Attribute
     {
         let what = "attribute \(entity).\(key)"

@@ -41,6 +41,8 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case transformableWithoutTransformer = "transformable-without-transformer"
     case unknownAttributeType = "unknown-attribute-type"
     case unknownComposite = "unknown-composite"
+    case compositeCycle = "composite-cycle"
+    case compositeMember = "composite-member"
     case unknownConstraintProperty = "unknown-constraint-property"
     case unknownDeletionRule = "unknown-deletion-rule"
     case unknownIndexProperty = "unknown-index-property"
@@ -109,4 +111,9 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case ignoredFetchIndexElement = "ignored-fetch-index-element"
     case unknownModelAttribute = "unknown-model-attribute"
     case unknownModelElement = "unknown-model-element"
+
+    // MARK: - Configurations
+
+    case configurationUnknownEntity = "configuration-unknown-entity"
+    case configurationNotClosed = "configuration-not-closed"
 }

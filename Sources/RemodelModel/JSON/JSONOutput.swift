@@ -29,7 +29,7 @@ package struct JSONOutput {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func write(raw text: String) {
+    package mutating func write(raw text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 

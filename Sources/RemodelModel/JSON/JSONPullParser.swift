@@ -101,9 +101,19 @@ package struct JSONPullParser {
 
     // MARK: - Containers
 
+    /// How deep containers may nest: deeper text is refused, never read by recursion until the stack runs out.
+    static let maximumDepth = 512
+
     /// Reads `{`.
     package mutating func beginObject() throws(RemodelError) {
         try expect(UInt8(ascii: "{"), "'{'")
+        try open()
+    }
+
+    private mutating func open() throws(RemodelError) {
+        guard started.count < Self.maximumDepth else {
+            throw failure("objects and arrays nest more than \(Self.maximumDepth) deep")
+        }
         started.append(false)
     }
 
@@ -131,7 +141,7 @@ package struct JSONPullParser {
     /// Reads `[`.
     package mutating func beginArray() throws(RemodelError) {
         try expect(UInt8(ascii: "["), "'['")
-        started.append(false)
+        try open()
     }
 
     /// Whether another element follows in the array (reading its `,`), or reads the closing `]`.

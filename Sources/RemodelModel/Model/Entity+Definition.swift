@@ -8,7 +8,16 @@ extension Entity {
         guard name == other.name, attributes.count == other.attributes.count,
             relationships.count == other.relationships.count
         else { return false }
-        return withoutPositions == other.withoutPositions
+        return withoutPositions == other.withoutPositions && namesAreSpelledAlike(as: other)
+    }
+
+    /// Whether the names that make tables and columns (the entity's, its parent's, its properties', its links'
+    /// destinations and inverses) are the same scalars: Swift's `==` above takes `Café` and `Cafe`+U+0301 for one,
+    /// a store's SQLite and Core Data take them for two (``SQLName/identical(_:_:)``).
+    private func namesAreSpelledAlike(as other: Entity) -> Bool {
+        return SQLName.identical(name, other.name) && spelledAlike(parentName, other.parentName)
+            && zip(attributes, other.attributes).allSatisfy { SQLName.identical($0.name, $1.name) }
+            && zip(relationships, other.relationships).allSatisfy { $0.namesAreSpelledAlike(as: $1) }
     }
 
     /// The entity with every element's position blanked out, what ``hasSameDefinition(as:)`` compares.
@@ -40,9 +49,12 @@ extension ModelVersion {
     /// Whether `entity` of this version and `other` of `version` define the same entity
     /// (``Entity/hasSameDefinition(as:)``), answered without comparing them field by field when both were read
     /// from files and their texts there are the same: the same text reads as the same entity.
+    /// A Composite attribute's members are defined outside the entity: they are compared too.
     package func hasSameDefinition(of entity: Entity, as other: Entity, in version: ModelVersion) -> Bool {
-        if let mine = entityTexts[entity.name], mine == version.entityTexts[other.name] { return true }
-        return entity.hasSameDefinition(as: other)
+        if let mine = entityTexts[entity.name], mine == version.entityTexts[other.name] {
+            return hasSameComposites(of: entity, as: other, in: version)
+        }
+        return entity.hasSameDefinition(as: other) && hasSameComposites(of: entity, as: other, in: version)
     }
 }
 
@@ -71,10 +83,26 @@ struct EntityTextDigest: Sendable, Hashable {
 extension Relationship {
     /// Whether `other` defines the same relationship: equal in everything but where it is written.
     func hasSameDefinition(as other: Relationship) -> Bool {
-        guard name == other.name else { return false }
+        guard namesAreSpelledAlike(as: other) else { return false }
         var (mine, theirs) = (self, other)
         mine.source = .synthetic
         theirs.source = .synthetic
         return mine == theirs
+    }
+
+    /// Whether its name, destination and inverse are the same scalars (Swift's `==` takes canonically equivalent
+    /// spellings for one; see ``SQLName/identical(_:_:)``).
+    func namesAreSpelledAlike(as other: Relationship) -> Bool {
+        return SQLName.identical(name, other.name) && spelledAlike(destinationEntity, other.destinationEntity)
+            && spelledAlike(inverseName, other.inverseName) && spelledAlike(inverseEntity, other.inverseEntity)
+    }
+}
+
+/// Whether two optional names are both absent or the same scalars (``SQLName/identical(_:_:)``).
+private func spelledAlike(_ a: String?, _ b: String?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): true
+    case (let a?, let b?): SQLName.identical(a, b)
+    default: false
     }
 }

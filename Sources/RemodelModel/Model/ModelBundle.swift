@@ -29,6 +29,9 @@ public struct ModelBundle: Sendable, Hashable {
     /// (declared in `.remodel-version-order` as `Name <- Former name`). A store recording a former
     /// name is at the renamed version.
     public let formerVersionNames: [String: String]
+    /// The configuration whose entities every version holds (``restricted(toConfiguration:)``), `nil` for every
+    /// entity.
+    public internal(set) var configurationName: String?
 
     private let loader: VersionLoader
 
@@ -131,7 +134,7 @@ public struct ModelBundle: Sendable, Hashable {
     public static func == (lhs: ModelBundle, rhs: ModelBundle) -> Bool {
         lhs.name == rhs.name && lhs.path == rhs.path && lhs.versionNames == rhs.versionNames
             && lhs.declaredCurrentVersionName == rhs.declaredCurrentVersionName
-            && lhs.formerVersionNames == rhs.formerVersionNames
+            && lhs.formerVersionNames == rhs.formerVersionNames && lhs.configurationName == rhs.configurationName
             && (lhs.loader === rhs.loader || lhs.path != "<memory>" || lhs.versions == rhs.versions)
     }
 
@@ -139,6 +142,7 @@ public struct ModelBundle: Sendable, Hashable {
         hasher.combine(name)
         hasher.combine(path)
         hasher.combine(versionNames)
+        hasher.combine(configurationName)
     }
 }
 

@@ -17,6 +17,8 @@ public struct Configuration: Sendable, Hashable {
     public var memberEntities: [String]
     /// Where it is written.
     public var source: ElementSource
+    /// Where each `<memberEntity>` is written, in the order of ``memberEntities`` (empty for one made in code).
+    public var memberSources: [ElementSource] = []
 }
 
 /// One version of a data model: the entities of one `.xcdatamodel/contents` file.
@@ -42,6 +44,9 @@ public struct ModelVersion: Sendable, Hashable {
     public var configurations: [Configuration]
     /// The `<model>` element.
     public var source: ElementSource
+    /// The configuration this version holds the entities of (``restricted(toConfiguration:)``), `nil` for every
+    /// entity.
+    public internal(set) var configurationName: String?
 
     private var indexByName: [String: Int]
     /// The positions of each entity's direct sub-entities, in file order, by parent name.
@@ -93,6 +98,7 @@ public struct ModelVersion: Sendable, Hashable {
     public static func == (lhs: ModelVersion, rhs: ModelVersion) -> Bool {
         lhs.name == rhs.name && lhs.path == rhs.path && lhs.entities == rhs.entities
             && lhs.composites == rhs.composites && lhs.configurations == rhs.configurations && lhs.source == rhs.source
+            && lhs.configurationName == rhs.configurationName
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -102,6 +108,7 @@ public struct ModelVersion: Sendable, Hashable {
         hasher.combine(composites)
         hasher.combine(configurations)
         hasher.combine(source)
+        hasher.combine(configurationName)
     }
 
     /// The entity with that name (the first, if the file repeats it). A name is its scalars, byte for byte
@@ -247,6 +254,7 @@ extension ModelVersion {
         }
         for index in configurations.indices {
             configurations[index].source = configurations[index].source.shared(in: pool)
+            configurations[index].memberSources = configurations[index].memberSources.map { $0.shared(in: pool) }
         }
     }
 }

@@ -78,7 +78,10 @@ package enum ModelFileReader {
             Configuration(
                 name: tree.value(.name, of: node) ?? "",
                 memberEntities: tree.children(of: node, .memberEntity).compactMap { tree.value(.name, of: $0) },
-                source: tree.source(of: node))
+                source: tree.source(of: node),
+                memberSources: tree.children(of: node, .memberEntity).compactMap { member in
+                    tree.value(.name, of: member).map { _ in tree.source(of: member) }
+                })
         }
         var version = ModelVersion(
             name: versionName, path: path, entities: entities, composites: composites,

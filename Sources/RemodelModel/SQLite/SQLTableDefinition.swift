@@ -68,11 +68,11 @@ package struct SQLTableDefinition {
             index += 1
         }
         guard closed else { return nil }
-        let constraints: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
+        let constraints = Set(["constraint", "primary", "unique", "check", "foreign"].map(SQLName.init))
         for part in parts {
             let definition = part.trimmingSpacesAndNewlines()
             guard let name = Self.leadingName(definition),
-                !constraints.contains(name.lowercased()) || definition.first == "\""
+                !constraints.contains(SQLName(name)) || definition.first == "\""
             else {
                 continue
             }
@@ -82,7 +82,7 @@ package struct SQLTableDefinition {
 
     /// The definition of a column, matched as SQLite matches names (ASCII letters in any case).
     package func definition(of column: String) -> String? {
-        columns.first { $0.name.lowercased() == column.lowercased() }?.definition
+        columns.first { SQLName.same($0.name, column) }?.definition
     }
 
     /// The first token of a definition as a name: quoted (any of SQLite's quotes) or bare.

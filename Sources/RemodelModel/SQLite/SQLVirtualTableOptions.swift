@@ -3,9 +3,9 @@ import Foundation
 /// The `key=value` arguments of a `CREATE VIRTUAL TABLE … USING module(…)` statement, such as an FTS index's
 /// `content='Note'` and `content_rowid='_pk'`: SQLite keeps them as text and never rewrites them.
 package struct SQLVirtualTableOptions {
-    /// Each option's value, unquoted, by lowercased key.
-    private var values: [String: String] = [:]
-    /// The module's name, lowercased (`fts5`): the word before the argument list.
+    /// Each option's value, unquoted, by key (SQLite reads keys as it compares names: ASCII letters in any case).
+    private var values: [SQLName: String] = [:]
+    /// The module's name, ASCII letters lowercased (`fts5`): the word before the argument list.
     private(set) var module = ""
     /// The arguments that set no option, trimmed (an FTS index's columns: `title`, `body UNINDEXED`).
     private(set) var columns: [String] = []
@@ -20,7 +20,7 @@ package struct SQLVirtualTableOptions {
             if character.properties.isWhitespace { if word.isEmpty { continue } else { break } }
             word.insert(character, at: word.startIndex)
         }
-        module = Self.unquoted(String(word)).lowercased()
+        module = SQLName.folded(Self.unquoted(String(word)))
         var arguments: [String] = []
         var current = String.UnicodeScalarView()
         var quote: Unicode.Scalar?
@@ -55,7 +55,7 @@ package struct SQLVirtualTableOptions {
                 if let column = parts.first, !column.isEmpty { columns.append(column) }
                 continue
             }
-            values[Self.unquoted(parts[0]).lowercased()] = Self.unquoted(parts[1])
+            values[SQLName(Self.unquoted(parts[0]))] = Self.unquoted(parts[1])
         }
     }
 
@@ -80,7 +80,7 @@ package struct SQLVirtualTableOptions {
     package var isFullTextIndex: Bool { ["fts3", "fts4", "fts5"].contains(module) }
 
     /// The value of an option (`content`), unquoted; `nil` when the statement does not set it.
-    package func value(of key: String) -> String? { values[key.lowercased()] }
+    package func value(of key: String) -> String? { values[SQLName(key)] }
 
     /// A name or string without its quotes (a doubled quote inside stands for itself).
     private static func unquoted(_ text: String) -> String {

@@ -14,8 +14,9 @@ enum AttributeRules {
             let owner = composite.name
             for attribute in composite.attributes {
                 let member = attribute.name
-                checkComposite(attribute, named: "\(owner).\(member)", in: version, into: &list)
+                check(attribute, named: "\(owner).\(member)", in: version, into: &list)
             }
+            CompositeRules.check(composite, in: version, into: &list)
         }
     }
 

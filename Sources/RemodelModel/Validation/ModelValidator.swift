@@ -63,6 +63,7 @@ package enum ModelValidator {
         ConstraintRules.check(version, into: &list, scope: &scope)
         DerivationRules.check(version, into: &list)
         FormatRules.check(version, into: &list)
+        ConfigurationRules.check(version, into: &list)
     }
 
     /// The entities a bundle's gate found without errors in one version, by what the per-entity rules read: the

@@ -40,8 +40,10 @@ enum NameRules {
         _ name: String, described describe: @autoclosure () -> String, isEntity: Bool,
         at locate: @autoclosure () -> SourceLocation, into list: inout DiagnosticList
     ) -> Bool {
-        if !name.isEmpty, !name.hasPrefix("_"), !isEntity || !name.lowercased().hasPrefix("sqlite_"), isIdentifier(name)
-        {
+        // By bytes, as SQLite reads names: `_` and U+0301 starts with `_`, and `SQLITE_x` with `sqlite_`.
+        let reserved = name.utf8.first == UInt8(ascii: "_")
+        let sqliteReserved = isEntity && SQLName.hasPrefix(name, "sqlite_")
+        if !name.isEmpty, !reserved, !sqliteReserved, isIdentifier(name) {
             return true
         }
         let described = describe()
@@ -57,7 +59,7 @@ enum NameRules {
                 at: location)
             return false
         }
-        if name.hasPrefix("_") {
+        if reserved {
             let why =
                 name == StoreColumn.pk || name == StoreColumn.entity
                 ? "the store uses '\(name)' for its own column"
@@ -65,7 +67,7 @@ enum NameRules {
             list.report(.reservedName, "\(described) has a reserved name: \(why); rename it", at: location)
             return false
         }
-        if isEntity, name.lowercased().hasPrefix("sqlite_") {
+        if sqliteReserved {
             list.report(
                 .reservedName,
                 "\(described) has a reserved name: SQLite reserves table names starting with 'sqlite_'; rename it",

@@ -27,8 +27,10 @@ struct PropertyReference {
 }
 
 extension ModelVersion {
-    /// Whether the entity declares or inherits an attribute or relationship with that name.
+    /// Whether the entity declares or inherits an attribute or relationship with that name, or a composite
+    /// attribute with that member (`place.city`).
     func hasStorableProperty(named name: String, in entity: Entity) -> Bool {
         attribute(named: name, in: entity) != nil || relationship(named: name, in: entity) != nil
+            || compositeMember(named: name, in: entity) != nil
     }
 }

@@ -72,6 +72,14 @@ extension ValidationRule {
     static let unknownComposite = ValidationRule(
         id: .unknownComposite, severity: .error,
         summary: "A Composite attribute names a composite the version does not define.")
+    static let compositeCycle = ValidationRule(
+        id: .compositeCycle, severity: .error,
+        summary: "A composite contains itself through its members, or composites nest more than 16 deep.")
+    static let compositeMember = ValidationRule(
+        id: .compositeMember, severity: .error,
+        summary:
+            "A composite's member is of a kind Core Data cannot keep in a composite (Object ID, transient, external binary data), or two members share a name."
+    )
     static let transformableWithoutTransformer = ValidationRule(
         id: .transformableWithoutTransformer, severity: .warning,
         summary: "A stored Transformable attribute names no value transformer.")
@@ -194,12 +202,21 @@ extension ValidationRule {
         id: .unknownModelElement, severity: .warning,
         summary: "An element of a model file that Remodel does not know: kept as read, no effect.")
 
+    static let configurationUnknownEntity = ValidationRule(
+        id: .configurationUnknownEntity, severity: .error,
+        summary: "A configuration names an entity the version does not have.")
+    static let configurationNotClosed = ValidationRule(
+        id: .configurationNotClosed, severity: .warning,
+        summary:
+            "A configuration that cannot be a store of its own: it holds a sub-entity without its parent, or a relationship from one of its entities leads outside it (Core Data cannot relate objects in different stores)."
+    )
+
     /// Every rule, in the order the documentation lists them.
     static let all: [ValidationRule] = [
         malformedXML, wrongRoot, unreadableModel, unsupportedLegacyModel, missingCurrentVersion, versionOrderUnknown,
         versionOrderIncomplete, invalidName, reservedName, duplicateEntity, duplicateProperty, equivalentNames,
-        propertyNameClash,
-        entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, transformableWithoutTransformer,
+        propertyNameClash, entityNameCase, propertyNameCase, unknownAttributeType, unknownComposite, compositeCycle,
+        compositeMember, transformableWithoutTransformer,
         invalidDefaultValue, invalidValueBound, booleanWordForNumber, minGreaterThanMax, invalidRegularExpression,
         unknownDeletionRule, missingDestination, missingInverse, inverseMismatch, inverseEntityMismatch, invalidCount,
         minCountGreaterThanMaxCount, noInverse, denyWithoutInverse, missingParentEntity, inheritanceCycle,
@@ -207,6 +224,7 @@ extension ValidationRule {
         derivationMissing, derivationSyntax, derivationInvalid, derivationUnsupported, derivationIgnored,
         ignoredPlatformOption, ignoredFetchedProperty, ignoredFetchRequest,
         ignoredFetchIndexElement, unknownModelAttribute, unknownModelElement,
+        configurationUnknownEntity, configurationNotClosed,
     ]
 
     /// Each rule's summary by id, for output formats that describe the rules they use.

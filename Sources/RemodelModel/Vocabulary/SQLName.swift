@@ -40,6 +40,17 @@ package struct SQLName: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { name }
 
+    /// A column of a table (`table.column`), both compared as SQLite compares names: a key of a set or dictionary.
+    package struct Column: Hashable, Sendable {
+        package let table: SQLName
+        package let column: SQLName
+
+        package init(_ table: String, _ column: String) {
+            self.table = SQLName(table)
+            self.column = SQLName(column)
+        }
+    }
+
     /// `name` with ASCII letters in lower case, every other byte as it is (a short name stays inline: no allocation).
     package static func folded(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
@@ -57,10 +68,20 @@ package struct SQLName: Hashable, Sendable, CustomStringConvertible {
     /// Whether SQLite takes two names for the same identifier.
     package static func same(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
         let (x, y) = (a.utf8, b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 97 && (left | 0x20) <= 122)
-        }
+        return x.count == y.count && zip(x, y).allSatisfy(sameByte)
+    }
+
+    /// Whether two bytes of names are one to SQLite: equal, or one ASCII letter in either case.
+    private static func sameByte(_ left: UInt8, _ right: UInt8) -> Bool {
+        left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 97 && (left | 0x20) <= 122)
+    }
+
+    /// Whether `name` starts with `prefix` as SQLite compares names (`sqlite_`, `_remodel_`): ASCII letters without
+    /// regard to case, every other byte as it is. Not `String.hasPrefix`, which reads whole characters (a combining
+    /// mark after the prefix's last scalar would make it miss).
+    package static func hasPrefix(_ name: some StringProtocol, _ prefix: some StringProtocol) -> Bool {
+        let (whole, start) = (name.utf8, prefix.utf8)
+        return whole.count >= start.count && zip(whole, start).allSatisfy(sameByte)
     }
 
     /// Whether two names are one name of a model: the same scalars, byte for byte (not Swift's `==`, which takes

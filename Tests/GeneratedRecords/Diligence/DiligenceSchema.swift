@@ -51,12 +51,12 @@ public enum DiligenceSchema {
         try checkVersion(metadata)
         var problems: [String] = []
         for table in tables {
-            let present = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM pragma_table_xinfo(?)", arguments: [table.name]))
+            let present = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM pragma_table_xinfo(?)", arguments: [table.name]).map { Array($0.utf8) })
             if present.isEmpty {
                 problems.append("table \"\(table.name)\" is missing")
                 continue
             }
-            let missing = table.columns.filter { !present.contains($0.lowercased()) }
+            let missing = table.columns.filter { !present.contains($0.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) }
             if !missing.isEmpty {
                 problems.append("table \"\(table.name)\" lacks \(missing.map { "\"\($0)\"" }.joined(separator: ", "))")
             }

@@ -66,10 +66,10 @@ public struct Sample: Identifiable, Hashable, Sendable, FetchableRecord, Mutable
     /// `thing`: Transformable, optional.
     public var thing: Data?
     /// `place`: Composite, optional.
-    public var place: String?
+    public var place: EverythingSchema.Place?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: Key? = nil, i16: Int16? = nil, i32: Int32? = nil, i64: Int64? = nil, dec: Decimal? = nil, dbl: Double? = nil, flt: Float? = nil, str: String? = nil, flag: Bool? = nil, when: Date? = nil, blob: Data? = nil, id_: UUID? = nil, link: URL? = nil, thing: Data? = nil, place: String? = nil) {
+    public init(id: Key? = nil, i16: Int16? = nil, i32: Int32? = nil, i64: Int64? = nil, dec: Decimal? = nil, dbl: Double? = nil, flt: Float? = nil, str: String? = nil, flag: Bool? = nil, when: Date? = nil, blob: Data? = nil, id_: UUID? = nil, link: URL? = nil, thing: Data? = nil, place: EverythingSchema.Place? = nil) {
         self.id = id
         self.i16 = i16
         self.i32 = i32
@@ -123,7 +123,7 @@ public struct Sample: Identifiable, Hashable, Sendable, FetchableRecord, Mutable
         id_ = try EverythingSchema.uuid(row, 12, "Sample", "id")
         link = try EverythingSchema.url(row, 13, "Sample", "link")
         thing = try row.decode(Data?.self, atIndex: 14)
-        place = try row.decode(String?.self, atIndex: 15)
+        place = try EverythingSchema.CompositeCoding.read(row, 15, "Sample", "place", EverythingSchema.Place.self)
     }
 }
 
@@ -145,7 +145,7 @@ extension Sample: Codable {
         id_ = try container.decodeIfPresent(UUID.self, forKey: "id")
         link = try container.decodeIfPresent(URL.self, forKey: "link")
         thing = try container.decodeIfPresent(Data.self, forKey: "thing")
-        place = try container.decodeIfPresent(String.self, forKey: "place")
+        place = try container.decodeIfPresent(EverythingSchema.Place.self, forKey: "place")
     }
 
     /// Encodes the object keyed by its row's names.
@@ -206,7 +206,7 @@ extension Sample {
         container["id"] = id_.map { $0.uuidString }
         container["link"] = link.map { $0.absoluteString }
         container["thing"] = thing
-        container["place"] = place
+        container["place"] = try EverythingSchema.CompositeCoding.column(place, Self.entityName, id?.rawValue, "place")
     }
 
     /// Takes the key `insert` gave the object.

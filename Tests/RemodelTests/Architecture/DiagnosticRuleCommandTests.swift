@@ -279,6 +279,18 @@ struct DiagnosticRuleCommandTests {
                     #"<entity name="Pet"><attribute name="address" optional="YES" attributeType="Composite" composite="Address"/></entity>"#
                 ), file: "Composite.xcdatamodel/contents", at: "Address"),
             Case(
+                rule: .compositeCycle, severity: .error,
+                files: model(
+                    "CompositeCycle",
+                    #"<composite name="Place"><attribute name="inner" optional="YES" attributeType="Composite" composite="Place"/></composite><entity name="Pet"><attribute name="place" optional="YES" attributeType="Composite" composite="Place"/></entity>"#
+                ), file: "CompositeCycle.xcdatamodel/contents", at: "Place"),
+            Case(
+                rule: .compositeMember, severity: .error,
+                files: model(
+                    "CompositeMember",
+                    #"<composite name="Place"><attribute name="scratch" transient="YES" optional="YES" attributeType="String"/></composite><entity name="Pet"><attribute name="place" optional="YES" attributeType="Composite" composite="Place"/></entity>"#
+                ), file: "CompositeMember.xcdatamodel/contents", at: "YES"),
+            Case(
                 rule: .unknownConstraintProperty, severity: .error,
                 files: model(
                     "Constraint",
@@ -314,6 +326,18 @@ struct DiagnosticRuleCommandTests {
                     "UnknownElement",
                     #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/><hologram/></entity>"#
                 ), file: "UnknownElement.xcdatamodel/contents", at: "<hologram"),
+            Case(
+                rule: .configurationUnknownEntity, severity: .error,
+                files: model(
+                    "ConfigurationUnknown",
+                    #"<entity name="Place"><attribute name="title" optional="YES" attributeType="String"/></entity><configuration name="Cloud"><memberEntity name="Place"/><memberEntity name="Ghost"/></configuration>"#
+                ), file: "ConfigurationUnknown.xcdatamodel/contents", at: "<memberEntity name=\"Ghost"),
+            Case(
+                rule: .configurationNotClosed, severity: .warning,
+                files: model(
+                    "ConfigurationNotClosed",
+                    #"<entity name="Place"><relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="places" inverseEntity="Owner"/></entity><entity name="Owner"><relationship name="places" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Place" inverseName="owner" inverseEntity="Place"/></entity><configuration name="Cloud"><memberEntity name="Place"/></configuration>"#
+                ), file: "ConfigurationNotClosed.xcdatamodel/contents", at: "<relationship name=\"owner"),
             Case(
                 rule: .ignoredFetchedProperty, severity: .warning,
                 files: model(

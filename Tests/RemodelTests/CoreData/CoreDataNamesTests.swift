@@ -78,6 +78,18 @@ struct CoreDataNamesTests {
         let assigned = CoreDataColumnMatching.assign(claims, occupancy: occupancy)
         #expect(assigned == (swapped ? [0: "ZTEXT1", 1: "ZTEXT"] : [0: "ZTEXT", 1: "ZTEXT1"]))
     }
+
+    /// Where the values cannot tell (one entity declares `city` and a composite whose leaf is `city`, and every
+    /// object holds both), the first claim keeps the first column: a later claim that fits a free column takes it
+    /// instead of moving an earlier one.
+    @Test func aClaimTheValuesCannotTellApartKeepsItsFirstColumn() {
+        let claims = [
+            CoreDataColumnMatching.Claim(candidates: ["ZCITY", "ZCITY1"], kinds: [1], fits: { _ in true }),
+            CoreDataColumnMatching.Claim(candidates: ["ZCITY", "ZCITY1"], kinds: [1], fits: { _ in true }),
+        ]
+        let assigned = CoreDataColumnMatching.assign(claims, occupancy: ["ZCITY": [1], "ZCITY1": [1]])
+        #expect(assigned == [0: "ZCITY", 1: "ZCITY1"])
+    }
 }
 
 /// Models whose names collide in every way Core Data numbers them.

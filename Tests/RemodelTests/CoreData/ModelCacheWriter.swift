@@ -90,18 +90,6 @@ struct ModelCacheWriter {
         for entity in version.entities {
             var properties: [(String, Value)] = []
             for attribute in version.attributes(of: entity) {
-                var fields: [(String, Value)] = [
-                    ("NSPropertyName", string(attribute.name)), ("NSEntity", .uid(entityIndex[entity.name] ?? 0)),
-                    ("NSAttributeType", .integer(Self.code(of: attribute.type))),
-                    ("NSRenamingIdentifier", string(attribute.elementID ?? attribute.name)),
-                    ("NSDefaultValue", defaultValue(attribute)),
-                    ("NSValueTransformerName", string(attribute.valueTransformerName)),
-                    ("NSAttributeValueClassName", .uid(0)),
-                ]
-                if attribute.isOptional { fields.append(("NSIsOptional", .bool(true))) }
-                if attribute.isTransient { fields.append(("NSIsTransient", .bool(true))) }
-                let external = attribute.source.attributes["allowsExternalBinaryDataStorage"] == "YES"
-                fields.append(("NSFlagsKey", .integer(external ? 4 : 0)))
                 let owner = declarer(of: attribute.name, in: entity, version)
                 if extras.proxiesForInherited, owner != entity.name,
                     let underlying = descriptions["\(owner).\(attribute.name)"]
@@ -109,7 +97,7 @@ struct ModelCacheWriter {
                     properties.append((attribute.name, .uid(proxy(underlying, entity: entityIndex[entity.name] ?? 0))))
                     continue
                 }
-                let index = object("NSAttributeDescription", fields)
+                let index = attributeObject(attribute, in: version, entity: entityIndex[entity.name] ?? 0)
                 descriptions["\(entity.name).\(attribute.name)"] = index
                 properties.append((attribute.name, .uid(index)))
             }
@@ -178,6 +166,29 @@ struct ModelCacheWriter {
             ("NSFetchRequestTemplates", extras.fetchRequests.isEmpty ? .uid(0) : .uid(fetchRequests(version))),
         ])
         return model
+    }
+
+    /// An attribute's description; a composite's is an `NSCompositeAttributeDescription` whose
+    /// `NSCompositeElements` are its members' descriptions (nested composites alike), named by its composite.
+    private mutating func attributeObject(_ attribute: Attribute, in version: ModelVersion, entity: Int) -> Int {
+        var fields: [(String, Value)] = [
+            ("NSPropertyName", string(attribute.name)), ("NSEntity", .uid(entity)),
+            ("NSAttributeType", .integer(Self.code(of: attribute.type))),
+            ("NSRenamingIdentifier", string(attribute.elementID ?? attribute.name)),
+            ("NSDefaultValue", defaultValue(attribute)),
+            ("NSValueTransformerName", string(attribute.valueTransformerName)),
+            ("NSAttributeValueClassName", string(attribute.compositeName)),
+        ]
+        if attribute.isOptional { fields.append(("NSIsOptional", .bool(true))) }
+        if attribute.isTransient { fields.append(("NSIsTransient", .bool(true))) }
+        let external = attribute.source.attributes["allowsExternalBinaryDataStorage"] == "YES"
+        fields.append(("NSFlagsKey", .integer(external ? 4 : 0)))
+        guard attribute.type == .composite else { return object("NSAttributeDescription", fields) }
+        let elements = version.members(of: attribute).map { member in
+            Value.uid(attributeObject(member, in: version, entity: entity))
+        }
+        fields.append(("NSCompositeElements", .uid(array("NSArray", elements))))
+        return object("NSCompositeAttributeDescription", fields)
     }
 
     /// The entity declaring the attribute `name` of `entity` (itself or an ancestor).

@@ -211,6 +211,35 @@ struct InputObjects {
         ]
     }
 
+    /// Removes an object another object links to (its entity's, or a sub-entity's), so that the link names no
+    /// object; nil when no object links to any.
+    private mutating func removeLinkedObject(random: inout SplitMix64) -> String? {
+        var targets: [(entity: String, key: Int64, from: String)] = []
+        for (entity, list) in objects.sorted(by: { $0.key < $1.key }) {
+            for object in list {
+                for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+                    guard let relationship = relationship(key, of: entity),
+                        let destination = relationship.destinationEntity,
+                        let destinationEntity = version.entity(named: destination)
+                    else { continue }
+                    let linked = ((value as? [Any]) ?? [value]).compactMap { ($0 as? NSNumber)?.int64Value }
+                    let kinds = version.hierarchy(of: destinationEntity).map(\.name)
+                    for key in linked {
+                        for kind in kinds
+                        where objects[kind]?.contains(where: { ($0[StoreColumn.pk] as? NSNumber)?.int64Value == key })
+                            == true
+                        {
+                            targets.append((kind, key, "\(entity) \(relationship.name)"))
+                        }
+                    }
+                }
+            }
+        }
+        guard let target = targets.randomElement(using: &random) else { return nil }
+        objects[target.entity]?.removeAll { ($0[StoreColumn.pk] as? NSNumber)?.int64Value == target.key }
+        return "\(target.entity) _pk \(target.key) removed (\(target.from) links to it)"
+    }
+
     /// One random change; returns what it did, or nil when it found nothing to change.
     mutating func mutate(existing: [Int64], random: inout SplitMix64) -> String? {
         let entities = objects.keys.sorted().filter { !(objects[$0]?.isEmpty ?? true) }
@@ -227,7 +256,11 @@ struct InputObjects {
         let properties = object.keys.filter { $0 != StoreColumn.pk }.sorted()
         let property = properties.isEmpty ? nil : properties[Int.random(in: 0..<properties.count, using: &random)]
         let change: String
-        switch Int.random(in: 0..<100, using: &random) {
+        let roll = Int.random(in: 0..<100, using: &random)
+        // A link to no object that nothing else contradicts: one object's link given alone makes its target's
+        // inverse disagree, which another guard refuses; an object removed leaves no side of its own to disagree.
+        if roll < 25, let removed = removeLinkedObject(random: &random) { return removed }
+        switch roll {
         case 0..<30:
             guard let property else { return nil }
             if let relationship = relationship(property, of: entity) {

@@ -93,6 +93,36 @@ public enum FuzzChecks {
         _ = try? CoreDataModelCache.contents(of: model, name: "Fuzz", path: "Fuzz.sqlite")
     }
 
+    /// A Transformable value (a keyed archive of property-list objects, or any bytes): read as an archive; one that
+    /// reads must be written so that it reads back to the same objects, and its export JSON must import back to
+    /// the archive's bytes exactly when the export showed it as an archive.
+    public static func archive(_ bytes: [UInt8]) {
+        guard let archive = try? PropertyListArchive(archive: bytes) else { return }
+        let written = archive.bytes
+        guard let again = try? PropertyListArchive(archive: written), again.root == archive.root else {
+            fatalError("an archive written from \(archive.root) does not read back to it")
+        }
+        guard PropertyListArchive.exact(written) != nil else {
+            fatalError("an archive this build wrote is not one it writes back byte for byte: \(archive.root)")
+        }
+        var output = JSONOutput()
+        AttributeCodec.writeJSON(.blob(Data(bytes)), type: .transformable, to: &output)
+        var parser = JSONPullParser(bytes: output.bytes)
+        let codec: AttributeCodec
+        do {
+            codec = try AttributeCodec(
+                attribute: Attribute(name: "value", type: .transformable), entity: "Fuzz",
+                version: ModelVersion(name: "Fuzz", entities: []))
+        } catch {
+            fatalError("\(error)")
+        }
+        guard let json = try? parser.readValue(), let stored = try? codec.storedValue(json),
+            stored == .blob(Data(bytes))
+        else {
+            fatalError("the export of a Transformable value does not import back to its bytes: \(output.text)")
+        }
+    }
+
     /// Core Data's store metadata (`Z_METADATA.Z_PLIST`, a binary property list).
     public static func metadata(_ bytes: [UInt8]) {
         _ = try? CoreDataMetadata.parse(bytes)

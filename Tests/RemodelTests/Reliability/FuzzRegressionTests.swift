@@ -17,7 +17,7 @@ struct FuzzRegressionTests {
     }
 
     static var inputs: [Input] {
-        ["model", "mapping", "expression", "model-cache", "metadata"].flatMap { target in
+        ["model", "mapping", "expression", "model-cache", "metadata", "archive"].flatMap { target in
             let files =
                 (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
             return files.filter { !$0.hasPrefix(".") }.sorted().map { Input(target: target, file: $0) }
@@ -32,6 +32,7 @@ struct FuzzRegressionTests {
         case "mapping": FuzzChecks.mapping(bytes)
         case "model-cache": FuzzChecks.modelCache(bytes)
         case "metadata": FuzzChecks.metadata(bytes)
+        case "archive": FuzzChecks.archive(bytes)
         default: FuzzChecks.expression(bytes)
         }
     }

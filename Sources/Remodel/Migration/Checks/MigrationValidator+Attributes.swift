@@ -28,6 +28,15 @@ extension MigrationValidator {
                     property: attribute.name, rule: check.rule
                 ) { value in "\(check.message) (found \(value))" }
             }
+            if attribute.type == .composite {
+                let key = CompositeChecks.key(entity: entity.name, attribute: attribute.name)
+                failures += try offenders(
+                    select, "\(column) IS NOT NULL AND \(CompositeChecks.functionName)(\(column), ?) IS NOT NULL",
+                    entityName + [.text(key)], entity: entity.name, property: attribute.name, rule: .type
+                ) { [compositeChecks] value in
+                    "the composite value does not fit composite \(attribute.compositeName ?? ""): \(compositeChecks.problem(value, key: key) ?? "it is damaged")"
+                }
+            }
             failures += try boundFailures(attribute, column: column, select: select, entity: entity)
             if let pattern = attribute.regularExpression, !pattern.isEmpty,
                 attribute.type == .string || attribute.type == .uri

@@ -101,7 +101,7 @@ extension MigrationValidator {
 
 /// The first column of every full index of a store, read once per validation (every to-one relationship asks).
 final class LeadingIndexColumns {
-    private var known: Set<String>?
+    private var known: Set<SQLName.Column>?
 
     func contains(table: String, column: String, on connection: SQLiteConnection, schema: String) throws(RemodelError)
         -> Bool
@@ -113,11 +113,11 @@ final class LeadingIndexColumns {
                 pragma_index_info(l.name, ?) AS i WHERE m.type = 'table' AND l.partial = 0 AND i.seqno = 0
                 """, [.text(schema), .text(schema)])
             known = Set(
-                rows.compactMap { row -> String? in
+                rows.compactMap { row -> SQLName.Column? in
                     guard case .text(let table) = row[0], case .text(let column) = row[1] else { return nil }
-                    return "\(table.lowercased())\u{0}\(column.lowercased())"
+                    return SQLName.Column(table, column)
                 })
         }
-        return known?.contains("\(table.lowercased())\u{0}\(column.lowercased())") ?? false
+        return known?.contains(SQLName.Column(table, column)) ?? false
     }
 }

@@ -58,6 +58,9 @@ struct MigrationValidator {
     let scan = TableScan()
     /// The store's indexes by first column, read when a check first asks.
     let indexedColumns = LeadingIndexColumns()
+    /// The composite values' check, `remodel_composite_problem`.
+    var compositeChecks: CompositeChecks { compositeCheckStorage.get { CompositeChecks(version: version) } }
+    private let compositeCheckStorage = OnceValue<CompositeChecks>()
 
     func run() throws(RemodelError) -> [ValidationFailure] {
         try registerFunctions()
@@ -118,6 +121,7 @@ struct MigrationValidator {
     }
 
     private func registerFunctions() throws(RemodelError) {
+        if !version.composites.isEmpty { try compositeChecks.register(on: connection) }
         try connection.createFunction("remodel_matches", argumentCount: 2) { arguments in
             guard case .text(let text) = arguments[0], case .text(let pattern) = arguments[1] else { return .null }
             let expression = try NSRegularExpression(pattern: "^(?:" + pattern + ")$")

@@ -21,7 +21,8 @@ struct DowngradePlanner {
         let target = try bundle.requireVersion(
             named: options.targetVersion ?? bundle.currentVersionName, code: .migrationNotPlannable)
         try bundle.requireNoErrors(inVersions: [target.name])
-        let source = try sourceVersion(metadata, store: store, path: path, target: target.name)
+        let source = try sourceVersion(metadata, store: store, path: path, target: target.name).restricted(
+            toConfiguration: metadata.configuration)
         let destination = DowngradeRenaming.older(target, readFrom: source)
         var plan = MigrationPlan(
             modelName: bundle.name, sourceVersion: source.name, targetVersion: target.name,

@@ -15,6 +15,10 @@ struct InstanceCopier {
         if context.keys.needsKeyTable {
             try context.connection.execute(KeyPlan.createKeyTableSQL)
         }
+        if !context.destination.composites.isEmpty {
+            try CompositeReshapes(source: context.source, destination: context.destination).register(
+                on: context.connection)
+        }
         var nextKey: [String: Int64] = [:]
         // The objects of a table that stays keep their keys; the others are numbered after its largest.
         for table in context.destinationLayout.tables where context.changes.isRebuilt(table.name) {
@@ -202,6 +206,17 @@ struct InstanceCopier {
             if let value = attributeMapping.value {
                 if let sourceColumn = resolved.copiedColumn(of: attributeMapping, layout: context.sourceLayout) {
                     sql = "s.\(quoteIdentifier(sourceColumn))"
+                    if attribute.type == .composite, let sourceName = attributeMapping.sourceAttribute,
+                        let sourceAttribute = context.source.attribute(named: sourceName, in: sourceEntity),
+                        !context.destination.hasSameCompositeShape(attribute, as: sourceAttribute, in: context.source)
+                    {
+                        // The step changes the composite's members: each value is rewritten in the new shape.
+                        sql = "\(CompositeReshapes.functionName)(\(sql), ?)"
+                        parameters.append(
+                            .text(
+                                CompositeReshapes.key(
+                                    from: sourceEntity.name, sourceName, to: destinationEntity.name, attribute.name)))
+                    }
                 } else {
                     let checked = try context.check(
                         value, checked: resolved.checkedValues[attributeMapping.destination], over: sourceEntity,

@@ -143,10 +143,10 @@ final class StoreLock {
         guard !tables.isEmpty, !isWAL, fstat(descriptor, &info) == 0,
             case .integer(let pageSize)? = try connection.scalar("PRAGMA main.page_size"), pageSize > 0
         else { return [] }
-        let names = Set(tables.map { $0.lowercased() })
+        let names = Set(tables.map(SQLName.init))
         let roots = try connection.rows("SELECT tbl_name, rootpage FROM main.sqlite_master WHERE rootpage > 0")
             .compactMap { row -> Int? in
-                guard case .text(let table) = row[0], names.contains(table.lowercased()),
+                guard case .text(let table) = row[0], names.contains(SQLName(table)),
                     case .integer(let root) = row[1]
                 else { return nil }
                 return Int(root)
@@ -305,10 +305,12 @@ final class StoreLock {
             throw RemodelError(.locked, "the store's lock was already released", path: files.path)
         }
         let state: StoreInspection.State
+        var bundle = bundle
         metadata = nil
         switch try StoreMetadata.read(from: connection) {
         case .success(let metadata):
             self.metadata = metadata
+            bundle = try StoreConfiguration.bundle(bundle, for: metadata, path: files.path)
             state = try SchemaDriftCheck.checked(
                 try StoreInspector.classify(metadata, in: bundle).0, on: connection, bundle: bundle)
         case .failure: state = .notRemodelStore(reason: "its metadata is missing or damaged")
@@ -320,6 +322,7 @@ final class StoreLock {
         inspection.adoptedModelName = metadata.flatMap {
             StoreInspector.adoptedVersion($0, in: bundle) != nil ? $0.modelName : nil
         }
+        inspection.configuration = metadata?.configuration
         return inspection
     }
 

@@ -149,7 +149,7 @@ extension DataLoss {
     {
         var losses: [DataLoss] = []
         for entity in step.source.entities where !entity.isAbstract && !copied.contains(entity.name) {
-            let mappings = step.mapping.entities.filter { $0.source == entity.name }
+            let mappings = step.mapping.entities.filter { $0.source.map { SQLName.identical($0, entity.name) } == true }
             let carriedTo = mappings.compactMap(\.destination)
             func loss(_ property: String?) -> DataLoss {
                 DataLoss(
@@ -185,7 +185,9 @@ extension DataLoss {
                             return false
                         }
                         return step.source.entity(sourceEntity, isKindOf: target)
-                            && mapping.relationships.contains { $0.source == inverse.name }
+                            && mapping.relationships.contains {
+                                $0.source.map { SQLName.identical($0, inverse.name) } == true
+                            }
                     })
                 {
                     continue
@@ -202,7 +204,7 @@ extension DataLoss {
                 losses.append(loss(relationship.name))
             }
         }
-        return losses
+        return losses + droppedMembers(by: step, copied: copied)
     }
 
     /// The first name after each `$source.` in an expression's text: `_`, letters and digits.

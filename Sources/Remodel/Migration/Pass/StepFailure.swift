@@ -66,7 +66,8 @@ enum StepFailure {
         guard reason.hasPrefix(prefix) else { return nil }
         let qualified = reason.dropFirst(prefix.count).components(separatedBy: ", ")
         let parts = qualified.map { $0.split(separator: ".", maxSplits: 1).map(String.init) }
-        guard let table = parts.first?.first, parts.allSatisfy({ $0.count == 2 && $0[0] == table }) else { return nil }
+        guard let table = parts.first?.first, parts.allSatisfy({ $0.count == 2 && SQLName.identical($0[0], table) })
+        else { return nil }
         let columns = parts.map { $0[1] }
         guard let connection = try? SQLiteConnection(path: copyPath, mode: .readOnly),
             let indexes = try? connection.rows(
@@ -78,11 +79,11 @@ enum StepFailure {
                 let keyRows = try? connection.rows(
                     "SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index)])
             else { continue }
-            let keys = keyRows.compactMap { row -> String? in
-                if case .text(let name) = row[0] { return name.lowercased() }
+            let keys = keyRows.compactMap { row -> SQLName? in
+                if case .text(let name) = row[0] { return SQLName(name) }
                 return nil
             }
-            guard keys == columns.map({ $0.lowercased() }) else { continue }
+            guard keys == columns.map(SQLName.init) else { continue }
             let list = columns.joined(separator: ", ")
             let attribute = columns.count == 1 ? "attribute \(table).\(list)" : "attributes \(list) of \(table)"
             let owner =

@@ -96,11 +96,11 @@ struct StepRun {
     private func indexesToBuild() throws(RemodelError) -> (plain: [StoreLayout.Index], unique: [StoreLayout.Index]) {
         let existing = Set(
             try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'index'").compactMap {
-                row -> String? in
-                if case .text(let name) = row[0] { return name.lowercased() }
+                row -> SQLName? in
+                if case .text(let name) = row[0] { return SQLName(name) }
                 return nil
             })
-        let missing = plan.destinationLayout.indexes.filter { !existing.contains($0.name.lowercased()) }
+        let missing = plan.destinationLayout.indexes.filter { !existing.contains(SQLName($0.name)) }
         return (missing.filter { !$0.isUnique }, missing.filter(\.isUnique))
     }
 

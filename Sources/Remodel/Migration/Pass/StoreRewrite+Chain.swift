@@ -44,7 +44,7 @@ extension StoreRewrite {
                     try connection.execute(
                         "ALTER TABLE main.\(quoteIdentifier(current)) RENAME TO \(quoteIdentifier(prior))")
                     try connection.execute("PRAGMA legacy_alter_table = OFF")
-                    result.tables.elsewhere[name.lowercased()] = "main.\(quoteIdentifier(prior))"
+                    result.tables.elsewhere[SQLName(name)] = "main.\(quoteIdentifier(prior))"
                     result.setAside.append(prior)
                 }
             }
@@ -60,9 +60,9 @@ extension StoreRewrite {
     func readCarriedTables(_ chained: inout ChainedSource) throws(RemodelError) {
         for carried in changes.carriedTables.values.sorted(by: { $0.destination < $1.destination }) {
             let renamed = carried.renamedColumns
-            guard carried.source != carried.destination || !renamed.isEmpty else { continue }
+            guard !SQLName.identical(carried.source, carried.destination) || !renamed.isEmpty else { continue }
             guard !renamed.isEmpty, let table = source.tables.first(where: { $0.name == carried.source }) else {
-                chained.tables.elsewhere[carried.source.lowercased()] = "main.\(quoteIdentifier(carried.destination))"
+                chained.tables.elsewhere[SQLName(carried.source)] = "main.\(quoteIdentifier(carried.destination))"
                 continue
             }
             var now: [String: String] = [:]
@@ -75,11 +75,11 @@ extension StoreRewrite {
             try connection.execute(
                 "CREATE TEMP VIEW \(quoteIdentifier(view)) AS SELECT \(columns.joined(separator: ", ")) FROM main.\(quoteIdentifier(carried.destination))"
             )
-            chained.tables.elsewhere[carried.source.lowercased()] = "temp.\(quoteIdentifier(view))"
+            chained.tables.elsewhere[SQLName(carried.source)] = "temp.\(quoteIdentifier(view))"
             chained.views.append(view)
         }
-        for (destination, from) in changes.carriedJoins where destination != from {
-            chained.tables.elsewhere[from.lowercased()] = "main.\(quoteIdentifier(destination))"
+        for (destination, from) in changes.carriedJoins where !SQLName.identical(destination, from) {
+            chained.tables.elsewhere[SQLName(from)] = "main.\(quoteIdentifier(destination))"
         }
     }
 

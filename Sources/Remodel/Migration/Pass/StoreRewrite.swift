@@ -107,10 +107,10 @@ struct StoreRewrite {
     /// Renames carried tables (hierarchy and join) whose name changes, through temporary names so that two
     /// tables may trade names.
     private func renameCarriedTables() throws(RemodelError) {
-        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map {
+        var moves = changes.carriedTables.values.filter { !SQLName.identical($0.source, $0.destination) }.map {
             ($0.source, $0.destination)
         }
-        moves += changes.carriedJoins.filter { $0.key != $0.value }.map { ($0.value, $0.key) }
+        moves += changes.carriedJoins.filter { !SQLName.identical($0.key, $0.value) }.map { ($0.value, $0.key) }
         try rename(moves.sorted { $0.1 < $1.1 }, inPlaceCaseChange: false) {
             (from: String, to: String) throws(RemodelError) in
             try connection.execute("ALTER TABLE main.\(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
@@ -172,10 +172,10 @@ struct StoreRewrite {
         _ moves: [(String, String)], inPlaceCaseChange: Bool,
         _ apply: (_ from: String, _ to: String) throws(RemodelError) -> Void
     ) throws(RemodelError) {
-        var mover: [String: Int] = [:]
-        for (offset, move) in moves.enumerated() { mover[move.0.lowercased()] = offset }
+        var mover: [SQLName: Int] = [:]
+        for (offset, move) in moves.enumerated() { mover[SQLName(move.0)] = offset }
         let traded = moves.enumerated().contains { offset, move in
-            guard let other = mover[move.1.lowercased()] else { return false }
+            guard let other = mover[SQLName(move.1)] else { return false }
             return other != offset || !inPlaceCaseChange
         }
         if !traded {
@@ -196,9 +196,9 @@ struct StoreRewrite {
             guard !columns.isEmpty else { continue }
             for feeder in (changes.feeders[table.name] ?? []).sorted() {
                 // A generated column computes its values itself: it is declared again, never written.
-                let present = Set((app.extraColumns[feeder] ?? []).map { $0.name.lowercased() }).subtracting(
+                let present = Set((app.extraColumns[feeder] ?? []).map { SQLName($0.name) }).subtracting(
                     app.generatedColumns[feeder] ?? [])
-                let own = columns.filter { present.contains($0.name.lowercased()) }.map { quoteIdentifier($0.name) }
+                let own = columns.filter { present.contains(SQLName($0.name)) }.map { quoteIdentifier($0.name) }
                 guard !own.isEmpty else { continue }
                 let target = "main.\(quoteIdentifier(table.name))"
                 // Only the rows made from this source table's objects: the others (another table merged into

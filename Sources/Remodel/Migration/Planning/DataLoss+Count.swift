@@ -17,6 +17,10 @@ extension DataLoss {
                     Int.init)
             return counted
         }
+        if let members = try countedMember(on: connection, layout: layout, tables: tables) {
+            counted.count = members
+            return counted
+        }
         let owners = "SELECT \(StoreColumn.pk) FROM \(tables(table)) WHERE \(StoreColumn.entity) = ?"
         let sql: String?
         switch layout.storage(of: property, in: entity) {

@@ -5,10 +5,10 @@
 struct TableReferences: Equatable, Sendable {
     /// The schema the tables are in.
     let schema: String
-    /// Tables found under another name, by lowercased layout name: the qualified, quoted SQL name.
-    var elsewhere: [String: String] = [:]
+    /// Tables found under another name, by layout name as SQLite compares names: the qualified, quoted SQL name.
+    var elsewhere: [SQLName: String] = [:]
 
-    init(schema: String, elsewhere: [String: String] = [:]) {
+    init(schema: String, elsewhere: [SQLName: String] = [:]) {
         self.schema = schema
         self.elsewhere = elsewhere
     }
@@ -23,6 +23,6 @@ struct TableReferences: Equatable, Sendable {
 
     /// The qualified, quoted SQL name of a table of the layout.
     func callAsFunction(_ table: String) -> String {
-        elsewhere[table.lowercased()] ?? "\(schema).\(quoteIdentifier(table))"
+        elsewhere[SQLName(table)] ?? "\(schema).\(quoteIdentifier(table))"
     }
 }

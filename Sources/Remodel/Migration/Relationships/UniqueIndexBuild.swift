@@ -39,10 +39,11 @@ struct UniqueIndexBuild {
 }
 
 extension StoreLayout.Index {
-    /// Whether this index, built, proves that no two objects of `entities` have the same `columns` in `table`.
+    /// Whether this index, built, proves that no two objects of `entities` have the same `columns` (each a
+    /// ``Key/term``: a column, or a composite member `column.member`) in `table`.
     func proves(columns: [String], of entities: [String], in table: String) -> Bool {
-        // Unique over some of the columns is unique over all of them (the rows with one of them NULL count in neither).
-        guard isUnique, self.table == table, !keys.isEmpty, Set(keys.map(\.column)).isSubset(of: columns) else {
+        // Unique over some of the keys is unique over all of them (the rows with one of them NULL count in neither).
+        guard isUnique, self.table == table, !keys.isEmpty, Set(keys.map(\.term)).isSubset(of: columns) else {
             return false
         }
         guard let covered = self.entities else { return true }

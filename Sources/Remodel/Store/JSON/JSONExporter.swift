@@ -29,6 +29,8 @@ struct JSONExporter {
 
     private enum Field {
         case attribute(AttributeType)
+        /// A composite: its stored text is read and written again, member by member, never printed as it is.
+        case composite(AttributeCodec)
         case toOne
         case toMany
     }
@@ -45,7 +47,12 @@ struct JSONExporter {
             selections.append(
                 "t.\(quoteIdentifier(layout.columnName(of: attribute.name, in: entity.name) ?? attribute.name))")
             keys.append(JSONOutput.keyBytes(attribute.name))
-            fields.append(.attribute(attribute.type))
+            if attribute.type == .composite {
+                fields.append(
+                    .composite(try AttributeCodec(attribute: attribute, entity: entity.name, version: layout.version)))
+            } else {
+                fields.append(.attribute(attribute.type))
+            }
         }
         for relationship in layout.storedRelationships(of: entity) {
             guard let storage = layout.storage(of: relationship.name, in: entity.name) else { continue }
@@ -88,12 +95,25 @@ struct JSONExporter {
                 let column = index + 1
                 switch field {
                 case .attribute(let type):
-                    if statement.storageClass(at: column) == .text, type != .composite {
+                    if statement.storageClass(at: column) == .text {
                         try statement.withUTF8(at: column) { bytes throws(RemodelError) in
                             output.writeString(utf8: bytes)
                         }
                     } else {
                         AttributeCodec.writeJSON(statement.value(at: column), type: type, to: &output)
+                    }
+                case .composite(let codec):
+                    let value = statement.value(at: column)
+                    if case .null = value {
+                        output.write("null")
+                    } else {
+                        do {
+                            output.write(raw: try codec.compositeJSON(stored: value))
+                        } catch {
+                            throw StoredValueCheck.damage(
+                                error, entity: entity.name, primaryKey: statement.int64(at: 0),
+                                attribute: codec.attribute.name)
+                        }
                     }
                 case .toOne:
                     if statement.storageClass(at: column) == .null {

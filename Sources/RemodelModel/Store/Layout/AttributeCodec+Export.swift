@@ -3,7 +3,8 @@ internal import Foundation
 extension AttributeCodec {
     /// Writes a stored value as export JSON: Date as ISO 8601 UTC with milliseconds, Decimal as a
     /// string, Binary as base64, Boolean as `true`/`false`, Double shortest round-trip (non-finite
-    /// values as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`), Composite as its stored JSON object.
+    /// values as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`), Composite as its stored JSON object, Transformable
+    /// as its keyed archive's objects when it is one this build writes back byte for byte, else base64.
     package func writeJSON(_ value: SQLiteValue, to output: inout JSONOutput) {
         Self.writeJSON(value, type: attribute.type, to: &output)
     }
@@ -32,7 +33,11 @@ extension AttributeCodec {
                 output.writeString(text)
             }
         case .blob(let data):
-            output.writeString(data.base64EncodedString())
+            if type == .transformable {
+                writeTransformable(data, to: &output)
+            } else {
+                output.writeString(data.base64EncodedString())
+            }
         }
     }
 

@@ -2,7 +2,24 @@ internal import Foundation
 
 /// Why a value does not fit an attribute; the caller adds the entity, `_pk` and attribute.
 package struct ValueProblem: Error {
-    package var message: String
+    /// What is wrong, without the member: `expected a number, found "x"`.
+    package var detail: String
+    /// The composite member at fault (`["geo", "lat"]`), empty for the attribute itself.
+    package var memberPath: [String] = []
+
+    package init(message: String) { detail = message }
+
+    /// The whole sentence: the member, when there is one, then what is wrong (`member "geo.lat": expected …`).
+    package var message: String {
+        memberPath.isEmpty ? detail : "member \"\(memberPath.joined(separator: "."))\": \(detail)"
+    }
+
+    /// The same problem, one member further out (`member` holds the member that held this one).
+    func inside(member: String) -> ValueProblem {
+        var problem = self
+        problem.memberPath.insert(member, at: 0)
+        return problem
+    }
 }
 
 /// Converts one attribute's values between JSON and the store, checking them
@@ -13,7 +30,8 @@ package struct ValueProblem: Error {
 /// (the model gives date bounds in seconds since 2001-01-01 UTC).
 package struct AttributeCodec {
     package let attribute: Attribute
-    private let members: [AttributeCodec]
+    /// A composite's stored members, in order (empty for other types).
+    let members: [AttributeCodec]
     private let regex: NSRegularExpression?
     private let minimum: Double?
     private let maximum: Double?
@@ -21,16 +39,21 @@ package struct AttributeCodec {
     /// Prepares a codec.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the regular expression does not compile.
     package init(attribute: Attribute, entity: String, version: ModelVersion) throws(RemodelError) {
+        try self.init(attribute: attribute, entity: entity, version: version, depth: 0)
+    }
+
+    /// A composite's members get codecs of their own, as deep as composites may nest (validation refuses deeper
+    /// ones, and cycles; a model that skipped it gets members no deeper than that, never endless recursion).
+    private init(attribute: Attribute, entity: String, version: ModelVersion, depth: Int) throws(RemodelError) {
         self.attribute = attribute
-        if attribute.type == .composite, let composite = attribute.compositeName.flatMap(version.composite(named:)) {
-            var members: [AttributeCodec] = []
-            for member in composite.attributes where member.isStored {
-                members.append(try AttributeCodec(attribute: member, entity: entity, version: version))
+        var members: [AttributeCodec] = []
+        if depth < ModelVersion.maximumCompositeDepth {
+            for member in version.members(of: attribute) {
+                members.append(
+                    try AttributeCodec(attribute: member, entity: entity, version: version, depth: depth + 1))
             }
-            self.members = members
-        } else {
-            self.members = []
         }
+        self.members = members
         if let pattern = attribute.regularExpression, !pattern.isEmpty {
             do {
                 regex = try NSRegularExpression(pattern: pattern)
@@ -47,6 +70,22 @@ package struct AttributeCodec {
         let shift = attribute.type == .date ? ISODate.referenceDateOffset : 0
         minimum = attribute.minValue.flatMap { Double($0.trimmingSpaces()) }.map { $0 + shift }
         maximum = attribute.maxValue.flatMap { Double($0.trimmingSpaces()) }.map { $0 + shift }
+    }
+
+    /// A codec of the type alone: no member, bound or regular expression.
+    private init(plain type: AttributeType) {
+        attribute = Attribute(name: "", type: type)
+        members = []
+        regex = nil
+        minimum = nil
+        maximum = nil
+    }
+
+    /// The stored value of a JSON value read as `type`, with no check of bounds or patterns (a value already
+    /// stored, read to be converted).
+    package static func plainValue(_ json: JSONValue, type: AttributeType) throws(ValueProblem) -> SQLiteValue {
+        if case .null = json { return .null }
+        return try AttributeCodec(plain: type).convert(json)
     }
 
     /// The value stored when an imported object leaves the attribute out: its default, or `NULL`.
@@ -137,8 +176,10 @@ package struct AttributeCodec {
             default: throw mismatch("an ISO 8601 date such as \"2024-01-02T03:04:05.678Z\"", json)
             }
         case .binary, .transformable:
+            if type == .transformable, case .object = json { return .blob(try transformableArchive(json)) }
             guard case .string(let text) = json, let data = Data(base64Encoded: text) else {
-                throw mismatch("base64 text", json)
+                throw mismatch(
+                    type == .transformable ? "base64 text or {\"\(Self.archiveKey)\": …}" : "base64 text", json)
             }
             return .blob(data)
         case .uuid:
@@ -151,30 +192,6 @@ package struct AttributeCodec {
         case .undefined:
             throw ValueProblem(message: "the attribute has no storage")
         }
-    }
-
-    private func compositeText(_ json: JSONValue) throws(ValueProblem) -> String {
-        guard case .object(let given) = json else { throw mismatch("an object", json) }
-        for (key, _) in given where !members.contains(where: { $0.attribute.name == key }) {
-            throw ValueProblem(message: "the composite has no member \"\(key)\"")
-        }
-        var output = JSONOutput()
-        output.write("{")
-        for (offset, member) in members.enumerated() {
-            let json = given.first { $0.key == member.attribute.name }?.value ?? .null
-            let stored: SQLiteValue
-            do {
-                stored = try member.storedValue(json)
-            } catch {
-                throw ValueProblem(message: "member \"\(member.attribute.name)\": \(error.message)")
-            }
-            if offset > 0 { output.write(", ") }
-            output.writeString(member.attribute.name)
-            output.write(": ")
-            member.writeJSON(stored, to: &output)
-        }
-        output.write("}")
-        return output.text
     }
 
     private func check(_ value: SQLiteValue) throws(ValueProblem) {
@@ -237,7 +254,7 @@ package struct AttributeCodec {
         return bound(measure)
     }
 
-    private func mismatch(_ expected: String, _ json: JSONValue) -> ValueProblem {
+    func mismatch(_ expected: String, _ json: JSONValue) -> ValueProblem {
         ValueProblem(message: "expected \(expected), found \(json.shortDescription)")
     }
 

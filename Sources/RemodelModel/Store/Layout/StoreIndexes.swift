@@ -19,7 +19,7 @@ package enum StoreIndexes {
     private static func checkUnique(
         _ index: StoreLayout.Index, layout: StoreLayout, on connection: SQLiteConnection, path: String
     ) throws(RemodelError) {
-        let columns = index.keys.map { quoteIdentifier($0.column) }
+        let columns = index.keys.map(\.sql)
         var conditions = columns.map { "\($0) IS NOT NULL" }
         var parameters: [SQLiteValue] = []
         if let entities = index.entities {
@@ -33,7 +33,7 @@ package enum StoreIndexes {
             case .integer(let second) = row[1]
         else { return }
         let entity = index.entities?.first ?? index.table
-        let names = index.keys.map(\.column).joined(separator: ", ")
+        let names = index.keys.map { ([$0.column] + $0.member).joined(separator: ".") }.joined(separator: ", ")
         throw RemodelError(
             .invalidValue, "\(entity) _pk \(first) and _pk \(second) have the same \(names), which must be unique",
             path: path,

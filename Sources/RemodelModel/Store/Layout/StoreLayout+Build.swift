@@ -136,10 +136,10 @@ extension StoreLayout {
         let entities = version.entities
         guard let index = before.tableIndexByEntity[entities[hierarchy[0]].name] else { return nil }
         let table = before.tables[index]
-        guard table.name == name, table.entities.count == hierarchy.count else { return nil }
+        guard SQLName.identical(table.name, name), table.entities.count == hierarchy.count else { return nil }
         for (position, entityName) in zip(hierarchy, table.entities) {
             let entity = entities[position]
-            guard entity.name == entityName, let old = before.version.entity(named: entityName),
+            guard SQLName.identical(entity.name, entityName), let old = before.version.entity(named: entityName),
                 version.hasSameDefinition(of: entity, as: old, in: before.version)
             else { return nil }
             for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
@@ -207,9 +207,12 @@ extension StoreLayout {
         let others = before.version.entities
         guard entities.count == others.count, orderColumnByToOne == before.orderColumnByToOne else { return false }
         for (entity, other) in zip(entities, others) {
-            guard entity.name == other.name, entity.parentName == other.parentName,
-                tableIndexByEntity[entity.name].map({ tables[$0].name })
-                    == before.tableIndexByEntity[other.name].map({ before.tables[$0].name })
+            // Names by their scalars (SQLName.identical): Swift's `==` takes `Café` and `Cafe`+U+0301 for one.
+            func alike(_ a: String?, _ b: String?) -> Bool { a == nil ? b == nil : SQLName.identical(a ?? "", b ?? "") }
+            guard SQLName.identical(entity.name, other.name), alike(entity.parentName, other.parentName),
+                alike(
+                    tableIndexByEntity[entity.name].map({ tables[$0].name }),
+                    before.tableIndexByEntity[other.name].map({ before.tables[$0].name }))
             else { return false }
             if !version.hasSameDefinition(of: entity, as: other, in: before.version) {
                 guard entity.relationships.count == other.relationships.count,

@@ -124,6 +124,6 @@ extension StoreLayout {
 
     /// Whether a trigger of the store is one of the store's own (not the app's).
     package static func isDerivedTrigger(_ name: String) -> Bool {
-        name.lowercased().hasPrefix(derivedTriggerPrefix)
+        SQLName.hasPrefix(name, derivedTriggerPrefix)
     }
 }

@@ -43,9 +43,8 @@ extension StoreLayout {
         let isRoot = table.name == entity.name
         let partial: [String]? = isRoot ? nil : kinds(of: entity.name)
         for (offset, constraint) in entity.uniquenessConstraints.enumerated() {
-            let columns = constraint.properties.compactMap { columnName(of: $0, in: entity.name) }
-            guard !columns.isEmpty, columns.count == constraint.properties.count else { continue }
-            let keys = columns.map { Index.Key(column: $0) }
+            let keys = constraint.properties.compactMap { key(named: $0, in: entity) }
+            guard !keys.isEmpty, keys.count == constraint.properties.count else { continue }
             result.append(
                 Index(
                     name: "_\(entity.name)_unique_\(offset + 1)", table: table.name, keys: keys, isUnique: true,
@@ -53,8 +52,10 @@ extension StoreLayout {
         }
         for fetchIndex in entity.fetchIndexes {
             let keys = fetchIndex.elements.compactMap { element in
-                columnName(of: element.property, in: entity.name).map {
-                    Index.Key(column: $0, ascending: element.ascending)
+                key(named: element.property, in: entity).map { key in
+                    var key = key
+                    key.ascending = element.ascending
+                    return key
                 }
             }
             guard !keys.isEmpty, keys.count == fetchIndex.elements.count else { continue }
@@ -67,5 +68,15 @@ extension StoreLayout {
             )
         }
         return result
+    }
+
+    /// The index key of a property an index or constraint names: its column, or for a composite member
+    /// (`place.city`) the member inside the composite's column.
+    package func key(named property: String, in entity: Entity) -> Index.Key? {
+        if let column = columnName(of: property, in: entity.name) { return Index.Key(column: column) }
+        guard let (attribute, member) = version.compositeMember(named: property, in: entity),
+            let column = columnName(of: attribute.name, in: entity.name)
+        else { return nil }
+        return Index.Key(column: column, member: member)
     }
 }

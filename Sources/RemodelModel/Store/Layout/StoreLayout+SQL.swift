@@ -12,7 +12,7 @@ extension StoreLayout {
 
 extension StoreLayout.Table {
     /// `CREATE TABLE` for this table.
-    var createSQL: String {
+    package var createSQL: String {
         "CREATE TABLE \(quoteIdentifier(name)) (" + columns.map(\.definitionSQL).joined(separator: ", ") + ")"
     }
 }
@@ -32,7 +32,7 @@ extension StoreLayout.Index {
     /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for this index. A partial index names its entities as
     /// SQL string literals: DDL takes no bound parameters.
     package var createSQL: String {
-        let columns = keys.map { quoteIdentifier($0.column) + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+        let columns = keys.map { $0.sql + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
         var sql =
             "CREATE \(isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(columns))"
         if let entities {

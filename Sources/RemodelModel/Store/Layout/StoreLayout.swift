@@ -89,7 +89,31 @@ package struct StoreLayout: Sendable {
         /// One indexed column and its direction.
         package struct Key: Sendable, Hashable {
             package var column: String
-            var ascending: Bool = true
+            package var ascending: Bool = true
+            /// For a member of a composite attribute (`place.city`): the member's key path inside the column's
+            /// JSON object (`["city"]`); the key is then the expression `json_extract("place", '$."city"')`.
+            package var member: [String] = []
+
+            /// A key on `column` (or on `member` inside it), ascending unless told.
+            package init(column: String, ascending: Bool = true, member: [String] = []) {
+                self.column = column
+                self.ascending = ascending
+                self.member = member
+            }
+
+            /// What the key indexes, as text: the column's name, or `column.member…` for a composite member.
+            package var term: String { ([column] + member).joined(separator: ".") }
+
+            /// The key's SQL: the quoted column, or the member's `json_extract` (an index on an expression, which
+            /// SQLite uses for a query that names the same expression).
+            package var sql: String { Self.sql(column: quoteIdentifier(column), member: member) }
+
+            /// The SQL of a member of the composite stored in `column` (already quoted or qualified), or `column`.
+            package static func sql(column: String, member: [String]) -> String {
+                guard !member.isEmpty else { return column }
+                let path = "$" + member.map { ".\"" + $0 + "\"" }.joined()
+                return "json_extract(\(column), \(quoteLiteral(path)))"
+            }
         }
 
         /// The index's name (always starting with `_`).
@@ -197,6 +221,8 @@ package struct StoreLayout: Sendable {
             && storageByProperty == other.storageByProperty && joinTables == other.joinTables
             && indexes == other.indexes && reservedNames == other.reservedNames
             && derivedColumns == other.derivedColumns
+            // `==` takes canonically equivalent names for one; the store's SQLite does not.
+            && isSpelled(as: other)
     }
 
     /// Takes `other`'s value for each table, join table list and index list equal to its own, so the two share
@@ -204,11 +230,19 @@ package struct StoreLayout: Sendable {
     /// out alike.
     package mutating func share(with other: StoreLayout) {
         for index in tables.indices {
-            guard let known = other.table(forEntity: tables[index].name), known == tables[index] else { continue }
+            guard let known = other.table(forEntity: tables[index].name), known == tables[index],
+                known.isSpelled(as: tables[index])
+            else { continue }
             tables[index] = known
         }
-        if joinTables == other.joinTables { joinTables = other.joinTables }
-        if indexes == other.indexes { indexes = other.indexes }
+        if joinTables == other.joinTables,
+            Self.spelledAlike(joinTables.flatMap(\.names), other.joinTables.flatMap(\.names))
+        {
+            joinTables = other.joinTables
+        }
+        if indexes == other.indexes, Self.spelledAlike(indexes.flatMap(\.names), other.indexes.flatMap(\.names)) {
+            indexes = other.indexes
+        }
     }
 
     /// The table that stores an entity's objects.

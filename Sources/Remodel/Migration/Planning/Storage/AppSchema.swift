@@ -24,13 +24,14 @@ struct AppSchema: Sendable {
     var extraColumns: [String: [(name: String, definition: String)]] = [:]
     /// The layout's indexes that the store has, by name.
     var layoutIndexes: Set<String> = []
-    /// The app's generated columns (`GENERATED ALWAYS AS (…)`) among `extraColumns`, by table, lowercased:
-    /// declared again on a rebuilt table, never written.
-    var generatedColumns: [String: Set<String>] = [:]
+    /// The app's generated columns (`GENERATED ALWAYS AS (…)`) among `extraColumns`, by table, as SQLite
+    /// compares names: declared again on a rebuilt table, never written.
+    var generatedColumns: [String: Set<SQLName>] = [:]
     /// The layout's join tables, by name: an app column on one is named as such in a refusal.
     var joinTables: Set<String> = []
-    /// The layout's tables (hierarchy and join), lowercased: an app's foreign key to one must still find it.
-    var layoutTables: Set<String> = []
+    /// The layout's tables (hierarchy and join), as SQLite compares names: an app's foreign key to one must still
+    /// find it.
+    var layoutTables: Set<SQLName> = []
 
     /// Whether the app added anything to the store.
     var isEmpty: Bool {
@@ -44,15 +45,19 @@ struct AppSchema: Sendable {
         -> AppSchema
     {
         var app = AppSchema()
-        var modelTables: [String: [String]] = [:]
-        for table in layout.tables { modelTables[table.name.lowercased()] = table.columns.map(\.name) }
+        // Keyed as SQLite compares names: `zcafé` is not the model's `ZCAFÉ`, nor is `ZCAFE\u{301}`.
+        var modelTables: [SQLName: (name: String, columns: [String])] = [:]
+        for table in layout.tables { modelTables[SQLName(table.name)] = (table.name, table.columns.map(\.name)) }
         for join in layout.joinTables {
-            modelTables[join.name.lowercased()] = [
-                StoreLayout.JoinTable.sourceColumn, StoreLayout.JoinTable.destinationColumn,
-                StoreLayout.JoinTable.sourceOrderColumn, StoreLayout.JoinTable.destinationOrderColumn,
-            ]
+            modelTables[SQLName(join.name)] = (
+                join.name,
+                [
+                    StoreLayout.JoinTable.sourceColumn, StoreLayout.JoinTable.destinationColumn,
+                    StoreLayout.JoinTable.sourceOrderColumn, StoreLayout.JoinTable.destinationOrderColumn,
+                ]
+            )
         }
-        let layoutIndexes = Set(layout.indexes.map { $0.name.lowercased() })
+        let layoutIndexes = Set(layout.indexes.map { SQLName($0.name) })
         app.joinTables = Set(layout.joinTables.map(\.name))
         app.layoutTables = Set(modelTables.keys)
         let shadows = try shadowTables(connection, schema: schema)
@@ -63,23 +68,24 @@ struct AppSchema: Sendable {
                 case .text(let sql) = row[3]
             else { continue }
             let object = Object(type: type, name: name, table: table, sql: sql)
-            let lowered = name.lowercased()
+            let key = SQLName(name)
             switch type {
             case "table":
-                if lowered.hasPrefix("sqlite_") || lowered == StoreMetadata.tableName.lowercased()
-                    || lowered == StoreLayout.textFoldsTable.lowercased() || shadows.contains(lowered)
+                if SQLName.hasPrefix(name, "sqlite_") || SQLName.same(name, StoreMetadata.tableName)
+                    || SQLName.same(name, StoreLayout.textFoldsTable) || shadows.contains(key)
                 {
                     continue
                 }
-                if let columns = modelTables[lowered] {
+                if let model = modelTables[key] {
                     try app.readExtraColumns(
-                        of: name, sql: sql, layoutColumns: columns, connection: connection, schema: schema)
+                        of: model.name, sql: sql, layoutColumns: model.columns, connection: connection,
+                        schema: schema)
                 } else {
                     app.tables.append(object)
                 }
             case "index":
-                if modelTables[table.lowercased()] != nil {
-                    if layoutIndexes.contains(lowered) {
+                if modelTables[SQLName(table)] != nil {
+                    if layoutIndexes.contains(key) {
                         app.layoutIndexes.insert(name)
                     } else {
                         app.modelTableIndexes.append(object)
@@ -107,30 +113,31 @@ struct AppSchema: Sendable {
             present.append(name)
             // 2: a virtual generated column, 3: a stored one.
             if case .integer(let hidden) = row[1], hidden == 2 || hidden == 3 {
-                generatedColumns[table, default: []].insert(name.lowercased())
+                generatedColumns[table, default: []].insert(SQLName(name))
             }
         }
-        let lowered = Set(present.map { $0.lowercased() })
-        if let missing = layoutColumns.first(where: { !lowered.contains($0.lowercased()) }) {
+        let found = Set(present.map(SQLName.init))
+        if let missing = layoutColumns.first(where: { !found.contains(SQLName($0)) }) {
             throw RemodelError(
                 .incompatibleStore,
                 "the store's table \(table) has no column \(missing), which its version's layout has: the store was edited by hand or written by another program; restore it from a backup",
                 entity: table)
         }
-        let layout = Set(layoutColumns.map { $0.lowercased() })
-        let extra = present.filter { !layout.contains($0.lowercased()) }
+        let layout = Set(layoutColumns.map(SQLName.init))
+        let extra = present.filter { !layout.contains(SQLName($0)) }
         guard !extra.isEmpty else { return }
         let definitions = SQLTableDefinition(sql)
         extraColumns[table] = extra.map { name in (name, definitions?.definition(of: name) ?? quoteIdentifier(name)) }
     }
 
     /// The shadow tables of virtual tables (an FTS index's `_content`, `_data`, …): SQLite makes them itself.
-    private static func shadowTables(_ connection: SQLiteConnection, schema: String) throws(RemodelError) -> Set<String>
+    private static func shadowTables(_ connection: SQLiteConnection, schema: String) throws(RemodelError)
+        -> Set<SQLName>
     {
         let rows = try connection.rows("SELECT name, type FROM pragma_table_list WHERE schema = ?", [.text(schema)])
         return Set(
             rows.compactMap { row in
-                if case .text(let name) = row[0], case .text("shadow") = row[1] { return name.lowercased() }
+                if case .text(let name) = row[0], case .text("shadow") = row[1] { return SQLName(name) }
                 return nil
             })
     }

@@ -145,18 +145,18 @@ extension AppUpkeep {
 
 /// The tables whose rows a step rewrites: those it rebuilds, and carried ones it fills columns of.
 private struct Rewritten {
-    /// Rebuilt tables (hierarchy and join), lowercased.
-    private var rebuilt: Set<String> = []
-    /// The columns a carried table gets constants in, lowercased, by lowercased table.
-    private var filled: [String: Set<String>] = [:]
+    /// Rebuilt tables (hierarchy and join), as SQLite compares names.
+    private var rebuilt: Set<SQLName> = []
+    /// The columns a carried table gets constants in, by table, as SQLite compares names.
+    private var filled: [SQLName: Set<SQLName>] = [:]
 
     init(destination: StoreLayout, changes: StorageChanges) {
         for name in destination.tables.map(\.name) + destination.joinTables.map(\.name) where changes.isRebuilt(name) {
-            rebuilt.insert(name.lowercased())
+            rebuilt.insert(SQLName(name))
         }
         for (name, carried) in changes.carriedTables {
-            let columns = carried.columns.filter { !$0.value.fills.isEmpty }.map { $0.key.lowercased() }
-            if !columns.isEmpty { filled[name.lowercased(), default: []].formUnion(columns) }
+            let columns = carried.columns.filter { !$0.value.fills.isEmpty }.map { SQLName($0.key) }
+            if !columns.isEmpty { filled[SQLName(name), default: []].formUnion(columns) }
         }
     }
 
@@ -164,11 +164,11 @@ private struct Rewritten {
 
     /// Whether the step rewrites rows of `table` that `columns` (nil: any column) read.
     func rewrites(_ table: String, columns: [String]?) -> Bool {
-        let key = table.lowercased()
+        let key = SQLName(table)
         if rebuilt.contains(key) { return true }
         guard let filled = filled[key] else { return false }
         guard let columns else { return true }
-        return columns.contains { filled.contains($0.lowercased()) }
+        return columns.contains { filled.contains(SQLName($0)) }
     }
 
     /// Whether the step rewrites rows that an index's `content=` reads: the model table it names, or a table the
@@ -190,9 +190,8 @@ private struct Rewritten {
         -> AppUpkeep.UnfiredTrigger?
     {
         let header = SQLTriggerHeader(trigger.sql)
-        let key = trigger.table.lowercased()
         let fires: Bool
-        if rebuilt.contains(key) {
+        if rebuilt.contains(SQLName(trigger.table)) {
             fires = true
         } else if let header, header.firesOnUpdate {
             fires = rewrites(trigger.table, columns: header.updatedColumns.isEmpty ? nil : header.updatedColumns)

@@ -184,6 +184,10 @@ struct CheckScope: Sendable {
             rules.insert(.required)
         }
         if constant || !Self.sameStorageRule(earlier.type, attribute.type) { rules.insert(.type) }
+        // A composite's members are checked under the type rule: members or their rules changed, checked again.
+        if attribute.type == .composite, !version.hasSameComposite(attribute, as: earlier, in: source) {
+            rules.insert(.type)
+        }
         if constant || attribute.minValue != earlier.minValue || earlier.type != attribute.type {
             rules.insert(.minimum)
         }

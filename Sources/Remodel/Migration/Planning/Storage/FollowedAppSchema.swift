@@ -13,11 +13,11 @@
 struct FollowedAppSchema {
     /// The app's objects as the step leaves them.
     private(set) var app: AppSchema
-    /// Objects (`type name`, lowercased) that SQLite accepts on the store's schema only by taking a
+    /// Objects (`type name`, as SQLite compares names) that SQLite accepts on the store's schema only by taking a
     /// double-quoted name as a string.
-    private(set) var needsDoubleQuotedStrings: Set<String> = []
+    private(set) var needsDoubleQuotedStrings: Set<SQLName> = []
 
-    static func key(_ object: AppSchema.Object) -> String { "\(object.type) \(object.name)".lowercased() }
+    static func key(_ object: AppSchema.Object) -> SQLName { SQLName("\(object.type) \(object.name)") }
 
     /// Follows the renames of a step from `source`; where SQLite cannot make them on the app's schema (a
     /// broken object), the app's objects are kept as they are and rehearsed so.
@@ -102,10 +102,10 @@ struct FollowedAppSchema {
             try scratch.execute("ALTER TABLE \(quoteIdentifier(from)) RENAME TO \(quoteIdentifier(to))")
             now[from] = to
         }
-        var moves = changes.carriedTables.values.filter { $0.source != $0.destination }.map {
+        var moves = changes.carriedTables.values.filter { !SQLName.identical($0.source, $0.destination) }.map {
             ($0.source, $0.destination)
         }
-        moves += changes.carriedJoins.filter { $0.key != $0.value }.map { ($0.value, $0.key) }
+        moves += changes.carriedJoins.filter { !SQLName.identical($0.key, $0.value) }.map { ($0.value, $0.key) }
         moves.sort { $0.1 < $1.1 }
         for (offset, move) in moves.enumerated() {
             try scratch.execute("ALTER TABLE \(quoteIdentifier(move.0)) RENAME TO \"_remodel_moving_\(offset)\"")

@@ -61,7 +61,7 @@ package struct KeyPlan {
         of table: String, feeders: Set<String>, mapping: MappingModel, source: StoreLayout, destination: StoreLayout
     ) -> String? {
         if let root = destination.tables.first(where: { $0.name == table })?.entities.first {
-            for entity in mapping.entities where entity.destination == root {
+            for entity in mapping.entities where entity.destination.map({ SQLName.identical($0, root) }) == true {
                 guard let from = entity.source, let sourceTable = source.table(forEntity: from),
                     sourceTable.entities.first == from, feeders.contains(sourceTable.name)
                 else { continue }

@@ -15,8 +15,8 @@ struct SchemaRehearsal {
     let stepName: String
     /// The app's objects once SQLite has made the step's renames.
     let followed: FollowedAppSchema
-    /// The source layout's tables (hierarchy and join), by lowercased name.
-    private let sourceTables: [String: String]
+    /// The source layout's tables (hierarchy and join), by name as SQLite compares names.
+    private let sourceTables: [SQLName: String]
     /// What the step's writes mean for the app's indexes and triggers over the model's tables, once ``run()`` worked
     /// it out.
     private(set) var upkeep = AppUpkeep()
@@ -28,7 +28,7 @@ struct SchemaRehearsal {
         self.stepName = stepName
         followed = FollowedAppSchema(app: app, source: source, changes: changes)
         sourceTables = Dictionary(
-            (source.tables.map(\.name) + source.joinTables.map(\.name)).map { ($0.lowercased(), $0) },
+            (source.tables.map(\.name) + source.joinTables.map(\.name)).map { (SQLName($0), $0) },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -40,7 +40,7 @@ struct SchemaRehearsal {
         var result: [(name: String, definition: String)] = []
         for source in sources(of: table) {
             for column in followed.app.extraColumns[source] ?? []
-            where !result.contains(where: { $0.name.lowercased() == column.name.lowercased() }) {
+            where !result.contains(where: { SQLName.same($0.name, column.name) }) {
                 result.append(column)
             }
         }
@@ -65,7 +65,7 @@ struct SchemaRehearsal {
     /// Whether a destination table (hierarchy or join) has the name, as SQLite compares names, of a source
     /// table its rows do not come from: an app's object naming that table meant the other one.
     func takesAnotherTablesName(_ table: String) -> Bool {
-        guard let source = sourceTables[table.lowercased()] else { return false }
+        guard let source = sourceTables[SQLName(table)] else { return false }
         if changes.sourceTable(ofCarried: table) == source { return false }
         if destination.joinTable(named: table) != nil { return !changes.isRebuilt(table) || source != table }
         return !(changes.feeders[table]?.contains(source) ?? false)
@@ -80,15 +80,14 @@ struct SchemaRehearsal {
         for table in destination.tables {
             let columns = appColumns(of: table.name)
             if !columns.isEmpty { next.extraColumns[table.name] = columns }
-            let generated = sources(of: table.name).reduce(into: Set<String>()) {
+            let generated = sources(of: table.name).reduce(into: Set<SQLName>()) {
                 $0.formUnion(app.generatedColumns[$1] ?? [])
             }
             if !generated.isEmpty { next.generatedColumns[table.name] = generated }
         }
         next.layoutIndexes = Set(destination.indexes.map(\.name))
         next.joinTables = Set(destination.joinTables.map(\.name))
-        next.layoutTables = Set(
-            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { $0.lowercased() })
+        next.layoutTables = Set((destination.tables.map(\.name) + destination.joinTables.map(\.name)).map(SQLName.init))
         return next
     }
 
@@ -120,8 +119,8 @@ struct SchemaRehearsal {
         let scratch = try SQLiteConnection(path: ":memory:")
         try scratch.setDoubleQuotedStrings(false)
         for table in destination.tables {
-            let layoutNames = Set(table.columns.map { $0.name.lowercased() })
-            if let clash = appColumns(of: table.name).first(where: { layoutNames.contains($0.name.lowercased()) }) {
+            let layoutNames = Set(table.columns.map { SQLName($0.name) })
+            if let clash = appColumns(of: table.name).first(where: { layoutNames.contains(SQLName($0.name)) }) {
                 throw RemodelError(
                     .migrationNotPlannable,
                     "the app's column \(table.name).\(clash.name) has the name of a column that \(stepName) gives the model; rename the app's column before migrating",
@@ -225,10 +224,10 @@ struct SchemaRehearsal {
     /// tables case-insensitively).
     private func checkAppTableNames() throws(RemodelError) {
         let model = Dictionary(
-            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { ($0.lowercased(), $0) },
+            (destination.tables.map(\.name) + destination.joinTables.map(\.name)).map { (SQLName($0), $0) },
             uniquingKeysWith: { a, _ in a })
         for table in app.tables where table.type == "table" {
-            guard let clash = model[table.name.lowercased()] else { continue }
+            guard let clash = model[SQLName(table.name)] else { continue }
             throw RemodelError(
                 .migrationNotPlannable,
                 "the app's table \(table.name) has the name of the table \(clash) that \(stepName) gives the model; rename the app's table before migrating (its rows, indexes and triggers go with it)",
@@ -243,10 +242,12 @@ struct SchemaRehearsal {
     /// to several tables, is refused, naming the key.
     private func checkForeignKeys(on scratch: SQLiteConnection) throws(RemodelError) {
         let followed = Set(
-            changes.carriedTables.values.filter { $0.source != $0.destination }.map { $0.source.lowercased() }
+            changes.carriedTables.values.filter { !SQLName.identical($0.source, $0.destination) }.map {
+                SQLName($0.source)
+            }
         )
-        .union(changes.carriedJoins.filter { $0.key != $0.value }.map { $0.value.lowercased() })
-        .union(changes.rebuiltRenames().keys.map { $0.lowercased() })
+        .union(changes.carriedJoins.filter { !SQLName.identical($0.key, $0.value) }.map { SQLName($0.value) })
+        .union(changes.rebuiltRenames().keys.map(SQLName.init))
         let keys = try scratch.rows(
             """
             SELECT m.name, p."table", p."from", p."to" FROM sqlite_master AS m JOIN pragma_foreign_key_list(m.name) AS p
@@ -257,12 +258,12 @@ struct SchemaRehearsal {
             else { continue }
             // A table rehearsed under a name of its own (see the type's summary) is named as the store names it.
             let child =
-                scratchName.hasPrefix(Self.takenPrefix)
-                ? String(scratchName.dropFirst(Self.takenPrefix.count)) : scratchName
-            let lowered = parent.lowercased()
+                scratchName.utf8.starts(with: Self.takenPrefix.utf8)
+                ? String(decoding: scratchName.utf8.dropFirst(Self.takenPrefix.utf8.count), as: UTF8.self)
+                : scratchName
             let parentColumns = try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(parent)]).compactMap {
-                row -> String? in
-                if case .text(let name) = row[0] { return name.lowercased() }
+                row -> SQLName? in
+                if case .text(let name) = row[0] { return SQLName(name) }
                 return nil
             }
             if let merged = mergedWithNewKeys(named: parent) {
@@ -274,9 +275,9 @@ struct SchemaRehearsal {
             let problem: String
             if parentColumns.isEmpty {
                 // Not a table of the new schema: the step's doing only when it was a model table.
-                guard app.layoutTables.contains(lowered), !followed.contains(lowered) else { continue }
+                guard app.layoutTables.contains(SQLName(parent)), !followed.contains(SQLName(parent)) else { continue }
                 problem = "a table \(stepName) removes (or splits)"
-            } else if case .text(let to) = row[3], !parentColumns.contains(to.lowercased()) {
+            } else if case .text(let to) = row[3], !parentColumns.contains(SQLName(to)) {
                 problem = "whose column \(to) \(stepName) renames or drops"
             } else {
                 continue
@@ -291,7 +292,7 @@ struct SchemaRehearsal {
     /// The destination table a source table's objects go to with new keys (merged into a table that another
     /// source table stays in, or into a new one), by the name an app's object gives it (SQLite's way).
     private func mergedWithNewKeys(named name: String) -> String? {
-        guard let source = sourceTables[name.lowercased()] else { return nil }
+        guard let source = sourceTables[SQLName(name)] else { return nil }
         return changes.renumbered.keys.sorted().first { table in
             (changes.feeders[table]?.contains(source) ?? false) && (changes.renumbered[table] ?? nil) != source
         }
@@ -356,11 +357,11 @@ struct SchemaRehearsal {
         guard !listed.isEmpty else { return }
         let columns = Set(
             try scratch.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(trigger.table)]).compactMap {
-                row -> String? in
-                if case .text(let name) = row[0] { return name.lowercased() }
+                row -> SQLName? in
+                if case .text(let name) = row[0] { return SQLName(name) }
                 return nil
             })
-        if let missing = listed.first(where: { !columns.contains($0.lowercased()) }) {
+        if let missing = listed.first(where: { !columns.contains(SQLName($0)) }) {
             throw refusal(trigger, RemodelError(.sqlite, "no such column: \(missing)"))
         }
     }

@@ -32,9 +32,11 @@ struct StepStorageAnalysis {
         // Both sized at once: a chain makes these for every step, and growing them rehashed what they held.
         sameName.reserveCapacity(step.mapping.entities.count)
         keepingKeys.reserveCapacity(destination.tables.count)
-        for entityMapping in step.mapping.entities.reversed()
-        where entityMapping.source != nil && entityMapping.source == entityMapping.destination {
-            sameName[entityMapping.source ?? ""] = entityMapping
+        for entityMapping in step.mapping.entities.reversed() {
+            guard let source = entityMapping.source, let target = entityMapping.destination,
+                SQLName.identical(source, target)
+            else { continue }
+            sameName[source] = entityMapping
         }
         for table in destination.tables {
             if unchanged.contains(table.name) {
@@ -90,7 +92,7 @@ struct StepStorageAnalysis {
         else { return nil }
         for entityName in sourceTable.entities {
             guard let entity = source.version.entity(named: entityName), !entity.isAbstract else { continue }
-            let mappings = mapping.entities.filter { $0.source == entityName }
+            let mappings = mapping.entities.filter { $0.source.map { SQLName.identical($0, entityName) } == true }
             guard mappings.count == 1, let only = mappings.first, only.filter == nil, let to = only.destination,
                 !policies.contains(to), destination.table(forEntity: to)?.name == table.name
             else { return nil }
@@ -107,7 +109,10 @@ struct StepStorageAnalysis {
         guard let sourceTargetEntity = source.entity(named: sourceTarget), destination.entity(named: target) != nil
         else { return false }
         for kind in source.hierarchy(of: sourceTargetEntity) where !kind.isAbstract {
-            guard let mapped = mapping.entities.first(where: { $0.source == kind.name })?.destination,
+            guard
+                let mapped = mapping.entities.first(where: {
+                    $0.source.map { SQLName.identical($0, kind.name) } == true
+                })?.destination,
                 let arrived = destination.entity(named: mapped), destination.entity(arrived, isKindOf: target)
             else { return false }
         }
@@ -164,8 +169,8 @@ struct StepStorageAnalysis {
         // A dropped column stays until the step's phases are done (they may read it), and SQLite compares names
         // without letter case: a column of the new version named like it (`menuID` beside the dropped `menuId`)
         // could not be added or renamed to. Such a table is rebuilt.
-        let names = Set(table.columns.map { $0.name.lowercased() })
-        guard !dropped.contains(where: { names.contains($0.lowercased()) }) else { return nil }
+        let names = Set(table.columns.map { SQLName($0.name) })
+        guard !dropped.contains(where: { names.contains(SQLName($0)) }) else { return nil }
         return StorageChanges.CarriedTable(
             source: feeder, destination: table.name, columns: columns, droppedColumns: dropped)
     }
@@ -196,7 +201,8 @@ struct StepStorageAnalysis {
                     let fromColumn = source.column(forAttribute: from, in: entityName),
                     fromColumn.declaredType == column.declaredType,
                     // A generated column carried would stay generated: its values are copied into a table rebuilt.
-                    fromColumn.generated == nil
+                    fromColumn.generated == nil,
+                    keepsCompositeShape(attribute, from: from, in: entityName)
                 else { return nil }
                 carried = fromColumn.name
                 // Nils become the default only where the source allowed nils: a required source attribute's column
@@ -347,5 +353,17 @@ struct StepStorageAnalysis {
             }
         }
         return sourceJoin
+    }
+
+    /// Whether a value of the source attribute `from` is stored as `attribute` stores it: a composite whose members
+    /// the step changes is rewritten (``CompositeReshape``), never carried in its column as it is.
+    private func keepsCompositeShape(_ attribute: Attribute, from: String, in entityName: String) -> Bool {
+        guard attribute.type == .composite else { return true }
+        guard
+            let sourceAttribute = step.source.entity(named: entityName).flatMap({
+                step.source.attribute(named: from, in: $0)
+            })
+        else { return false }
+        return step.destination.hasSameCompositeShape(attribute, as: sourceAttribute, in: step.source)
     }
 }

@@ -35,7 +35,9 @@ struct StorageChanges: Equatable {
 
         /// Source column → destination column, for columns carried under another name.
         var renamedColumns: [(from: String, to: String)] {
-            columns.compactMap { name, origin in origin.column.flatMap { $0 == name ? nil : ($0, name) } }.sorted {
+            columns.compactMap { name, origin in
+                origin.column.flatMap { SQLName.identical($0, name) ? nil : ($0, name) }
+            }.sorted {
                 $0.to < $1.to
             }
         }
@@ -44,7 +46,7 @@ struct StorageChanges: Equatable {
         /// they are (they are not in ``columns``); nil for a column the table does not carry.
         func destinationColumn(carrying column: String) -> String? {
             if column == StoreColumn.pk || column == StoreColumn.entity { return column }
-            return columns.first { $0.value.column == column }?.key
+            return columns.first { $0.value.column.map { SQLName.identical($0, column) } == true }?.key
         }
 
         /// Whether the origins' source columns are distinct and ``droppedColumns`` is sorted and holds none of them:
@@ -54,11 +56,14 @@ struct StorageChanges: Equatable {
         /// Whether the table carries every column from the source column of its name, with nothing to fill: what
         /// ``UnchangedTables`` carries. Its ``droppedColumns`` are not read.
         var carriesEveryColumnAsItIs: Bool {
-            columns.allSatisfy { name, origin in origin.fills.isEmpty && origin.column == name }
+            columns.allSatisfy { name, origin in
+                origin.fills.isEmpty && origin.column.map { SQLName.identical($0, name) } == true
+            }
         }
 
         static func == (lhs: CarriedTable, rhs: CarriedTable) -> Bool {
-            lhs.source == rhs.source && lhs.destination == rhs.destination && lhs.columns == rhs.columns
+            SQLName.identical(lhs.source, rhs.source) && SQLName.identical(lhs.destination, rhs.destination)
+                && lhs.columns == rhs.columns
                 && lhs.droppedColumns == rhs.droppedColumns
         }
     }
@@ -108,13 +113,13 @@ struct StorageChanges: Equatable {
         for (destination, sources) in feeders where isRebuilt(destination) {
             // One source table, or the one that stays among those merged (its objects keep their keys).
             let staying = renumbered[destination] ?? nil
-            guard let source = sources.count == 1 ? sources.first : staying, source != destination,
+            guard let source = sources.count == 1 ? sources.first : staying, !SQLName.identical(source, destination),
                 destinationsOf[source] == 1, !carriedSources.contains(source)
             else { continue }
             renames[source] = destination
         }
-        let standing = Set((carriedSources.union(renames.keys)).map { $0.lowercased() })
-        return renames.filter { !standing.contains($0.value.lowercased()) }
+        let standing = Set((carriedSources.union(renames.keys)).map(SQLName.init))
+        return renames.filter { !standing.contains(SQLName($0.value)) }
     }
 
     /// The source table a carried destination table comes from.

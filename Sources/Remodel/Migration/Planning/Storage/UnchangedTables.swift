@@ -43,7 +43,9 @@ struct UnchangedTables: Sendable {
         var copied: Set<String> = []
         copiedMappings.reserveCapacity(previous?.copiedMappings.count ?? 0)
         for entityMapping in mapping.entities {
-            guard let name = entityMapping.destination, entityMapping.source == name, mappingsFrom[name] == 1,
+            guard let name = entityMapping.destination,
+                entityMapping.source.map({ SQLName.identical($0, name) }) == true,
+                mappingsFrom[name] == 1,
                 entityMapping.filter == nil, entityMapping.policy == nil, !policies.contains(name),
                 let old = before.entity(named: name), let new = after.entity(named: name),
                 before.hasSameDefinition(of: old, as: new, in: after)
@@ -154,14 +156,16 @@ struct UnchangedTables: Sendable {
             return false
         }
         for attribute in mapping.attributes {
-            guard names.contains(attribute.destination), attribute.sourceAttribute == attribute.destination,
+            guard names.contains(attribute.destination),
+                attribute.sourceAttribute.map({ SQLName.identical($0, attribute.destination) }) == true,
                 let text = attribute.value?.text, text.hasPrefix("$source."),
-                text.dropFirst("$source.".count) == attribute.destination
+                SQLName.identical(text.dropFirst("$source.".count), attribute.destination)
             else { return false }
         }
         let relationshipNames = Set(relationships.map(\.name))
-        return mapping.relationships.allSatisfy {
-            relationshipNames.contains($0.destination) && $0.source == $0.destination
+        return mapping.relationships.allSatisfy { relationship in
+            relationshipNames.contains(relationship.destination)
+                && relationship.source.map { SQLName.identical($0, relationship.destination) } == true
         }
     }
 
@@ -179,9 +183,10 @@ struct UnchangedTables: Sendable {
             for attribute in declaring.attributes where attribute.isStored {
                 guard attributeCount < mapping.attributes.count else { return nil }
                 let attributeMapping = mapping.attributes[attributeCount]
-                guard attributeMapping.destination == attribute.name else { return nil }
-                guard attributeMapping.sourceAttribute == attribute.name, let text = attributeMapping.value?.text,
-                    text.hasPrefix(prefix), text.dropFirst(prefix.count) == attribute.name
+                guard SQLName.identical(attributeMapping.destination, attribute.name) else { return nil }
+                guard attributeMapping.sourceAttribute.map({ SQLName.identical($0, attribute.name) }) == true,
+                    let text = attributeMapping.value?.text, text.hasPrefix(prefix),
+                    SQLName.identical(text.dropFirst(prefix.count), attribute.name)
                 else { return false }
                 attributeCount += 1
             }
@@ -190,9 +195,12 @@ struct UnchangedTables: Sendable {
         for declaring in line {
             for relationship in declaring.relationships where !relationship.isTransient {
                 guard relationshipCount < mapping.relationships.count,
-                    mapping.relationships[relationshipCount].destination == relationship.name
+                    SQLName.identical(mapping.relationships[relationshipCount].destination, relationship.name)
                 else { return nil }
-                guard mapping.relationships[relationshipCount].source == relationship.name else { return false }
+                guard
+                    mapping.relationships[relationshipCount].source.map({ SQLName.identical($0, relationship.name) })
+                        == true
+                else { return false }
                 relationshipCount += 1
             }
         }

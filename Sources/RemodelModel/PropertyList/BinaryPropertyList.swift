@@ -11,18 +11,18 @@
 /// ```swift
 /// let value = try BinaryPropertyList.decode(Array(data))   // .dictionary(["$archiver": .string("NSKeyedArchiver"), …])
 /// ```
-enum BinaryPropertyList {
+package enum BinaryPropertyList {
     /// Why data is not a binary property list Remodel can read.
-    struct Failure: Error, Sendable, Hashable {
+    package struct Failure: Error, Sendable, Hashable {
         /// What is wrong, such as `object 3 at byte 120: unknown marker 0x70`.
-        var message: String
+        package var message: String
     }
 
     /// The deepest nesting of arrays and dictionaries accepted (keyed archives nest only a few levels).
     static let maximumDepth = 256
 
     /// Decodes the top object of a binary property list.
-    static func decode(_ bytes: [UInt8]) throws(Failure) -> PropertyListValue {
+    package static func decode(_ bytes: [UInt8]) throws(Failure) -> PropertyListValue {
         var reader = try BinaryPropertyListReader(bytes: bytes)
         return try reader.object(reader.topObject, depth: 0)
     }

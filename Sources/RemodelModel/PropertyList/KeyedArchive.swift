@@ -13,10 +13,17 @@ package struct KeyedArchive: Sendable {
     /// Why data is not a keyed archive Remodel can read.
     package struct Failure: Error, Sendable, Hashable {
         package var message: String
+
+        /// A failure that says `message`.
+        package init(message: String) {
+            self.message = message
+        }
     }
 
-    let objects: [PropertyListValue]
+    package let objects: [PropertyListValue]
     let top: [String: PropertyListValue]
+    /// `$version` (100000 in every archive Foundation writes), nil when missing.
+    let version: Int64?
 
     /// Reads a binary property list and checks that it is a keyed archive.
     package init(bytes: [UInt8]) throws(Failure) {
@@ -43,6 +50,7 @@ package struct KeyedArchive: Sendable {
         }
         self.objects = objects
         self.top = top
+        version = entries["$version"]?.integer
     }
 
     /// The root object: `$top`'s `root` entry, or its only entry.
@@ -54,7 +62,7 @@ package struct KeyedArchive: Sendable {
     }
 
     /// A value with a `CF$UID` reference followed (one level); plain values as they are.
-    func resolve(_ value: PropertyListValue) throws(Failure) -> ArchivedValue {
+    package func resolve(_ value: PropertyListValue) throws(Failure) -> ArchivedValue {
         guard case .uid(let index) = value else { return ArchivedValue(value) }
         guard index >= 0, index < objects.count else {
             throw Failure(message: "a reference to object \(index), but the archive has \(objects.count) objects")

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import Remodel
+@testable import RemodelCoreData
+
+/// Composite attributes in Core Data stores, laid out as Core Data lays them out (no column for the composite,
+/// one per leaf member named as an attribute of the leaf's name, numbered where it clashes: docs/CORE-DATA-STORES.md),
+/// imported with the model file and with the compiled model the store carries.
+struct CompositeCoreDataTests {
+    static let entities = """
+        <entity name="Trip" representedClassName="Trip">
+            <attribute name="city" optional="YES" attributeType="String"/>
+            <attribute name="name" attributeType="String"/>
+            <attribute name="place" optional="YES" attributeType="Composite" composite="Place"/>
+        </entity>
+        <composite name="Place">
+            <attribute name="city" attributeType="String"/>
+            <attribute name="visits" optional="YES" attributeType="Integer 16"/>
+            <attribute name="since" optional="YES" attributeType="Date"/>
+            <attribute name="price" optional="YES" attributeType="Decimal"/>
+            <attribute name="flag" optional="YES" attributeType="Boolean"/>
+            <attribute name="geo" optional="YES" attributeType="Composite" composite="Geo"/>
+        </composite>
+        <composite name="Geo">
+            <attribute name="lat" attributeType="Double"/>
+            <attribute name="lon" optional="YES" attributeType="Double"/>
+        </composite>
+        """
+
+    /// The store: the plain `city` has `ZCITY`, the leaf `place.city` the numbered `ZCITY1`.
+    static func store(at path: String, modelCache: [UInt8]? = nil, extraSQL: [String] = []) throws -> String {
+        let connection = try SQLiteConnection(path: path, mode: .create)
+        let plist = BinaryPropertyListWriter.encode(
+            .dictionary([
+                ("NSStoreModelVersionHashes", .dictionary([("Trip", .data(Array(repeating: 7, count: 32)))])),
+                ("NSStoreModelVersionIdentifiers", .array([.string("")])),
+                ("NSStoreModelVersionHashesVersion", .integer(3)), ("NSPersistenceFrameworkVersion", .integer(1344)),
+                ("NSStoreType", .string("SQLite")),
+            ]))
+        let statements = [
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+            "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Trip', 0, 3)",
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+            """
+            CREATE TABLE ZTRIP ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFLAG INTEGER, ZVISITS INTEGER,
+              ZSINCE TIMESTAMP, ZLAT FLOAT, ZLON FLOAT, ZPRICE DECIMAL, ZCITY VARCHAR, ZCITY1 VARCHAR, ZNAME VARCHAR )
+            """,
+            """
+            INSERT INTO ZTRIP (Z_PK, Z_ENT, Z_OPT, ZFLAG, ZVISITS, ZSINCE, ZLAT, ZLON, ZPRICE, ZCITY, ZCITY1, ZNAME) VALUES
+              (1, 1, 1, 1, 3, 600000000.5, 45.764, 4.8357, 12.5, 'Home', 'Lyon', 'Lyon trip'),
+              (2, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, 'Home', NULL, 'Staying'),
+              (3, 1, 1, NULL, NULL, NULL, NULL, NULL, 7, NULL, 'Oslo', 'North')
+            """,
+        ]
+        for sql in statements + extraSQL { try connection.execute(sql) }
+        try connection.run("INSERT INTO Z_METADATA VALUES (1, 'A1B2', ?)", [.blob(Data(plist))])
+        try connection.run(
+            "INSERT INTO Z_MODELCACHE VALUES (?)", [.blob(Data(modelCache ?? [0]))])
+        return path
+    }
+
+    static let expectedExport = """
+        {
+          "Trip": [
+            {"_pk": 1, "city": "Home", "name": "Lyon trip", "place": {"city": "Lyon", "visits": 3, "since": "2020-01-06T10:40:00.500Z", "price": "12.5", "flag": true, "geo": {"lat": 45.764, "lon": 4.8357}}},
+            {"_pk": 2, "city": "Home", "name": "Staying", "place": null},
+            {"_pk": 3, "city": null, "name": "North", "place": {"city": "Oslo", "visits": null, "since": null, "price": "7", "flag": null, "geo": null}}
+          ]
+        }
+
+        """
+
+    @Test func importsTheLeafColumnsIntoCompositeValues() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CompositeModels.bundle(Self.entities, in: folder)
+        let source = try Self.store(at: folder.file("Trips.sqlite"))
+        let result = try Store.importCoreData(from: source, bundle: bundle, into: folder.file("trips.sqlite"))
+        #expect(result.objectCounts == ["Trip": 3])
+        expectSameText(
+            try Store.open(at: folder.file("trips.sqlite"), bundle: bundle).exportJSONString(), Self.expectedExport)
+    }
+
+    @Test func importsWithTheCompiledModelTheStoreCarries() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CompositeModels.bundle(Self.entities, in: folder)
+        let source = try Self.store(
+            at: folder.file("Trips.sqlite"), modelCache: ModelCacheWriter.cache(of: bundle.currentVersion))
+        let extracted = try Store.extractCoreDataModel(from: source, to: folder.file("Extracted/Trips.xcdatamodeld"))
+        #expect(extracted.entities.map(\.name) == ["Trip"])
+        let model = try ModelBundle(contentsOf: folder.file("Extracted/Trips.xcdatamodeld"))
+        let version = model.currentVersion
+        #expect(version.composites.map(\.name) == ["Geo", "Place"])
+        #expect(
+            version.composite(named: "Place")?.attributes.map(\.name) == [
+                "city", "visits", "since", "price", "flag", "geo",
+            ])
+        #expect(try #require(version.entity(named: "Trip")).attribute(named: "place")?.compositeName == "Place")
+        #expect(ModelValidator.validate(model).filter { $0.severity == .error }.isEmpty)
+        _ = try Store.importCoreData(
+            from: source, models: .store, into: folder.file("trips.sqlite"), version: nil, progress: nil)
+        expectSameText(
+            try Store.open(at: folder.file("trips.sqlite"), bundle: model).exportJSONString(), Self.expectedExport)
+    }
+
+    @Test func refusesALeafOfTheWrongKindNamingItsKeyPath() throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CompositeModels.bundle(Self.entities, in: folder)
+        let source = try Self.store(
+            at: folder.file("Trips.sqlite"), extraSQL: ["UPDATE ZTRIP SET ZLAT = 'north' WHERE Z_PK = 3"])
+        let error = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: source, bundle: bundle, into: folder.file("trips.sqlite"))
+        }
+        #expect(
+            error.message.hasPrefix(
+                #"Trip Z_PK 3 attribute "place.geo.lat" (column ZTRIP.ZLAT): the store holds 'north' (text), but a Double attribute must be a number"#
+            ), "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("trips.sqlite")))
+    }
+}
