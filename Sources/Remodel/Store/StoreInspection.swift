@@ -111,7 +111,7 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// its next write (an open, a launch, a migration). `nil` for any other store.
     public internal(set) var adoptedModelName: String?
     /// The configuration whose entities the store holds (a store made with `remodel create --configuration`,
-    /// ``ModelBundle/restricted(toConfiguration:)`` or imported from a Core Data store of one configuration):
+    /// `ModelBundle.restricted(toConfiguration:)` or imported from a Core Data store of one configuration):
     /// the store was inspected against the bundle restricted to it. `nil` for a store of every entity.
     public internal(set) var configuration: String?
     /// The bundle's path, named in the command the message gives for a Core Data store.
