@@ -125,7 +125,7 @@ struct ArchiveRecordsTests {
             Issue.record("bytes that are no archive of [String] were read")
         } catch let error as ArchivesSchema.RecordError {
             #expect(error.kind == .undecodable)
-            #expect(error.message.hasPrefix(#"Note _pk 4 attribute "tags": expected an archive of Array<String>"#))
+            #expect(error.message.hasPrefix(#"Note _pk 4 attribute "tags": expected an archive of [String]"#))
             #expect(error.message.contains(found), "\(error.message)")
         }
     }
