@@ -53,7 +53,8 @@ struct AttributeCoding {
         let entityLiteral = SwiftNames.stringLiteral(entity)
         let read: String
         if let archived = field.archivedType {
-            read = "try \(schema).archived(row, \(field.index), \(entityLiteral), \(name), \(archived).self)"
+            read =
+                "try \(schema).archived(row, \(field.index), \(entityLiteral), \(name), \(archived).self, \(SwiftNames.stringLiteral(archived)))"
         } else if field.compositeType != nil {
             read =
                 "try \(schema).CompositeCoding.read(row, \(field.index), \(entityLiteral), \(name), \(swiftType).self)"

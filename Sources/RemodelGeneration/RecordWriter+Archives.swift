@@ -54,10 +54,11 @@ extension RecordWriter {
                 }
             }
 
-            /// A Transformable attribute's keyed archive read as its type; bytes that are no such archive are refused,
-            /// naming the object, the attribute and what the archive holds.
+            /// A Transformable attribute's keyed archive read as its type (`spelled` as the model's `customClassName`
+            /// names it, for messages); bytes that are no such archive are refused, naming the object, the attribute
+            /// and what the archive holds.
             static func archived<Value: KeyedArchivable & Codable & Hashable>(
-                _ row: Row, _ index: Int, _ entity: String, _ attribute: String, _ type: Value.Type
+                _ row: Row, _ index: Int, _ entity: String, _ attribute: String, _ type: Value.Type, _ spelled: String
             ) throws -> StoredArchive<Value>? {
                 let stored = try row.decode(DatabaseValue.self, atIndex: index)
                 switch stored.storage {
@@ -67,10 +68,10 @@ extension RecordWriter {
                     do {
                         return StoredArchive(value: try KeyedArchiveCoding.decode(Value.self, from: bytes), stored: stored)
                     } catch {
-                        throw undecodable(row, entity, attribute, "a keyed archive that does not read (\(error))", "an archive of \(Value.self)")
+                        throw undecodable(row, entity, attribute, "a keyed archive that does not read (\(error))", "an archive of \(spelled)")
                     }
                 default:
-                    throw undecodable(row, entity, attribute, "\(stored)", "an archive of \(Value.self)")
+                    throw undecodable(row, entity, attribute, "\(stored)", "an archive of \(spelled)")
                 }
             }
         }

@@ -77,19 +77,20 @@ extension RecordWriter {
                 for member in members { out.line("self.\(member.swiftName) = \(member.swiftName)") }
             }
             out.line()
-            out.block("enum CodingKeys: String, CodingKey") { out in
+            // A composite without members (real models have them) is the empty object: no raw type, no key.
+            out.block("enum CodingKeys: \(members.isEmpty ? "" : "String, ")CodingKey") { out in
                 for member in members { out.line("case \(member.swiftName) = \(Self.literal(member.attribute.name))") }
             }
             out.line()
             out.doc("Reads the members from the composite's JSON object (a missing member is nil).")
             out.block("\(open)init(from decoder: any Decoder) throws") { out in
-                out.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+                out.line("\(members.isEmpty ? "_" : "let container") = try decoder.container(keyedBy: CodingKeys.self)")
                 for member in members { out.line(decodeLine(member)) }
             }
             out.line()
             out.doc("Writes every member, a nil one as `null`, in the composite's order.")
             out.block("\(open)func encode(to encoder: any Encoder) throws") { out in
-                out.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+                out.line("\(members.isEmpty ? "_" : "var container") = encoder.container(keyedBy: CodingKeys.self)")
                 for member in members {
                     out.line(
                         member.isText

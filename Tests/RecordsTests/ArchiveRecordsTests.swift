@@ -44,7 +44,7 @@ struct ArchiveRecordsTests {
         var note = Note(
             title: "Lyon", tags: ["red", "blue"], counts: ["views": 3, "likes": -1],
             link: URL(string: "https://example.com/a?b=c"), readers: Self.readers, history: Self.history,
-            anything: Data([1, 2]))
+            anything: Data([1, 2]), nothing: ArchivesSchema.Nothing())
         try queue.write { db in try note.insert(db) }
         let key = try #require(note.id)
 
@@ -55,6 +55,8 @@ struct ArchiveRecordsTests {
         #expect(export.contains(#""link": {"$keyedArchive": {"$url": "https://example.com/a?b=c"}}"#), "\(export)")
         #expect(export.contains(#""opened": {"$date": "2020-01-06T10:40:00.500Z"}"#), "\(export)")
         #expect(export.contains(#""anything": "AQI=""#), "\(export)")
+        // A composite without members (a real model has one) is the empty object.
+        #expect(export.contains(#""nothing": {}"#), "\(export)")
 
         let read = try queue.read { db in try Note.fetchOne(db, key: key) }
         #expect(read == note)
@@ -123,7 +125,7 @@ struct ArchiveRecordsTests {
             Issue.record("bytes that are no archive of [String] were read")
         } catch let error as ArchivesSchema.RecordError {
             #expect(error.kind == .undecodable)
-            #expect(error.message.hasPrefix(#"Note _pk 4 attribute "tags": expected an archive of Array<String>"#))
+            #expect(error.message.hasPrefix(#"Note _pk 4 attribute "tags": expected an archive of [String]"#))
             #expect(error.message.contains(found), "\(error.message)")
         }
     }

@@ -18,6 +18,9 @@ internal import RemodelSQLite
 ///   no connection has it open; SQLite reads the log itself when it cannot use the `-shm` as it is;
 /// - otherwise (a rollback-journal store) read-only (`mode=ro`).
 ///
+/// A WAL store that a program keeps writing, opening and closing its connection, can defeat every read
+/// without SQLite's locks: ``reading(_:_:)`` then reads it once more as that program does (`sharing`).
+///
 /// The snapshot opens the store's file itself (its header, and the file when immutable or copied):
 /// closing such a descriptor drops every POSIX lock this process holds on the file, SQLite's
 /// included, so never read a snapshot of a store this process holds in a transaction.
@@ -34,11 +37,19 @@ final class StoreSnapshot {
     private var opened: SQLiteConnection?
     /// The read file's identity, size and times when an immutable connection was opened on it.
     private var unlockedFrom: [Int]?
+    /// Whether a WAL store is read with SQLite's locks, as its writers read it (see ``init(path:sharing:)``).
+    private let sharing: Bool
 
     /// Looks at the store's files; copies and rolls back when the journal is hot.
+    ///
+    /// A snapshot that is `sharing` reads a WAL store as the programs writing it do, read-write with SQLite's
+    /// locks (writes refused, `query_only`): SQLite then keeps the log while the snapshot reads. Closing,
+    /// SQLite may checkpoint the log and delete it, as the writing program's own close does; nothing else
+    /// changes. ``reading(_:_:)`` shares a store only once reads without locks did not hold.
     /// - Throws: `RemodelError` with `RemodelError.Code.io` when a hot journal's copy cannot be made.
-    init(path: String) throws(RemodelError) {
+    init(path: String, sharing: Bool = false) throws(RemodelError) {
         self.path = path
+        self.sharing = sharing
         let target = try FileSystem.resolvingLinks(path)
         if HotJournal.isHot(target), let copy = try HotJournal.copy(of: target, path: path) {
             readPath = copy.store
@@ -78,37 +89,43 @@ final class StoreSnapshot {
         return (folder, copy)
     }
 
-    /// How many times ``reading(_:_:)`` reads a store whose log went away between the look and the read.
-    static let readAttempts = 25
+    /// How many times ``reading(_:_:)`` reads a store without taking part in SQLite's locking before it
+    /// shares the store with the program writing it (see ``init(path:sharing:)``).
+    static let unsharedReads = 3
 
-    /// Runs `body` on a snapshot of the store at `path`, and once more on a new snapshot when the first
-    /// was read without a lock and the file changed meanwhile (``checkUnchanged()``), or when the store's
-    /// side files changed between the look and the read (``lostItsLog(_:)``).
+    /// Runs `body` on a snapshot of the store at `path`, and again on a new snapshot when a read without
+    /// SQLite's locks did not hold: the file changed meanwhile (``checkUnchanged()``), or the log went away
+    /// between the look and the read (``lostItsLog(_:)``).
+    ///
+    /// A program that opens and closes its connection in a loop can do either at look after look, since each
+    /// of its closes checkpoints and deletes its log. After ``unsharedReads`` such reads the last one shares
+    /// the store: it opens it as that program does, so SQLite keeps the log while it reads.
     static func reading<T>(_ path: String, _ body: (StoreSnapshot) throws(RemodelError) -> T) throws(RemodelError) -> T
     {
-        var snapshot = try StoreSnapshot(path: path)
-        var result: Result<T, RemodelError>
         var attempts = 0
-        repeat {
+        while true {
             attempts += 1
+            let snapshot = try StoreSnapshot(path: path, sharing: attempts > Self.unsharedReads)
+            let result: Result<T, RemodelError>
             do {
                 result = .success(try body(snapshot))
             } catch {
                 result = .failure(error)
             }
-            // A program that opens and closes its connection in a loop removes the log again and again: each
-            // attempt waits a little longer for a moment its files stay as they are (under 0.2 s in all).
-            guard case .failure(let error) = result, snapshot.lostItsLog(error), attempts < Self.readAttempts
-            else { break }
-            usleep(useconds_t(min(attempts, 10) * 1_000))
-            snapshot = try StoreSnapshot(path: path)
-        } while true
-        do {
-            try snapshot.checkUnchanged()
-        } catch {
-            return try body(try StoreSnapshot(path: path))
+            let readAgain: Bool
+            if case .failure(let error) = result {
+                readAgain = snapshot.lostItsLog(error)
+            } else {
+                do {
+                    try snapshot.checkUnchanged()
+                    readAgain = false
+                } catch {
+                    readAgain = true
+                }
+            }
+            guard readAgain else { return try result.get() }
+            usleep(useconds_t(attempts * 1_000))
         }
-        return try result.get()
     }
 
     deinit {
@@ -125,6 +142,9 @@ final class StoreSnapshot {
             connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             try connection.execute("PRAGMA query_only = ON")
+        } else if sharing, StoreFileHeader.isWAL(path: readPath) {
+            connection = try SQLiteConnection(path: readPath, mode: .readWrite, reportedAs: path)
+            try connection.execute("PRAGMA query_only = ON")
         } else if StoreFileHeader.isWAL(path: readPath), !Self.exists(readPath + "-wal") {
             unlockedFrom = Self.fingerprint(readPath)
             connection = try SQLiteConnection(immutable: readPath, reportedAs: path)
@@ -137,14 +157,17 @@ final class StoreSnapshot {
         return connection
     }
 
-    /// Whether `error` is SQLite's "unable to open" on a WAL store read with its side files, whose `-wal`
-    /// went away after the look (the last connection of the program writing it closed, checkpointing and
-    /// deleting its log): a read-only connection cannot create the log again. A new look reads it whole.
+    /// Whether `error` is SQLite's "unable to open" on a WAL store read without SQLite's locks, whose `-wal`
+    /// went away while it was read (the last connection of the program writing it closed, checkpointing and
+    /// deleting its log): a read-only connection cannot create the log again. That happens to a store read
+    /// with its side files, and to one read immutably when a program wrote a log after the look and closed
+    /// again. A new look reads it whole.
     private func lostItsLog(_ error: RemodelError) -> Bool {
-        guard let code = error.sqliteCode, code & 0xFF == SQLITE_CANTOPEN, !rolledBack, !copiedWithLog else {
+        guard let code = error.sqliteCode, code & 0xFF == SQLITE_CANTOPEN, !rolledBack, !copiedWithLog, !sharing
+        else {
             return false
         }
-        return StoreFileHeader.isWAL(path: readPath) && unlockedFrom == nil
+        return StoreFileHeader.isWAL(path: readPath)
     }
 
     /// Throws when the store was read without a lock (immutable) and its file has changed since: what

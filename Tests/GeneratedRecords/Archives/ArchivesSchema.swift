@@ -19,14 +19,14 @@ public enum ArchivesSchema {
     public static let formatVersion = 1
     /// Each entity's version hash, as the store records it (`entityHash.<Entity>` in `_RemodelMetadata`).
     public static let entityHashes: [String: String] = [
-        "Note": "78f3c35d0de5d06e1712d942bdedc89947251afa007204a164df459e9263bb44",
+        "Note": "e90f7758d538015fe91b6c12b72cffe4dfc9ec1a355a19674c622922ec683c52",
     ]
     /// One record type per table: `fetchAll(db)` on each reads every object of the store once.
     public static var recordTypes: [any (FetchableRecord & MutablePersistableRecord & TableRecord).Type] { [Note.self] }
 
     /// The tables and columns `check(_:)` looks for: each hierarchy table's, then the join tables'.
     static let tables: [(name: String, columns: [String])] = [
-        ("Note", ["_pk", "_entity", "title", "rÉsumÉ", "tags", "counts", "link", "readers", "history", "anything"]),
+        ("Note", ["_pk", "_entity", "title", "rÉsumÉ", "tags", "counts", "link", "readers", "history", "anything", "nothing"]),
     ]
 
     /// Refuses a store the records cannot read: not a Remodel store, another model's, at another version (both versions named), a version edited since, or a schema that drifted (tables and columns named). Reads only the store's metadata and schema, no object.
@@ -84,6 +84,27 @@ public enum ArchivesSchema {
 
     /// The join tables, as GRDB table records for `hasMany(_:through:)` associations.
     public enum Links {
+    }
+
+    /// The composite "Nothing": a Composite attribute's value, kept in its column as a JSON object of its members (`{"city": "Lyon", …}`; a Date as ISO 8601 text, a Decimal as its digits, Data as base64, a URL as its text).
+    public struct Nothing: Hashable, Sendable, Codable {
+
+        /// A value, member by member.
+        public init() {
+        }
+
+        enum CodingKeys: CodingKey {
+        }
+
+        /// Reads the members from the composite's JSON object (a missing member is nil).
+        public init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: CodingKeys.self)
+        }
+
+        /// Writes every member, a nil one as `null`, in the composite's order.
+        public func encode(to encoder: any Encoder) throws {
+            _ = encoder.container(keyedBy: CodingKeys.self)
+        }
     }
 }
 
@@ -492,6 +513,117 @@ extension ArchivesSchema {
 }
 
 extension ArchivesSchema {
+    /// The coding of composites: the members JSON has no type for (a Date as ISO 8601 text with
+    /// milliseconds, a Decimal as its digits, Data as base64, a URL as its text), and a composite read from
+    /// its column and written into it, each failure named by entity, object, attribute and member.
+    enum CompositeCoding {
+        /// Reads a composite from its column (`NULL` is nil); a value that is not the JSON object of its
+        /// members is refused, naming the member.
+        static func read<Value: Decodable>(
+            _ row: Row, _ index: Int, _ entity: String, _ attribute: String, _ type: Value.Type
+        ) throws -> Value? {
+            guard let text = try row.decode(String?.self, atIndex: index) else { return nil }
+            do {
+                return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+            } catch {
+                let key = try? row.decode(Int64.self, atIndex: 0)
+                throw RecordError(
+                    kind: .undecodable, entity: entity, property: attribute, primaryKey: key,
+                    message: "\(RecordError.subject(entity, key)) attribute \"\(attribute)\": the store holds a damaged composite value: \(problem(error)); find every damaged value with remodel export")
+            }
+        }
+
+        /// A composite's JSON object, for its column (nil stays `NULL`); a member that cannot be stored (NaN,
+        /// an infinite number) is refused, naming it.
+        static func column<Value: Encodable>(
+            _ value: Value?, _ entity: String, _ key: Int64?, _ attribute: String
+        ) throws -> String? {
+            guard let value else { return nil }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            do {
+                return String(decoding: try encoder.encode(value), as: UTF8.self)
+            } catch EncodingError.invalidValue(let member, let context) {
+                throw RecordError.invalid(
+                    entity, key, "attribute", attribute,
+                    "\(path(context.codingPath))\(member) cannot be stored in a composite: JSON has no such number; use another value or nil")
+            }
+        }
+
+        /// `member "geo.lat": ` for a coding path inside a composite, or nothing.
+        static func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.isEmpty ? "" : "member \"\(codingPath.map(\.stringValue).joined(separator: "."))\": "
+        }
+
+        static func problem(_ error: any Error) -> String {
+            switch error as? DecodingError {
+            case .typeMismatch(let type, let context)?: "\(path(context.codingPath))expected \(type)"
+            case .valueNotFound(_, let context)?: "\(path(context.codingPath))a value is required"
+            case .keyNotFound(let key, let context)?: "\(path(context.codingPath + [key]))a value is required"
+            case .dataCorrupted(let context)?: "\(path(context.codingPath))\(context.debugDescription)"
+            default: "not a JSON object (\(error))"
+            }
+        }
+
+        /// A required member's value, or a refusal naming it.
+        static func required<Value, Key>(_ value: Value?, _ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Value {
+            if let value { return value }
+            throw DecodingError.valueNotFound(Value.self, DecodingError.Context(codingPath: container.codingPath + [key], debugDescription: "required"))
+        }
+
+        private static func text<Value, Key>(
+            _ container: KeyedDecodingContainer<Key>, _ key: Key, _ expected: String, _ parse: (String) -> Value?
+        ) throws -> Value? {
+            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let value = parse(text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected \(expected), found \"\(text)\"")
+            }
+            return value
+        }
+
+        static func dateFormatter(fractional: Bool) -> ISO8601DateFormatter {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = fractional ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+            return formatter
+        }
+
+        static func decode<Key>(_ type: Date.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Date? {
+            try text(container, key, "an ISO 8601 date") {
+                dateFormatter(fractional: true).date(from: $0) ?? dateFormatter(fractional: false).date(from: $0)
+            }
+        }
+
+        static func decode<Key>(_ type: Decimal.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Decimal? {
+            try text(container, key, "a decimal number") { Decimal(string: $0, locale: nil) }
+        }
+
+        static func decode<Key>(_ type: Data.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Data? {
+            try text(container, key, "base64") { Data(base64Encoded: $0) }
+        }
+
+        static func decode<Key>(_ type: URL.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> URL? {
+            try text(container, key, "a URL") { URL(string: $0) }
+        }
+
+        static func encode<Key>(_ value: Date?, _ container: inout KeyedEncodingContainer<Key>, _ key: Key) throws {
+            try container.encode(value.map { dateFormatter(fractional: true).string(from: $0) }, forKey: key)
+        }
+
+        static func encode<Key>(_ value: Decimal?, _ container: inout KeyedEncodingContainer<Key>, _ key: Key) throws {
+            try container.encode(value?.description, forKey: key)
+        }
+
+        static func encode<Key>(_ value: Data?, _ container: inout KeyedEncodingContainer<Key>, _ key: Key) throws {
+            try container.encode(value?.base64EncodedString(), forKey: key)
+        }
+
+        static func encode<Key>(_ value: URL?, _ container: inout KeyedEncodingContainer<Key>, _ key: Key) throws {
+            try container.encode(value?.absoluteString, forKey: key)
+        }
+    }
+}
+
+extension ArchivesSchema {
     /// A Transformable attribute's value and the keyed archive the store holds for it: the archive read is
     /// written back as it was until the value is set.
     struct StoredArchive<Value: KeyedArchivable & Codable & Hashable>: Hashable, Sendable, Codable, DatabaseValueConvertible {
@@ -532,10 +664,11 @@ extension ArchivesSchema {
         }
     }
 
-    /// A Transformable attribute's keyed archive read as its type; bytes that are no such archive are refused,
-    /// naming the object, the attribute and what the archive holds.
+    /// A Transformable attribute's keyed archive read as its type (`spelled` as the model's `customClassName`
+    /// names it, for messages); bytes that are no such archive are refused, naming the object, the attribute
+    /// and what the archive holds.
     static func archived<Value: KeyedArchivable & Codable & Hashable>(
-        _ row: Row, _ index: Int, _ entity: String, _ attribute: String, _ type: Value.Type
+        _ row: Row, _ index: Int, _ entity: String, _ attribute: String, _ type: Value.Type, _ spelled: String
     ) throws -> StoredArchive<Value>? {
         let stored = try row.decode(DatabaseValue.self, atIndex: index)
         switch stored.storage {
@@ -545,10 +678,10 @@ extension ArchivesSchema {
             do {
                 return StoredArchive(value: try KeyedArchiveCoding.decode(Value.self, from: bytes), stored: stored)
             } catch {
-                throw undecodable(row, entity, attribute, "a keyed archive that does not read (\(error))", "an archive of \(Value.self)")
+                throw undecodable(row, entity, attribute, "a keyed archive that does not read (\(error))", "an archive of \(spelled)")
             }
         default:
-            throw undecodable(row, entity, attribute, "\(stored)", "an archive of \(Value.self)")
+            throw undecodable(row, entity, attribute, "\(stored)", "an archive of \(spelled)")
         }
     }
 }

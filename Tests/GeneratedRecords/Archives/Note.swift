@@ -33,7 +33,7 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
     /// The table holding the entity's objects.
     public static let databaseTableName = "Note"
     /// The columns `init(row:)` reads, by index, in this order: a store's table may have its columns in another order (a column added by a migration comes last), and columns the app added. A to-one's key is read as `<relationship>_pk`, so that GRDB's eager loading finds the related object under the relationship's name.
-    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("rÉsumÉ"), Column("tags"), Column("counts"), Column("link"), Column("readers"), Column("history"), Column("anything")] }
+    public static var databaseSelection: [any SQLSelectable] { [Column("_pk"), Column("_entity"), Column("title"), Column("rÉsumÉ"), Column("tags"), Column("counts"), Column("link"), Column("readers"), Column("history"), Column("anything"), Column("nothing")] }
 
     /// The object's key (`_pk`): nil until it is inserted.
     public var id: Key?
@@ -73,9 +73,11 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
     var _history: ArchivesSchema.StoredArchive<[[String: Date]]>
     /// `anything`: Transformable, optional.
     public var anything: Data?
+    /// `nothing`: Composite, optional.
+    public var nothing: ArchivesSchema.Nothing?
 
     /// An object with the model's default values; `insert` gives it its key.
-    public init(id: Key? = nil, title: String, r_sum_: String? = nil, tags: [String]? = nil, counts: [String: Int]? = nil, link: URL? = nil, readers: Set<UUID>? = nil, history: [[String: Date]], anything: Data? = nil) {
+    public init(id: Key? = nil, title: String, r_sum_: String? = nil, tags: [String]? = nil, counts: [String: Int]? = nil, link: URL? = nil, readers: Set<UUID>? = nil, history: [[String: Date]], anything: Data? = nil, nothing: ArchivesSchema.Nothing? = nil) {
         self.id = id
         self.title = title
         self.r_sum_ = r_sum_
@@ -85,6 +87,7 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
         self._readers = readers.map(ArchivesSchema.StoredArchive<Set<UUID>>.init)
         self._history = ArchivesSchema.StoredArchive<[[String: Date]]>(history)
         self.anything = anything
+        self.nothing = nothing
     }
 
     /// The columns of the entity's properties, for GRDB's query interface.
@@ -98,6 +101,7 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
         public static let readers = Column("readers")
         public static let history = Column("history")
         public static let anything = Column("anything")
+        public static let nothing = Column("nothing")
     }
 
     /// Reads an object from a row selected with `databaseSelection`, by column index.
@@ -106,12 +110,13 @@ public struct Note: Identifiable, Hashable, Sendable, FetchableRecord, MutablePe
         id = Key(rawValue: try row.decode(Int64.self, atIndex: 0))
         title = try ArchivesSchema.required(try row.decode(String?.self, atIndex: 2), row, "Note", "title")
         r_sum_ = try row.decode(String?.self, atIndex: 3)
-        _tags = try ArchivesSchema.archived(row, 4, "Note", "tags", [String].self)
-        _counts = try ArchivesSchema.archived(row, 5, "Note", "counts", [String: Int].self)
-        _link = try ArchivesSchema.archived(row, 6, "Note", "link", URL.self)
-        _readers = try ArchivesSchema.archived(row, 7, "Note", "readers", Set<UUID>.self)
-        _history = try ArchivesSchema.required(try ArchivesSchema.archived(row, 8, "Note", "history", [[String: Date]].self), row, "Note", "history")
+        _tags = try ArchivesSchema.archived(row, 4, "Note", "tags", [String].self, "[String]")
+        _counts = try ArchivesSchema.archived(row, 5, "Note", "counts", [String: Int].self, "[String: Int]")
+        _link = try ArchivesSchema.archived(row, 6, "Note", "link", URL.self, "URL")
+        _readers = try ArchivesSchema.archived(row, 7, "Note", "readers", Set<UUID>.self, "Set<UUID>")
+        _history = try ArchivesSchema.required(try ArchivesSchema.archived(row, 8, "Note", "history", [[String: Date]].self, "[[String: Date]]"), row, "Note", "history")
         anything = try row.decode(Data?.self, atIndex: 9)
+        nothing = try ArchivesSchema.CompositeCoding.read(row, 10, "Note", "nothing", ArchivesSchema.Nothing.self)
     }
 }
 
@@ -128,6 +133,7 @@ extension Note: Codable {
         _readers = try container.decodeIfPresent(ArchivesSchema.StoredArchive<Set<UUID>>.self, forKey: "readers")
         _history = try container.decode(ArchivesSchema.StoredArchive<[[String: Date]]>.self, forKey: "history")
         anything = try container.decodeIfPresent(Data.self, forKey: "anything")
+        nothing = try container.decodeIfPresent(ArchivesSchema.Nothing.self, forKey: "nothing")
     }
 
     /// Encodes the object keyed by its row's names.
@@ -142,6 +148,7 @@ extension Note: Codable {
         try container.encodeIfPresent(readers, forKey: "readers")
         try container.encode(history, forKey: "history")
         try container.encodeIfPresent(anything, forKey: "anything")
+        try container.encodeIfPresent(nothing, forKey: "nothing")
     }
 }
 
@@ -165,6 +172,7 @@ extension Note {
         container["readers"] = _readers?.stored
         container["history"] = _history.stored
         container["anything"] = anything
+        container["nothing"] = try ArchivesSchema.CompositeCoding.column(nothing, Self.entityName, id?.rawValue, "nothing")
     }
 
     /// Takes the key `insert` gave the object.
@@ -181,7 +189,7 @@ extension Note {
         do {
             _ = try save()
         } catch let error as DatabaseError {
-            throw ArchivesSchema.RecordError.saving(error, "Note", id?.rawValue, properties: ["title": "title", "rÉsumÉ": "rÉsumÉ", "tags": "tags", "counts": "counts", "link": "link", "readers": "readers", "history": "history", "anything": "anything"])
+            throw ArchivesSchema.RecordError.saving(error, "Note", id?.rawValue, properties: ["title": "title", "rÉsumÉ": "rÉsumÉ", "tags": "tags", "counts": "counts", "link": "link", "readers": "readers", "history": "history", "anything": "anything", "nothing": "nothing"])
         }
     }
 
