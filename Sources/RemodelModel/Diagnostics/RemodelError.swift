@@ -45,7 +45,7 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
         /// The file is not a Remodel store: another program's database, or not a database at all.
         public static let notAStore = Code("notAStore")
         /// The store's schema no longer matches the version it records: a model table, join table or column
-        /// was dropped or renamed by hand or by another tool (see ``SchemaDrift``). The store is left untouched;
+        /// was dropped or renamed by hand or by another tool (see `SchemaDrift` in Remodel). The store is left untouched;
         /// restore what is missing (or the store from a backup).
         public static let schemaDrift = Code("schemaDrift")
         /// A migration cannot be planned (not inferable, no mapping).

@@ -2,7 +2,7 @@ extension ModelBundle {
     /// The bundle as a store of one configuration sees it: every version holds that configuration's entities
     /// only (``ModelVersion/restricted(toConfiguration:)``), read on first use as the bundle's own versions are.
     /// Core Data apps split their entities across stores this way ("Cloud" and "Local", say); a store created
-    /// from the restricted bundle records its configuration, and every command and ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``
+    /// from the restricted bundle records its configuration, and every command and `Store.launch(at:bundle:seed:options:progress:)`
     /// restrict the bundle to it by themselves.
     ///
     /// For example:
