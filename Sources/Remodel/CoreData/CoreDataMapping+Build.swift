@@ -86,7 +86,7 @@ extension CoreDataMapping {
 
         mutating func noteUnusedTables() {
             for table in schema.tables.values.sorted(by: { $0.name < $1.name })
-            where !usedTables.contains(table.name.uppercased()) {
+            where !usedTables.contains(CoreDataName.normalized(table.name)) {
                 if CoreDataSchema.isCoreDataOwn(table.name) {
                     if ![CoreDataName.metadataTable, CoreDataName.primaryKeyTable].contains(
                         CoreDataName.normalized(table.name))
@@ -112,7 +112,8 @@ extension CoreDataMapping {
                     expected.insert("Z_\(entity.name)_UNIQUE_" + constraint.properties.joined(separator: "_"))
                 }
             }
-            let found = Set(schema.indexNames.filter { $0.hasPrefix("Z_") && !$0.uppercased().hasSuffix("_INDEX") })
+            let found = Set(
+                schema.indexNames.filter { $0.hasPrefix("Z_") && !CoreDataName.normalized($0).hasSuffix("_INDEX") })
             for name in expected.subtracting(found).sorted() { mapping.indexDifferences.append("no index \(name)") }
             for name in found.subtracting(expected).sorted() {
                 mapping.indexDifferences.append("index \(name), which the version does not declare")

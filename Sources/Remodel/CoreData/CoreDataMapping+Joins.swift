@@ -31,7 +31,7 @@ extension CoreDataMapping.Builder {
         var candidatesByJoin: [(join: StoreLayout.JoinTable, candidates: [JoinCandidate])] = []
         for join in layout.joinTables {
             if let inverse = join.destinationRelationship,
-                CoreDataName.normalized(inverse) == CoreDataName.normalized(join.sourceRelationship)
+                CoreDataName.storeSpelling(inverse) == CoreDataName.storeSpelling(join.sourceRelationship)
             {
                 mapping.differences.append(
                     "\(join.sourceEntity).\(join.sourceRelationship) is its own inverse, which Remodel does not import from Core Data yet"
@@ -105,13 +105,13 @@ extension CoreDataMapping.Builder {
     /// What is said when no table fits `join`.
     private func missingJoinTable(_ join: StoreLayout.JoinTable) -> String {
         let owner = "\(join.sourceEntity).\(join.sourceRelationship)"
-        let relationship = CoreDataName.normalized(join.sourceRelationship)
+        let relationship = CoreDataName.storeSpelling(join.sourceRelationship)
         guard let inverse = join.destinationRelationship else {
             return
                 "no join table with a column Z_<n>\(relationship) for \(owner), a to-many relationship without an inverse"
         }
         return
-            "no join table with columns Z_<n>\(relationship) and Z_<n>\(CoreDataName.normalized(inverse)) for \(owner)"
+            "no join table with columns Z_<n>\(relationship) and Z_<n>\(CoreDataName.storeSpelling(inverse)) for \(owner)"
     }
 
     /// The ordering key `Z_FOK_<column without Z_>` of a join table's column.

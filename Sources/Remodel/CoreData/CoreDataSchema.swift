@@ -22,8 +22,8 @@ package struct CoreDataSchema: Sendable {
 
         /// The column named `name`, compared without regard to ASCII case as SQLite does.
         func column(_ name: String) -> Column? {
-            let key = name.uppercased()
-            return columns.first { $0.name.uppercased() == key }
+            let key = CoreDataName.normalized(name)
+            return columns.first { CoreDataName.normalized($0.name) == key }
         }
     }
 
@@ -40,7 +40,7 @@ package struct CoreDataSchema: Sendable {
     var occupancy: [String: [String: Set<Int64>]] = [:]
 
     /// The table named `name`, compared without regard to ASCII case.
-    package func table(_ name: String) -> Table? { tables[name.uppercased()] }
+    package func table(_ name: String) -> Table? { tables[CoreDataName.normalized(name)] }
 
     /// Tables Core Data keeps for itself, which are never imported: its bookkeeping (`Z_METADATA`,
     /// `Z_PRIMARYKEY`, `Z_MODELCACHE`), persistent history (`ATRANSACTION`, `ACHANGE`,
@@ -71,7 +71,7 @@ package struct CoreDataSchema: Sendable {
                     if case .text(let text) = column[1] { declared = text.uppercased() } else { declared = "" }
                     columns.append(Column(name: columnName, type: declared))
                 }
-                schema.tables[name.uppercased()] = Table(name: name, columns: columns)
+                schema.tables[CoreDataName.normalized(name)] = Table(name: name, columns: columns)
             }
         }
         guard schema.isCoreDataStore else { return schema }

@@ -59,15 +59,24 @@ package enum CoreDataName {
 
     // MARK: - Names made from a model
 
-    /// A name as SQLite compares it: ASCII letters in upper case.
-    package static func normalized(_ name: String) -> String { name.uppercased() }
+    /// A name as SQLite compares it: ASCII letters in upper case, every other byte as it is (`ZCAFé` and
+    /// `ZCAFÉ` are two names to SQLite, though Core Data would make neither from a model).
+    package static func normalized(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+
+    /// A model's name as Core Data spells it in the store's names: upper-cased as `NSString` does, with Unicode's
+    /// full case mapping (`café` → `CAFÉ`, `straße` → `STRASSE`). Compare what it gives with a store's names
+    /// through ``normalized(_:)``.
+    package static func storeSpelling(_ name: String) -> String { name.uppercased() }
 
     /// The table of a hierarchy: `Z` and the root entity's name in upper case (`ZCAR`).
-    package static func table(ofRoot entity: String) -> String { "Z" + normalized(entity) }
+    package static func table(ofRoot entity: String) -> String { "Z" + storeSpelling(entity) }
 
     /// The column of an attribute or to-one relationship: `Z` and its name in upper case (`ZOWNER`);
     /// where two entities of one hierarchy declare the name, the later ones are numbered (`ZFOLDER1`).
-    package static func column(of property: String) -> String { "Z" + normalized(property) }
+    package static func column(of property: String) -> String { "Z" + storeSpelling(property) }
 
     /// The ordering key of a to-one column whose inverse is ordered: `ZPARENT` → `Z_FOK_PARENT`.
     package static func orderKey(ofToOne column: String) -> String { orderKeyPrefix + column.dropFirst() }
@@ -99,7 +108,8 @@ package enum CoreDataName {
         return Int(String(decoding: digits, as: UTF8.self))
     }
 
-    /// A join table's or join column's name read against a relationship's: `Z_<n><RELATIONSHIP><suffix>`
+    /// A join table's or join column's name read against a relationship's (the model's name, spelled as Core
+    /// Data spells it, ``storeSpelling(_:)``): `Z_<n><RELATIONSHIP><suffix>`
     /// (`Z_23USERS1` for `users`: number 23, suffix 1), whatever the entity number and the suffix.
     package static func joinName(_ found: String, of relationship: String) -> (number: Int64, suffix: Int)? {
         let upper = normalized(found).utf8
@@ -107,7 +117,8 @@ package enum CoreDataName {
         let rest = upper.dropFirst(2)
         let digits = rest.prefix { $0 >= 0x30 && $0 <= 0x39 }
         guard !digits.isEmpty, let number = Int64(String(decoding: digits, as: UTF8.self)),
-            let suffix = suffix(of: String(decoding: rest.dropFirst(digits.count), as: UTF8.self), after: relationship)
+            let suffix = suffix(
+                of: String(decoding: rest.dropFirst(digits.count), as: UTF8.self), after: storeSpelling(relationship))
         else { return nil }
         return (number, suffix)
     }

@@ -42,6 +42,29 @@ struct CoreDataNamesTests {
         try shaped.check(imported: try SQLiteConnection(path: folder.file("out.sqlite"), mode: .readOnly))
     }
 
+    /// A store's names are compared as SQLite compares them, ASCII case folded and every other byte as it is:
+    /// `ZCAFé` and `ZCAFÉ` are two tables (and two columns), each found by its own name. A model's names are
+    /// spelled as Core Data spells them, with Unicode's full upper case (`café` → `ZCAFÉ`, `straße` →
+    /// `ZSTRASSE`), and read against a join table's name so (`Z_3ÉLÈVES1` for `élèves`).
+    @Test func storeNamesFoldASCIICaseOnlyAndModelNamesAreSpelledAsCoreDataSpellsThem() throws {
+        let folder = try TemporaryFolder()
+        let connection = try SQLiteConnection(path: folder.file("names.sqlite"), mode: .create)
+        try connection.execute(
+            #"CREATE TABLE "ZCAFé" ("Zé" INTEGER, "ZÉ" TEXT); CREATE TABLE "ZCAFÉ" ("zx" INTEGER)"#)
+        let schema = try CoreDataSchema.read(from: connection, path: folder.file("names.sqlite"))
+        #expect(schema.table("zcafé")?.name == "ZCAFé")
+        #expect(schema.table("ZCAFÉ")?.name == "ZCAFÉ")
+        #expect(schema.table("ZCAFé")?.column("zÉ")?.type == "TEXT")
+        #expect(schema.table("ZCAFé")?.column("Zé")?.type == "INTEGER")
+        #expect(CoreDataName.table(ofRoot: "Caf\u{E9}") == "ZCAF\u{C9}")
+        #expect(CoreDataName.column(of: "stra\u{DF}e") == "ZSTRASSE")
+        #expect(CoreDataName.suffix(of: "ZCAF\u{C9}2", after: CoreDataName.column(of: "caf\u{E9}")) == 2)
+        #expect(CoreDataName.suffix(of: "ZCAF\u{E9}", after: CoreDataName.column(of: "caf\u{E9}")) == nil)
+        #expect(
+            CoreDataName.joinName("Z_3\u{C9}L\u{C8}VES1", of: "\u{E9}l\u{E8}ves").map { [$0.number, Int64($0.suffix)] }
+                == [3, 1])
+    }
+
     /// Generated models whose names collide: sibling entities declaring one attribute name (in one case or
     /// two, of one type or two), to-ones of one name into one entity, many-to-manys of one name into one
     /// entity whose inverses collide once upper-cased; stores whose numbered names are given out in a drawn
@@ -94,7 +117,11 @@ struct CoreDataNamesTests {
 
 /// Models whose names collide in every way Core Data numbers them.
 enum CollidingModel {
-    static let attributeNames = ["text", "Text", "note", "note1", "size"]
+    /// Names that collide once upper-cased, as Core Data upper-cases them (Unicode's full mapping: `straße` and
+    /// `STRASSE` are both `ZSTRASSE`), and names SQLite keeps apart (`café`, `cafÉ`: ASCII case only).
+    static let attributeNames = [
+        "text", "Text", "note", "note1", "size", "caf\u{E9}", "caf\u{C9}", "stra\u{DF}e", "STRASSE",
+    ]
     static let types = ["String", "Integer 32", "Double", "Date", "Boolean", "Binary", "UUID"]
 
     /// The entities of one version: `Item` with sub-entities `Alpha`, `Beta` and `Gamma` (under `Beta`),
@@ -104,7 +131,8 @@ enum CollidingModel {
         var relationships: [String: Set<String>] = [:]
         var tagInverses: [String] = []
         var written: [String] = []
-        let inverseNames = ["items", "Items", "alphas", "owners", "Owners"].shuffled(using: &random)
+        let inverseNames = ["items", "Items", "alphas", "owners", "Owners", "\u{E9}l\u{E8}ves", "\u{C9}l\u{E8}ves"]
+            .shuffled(using: &random)
         let parents = ["Item": nil, "Alpha": "Item", "Beta": "Item", "Gamma": "Beta", "Box": nil] as [String: String?]
         for entity in ["Item", "Alpha", "Beta", "Gamma", "Box"] {
             var lines: [String] = []
