@@ -75,18 +75,30 @@ let count = try queue.write { db in
 print(count)
 SWIFT
 
+# Records of a model with typed transformable attributes import Remodel's archive coding (docs/TYPED-ACCESS.md): only
+# their targets depend on this package, so a corpus without such a model builds GRDB alone.
+archived=()
+for target in "${targets[@]}"; do
+    if grep -q '^import [a-z]* Remodel\.' "$work/Sources/$target"/*.swift; then archived+=("$target"); fi
+done
 {
     echo "// swift-tools-version:6.1"
     echo "import PackageDescription"
     echo "let grdb: Target.Dependency = .product(name: \"GRDB\", package: \"GRDB.swift\")"
+    echo "let remodel: Target.Dependency = .product(name: \"Remodel\", package: \"$(basename "$root")\")"
     echo "let models = [$(printf '"%s", ' "${targets[@]}")]"
+    echo "let archived: Set<String> = [$(printf '"%s", ' "${archived[@]}")]"
     echo "let package = Package("
     echo "    name: \"RecordsCheck\", platforms: [.macOS(.v13)],"
-    echo "    dependencies: [.package(url: \"https://github.com/groue/GRDB.swift\", \"7.10.0\"..<\"8.0.0\")],"
-    echo "    targets: models.map { .target(name: \$0, dependencies: [grdb]) }"
+    echo "    dependencies: [.package(url: \"https://github.com/groue/GRDB.swift\", \"7.10.0\"..<\"8.0.0\")]"
+    if [ ${#archived[@]} -gt 0 ]; then echo "        + [.package(path: \"$root\")],"; else echo "        ,"; fi
+    echo "    targets: models.map { .target(name: \$0, dependencies: archived.contains(\$0) ? [grdb, remodel] : [grdb]) }"
     echo "        + [.executableTarget(name: \"RoundTrip\", dependencies: [grdb] + models.map { .target(name: \$0) })]"
     echo ")"
 } >"$work/Package.swift"
+if [ ${#archived[@]} -gt 0 ]; then
+    echo "generated-records-check: ${#archived[@]} models' records import Remodel (typed transformable attributes)."
+fi
 
 echo "generated-records-check: ${#targets[@]} models under $models; building their records."
 start=$SECONDS

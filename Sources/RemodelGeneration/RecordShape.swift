@@ -14,7 +14,7 @@ struct RecordShape {
         /// The struct of a Composite attribute, nested in the schema enum (``RecordShape/compositeTypeNames``).
         var compositeType: String? = nil
         /// The Swift type of a Transformable attribute whose `customClassName` names a property-list type
-        /// (``ArchivedSwiftType``): the records read and write its keyed archive as that type.
+        /// (`ArchivedValueType`): the records read and write its keyed archive as that type.
         var archivedType: String? = nil
         /// A derived attribute's value is nil until the object is read from the store, which computes it.
         var isOptional: Bool { attribute.isOptional || attribute.isDerived }
@@ -174,7 +174,7 @@ struct RecordShape {
             else { continue }
             let archivedType =
                 attribute.type == .transformable
-                ? attribute.source.attribute("customClassName").flatMap(ArchivedSwiftType.parse) : nil
+                ? attribute.source.attribute("customClassName").flatMap(ArchivedValueType.parse)?.spelled : nil
             attributes.append(
                 AttributeField(
                     attribute: attribute,

@@ -1,4 +1,4 @@
-/// Transformable attributes typed from their `customClassName` (``ArchivedSwiftType``): the schema's
+/// Transformable attributes typed from their `customClassName` (`ArchivedValueType`): the schema's
 /// `StoredArchive`, which keeps the bytes the store holds beside the value they archive, so that a record read and
 /// written back leaves Core Data's archive as it was, and a value set in Swift is archived as `NSKeyedArchiver`
 /// archives it (`KeyedArchiveCoding`, in `Remodel`).

@@ -28,7 +28,7 @@ extension AttributeValues {
             return maximum >= 8 ? UInt64.max : (0..<maximum).reduce(UInt64(1)) { result, _ in result * 256 }
         case .uuid:
             return 1 << 48
-        case .pattern, .composite, .none:
+        case .pattern, .composite, .archive, .none:
             return 0
         }
     }
@@ -65,7 +65,7 @@ extension AttributeValues {
             return .text(
                 Self.uuid(
                     high: SeedRandom.mix([salt, n]), low: (SeedRandom.finalize(salt &+ n) & ~0xFFFF_FFFF_FFFF) | node))
-        case .pattern, .composite, .none:
+        case .pattern, .composite, .archive, .none:
             return .null
         }
     }

@@ -21,6 +21,9 @@ struct AttributeValues {
         /// Milliseconds since 1970.
         case date(ClosedRange<Int64>)
         case binary(minimum: Int, maximum: Int)
+        /// Keyed archives of a Transformable attribute's typed value (``ArchivedValueType``), as the generated
+        /// records read them.
+        case archive(ArchivedValueType)
         case uuid
         case composite([AttributeValues])
         /// No value can be made: the attribute is left empty (or takes its default).
@@ -141,6 +144,11 @@ struct AttributeValues {
             }
             return .date(lower...upper)
         case .binary, .transformable:
+            if attribute.type == .transformable, attribute.minValue == nil, attribute.maxValue == nil,
+                let type = attribute.source.attribute("customClassName").flatMap(ArchivedValueType.parse)
+            {
+                return .archive(type)
+            }
             let minimum = length(attribute.minValue) ?? 0
             let maximum = length(attribute.maxValue) ?? Int.max
             guard minimum <= maximum else {
@@ -191,6 +199,8 @@ struct AttributeValues {
         case .binary(let minimum, let maximum):
             let count = minimum + random.index(min(maximum, minimum + 32) - minimum + 1)
             return .blob(Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+        case .archive(let type):
+            return .blob(SeedArchive.bytes(of: type, &random))
         case .uuid:
             return .text(Self.uuid(high: random.next(), low: random.next()))
         case .composite(let members):

@@ -1,29 +1,47 @@
-/// The Swift type of a Transformable attribute whose `customClassName` names a property-list type: what its keyed
-/// archive holds, read and written through `KeyedArchiveCoding` (docs/TYPED-ACCESS.md, "Transformable attributes").
+/// The type of the value a Transformable attribute keeps as a keyed archive, read from its `customClassName`
+/// (docs/TYPED-ACCESS.md, "Transformable attributes"): the generated records type the attribute so, and
+/// `remodel seed` writes archives of it.
 ///
 /// Swift spellings (`[String]`, `Array<Int>`, `Set<UUID>`, `[String: [Date]]`, `Dictionary<String, Bool>`, `URL`)
 /// and Foundation's class names of the leaves (`NSString`, `NSDate`, `NSData`, `NSURL`, `NSUUID`) are read. A
 /// name without element types (`NSArray`, `NSDictionary`, `NSNumber`), a custom class, or a dictionary whose keys
-/// are not strings is none: the attribute stays `Data`.
+/// are not strings is none: the attribute's value is opaque data.
 ///
 /// For example:
 /// ```swift
-/// ArchivedSwiftType.parse("Dictionary<String, [Int]>")  // "[String: [Int]]"
-/// ArchivedSwiftType.parse("NSArray")                    // nil
+/// ArchivedValueType.parse("Dictionary<String, [Int]>")?.spelled  // "[String: [Int]]"
+/// ArchivedValueType.parse("NSArray")                             // nil
 /// ```
-enum ArchivedSwiftType {
+package indirect enum ArchivedValueType: Sendable, Hashable {
+    /// A leaf, by its Swift name (`String`, `Int16`, `Date`, `URL`…).
+    case leaf(String)
+    case array(ArchivedValueType)
+    case set(ArchivedValueType)
+    /// A dictionary whose keys are strings.
+    case dictionary(ArchivedValueType)
+
     /// The leaf types, by the names a model may give them.
-    fileprivate static let leaves: [String: String] = [
+    private static let leaves: [String: String] = [
         "String": "String", "NSString": "String", "Bool": "Bool", "Int": "Int", "Int64": "Int64", "Int32": "Int32",
         "Int16": "Int16", "Double": "Double", "Float": "Float", "Date": "Date", "NSDate": "Date", "Data": "Data",
         "NSData": "Data", "URL": "URL", "NSURL": "URL", "UUID": "UUID", "NSUUID": "UUID",
     ]
 
-    /// The Swift type `customClassName` names, spelled as the generated code writes it, or nil.
-    static func parse(_ customClassName: String) -> String? {
+    /// The type `customClassName` names, or nil.
+    package static func parse(_ customClassName: String) -> ArchivedValueType? {
         var parser = Parser(text: Array(customClassName.unicodeScalars.filter { $0 != " " }))
         guard let type = parser.type(depth: 0), parser.position == parser.text.count else { return nil }
         return type
+    }
+
+    /// The type as Swift spells it, as the generated code writes it (`[String: [Int]]`, `Set<UUID>`).
+    package var spelled: String {
+        switch self {
+        case .leaf(let name): name
+        case .array(let element): "[\(element.spelled)]"
+        case .set(let element): "Set<\(element.spelled)>"
+        case .dictionary(let value): "[String: \(value.spelled)]"
+        }
     }
 
     private struct Parser {
@@ -33,28 +51,28 @@ enum ArchivedSwiftType {
         /// Deep enough for any real model, shallow enough that a hostile name cannot exhaust the stack.
         static let maximumDepth = 8
 
-        mutating func type(depth: Int) -> String? {
+        mutating func type(depth: Int) -> ArchivedValueType? {
             guard depth < Self.maximumDepth else { return nil }
             if take("[") {
                 guard let first = type(depth: depth + 1) else { return nil }
                 if take(":") {
-                    guard first == "String", let value = type(depth: depth + 1), take("]") else { return nil }
-                    return "[String: \(value)]"
+                    guard first == .leaf("String"), let value = type(depth: depth + 1), take("]") else { return nil }
+                    return .dictionary(value)
                 }
-                return take("]") ? "[\(first)]" : nil
+                return take("]") ? .array(first) : nil
             }
             let name = identifier()
             switch name {
             case "Array", "Set":
                 guard take("<"), let element = type(depth: depth + 1), take(">") else { return nil }
-                return name == "Array" ? "[\(element)]" : "Set<\(element)>"
+                return name == "Array" ? .array(element) : .set(element)
             case "Dictionary":
-                guard take("<"), type(depth: depth + 1) == "String", take(","),
+                guard take("<"), type(depth: depth + 1) == .leaf("String"), take(","),
                     let value = type(depth: depth + 1), take(">")
                 else { return nil }
-                return "[String: \(value)]"
+                return .dictionary(value)
             default:
-                return ArchivedSwiftType.leaves[name]
+                return ArchivedValueType.leaves[name].map(ArchivedValueType.leaf)
             }
         }
 
