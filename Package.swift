@@ -67,27 +67,29 @@ let package = Package(
                 "RemodelSQLite",
             ]
         ),
-        // What an app does not run at launch, apart so that an app's build does not compile it.
+        // What an app does not run at launch, apart so that an app's build does not compile it. The targets above
+        // Remodel name RemodelModel too, though `import Remodel` brings it: the combined DocC build gives a target's
+        // documentation links only into the archives of the targets it names (``/RemodelModel/RemodelError``).
         .target(
             name: "RemodelFleet",
-            dependencies: ["Remodel"]
+            dependencies: ["RemodelModel", "Remodel"]
         ),
         .target(
             name: "RemodelProject",
-            dependencies: ["Remodel"]
+            dependencies: ["RemodelModel", "Remodel"]
         ),
         // The test kit: migration cases and matrices, synthetic data for any version (`remodel seed`), and the
         // check of a finished migration object by object. An app's own build never compiles it.
         .target(
             name: "RemodelTesting",
-            dependencies: ["Remodel"]
+            dependencies: ["RemodelModel", "Remodel"]
         ),
         // Core Data stores read and imported into a new store (`remodel import-core-data`, `extract-model`,
         // `Store.launch(at:bundle:importingCoreDataFrom:…)`). Apart from `Remodel` so that an app with no Core
         // Data store to bring over does not compile it.
         .target(
             name: "RemodelCoreData",
-            dependencies: ["Remodel"]
+            dependencies: ["RemodelModel", "Remodel"]
         ),
         // The records generator (`remodel generate`, the plugins' tool): Swift source written from a version's
         // layout. Apart from `Remodel` so that an app's build does not compile it.
@@ -97,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "RemodelGRDB",
-            dependencies: ["Remodel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RemodelModel", "Remodel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(
             name: "RemodelCLI",
@@ -207,8 +209,9 @@ for target in package.targets where target.type != .system && target.type != .pl
     target.swiftSettings = settings
 }
 
-// The DocC plugin serves `swift package generate-documentation --target Remodel` alone, which `.ci/run` runs with
-// REMODEL_DOCS=1 set: any other build of the package (a fresh clone's `swift build`) neither fetches nor compiles it.
+// The DocC plugin serves `swift package generate-documentation` alone (every library's documentation as one archive:
+// the command is in `.ci/run` and docs/API.md), run with REMODEL_DOCS=1 set: any other build of the package (a fresh
+// clone's `swift build`) neither fetches nor compiles it.
 if Context.environment["REMODEL_DOCS"] == "1" {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

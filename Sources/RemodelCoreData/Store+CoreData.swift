@@ -10,8 +10,8 @@ extension Store {
     /// store's metadata and its tables and columns; when two versions fit equally, both are named and
     /// `version` decides. The new store is written to a temporary file beside `path` and renamed into
     /// place when complete: a failure or a kill leaves no file at `path`. Migrate it to the current
-    /// version afterwards as any store (``launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``), or use
-    /// ``launch(at:bundle:importingCoreDataFrom:coreDataVersion:options:progress:)`` for both.
+    /// version afterwards as any store (``/Remodel/Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``),
+    /// or use ``launch(at:bundle:importingCoreDataFrom:coreDataVersion:options:progress:)`` for both.
     ///
     /// For example:
     /// ```swift
@@ -25,12 +25,12 @@ extension Store {
     ///   - path: Where the new Remodel store goes; there must be no file there.
     ///   - version: The version that wrote the store, or `nil` to find it.
     /// - Returns: What was imported: the version, the counts per entity, what was skipped.
-    /// - Throws: ``RemodelError``: ``RemodelError/Code/incompatibleStore`` when no version fits (naming the
-    ///   closest and what differs), two fit equally (naming both) or a file exists at `path`;
-    ///   ``RemodelError/Code/invalidValue`` naming the entity, `Z_PK`, attribute and value Remodel cannot
-    ///   hold; ``RemodelError/Code/locked`` when another process has the store open;
-    ///   ``RemodelError/Code/notAStore`` or ``RemodelError/Code/storeMissing`` for a file that is not a
-    ///   Core Data store.
+    /// - Throws: ``/RemodelModel/RemodelError``: ``/RemodelModel/RemodelError/Code/incompatibleStore`` when no version
+    ///   fits (naming the closest and what differs), two fit equally (naming both) or a file exists at `path`;
+    ///   ``/RemodelModel/RemodelError/Code/invalidValue`` naming the entity, `Z_PK`, attribute and value Remodel cannot
+    ///   hold; ``/RemodelModel/RemodelError/Code/locked`` when another process has the store open;
+    ///   ``/RemodelModel/RemodelError/Code/notAStore`` or ``/RemodelModel/RemodelError/Code/storeMissing`` for a file
+    ///   that is not a Core Data store.
     public static func importCoreData(
         from source: String, bundle: ModelBundle, into path: String, version: String? = nil
     ) throws(RemodelError) -> CoreDataImport {
@@ -53,7 +53,7 @@ extension Store {
     ///   - path: Where the new Remodel store goes; there must be no file there.
     ///   - options: The version, when Remodel cannot tell, and what to do with missing files and dangling links.
     /// - Returns: What was imported, with what was left out.
-    /// - Throws: ``RemodelError``, as ``importCoreData(from:bundle:into:version:)``; a dangling link with
+    /// - Throws: ``/RemodelModel/RemodelError``, as ``importCoreData(from:bundle:into:version:)``; a dangling link with
     ///   ``CoreDataImport/DanglingLinks/refuse`` (every one listed), or of a required to-one.
     public static func importCoreData(
         from source: String, bundle: ModelBundle, into path: String, options: CoreDataImportOptions

@@ -5,9 +5,10 @@ extension Store {
     /// The first launch of an app on a new platform, with the data its iOS or macOS build kept in Core
     /// Data: when there is no store at `path` yet and a Core Data store is at `coreDataStore`, imports
     /// it into a new store at `path` (``importCoreData(from:bundle:into:version:)``, which never writes
-    /// the Core Data store), then launches as ``launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does, migrating
-    /// the new store to the current version. When a store is already at `path` (a later launch), or there
-    /// is no Core Data store, this is that launch alone.
+    /// the Core Data store), then launches as
+    /// ``/Remodel/Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does, migrating the new store to
+    /// the current version. When a store is already at `path` (a later launch), or there is no Core Data store, this is
+    /// that launch alone.
     ///
     /// For example:
     /// ```swift
@@ -24,7 +25,8 @@ extension Store {
     ///   - options: How to migrate the imported store (mapping files, backup, validations).
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The open store, what the launch did, and the import, when there was one.
-    /// - Throws: ``RemodelError``: the import's refusals (nothing is then written at `path`) or the launch's.
+    /// - Throws: ``/RemodelModel/RemodelError``: the import's refusals (nothing is then written at `path`) or the
+    ///   launch's.
     public static func launch(
         at path: String, bundle: ModelBundle, importingCoreDataFrom coreDataStore: String,
         coreDataVersion: String? = nil,
@@ -56,7 +58,8 @@ extension Store {
     ///   - options: How to migrate the imported store.
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The open store, what the launch did, and the import, when there was one.
-    /// - Throws: ``RemodelError``: the import's refusals (nothing is then written at `path`) or the launch's.
+    /// - Throws: ``/RemodelModel/RemodelError``: the import's refusals (nothing is then written at `path`) or the
+    ///   launch's.
     public static func launch(
         at path: String, bundle: ModelBundle, importingCoreDataFrom coreDataStore: String,
         importOptions: CoreDataImportOptions,

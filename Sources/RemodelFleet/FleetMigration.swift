@@ -1,7 +1,7 @@
 import Foundation
 import Remodel
 
-/// A fleet of stores being migrated, started by ``Migrator/migrate(stores:jobs:options:progress:)``:
+/// A fleet of stores being migrated, started by ``Remodel/Migrator/migrate(stores:jobs:options:progress:)``:
 /// an `AsyncSequence` of one ``StoreMigrationResult`` per store, in the order the stores finish.
 ///
 /// The stores are migrated on threads of their own (not Swift's cooperative pool: a migration blocks

@@ -19,9 +19,9 @@ public struct FleetTally: Sendable {
     public let started: Date
     /// Stores finished so far, by outcome.
     public private(set) var counts: [StoreMigrationResult.Outcome: Int] = [:]
-    /// Objects the migrations so far wrote (``MigrationReport/objects``; stores already current count none).
+    /// Objects the migrations so far wrote (``/Remodel/MigrationReport/objects``; stores already current count none).
     public private(set) var objectsMigrated = 0
-    /// Stores among those migrated that were newer and went down (``MigrationReport/isDowngrade``).
+    /// Stores among those migrated that were newer and went down (``/Remodel/MigrationReport/isDowngrade``).
     public private(set) var downgraded = 0
 
     /// Creates an empty tally.

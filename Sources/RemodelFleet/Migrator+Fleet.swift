@@ -3,8 +3,8 @@ public import Remodel
 
 extension Migrator {
     /// Migrates many stores of this model — one per user or tenant — `jobs` at a time, each exactly
-    /// as ``migrate(storeAt:progress:)-(String,_)`` migrates one (same lock, same guarantees), and returns their
-    /// results as they finish.
+    /// as ``/Remodel/Migrator/migrate(storeAt:progress:)-(String,_)`` migrates one (same lock, same guarantees), and
+    /// returns their results as they finish.
     ///
     /// The mapping files are read once and each distinct source version is planned once; what depends
     /// on a store's data is still checked against that store. A store's failure does not stop the

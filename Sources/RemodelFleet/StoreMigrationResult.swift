@@ -1,7 +1,7 @@
 public import Foundation
 public import Remodel
 
-/// What happened to one store of a fleet migrated with ``Migrator/migrate(stores:jobs:options:progress:)``.
+/// What happened to one store of a fleet migrated with ``Remodel/Migrator/migrate(stores:jobs:options:progress:)``.
 ///
 /// For example:
 /// ```swift
@@ -52,7 +52,8 @@ public struct StoreMigrationResult: Sendable {
 
         /// The store is at a version the model does not have, or one after the target: written by a newer app.
         public static let newerStore = Reason("newer-store")
-        /// The store is newer and a lossless downgrade (``DowngradePolicy/lossless``) would lose stored values.
+        /// The store is newer and a lossless downgrade (``/Remodel/DowngradePolicy/lossless``) would lose stored
+        /// values.
         public static let downgradeLosesData = Reason("downgrade-loses-data")
         /// The store's recorded version was edited after the store was written.
         public static let modifiedVersion = Reason("modified-version")

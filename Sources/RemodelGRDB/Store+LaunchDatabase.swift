@@ -2,8 +2,8 @@ public import GRDB
 public import Remodel
 
 extension Store {
-    /// Launches a store as ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does — creates it
-    /// when missing, migrates it when older, refuses a newer one untouched — then opens a GRDB `DatabasePool` on
+    /// Launches a store as ``/Remodel/Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does — creates
+    /// it when missing, migrates it when older, refuses a newer one untouched — then opens a GRDB `DatabasePool` on
     /// it and checks it with the generated schema's `check`.
     ///
     /// The pool is opened only once the migration is over and Remodel's own connection is closed, so a pool is
@@ -28,8 +28,8 @@ extension Store {
     ///   - check: The generated `<Model>Schema.check`, which refuses a store at another version than the records.
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The pool and what the launch did.
-    /// - Throws: ``RemodelError`` from the launch (the store is then as it was), GRDB's `DatabaseError` when the
-    ///   pool cannot open, or the schema's `RecordError` when `check` refuses the store (the pool is closed).
+    /// - Throws: ``/RemodelModel/RemodelError`` from the launch (the store is then as it was), GRDB's `DatabaseError`
+    ///   when the pool cannot open, or the schema's `RecordError` when `check` refuses the store (the pool is closed).
     public static func launchPool(
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         configuration: GRDB.Configuration = GRDB.Configuration(), check: @escaping @Sendable (Database) throws -> Void,
@@ -60,7 +60,7 @@ extension Store {
     ///   - check: The generated `<Model>Schema.check`.
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The queue and what the launch did.
-    /// - Throws: ``RemodelError`` from the launch, GRDB's `DatabaseError`, or the schema's `RecordError`.
+    /// - Throws: ``/RemodelModel/RemodelError`` from the launch, GRDB's `DatabaseError`, or the schema's `RecordError`.
     public static func launchQueue(
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         configuration: GRDB.Configuration = GRDB.Configuration(), check: @escaping @Sendable (Database) throws -> Void,

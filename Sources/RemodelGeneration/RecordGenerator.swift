@@ -45,9 +45,9 @@ public struct RecordGenerator: Sendable {
     ///   - bundle: The model.
     ///   - version: The version to generate for (default: the current one).
     ///   - access: Whether the generated declarations are `public` or `internal`.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the version is unknown or cannot
-    ///   be read, naming the bundle's versions, or has errors that `remodel validate` reports (a model with
-    ///   errors is never used; the error's ``RemodelError/diagnostics`` lists them).
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/invalidModel`` when the version
+    ///   is unknown or cannot be read, naming the bundle's versions, or has errors that `remodel validate` reports (a
+    ///   model with errors is never used; the error's ``/RemodelModel/RemodelError/diagnostics`` lists them).
     public init(bundle: ModelBundle, version: String? = nil, access: Access = .internal) throws(RemodelError) {
         self.bundleName = bundle.name
         let name = version ?? bundle.currentVersionName
@@ -84,7 +84,8 @@ public struct RecordGenerator: Sendable {
     /// try RecordGenerator(bundle: bundle).writeCombined(to: "\(workDirectory)/LibraryRecords.swift")
     /// ```
     /// - Parameter path: The file, replaced when its contents change.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the file cannot be written.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` when the file cannot be
+    ///   written.
     public func writeCombined(to path: String) throws(RemodelError) {
         let shape = self.shape
         let data = Data(RecordWriter(shape: shape, bundleName: bundleName, access: access).combinedFile().utf8)
@@ -110,7 +111,8 @@ public struct RecordGenerator: Sendable {
     /// ```
     /// - Parameter directory: The folder.
     /// - Returns: The files written, by name.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` naming the file that cannot be written or removed.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` naming the file that cannot
+    ///   be written or removed.
     @discardableResult
     public func write(to directory: String) throws(RemodelError) -> [File] {
         let files = self.files()

@@ -8,7 +8,7 @@ extension ProjectValidation {
     /// ```swift
     /// let report = try ProjectValidation.validate(urls: [modelsURL, mappingsURL])
     /// ```
-    /// - Throws: ``RemodelError`` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     public static func validate(urls: [URL]) throws(RemodelError) -> ValidationReport {
         var paths: [String] = []
         for url in urls { paths.append(try url.filePath()) }

@@ -21,8 +21,9 @@ public enum ProjectValidation {
     /// - Parameters:
     ///   - paths: What to check (default: `Models` and `Mappings`).
     ///   - registeredPolicyClasses: Migration policy classes the app registers Swift code for
-    ///     (``MigrationOptions/register(_:forClass:)``): Xcode mapping models naming them get no warning.
-    /// - Throws: ``RemodelError`` with code ``RemodelError/Code/io`` when a path does not exist.
+    ///     (``/Remodel/MigrationOptions/register(_:forClass:)``): Xcode mapping models naming them get no warning.
+    /// - Throws: ``/RemodelModel/RemodelError`` with code ``/RemodelModel/RemodelError/Code/io`` when a path does not
+    ///   exist.
     public static func validate(paths: [String], registeredPolicyClasses: Set<String> = []) throws(RemodelError)
         -> ValidationReport
     {

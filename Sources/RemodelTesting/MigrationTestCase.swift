@@ -79,25 +79,25 @@ public struct MigratedStore: Sendable {
     public let report: MigrationReport
 
     /// Opens the migrated store.
-    /// - Throws: ``RemodelError`` when it cannot be opened.
+    /// - Throws: ``/RemodelModel/RemodelError`` when it cannot be opened.
     public func open() throws -> Store {
         try Store.open(at: path, bundle: bundle)
     }
 
     /// The migrated store as `remodel export` writes it.
-    /// - Throws: ``RemodelError`` when it cannot be read.
+    /// - Throws: ``/RemodelModel/RemodelError`` when it cannot be read.
     public func exportJSON() throws -> String {
         try MigrationCaseRun.export(path: path, bundle: bundle)
     }
 
     /// Objects of a concrete entity in the migrated store.
-    /// - Throws: ``RemodelError`` when the head version has no such entity or the store cannot be read.
+    /// - Throws: ``/RemodelModel/RemodelError`` when the head version has no such entity or the store cannot be read.
     public func objectCount(of entity: String) throws -> Int {
         try MigrationCaseRun.count(entity, path: path, version: bundle.version(named: report.targetVersion))
     }
 
     /// Objects of a concrete entity in the store before the migration.
-    /// - Throws: ``RemodelError`` when the source version has no such entity or the store cannot be read.
+    /// - Throws: ``/RemodelModel/RemodelError`` when the source version has no such entity or the store cannot be read.
     public func originalObjectCount(of entity: String) throws -> Int {
         try MigrationCaseRun.count(entity, path: originalPath, version: bundle.version(named: report.sourceVersion))
     }

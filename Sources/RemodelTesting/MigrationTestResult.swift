@@ -31,7 +31,7 @@ public struct MigrationTestResult: Sendable {
     public var objectsAfter: Int
     /// Wall time of the migration, in seconds.
     public var seconds: Double
-    /// What the migration lost, as its report says (``MigrationReport/losses``): values its mappings drop, and
+    /// What the migration lost, as its report says (``/Remodel/MigrationReport/losses``): values its mappings drop, and
     /// values a conversion or expression turned into nil. Empty unless it migrated.
     public var losses: [DataLoss] = []
 

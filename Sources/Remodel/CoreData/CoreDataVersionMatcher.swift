@@ -17,8 +17,8 @@ package enum CoreDataVersionMatcher {
     /// one that fits best. Each version is tried whole and at each of its configurations (a store of one
     /// configuration holds that configuration's entities only); `configuration` tries that one alone, and a
     /// bundle restricted to a configuration tries its versions that have it.
-    /// - Throws: `RemodelError` with `RemodelError.Code.incompatibleStore` when no version fits (naming
-    ///   the closest and what differs) or two fit equally (naming both).
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/incompatibleStore`` when no
+    ///   version fits (naming the closest and what differs) or two fit equally (naming both).
     /// `facts` holds those of versions not read from a file (the store's own model, a merged one), by name.
     package static func match(
         bundle: ModelBundle, facts: [String: CoreDataModelFacts] = [:], requested: String?,

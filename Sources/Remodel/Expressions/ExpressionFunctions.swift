@@ -10,7 +10,7 @@
 package enum ExpressionFunctions {
     /// Registers every `remodel_…` function on a connection. Call it once per connection
     /// before running SQL from ``ExpressionSQLCompiler``.
-    /// - Throws: `RemodelError` when SQLite refuses a registration.
+    /// - Throws: ``/RemodelModel/RemodelError`` when SQLite refuses a registration.
     package static func register(on connection: SQLiteConnection) throws(RemodelError) {
         for type in [ExpressionType.integer, .decimal] {
             for op in [ArithmeticOperator.add, .subtract, .multiply, .divide, .remainder]

@@ -30,7 +30,7 @@ package struct ExpressionInterpreter: Sendable {
 
     /// Evaluates an expression for one object.
     /// - Returns: The value in the stored encoding of the expression's type, `.null` for nil.
-    /// - Throws: `RemodelError` with code `RemodelError.Code.invalidValue` when the row
+    /// - Throws: ``/RemodelModel/RemodelError`` with code ``/RemodelModel/RemodelError/Code/invalidValue`` when the row
     ///   holds a value in the wrong storage class for its attribute's type.
     package func evaluate(_ expression: CheckedExpression, row: some ExpressionRow) throws(RemodelError) -> SQLiteValue
     {

@@ -50,8 +50,8 @@ struct ExpressionLexer {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    /// A name starts and goes on as a model's names do (`SQLName.isIdentifier(_:)`): `$source.name\u{301}` names
-    /// the attribute `validate` accepts as `name\u{301}`.
+    /// A name starts and goes on as a model's names do (``/RemodelModel/SQLName/isIdentifier(_:)``):
+    /// `$source.name\u{301}` names the attribute `validate` accepts as `name\u{301}`.
     private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canStart(scalar) }
 
     private static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool { SQLName.canContinue(scalar) }

@@ -15,8 +15,9 @@ struct ElementMatcher<Source, Destination> {
     /// Each source's renaming identifier.
     private let identifiers: [String?]
     /// The sources with each name, and with each renaming identifier, in source order. Swift's `String` keys take
-    /// canonically equivalent spellings for one: a name matches only byte for byte (`SQLName.identical(_:_:)`),
-    /// as Core Data matches them (`café` with U+00E9 is not `cafe` with U+0301).
+    /// canonically equivalent spellings for one: a name matches only byte for byte
+    /// (``/RemodelModel/SQLName/identical(_:_:)``), as Core Data matches them (`café` with U+00E9 is not `cafe` with
+    /// U+0301).
     private let sourcesNamed: [String: [Int]]
     private let sourcesIdentified: [String: [Int]]
 

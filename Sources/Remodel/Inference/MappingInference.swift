@@ -11,7 +11,7 @@
 /// ```
 public enum MappingInference {
     /// Infers the mapping between two versions of a bundle, given by name.
-    /// - Throws: `RemodelError` when a version does not exist in the bundle.
+    /// - Throws: ``/RemodelModel/RemodelError`` when a version does not exist in the bundle.
     public static func infer(bundle: ModelBundle, from source: String, to destination: String) throws(RemodelError)
         -> MappingModel
     {

@@ -77,7 +77,7 @@ public struct ModelDiff: Sendable {
 
     /// Compares two versions of a bundle side by side, without walking the versions between them, through
     /// `mapping` (default: the inferred one).
-    /// - Throws: `RemodelError` when a version does not exist.
+    /// - Throws: ``/RemodelModel/RemodelError`` when a version does not exist.
     init(comparing bundle: ModelBundle, from: String, to: String, mapping: MappingModel? = nil) throws(RemodelError) {
         let source = try bundle.requireVersion(named: from, code: .invalidMapping)
         let destination = try bundle.requireVersion(named: to, code: .invalidMapping)

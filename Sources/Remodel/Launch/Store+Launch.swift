@@ -44,11 +44,12 @@ extension Store {
     ///     migrate a newer one down (``MigrationOptions/downgrade``; by default it is refused).
     ///   - progress: Called with the migration's progress, if there is one.
     /// - Returns: The open store and what was done.
-    /// - Throws: `RemodelError` naming the file and what to do; the file is then unchanged. Its code tells
-    ///   the cases apart: `RemodelError.Code.newerStore` (written by a newer app: ask the user to update),
-    ///   `RemodelError.Code.downgradeLosesData` (a lossless downgrade would lose values, see ``DowngradePolicy``),
-    ///   `RemodelError.Code.otherModel`, `RemodelError.Code.notAStore`, `RemodelError.Code.editedVersion`,
-    ///   or the migration's own errors.
+    /// - Throws: ``/RemodelModel/RemodelError`` naming the file and what to do; the file is then unchanged. Its code
+    ///   tells the cases apart: ``/RemodelModel/RemodelError/Code/newerStore`` (written by a newer app: ask the user to
+    ///   update), ``RemodelModel/RemodelError/Code/downgradeLosesData`` (a lossless downgrade would lose values, see
+    ///   ``DowngradePolicy``), ``/RemodelModel/RemodelError/Code/otherModel``,
+    ///   ``/RemodelModel/RemodelError/Code/notAStore``, ``/RemodelModel/RemodelError/Code/editedVersion``, or the
+    ///   migration's own errors.
     public static func launch(
         at path: String, bundle: ModelBundle, seed: String? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }

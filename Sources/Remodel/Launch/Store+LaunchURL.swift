@@ -8,7 +8,7 @@ extension Store {
     /// let support = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
     /// let (store, outcome) = try await Store.launch(at: support.appendingPathComponent("Library.sqlite"), bundle: bundle)
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     public static func launch(
         at url: URL, bundle: ModelBundle, seed: URL? = nil, options: MigrationOptions = MigrationOptions(),
         progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }

@@ -12,9 +12,10 @@ extension Store {
     ///   - bundle: The model; its current version is the one the app uses.
     /// - Returns: The store (nil when it needs a migration first) and what was found:
     ///   ``StoreLaunchOutcome/created``, ``StoreLaunchOutcome/opened`` or ``StoreLaunchOutcome/needsMigration(_:)``.
-    /// - Throws: `RemodelError` with ``StoreInspection/refusal``'s code (`RemodelError.Code.newerStore`,
-    ///   `RemodelError.Code.otherModel`, `RemodelError.Code.notAStore`, `RemodelError.Code.editedVersion`)
-    ///   when the store cannot be opened; the file is left untouched.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``StoreInspection/refusal``'s code
+    ///   (``/RemodelModel/RemodelError/Code/newerStore``, ``/RemodelModel/RemodelError/Code/otherModel``,
+    ///   ``/RemodelModel/RemodelError/Code/notAStore``, ``/RemodelModel/RemodelError/Code/editedVersion``) when the
+    ///   store cannot be opened; the file is left untouched.
     public static func openOrCreate(at path: String, bundle: ModelBundle) throws(RemodelError) -> (
         store: Store?, outcome: StoreLaunchOutcome
     ) {

@@ -61,8 +61,8 @@ public final class StoreLaunch: Sendable {
     /// let (store, outcome) = try await launch.result
     /// if case .migrated(let report) = outcome { print("migrated from \(report.sourceVersion)") }
     /// ```
-    /// - Throws: `RemodelError` as ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)`` does;
-    ///   `RemodelError.Code.cancelled` after ``cancel()``, the store then left as it was.
+    /// - Throws: ``/RemodelModel/RemodelError`` as ``Store/launch(at:bundle:seed:options:progress:)-(String,_,_,_,_)``
+    ///   does; ``/RemodelModel/RemodelError/Code/cancelled`` after ``cancel()``, the store then left as it was.
     public var result: (store: Store, outcome: StoreLaunchOutcome) {
         get async throws(RemodelError) {
             let outcome = try await task.value.get()

@@ -8,7 +8,7 @@ extension Migrator {
     /// ```swift
     /// print(try migrator.plan(storeAt: storeURL).description)
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     public func plan(storeAt url: URL) throws(RemodelError) -> MigrationPlan {
         try plan(storeAt: try url.filePath())
     }
@@ -19,7 +19,7 @@ extension Migrator {
     /// ```swift
     /// let report = try await migrator.migrate(storeAt: storeURL) { print($0.fraction) }
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     @discardableResult
     public func migrate(
         storeAt url: URL, progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }

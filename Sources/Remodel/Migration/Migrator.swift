@@ -34,9 +34,10 @@ public struct Migrator: Sendable {
     }
 
     /// Plans the migration of a store without changing anything.
-    /// - Throws: `RemodelError`: ``StoreInspection/refusal``'s code when the file is not an
-    ///   older or current store of this model, `RemodelError.Code.migrationNotPlannable` when a step
-    ///   cannot be inferred and has no mapping file, `RemodelError.Code.invalidMapping` for a wrong mapping file.
+    /// - Throws: ``/RemodelModel/RemodelError``: ``StoreInspection/refusal``'s code when the file is not an
+    ///   older or current store of this model, ``/RemodelModel/RemodelError/Code/migrationNotPlannable`` when a step
+    ///   cannot be inferred and has no mapping file, ``/RemodelModel/RemodelError/Code/invalidMapping`` for a wrong
+    ///   mapping file.
     ///
     /// It writes nothing, in the store or beside it: see ``StoreInspector`` for how a store in WAL mode
     /// or with an unfinished transaction is read.
@@ -115,7 +116,7 @@ public struct Migrator: Sendable {
     /// suspended meanwhile and holds no thread of Swift's cooperative pool. Cancelling the task cancels
     /// the migration and leaves the store as it was.
     /// - Returns: What was done; a store already at the target is left alone (0 steps).
-    /// - Throws: `RemodelError` naming the file, entity, object and property at fault; the
+    /// - Throws: ``/RemodelModel/RemodelError`` naming the file, entity, object and property at fault; the
     ///   store is then exactly as it was.
     @discardableResult
     public func migrate(

@@ -1,7 +1,7 @@
 extension ModelDiff {
     /// Compares two versions of a bundle.
-    /// - Throws: `RemodelError` when a version does not exist, or the versions compared (and those between)
-    ///   have errors (`ModelBundle.requireNoErrors(inVersions:)`).
+    /// - Throws: ``/RemodelModel/RemodelError`` when a version does not exist, or the versions compared (and those
+    ///   between) have errors (``/RemodelModel/ModelBundle/requireNoErrors(inVersions:)``).
     public init(bundle: ModelBundle, from: String, to: String) throws(RemodelError) {
         // An unknown version is named by the comparison, with the bundle's versions.
         if let start = bundle.index(ofVersion: from), let end = bundle.index(ofVersion: to) {

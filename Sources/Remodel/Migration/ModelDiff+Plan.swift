@@ -10,7 +10,8 @@ extension ModelDiff {
     /// let diff = try ModelDiff(bundle: bundle, plan: plan)
     /// print(diff.lints.filter { $0.severity == .error }) // [] : the mapping file gives what inference cannot
     /// ```
-    /// - Throws: `RemodelError` when the versions have errors (`ModelBundle.requireNoErrors(inVersions:)`).
+    /// - Throws: ``/RemodelModel/RemodelError`` when the versions have errors
+    ///   (``/RemodelModel/ModelBundle/requireNoErrors(inVersions:)``).
     public init(bundle: ModelBundle, plan: MigrationPlan) throws(RemodelError) {
         try self.init(bundle: bundle, from: plan.sourceVersion, to: plan.targetVersion)
         guard plan.steps.count == 1, !plan.isDowngrade else {

@@ -14,7 +14,7 @@ package struct ProgressRate: Sendable {
     package init() {}
 
     /// The seconds left at `fraction` done, at `now` (seconds on a clock that does not go back, such as
-    /// `MonotonicClock`): `nil` while the rate is not known, 0 once done.
+    /// ``/RemodelModel/MonotonicClock``): `nil` while the rate is not known, 0 once done.
     package mutating func secondsRemaining(at fraction: Double, now: Double) -> Double? {
         if fraction >= 1 { return 0 }
         guard let start else {

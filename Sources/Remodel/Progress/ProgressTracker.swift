@@ -131,7 +131,7 @@ final class ProgressTracker {
         return max(total, 0)
     }
 
-    /// Throws `RemodelError.Code.cancelled` if the migration was cancelled.
+    /// Throws ``/RemodelModel/RemodelError/Code/cancelled`` if the migration was cancelled.
     func checkCancellation() throws(RemodelError) {
         if cancellation.isCancelled || Task.isCancelled {
             throw RemodelError(.cancelled, "the migration was cancelled; the store was left as it was")

@@ -45,7 +45,8 @@ public struct CarriedModel: Sendable, Hashable {
 
     /// The carried model read into a version, named as the store names its version.
     /// - Parameter storePath: The store, named in errors.
-    /// - Throws: `RemodelError` with `RemodelError.Code.invalidModel` when the XML cannot be read as a model.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/invalidModel`` when the XML
+    ///   cannot be read as a model.
     func version(storePath: String) throws(RemodelError) -> ModelVersion {
         let file = "\(storePath) (the model it carries, version \"\(versionName)\")"
         let root: XMLNode
@@ -78,8 +79,9 @@ extension StoreInspector {
     /// ```
     /// - Parameter path: The store file.
     /// - Returns: The carried model, or `nil`.
-    /// - Throws: `RemodelError` with `RemodelError.Code.notAStore` when the file is not a Remodel store,
-    ///   `RemodelError.Code.io` or `RemodelError.Code.locked` when it cannot be read.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/notAStore`` when the file is not
+    ///   a Remodel store, ``/RemodelModel/RemodelError/Code/io`` or ``/RemodelModel/RemodelError/Code/locked`` when it
+    ///   cannot be read.
     public static func carriedModel(path: String) throws(RemodelError) -> CarriedModel? {
         try StoreSnapshot.reading(path) { (snapshot) throws(RemodelError) -> CarriedModel? in
             switch try StoreFileHeader.check(path: snapshot.readPath) {

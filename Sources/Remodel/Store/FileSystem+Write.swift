@@ -1,7 +1,7 @@
 internal import Foundation
 
 extension FileSystem {
-    /// Writes a file through a `JSONOutput`: into a new hidden file beside `path`, flushed to disk,
+    /// Writes a file through a ``/RemodelModel/JSONOutput``: into a new hidden file beside `path`, flushed to disk,
     /// then renamed over `path`, so a reader never sees half a file and a failure leaves `path` as it was.
     package static func writeAtomically(
         to path: String, _ body: (inout JSONOutput) throws(RemodelError) -> Void

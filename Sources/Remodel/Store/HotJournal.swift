@@ -46,7 +46,8 @@ enum HotJournal {
     /// copied first: if another process rolls the store back meanwhile, the copy of the store is
     /// somewhere between the two states and the copied journal still takes it back to the first.
     /// - Returns: `nil` when the journal is gone (another process finished the rollback: read the store).
-    /// - Throws: `RemodelError` with `RemodelError.Code.io` when the copy cannot be written.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` when the copy cannot be
+    ///   written.
     static func copy(of target: String, path: String) throws(RemodelError) -> (folder: String, store: String)? {
         let (folder, failure) = FileSystem.makePrivateFolder(prefix: "remodel-rollback")
         if let error = failure {

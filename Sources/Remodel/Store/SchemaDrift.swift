@@ -4,7 +4,7 @@
 ///
 /// Remodel compares the schema before it opens, launches, migrates, exports or imports a store, as Room
 /// checks its identity hash at every open, and refuses a drifted store untouched
-/// (`RemodelError.Code.schemaDrift`): reading or migrating it would fail halfway or lose the values of
+/// (``/RemodelModel/RemodelError/Code/schemaDrift``): reading or migrating it would fail halfway or lose the values of
 /// what is missing. Tables, columns, indexes, triggers and views the app added are not drift. Rows are
 /// looked for in the `_entity` index of each table of several entities (a few page reads); a table of one
 /// entity is read whole only where it is read anyway (an export, a migration that rebuilds it).

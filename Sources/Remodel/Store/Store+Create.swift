@@ -16,9 +16,10 @@ extension Store {
     ///   - versionName: The version to create, or `nil` for the bundle's current version.
     ///   - seed: A JSON file in the export shape to import, or `nil` for an empty store.
     /// - Returns: The new store, open.
-    /// - Throws: `RemodelError`: `RemodelError.Code.incompatibleStore` when a file exists at `path`,
-    ///   `RemodelError.Code.invalidValue` naming the entity, `_pk` and property of a bad seed value,
-    ///   `RemodelError.Code.io` or `RemodelError.Code.sqlite` when the file cannot be written.
+    /// - Throws: ``/RemodelModel/RemodelError``: ``/RemodelModel/RemodelError/Code/incompatibleStore`` when a file
+    ///   exists at `path`, ``/RemodelModel/RemodelError/Code/invalidValue`` naming the entity, `_pk` and property of a
+    ///   bad seed value, ``/RemodelModel/RemodelError/Code/io`` or ``/RemodelModel/RemodelError/Code/sqlite`` when the
+    ///   file cannot be written.
     public static func create(
         at path: String, bundle: ModelBundle, version versionName: String? = nil, seed: String? = nil
     ) throws(RemodelError) -> Store {

@@ -11,9 +11,9 @@ extension Store {
     /// ```
     /// - Parameter jsonPath: The JSON file.
     /// - Returns: How many objects were imported.
-    /// - Throws: `RemodelError` with `RemodelError.Code.invalidValue` naming the entity, `_pk` and
-    ///   attribute or relationship at fault (`Person _pk 3 attribute "age": expected an integer, found "old"`);
-    ///   the store is then unchanged.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/invalidValue`` naming the
+    ///   entity, `_pk` and attribute or relationship at fault
+    ///   (`Person _pk 3 attribute "age": expected an integer, found "old"`); the store is then unchanged.
     @discardableResult
     public func importJSON(from jsonPath: String) throws(RemodelError) -> Int {
         try importJSON(from: jsonPath, progress: nil)
@@ -48,9 +48,9 @@ extension Store {
     /// try store.exportJSON(to: "library.json")
     /// ```
     /// - Parameter outputPath: The JSON file to write.
-    /// - Throws: `RemodelError` when the store cannot be read or the file cannot be written, and with
-    ///   `RemodelError.Code.invalidValue` naming the object when a stored composite value is damaged (checked
-    ///   before anything is written).
+    /// - Throws: ``/RemodelModel/RemodelError`` when the store cannot be read or the file cannot be written, and with
+    ///   ``/RemodelModel/RemodelError/Code/invalidValue`` naming the object when a stored composite value is damaged
+    ///   (checked before anything is written).
     public func exportJSON(to outputPath: String) throws(RemodelError) {
         try exportJSON(to: outputPath, progress: nil)
     }
@@ -74,9 +74,9 @@ extension Store {
     /// ```swift
     /// try store.exportJSONToStandardOutput()
     /// ```
-    /// - Throws: `RemodelError` when the store cannot be read or the output cannot be written, and with
-    ///   `RemodelError.Code.invalidValue` naming the object when a stored composite value is damaged (checked
-    ///   before anything is written).
+    /// - Throws: ``/RemodelModel/RemodelError`` when the store cannot be read or the output cannot be written, and with
+    ///   ``/RemodelModel/RemodelError/Code/invalidValue`` naming the object when a stored composite value is damaged
+    ///   (checked before anything is written).
     public func exportJSONToStandardOutput() throws(RemodelError) {
         try exportJSONToStandardOutput(progress: nil)
     }

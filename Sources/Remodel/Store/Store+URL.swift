@@ -8,8 +8,8 @@ extension Store {
     /// ```swift
     /// let store = try Store.create(at: folder.appendingPathComponent("library.sqlite"), bundle: bundle, seed: seedURL)
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does, or `RemodelError.Code.io` for a URL
-    ///   that is not a file URL.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does, or
+    ///   ``/RemodelModel/RemodelError/Code/io`` for a URL that is not a file URL.
     public static func create(at url: URL, bundle: ModelBundle, version: String? = nil, seed: URL? = nil)
         throws(RemodelError) -> Store
     {
@@ -22,7 +22,7 @@ extension Store {
     /// ```swift
     /// let store = try Store.open(at: storeURL, bundle: bundle)
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     public static func open(at url: URL, bundle: ModelBundle) throws(RemodelError) -> Store {
         try open(at: try url.filePath(), bundle: bundle)
     }
@@ -34,7 +34,7 @@ extension Store {
     /// try store.importJSON(from: moreBooksURL)
     /// ```
     /// - Returns: How many objects were imported.
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     @discardableResult
     public func importJSON(from url: URL) throws(RemodelError) -> Int {
         try importJSON(from: try url.filePath())
@@ -46,7 +46,7 @@ extension Store {
     /// ```swift
     /// try store.exportJSON(to: folder.appendingPathComponent("library.json"))
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     public func exportJSON(to url: URL) throws(RemodelError) {
         try exportJSON(to: try url.filePath())
     }
@@ -59,7 +59,7 @@ extension StoreInspector {
     /// ```swift
     /// print(try StoreInspector.inspect(url: storeURL, bundle: bundle).message)
     /// ```
-    /// - Throws: `RemodelError` as the path-taking method does.
+    /// - Throws: ``/RemodelModel/RemodelError`` as the path-taking method does.
     public static func inspect(url: URL, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError)
         -> StoreInspection
     {

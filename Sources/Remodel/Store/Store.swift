@@ -38,7 +38,7 @@ public final class Store {
     }
 
     /// Opens an existing store at any version of the bundle, including one after the bundle's current
-    /// version (check `version` against `bundle.currentVersion`; at app launch use
+    /// version (check ``version`` against `bundle.currentVersion`; at app launch use
     /// ``openOrCreate(at:bundle:)``, which refuses a store after the current version).
     ///
     /// For example:
@@ -49,8 +49,8 @@ public final class Store {
     /// - Parameters:
     ///   - path: The store file.
     ///   - bundle: The model the store belongs to.
-    /// - Throws: `RemodelError` with `RemodelError.Code.storeMissing` when there is no store, or
-    ///   ``StoreInspection/refusal``'s code when the file is not a store of a version of this bundle;
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/storeMissing`` when there is no
+    ///   store, or ``StoreInspection/refusal``'s code when the file is not a store of a version of this bundle;
     ///   the file is left untouched.
     public static func open(at path: String, bundle: ModelBundle) throws(RemodelError) -> Store {
         try open(at: path, inspected: try StoreInspector.inspect(path: path, bundle: bundle), bundle: bundle)

@@ -1,11 +1,11 @@
 /// The configuration a store holds the entities of, and the bundle restricted to it: every command that reads
 /// or writes a store reads it against the bundle as the store's configuration sees it
-/// (`ModelBundle.restricted(toConfiguration:)`).
+/// (``/RemodelModel/ModelBundle/restricted(toConfiguration:)``).
 enum StoreConfiguration {
     /// `bundle` restricted to the configuration `metadata` records (the bundle itself for a store of every
     /// entity, and for another model's store, which its classification names).
-    /// - Throws: `RemodelError` when `bundle` is already restricted to another configuration than the store's
-    ///   (or the store holds every entity), or when the bundle's current version cannot hold the store's
+    /// - Throws: ``/RemodelModel/RemodelError`` when `bundle` is already restricted to another configuration than the
+    ///   store's (or the store holds every entity), or when the bundle's current version cannot hold the store's
     ///   configuration (it has none of that name: those it has are named).
     static func bundle(_ bundle: ModelBundle, for metadata: StoreMetadata, path: String) throws(RemodelError)
         -> ModelBundle

@@ -28,7 +28,8 @@ package struct StoreFiles {
     let target: String
 
     /// Follows the path's symbolic links once.
-    /// - Throws: `RemodelError` with `RemodelError.Code.io` for a loop of links or an unreadable one.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` for a loop of links or an
+    ///   unreadable one.
     init(path: String) throws(RemodelError) {
         self.path = path
         self.target = try FileSystem.resolvingLinks(path)
@@ -68,7 +69,7 @@ package struct StoreFiles {
     /// (the store being built, a step's store, their `-wal`, `-shm`, `-journal`), and with `keepingBackup` the
     /// backup (which may still be a second name of the store, when a migration stopped between keeping it and
     /// replacing the store); the backup's record is the migrator's to check.
-    /// - Throws: `RemodelError.Code.io` naming the path and what is there.
+    /// - Throws: ``/RemodelModel/RemodelError/Code/io`` naming the path and what is there.
     func requireOwnFiles(keepingBackup: Bool) throws(RemodelError) {
         for leftover in leftovers() { try FileSystem.requireOwnFile(leftover) }
         for suffix in [""] + Self.sidecarSuffixes { try FileSystem.requireOwnFile(temporaryPath + suffix) }

@@ -70,9 +70,10 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The error to throw when the store cannot be opened or migrated as it is: a code an app can act on
-    /// (`RemodelError.Code.newerStore`, `RemodelError.Code.otherModel`, `RemodelError.Code.editedVersion`,
-    /// `RemodelError.Code.notAStore`, `RemodelError.Code.schemaDrift`, `RemodelError.Code.storeMissing`)
-    /// and the message. `nil` for a current or older store.
+    /// (``/RemodelModel/RemodelError/Code/newerStore``, ``/RemodelModel/RemodelError/Code/otherModel``,
+    /// ``/RemodelModel/RemodelError/Code/editedVersion``, ``/RemodelModel/RemodelError/Code/notAStore``,
+    /// ``/RemodelModel/RemodelError/Code/schemaDrift``, ``/RemodelModel/RemodelError/Code/storeMissing``) and the
+    /// message. `nil` for a current or older store.
     public var refusal: RemodelError? {
         let code: RemodelError.Code
         switch state {
@@ -111,8 +112,8 @@ public struct StoreInspection: Sendable, Hashable, CustomStringConvertible {
     /// its next write (an open, a launch, a migration). `nil` for any other store.
     public internal(set) var adoptedModelName: String?
     /// The configuration whose entities the store holds (a store made with `remodel create --configuration`,
-    /// `ModelBundle.restricted(toConfiguration:)` or imported from a Core Data store of one configuration):
-    /// the store was inspected against the bundle restricted to it. `nil` for a store of every entity.
+    /// ``/RemodelModel/ModelBundle/restricted(toConfiguration:)`` or imported from a Core Data store of one
+    /// configuration): the store was inspected against the bundle restricted to it. `nil` for a store of every entity.
     public internal(set) var configuration: String?
     /// The bundle's path, named in the command the message gives for a Core Data store.
     var bundlePath = ""

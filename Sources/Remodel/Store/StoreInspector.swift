@@ -26,8 +26,8 @@ public enum StoreInspector {
     ///   - bundle: The model the store should belong to.
     ///   - thorough: Also run SQLite's `quick_check`, which reads the whole file.
     /// - Returns: What the file is, with a message to show.
-    /// - Throws: `RemodelError` with `RemodelError.Code.io` when the file cannot be read, or
-    ///   `RemodelError.Code.locked` when another process holds it.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` when the file cannot be
+    ///   read, or ``/RemodelModel/RemodelError/Code/locked`` when another process holds it.
     public static func inspect(path: String, bundle: ModelBundle, thorough: Bool = false) throws(RemodelError)
         -> StoreInspection
     {

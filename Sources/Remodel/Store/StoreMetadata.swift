@@ -40,8 +40,8 @@ package struct StoreMetadata: Sendable, Equatable {
     /// Where the model came from: ``coreDataStoreOrigin`` for a store imported from a Core Data store
     /// without its model file, `nil` for every other store (the key is then absent).
     package var modelOrigin: String?
-    /// The configuration whose entities the store holds (`ModelVersion.configurationName`), `nil` for a store
-    /// of every entity (the key is then absent). Every command restricts the bundle to it.
+    /// The configuration whose entities the store holds (``/RemodelModel/ModelVersion/configurationName``), `nil` for a
+    /// store of every entity (the key is then absent). Every command restricts the bundle to it.
     package var configuration: String?
 
     /// The metadata of a store newly created at a version.

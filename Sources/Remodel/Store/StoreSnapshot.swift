@@ -46,7 +46,8 @@ final class StoreSnapshot {
     /// locks (writes refused, `query_only`): SQLite then keeps the log while the snapshot reads. Closing,
     /// SQLite may checkpoint the log and delete it, as the writing program's own close does; nothing else
     /// changes. ``reading(_:_:)`` shares a store only once reads without locks did not hold.
-    /// - Throws: `RemodelError` with `RemodelError.Code.io` when a hot journal's copy cannot be made.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` when a hot journal's copy
+    ///   cannot be made.
     init(path: String, sharing: Bool = false) throws(RemodelError) {
         self.path = path
         self.sharing = sharing
@@ -172,7 +173,7 @@ final class StoreSnapshot {
 
     /// Throws when the store was read without a lock (immutable) and its file has changed since: what
     /// was read may mix two states. Call it after reading.
-    /// - Throws: `RemodelError` with `RemodelError.Code.locked`: read again.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/locked``: read again.
     func checkUnchanged() throws(RemodelError) {
         guard let unlockedFrom, Self.fingerprint(readPath) != unlockedFrom else { return }
         throw RemodelError(

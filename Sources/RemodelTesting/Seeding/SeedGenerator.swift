@@ -3,7 +3,8 @@ public import Remodel
 
 /// Writes valid, deterministic synthetic data for one version of a model, in
 /// the JSON export format that `remodel import`, `remodel create --seed`,
-/// ``Store/create(at:bundle:version:seed:)-(String,_,_,_)`` and ``Store/importJSON(from:)-(String)`` read.
+/// ``/Remodel/Store/create(at:bundle:version:seed:)-(String,_,_,_)`` and ``/Remodel/Store/importJSON(from:)-(String)``
+/// read.
 ///
 /// Every concrete entity gets objects (abstract entities none); every stored
 /// attribute a value of its type that respects optionality, minimum and
@@ -47,8 +48,8 @@ public struct SeedGenerator: Sendable {
     }
 
     /// A generator for a version of a bundle, given by name.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the bundle has no such version,
-    ///   or the version has errors (``ModelBundle/requireNoErrors(inVersions:)``).
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/invalidModel`` when the bundle
+    ///   has no such version, or the version has errors (``/RemodelModel/ModelBundle/requireNoErrors(inVersions:)``).
     public init(bundle: ModelBundle, version name: String, counts: [String: Int] = [:]) throws(RemodelError) {
         guard let version = bundle.version(named: name) else {
             let names = bundle.versions.map { "\"\($0.name)\"" }.joined(separator: ", ")
@@ -100,7 +101,8 @@ public struct SeedGenerator: Sendable {
     ///   - seedNumber: The same number gives the same bytes.
     ///   - path: The JSON file to write.
     /// - Returns: What was written, with the rules that could not be satisfied.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the file cannot be written.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` when the file cannot be
+    ///   written.
     @discardableResult
     public func write(objects: Int, seedNumber: UInt64 = 1, to path: String) throws(RemodelError) -> SeedPlan {
         let planner = planner(objects: objects, seedNumber: seedNumber)
@@ -117,7 +119,8 @@ public struct SeedGenerator: Sendable {
     /// let plan = try generator.writeToStandardOutput(objects: 10)
     /// ```
     /// - Returns: What was written, with the rules that could not be satisfied.
-    /// - Throws: ``RemodelError`` with ``RemodelError/Code/io`` when the output cannot be written.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/io`` when the output cannot be
+    ///   written.
     @discardableResult
     public func writeToStandardOutput(objects: Int, seedNumber: UInt64 = 1) throws(RemodelError) -> SeedPlan {
         let planner = planner(objects: objects, seedNumber: seedNumber)

@@ -62,7 +62,7 @@ final class ConcurrentStoreChecks: @unchecked Sendable {
     }
 
     /// What the checks found, once they are done.
-    /// - Throws: `RemodelError` when they could not run.
+    /// - Throws: ``/RemodelModel/RemodelError`` when they could not run.
     func results() throws(RemodelError) -> Results {
         try checks?.wait().get() ?? Results(answers: [], findings: [])
     }

@@ -14,7 +14,7 @@ extension Store {
     /// ```
     /// - Returns: The failures found (at most a few per rule, as a migration names them); empty when the store is
     ///   true to its model.
-    /// - Throws: `RemodelError` when the store cannot be read.
+    /// - Throws: ``/RemodelModel/RemodelError`` when the store cannot be read.
     package func checkEverything() throws(RemodelError) -> [ValidationFailure] {
         let validator = MigrationValidator(
             connection: connection, version: version, layout: layout, integrityPragmas: ["PRAGMA main.integrity_check"]

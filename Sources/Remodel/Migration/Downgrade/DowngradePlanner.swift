@@ -158,7 +158,7 @@ struct DowngradePlanner {
         return losses
     }
 
-    /// Throws `RemodelError.Code.downgradeLosesData` naming every value the plan's step would drop.
+    /// Throws ``RemodelModel/RemodelError/Code/downgradeLosesData`` naming every value the plan's step would drop.
     static func refuseLosses(_ plan: MigrationPlan, path: String) throws(RemodelError) {
         let lost = plan.losses.filter { $0.count != 0 }
         guard let first = lost.first else { return }

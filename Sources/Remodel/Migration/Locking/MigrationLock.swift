@@ -10,10 +10,10 @@ import Foundation
 /// extension launching together, two server workers, a fleet given the same store twice.
 ///
 /// The lock is `flock(2)` on a file beside the store (`<store>.remodel-lock`, beside the file the store
-/// path's symbolic links lead to; the lock file itself must be one Remodel made, `FileSystem.openOwnFile(_:flags:mode:)`),
-/// never on the store itself: SQLite's locks on the store are POSIX locks, which closing
-/// any descriptor of the store in this process would drop. A second migrator takes this lock before
-/// it reads the store at all, so it holds no connection while it waits: the first one can take
+/// path's symbolic links lead to; the lock file itself must be one Remodel made,
+/// ``/RemodelModel/FileSystem/openOwnFile(_:flags:mode:)``), never on the store itself: SQLite's locks on the store are
+/// POSIX locks, which closing any descriptor of the store in this process would drop. A second migrator takes this lock
+/// before it reads the store at all, so it holds no connection while it waits: the first one can take
 /// SQLite's exclusive lock on a WAL store, which it needs to replace it, and then the second finds
 /// the store current. The kernel lets go of the lock when its process ends, however it ends.
 ///
@@ -54,8 +54,9 @@ final class MigrationLock {
     ///     before it wrote anything); it may throw to stop waiting (a cancellation).
     /// - Returns: `nil` when no lock file can be made beside the store (a read-only folder or file
     ///   system): then nothing can migrate the store, and the store lock says why.
-    /// - Throws: `RemodelError.Code.locked` when the holder's heartbeat stopped for `silenceMilliseconds`;
-    ///   `RemodelError.Code.io` when the lock file cannot be used; what `waiting` throws.
+    /// - Throws: ``/RemodelModel/RemodelError/Code/locked`` when the holder's heartbeat stopped for
+    ///   `silenceMilliseconds`; ``/RemodelModel/RemodelError/Code/io`` when the lock file cannot be used; what
+    ///   `waiting` throws.
     static func acquire(
         _ lockPath: String, storePath: String, silenceMilliseconds: Int, heartbeat: MigrationHeartbeat,
         waiting: (Holder?) throws(RemodelError) -> Void

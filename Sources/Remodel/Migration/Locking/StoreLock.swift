@@ -120,7 +120,7 @@ final class StoreLock {
         }
     }
 
-    /// Copies the locked store, byte for byte, into a new file at `destination` (see `FileCopy`). A WAL
+    /// Copies the locked store, byte for byte, into a new file at `destination` (see ``/RemodelModel/FileCopy``). A WAL
     /// store's log is copied beside it (`-wal`): its committed pages may not be in the file yet, and SQLite
     /// reads them from the copy's log. The write lock keeps any writer from adding to the log meanwhile; a
     /// checkpoint by another connection only writes pages the log still has.
@@ -136,8 +136,8 @@ final class StoreLock {
         if logDescriptor >= 0 { try FileCopy.copy(from: logDescriptor, to: destination + "-wal") }
     }
 
-    /// Where the pages of `tables` and of their indexes are in the store's file (`BTreePages`); none for a
-    /// WAL store, whose newest pages may be in its log.
+    /// Where the pages of `tables` and of their indexes are in the store's file (``/RemodelModel/BTreePages``); none
+    /// for a WAL store, whose newest pages may be in its log.
     private func byteRanges(of tables: [String], on connection: SQLiteConnection) throws(RemodelError) -> [Range<Int>] {
         var info = stat()
         guard !tables.isEmpty, !isWAL, fstat(descriptor, &info) == 0,
@@ -275,7 +275,7 @@ final class StoreLock {
     /// Takes SQLite's exclusive lock on a WAL store (`locking_mode = EXCLUSIVE`, then a transaction),
     /// which SQLite grants only when no other connection has the store open; waits for that up to the
     /// lock's timeout. Holding it changes nothing in the file. The caller is not in a transaction.
-    /// - Throws: `RemodelError.Code.locked` when another connection keeps the store open.
+    /// - Throws: ``/RemodelModel/RemodelError/Code/locked`` when another connection keeps the store open.
     private func waitForSoleAccess(_ connection: SQLiteConnection) throws(RemodelError) {
         do {
             try connection.execute("PRAGMA locking_mode = EXCLUSIVE")

@@ -8,12 +8,12 @@
 /// let (store, outcome) = try await Store.launch(at: path, bundle: bundle, options: options)
 /// ```
 public enum DowngradePolicy: String, Sendable, Hashable, CaseIterable {
-    /// Refuse the store untouched (`RemodelError.Code.newerStore`): the default.
+    /// Refuse the store untouched (``/RemodelModel/RemodelError/Code/newerStore``): the default.
     case refuse
     /// Migrate the store down to the bundle's current version (or ``MigrationOptions/targetVersion``), with
     /// the mapping inferred from the model the store carries (``CarriedModel``), only when no stored value
     /// would be lost: what the older version lacks is empty in this store, and the older version's rules
-    /// hold (phase 3 checks them). Otherwise refuse untouched (`RemodelError.Code.downgradeLosesData`),
+    /// hold (phase 3 checks them). Otherwise refuse untouched (``RemodelModel/RemodelError/Code/downgradeLosesData``),
     /// naming each entity and property that would lose values, with counts.
     case lossless
     /// Migrate the store down all the same, dropping what the older version cannot hold, and keep the

@@ -55,25 +55,25 @@ public final class MigrationStepDatabase {
     }
 
     /// Runs one or more SQL statements that take no values.
-    /// - Throws: `RemodelError` with SQLite's message and the statement.
+    /// - Throws: ``/RemodelModel/RemodelError`` with SQLite's message and the statement.
     public func execute(_ sql: String) throws(RemodelError) {
         try connection.execute(sql)
     }
 
     /// Runs one statement with bound values (`?`), to completion.
-    /// - Throws: `RemodelError` with SQLite's message and the statement.
+    /// - Throws: ``/RemodelModel/RemodelError`` with SQLite's message and the statement.
     public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) {
         try connection.run(sql, values)
     }
 
     /// The rows of a query with bound values (`?`), each as its column values.
-    /// - Throws: `RemodelError` with SQLite's message and the statement.
+    /// - Throws: ``/RemodelModel/RemodelError`` with SQLite's message and the statement.
     public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> [[SQLiteValue]] {
         try connection.rows(sql, values)
     }
 
     /// The first column of a query's first row, or nil when it has no row.
-    /// - Throws: `RemodelError` with SQLite's message and the statement.
+    /// - Throws: ``/RemodelModel/RemodelError`` with SQLite's message and the statement.
     public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(RemodelError) -> SQLiteValue? {
         try connection.scalar(sql, values)
     }

@@ -23,7 +23,7 @@ final class EarlyFlush: Sendable {
     }
 
     /// Waits for the flush.
-    /// - Throws: `RemodelError` when it failed: a later flush of the same file may no longer report
+    /// - Throws: ``/RemodelModel/RemodelError`` when it failed: a later flush of the same file may no longer report
     ///   a page that could not be written.
     func finish() throws(RemodelError) {
         try flush.wait().get()

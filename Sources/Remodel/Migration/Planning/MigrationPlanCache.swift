@@ -25,7 +25,7 @@ package final class MigrationPlanCache: @unchecked Sendable {
     /// How many times the mapping folder was read (tests).
     private(set) var catalogReads = 0
 
-    /// The configuration of the bundle it plans along (`ModelBundle.configurationName`).
+    /// The configuration of the bundle it plans along (``/RemodelModel/ModelBundle/configurationName``).
     var configurationName: String? { bundle.configurationName }
 
     package init(bundle: ModelBundle, options: MigrationOptions) {

@@ -13,9 +13,9 @@ public enum MigrationPlanner {
     /// ```swift
     /// let plan = try MigrationPlanner.plan(bundle: bundle, from: "Library", mappingsDirectory: "Mappings")
     /// ```
-    /// - Throws: `RemodelError` with code `RemodelError.Code.migrationNotPlannable` listing
-    ///   every entity and property that cannot be migrated and what to write,
-    ///   or `RemodelError.Code.invalidMapping` when a mapping file is wrong.
+    /// - Throws: ``/RemodelModel/RemodelError`` with code ``/RemodelModel/RemodelError/Code/migrationNotPlannable``
+    ///   listing every entity and property that cannot be migrated and what to write,
+    ///   or ``/RemodelModel/RemodelError/Code/invalidMapping`` when a mapping file is wrong.
     public static func plan(
         bundle: ModelBundle, from source: String, to target: String? = nil, mappingsDirectory: String? = nil
     ) throws(RemodelError) -> MigrationPlan {
@@ -67,8 +67,8 @@ public enum MigrationPlanner {
         return MigrationPlan(modelName: bundle.name, sourceVersion: source, targetVersion: targetName, steps: steps)
     }
 
-    /// Throws `RemodelError.Code.migrationNotPlannable` listing every problem left in the plan's mappings.
-    /// When the first step was `screened` against a store, a later step's problems that depend on the data
+    /// Throws ``/RemodelModel/RemodelError/Code/migrationNotPlannable`` listing every problem left in the plan's
+    /// mappings. When the first step was `screened` against a store, a later step's problems that depend on the data
     /// (a nil, an object to fill) are left to be screened when the step runs, on the data as it will see it
     /// then (earlier steps may fill those nils); only the others stop here.
     static func refuseProblems(of plan: MigrationPlan, bundle: ModelBundle, screened: Bool = false) throws(RemodelError)

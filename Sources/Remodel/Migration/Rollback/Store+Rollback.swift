@@ -31,9 +31,10 @@ extension Store {
     ///   - path: The store file.
     ///   - lockTimeoutMilliseconds: How long to wait for another process's lock on the store.
     /// - Returns: What was put back.
-    /// - Throws: `RemodelError` with `RemodelError.Code.rollbackRefused` when there is no backup, it has
-    ///   no record, or the store was written since (the message says which); `RemodelError.Code.locked`
-    ///   when another process holds the store; `RemodelError.Code.io`. The store is then unchanged.
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``RemodelModel/RemodelError/Code/rollbackRefused`` when there is
+    ///   no backup, it has no record, or the store was written since (the message says which);
+    ///   ``/RemodelModel/RemodelError/Code/locked`` when another process holds the store;
+    ///   ``/RemodelModel/RemodelError/Code/io``. The store is then unchanged.
     public static func rollback(at path: String, lockTimeoutMilliseconds: Int = 5_000) throws(RemodelError)
         -> RollbackReport
     {

@@ -22,11 +22,11 @@ extension JSONImporter {
     }
 
     /// Refuses the file when a value it gives for a derived attribute differs from what the store computed (call
-    /// after `DerivedMaintenance.install(_:on:)`): an export gives the store's values, so it imports back; any
-    /// other value would be a value the store does not hold. Numbers are compared to a billionth of their size
-    /// (an average summed in another order differs in its last bits).
-    /// - Throws: `RemodelError` with `RemodelError.Code.invalidValue` naming the entity, the `_pk` and the
-    ///   attribute of the first object whose value differs.
+    /// after ``/RemodelModel/DerivedMaintenance/install(_:on:)``): an export gives the store's values, so it imports
+    /// back; any other value would be a value the store does not hold. Numbers are compared to a billionth of their
+    /// size (an average summed in another order differs in its last bits).
+    /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/invalidValue`` naming the
+    ///   entity, the `_pk` and the attribute of the first object whose value differs.
     func checkDerivedValues() throws(RemodelError) {
         let given = "temp.\(quoteIdentifier(Self.derivedTable))"
         let pairs = try connection.rows("SELECT DISTINCT entity, attribute FROM \(given) ORDER BY entity, attribute")

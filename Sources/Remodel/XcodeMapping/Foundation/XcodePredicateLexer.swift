@@ -49,7 +49,7 @@ struct XcodePredicateLexer {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    /// A key path's names are a model's (`SQLName.isIdentifier(_:)`): a combining mark goes on a name.
+    /// A key path's names are a model's (``/RemodelModel/SQLName/isIdentifier(_:)``): a combining mark goes on a name.
     private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canStart(scalar) }
 
     private static func isNamePart(_ scalar: Unicode.Scalar) -> Bool { SQLName.canContinue(scalar) }

@@ -39,8 +39,8 @@ struct AppSchema: Sendable {
     }
 
     /// Reads the schema of `schema` on `connection`, a store laid out as `layout`.
-    /// - Throws: `RemodelError` when a model table lacks a column of the layout (a store edited by hand,
-    ///   or written with another layout): a migration would otherwise read what is not there.
+    /// - Throws: ``/RemodelModel/RemodelError`` when a model table lacks a column of the layout (a store edited by
+    ///   hand, or written with another layout): a migration would otherwise read what is not there.
     static func read(from connection: SQLiteConnection, schema: String, layout: StoreLayout) throws(RemodelError)
         -> AppSchema
     {

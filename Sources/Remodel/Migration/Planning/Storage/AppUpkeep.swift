@@ -40,8 +40,8 @@ struct AppUpkeep: Equatable {
 
     /// Works out a step's upkeep from the app's objects as the step leaves them (`app`, renames followed), created
     /// on `scratch` over the step's destination schema (``SchemaRehearsal``).
-    /// - Throws: `RemodelError.Code.migrationNotPlannable` naming a contentless index that a trigger keeps from a
-    ///   table the step rewrites.
+    /// - Throws: ``/RemodelModel/RemodelError/Code/migrationNotPlannable`` naming a contentless index that a trigger
+    ///   keeps from a table the step rewrites.
     init(
         app: AppSchema, destination: StoreLayout, changes: StorageChanges, stepName: String, scratch: SQLiteConnection
     ) throws(RemodelError) {

@@ -93,8 +93,8 @@ struct SchemaRehearsal {
 
     /// Builds the step's schema in memory and replays every app object on it (nothing to do when the app
     /// added nothing to the store), and works out the step's ``upkeep``.
-    /// - Throws: `RemodelError` (`RemodelError.Code.migrationNotPlannable`) naming the first app object
-    ///   that does not fit the new schema and what to do.
+    /// - Throws: ``/RemodelModel/RemodelError`` (``/RemodelModel/RemodelError/Code/migrationNotPlannable``) naming the
+    ///   first app object that does not fit the new schema and what to do.
     mutating func run() throws(RemodelError) {
         do {
             upkeep = try rehearse()
