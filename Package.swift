@@ -190,12 +190,19 @@ let package = Package(
             dependencies: ["Remodel", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/GeneratedRecords/Archives"
         ),
+        // Two configurations of one model, each generated into a folder of its own (`--configuration`), in one
+        // module: their entities do not overlap, and their schema enums are named after the configuration.
+        .target(
+            name: "ShopRecords",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/GeneratedRecords/Shop"
+        ),
         .testTarget(
             name: "RecordsTests",
             dependencies: [
                 "RemodelModel", "Remodel", "RemodelGRDB", "RemodelGeneration", "RemodelTesting",
                 "LibraryRecords", "DiligenceRecords", "EverythingRecords", "NamesRecords", "RulesRecords",
-                "ArchivesRecords",
+                "ArchivesRecords", "ShopRecords",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -41,8 +41,11 @@ public struct RecordGenerator: Sendable {
     /// ```swift
     /// let generator = try RecordGenerator(bundle: bundle, version: "Library 2", access: .internal)
     /// ```
+    /// A bundle restricted to a configuration (``ModelBundle/restricted(toConfiguration:)``) gives the records of
+    /// that configuration's entities, laid out as its stores are, with a schema enum named after the model and the
+    /// configuration (`LibraryCloudSchema`) whose check refuses a store of anything else.
     /// - Parameters:
-    ///   - bundle: The model.
+    ///   - bundle: The model, or the model restricted to one configuration.
     ///   - version: The version to generate for (default: the current one).
     ///   - access: Whether the generated declarations are `public` or `internal`.
     /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/invalidModel`` when the version
@@ -56,8 +59,8 @@ public struct RecordGenerator: Sendable {
         self.access = access
     }
 
-    /// The name of the generated schema enum: the bundle's name with every character that is not a letter, digit
-    /// or underscore removed, then `Schema`.
+    /// The name of the generated schema enum: the bundle's name, then the configuration's for a bundle restricted
+    /// to one, with every character that is not a letter, digit or underscore removed, then `Schema`.
     public var schemaTypeName: String { shape.schemaTypeName }
 
     private var shape: RecordShape { RecordShape(layout: StoreLayout(version: version), modelName: bundleName) }

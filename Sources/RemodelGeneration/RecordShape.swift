@@ -109,7 +109,8 @@ struct RecordShape {
         self.layout = layout
         self.modelName = modelName
         var types = SwiftNames.Allocator(reserved: SwiftNames.reservedTypeNames)
-        schemaTypeName = types.claimExactly(SwiftNames.schemaTypeName(modelName))
+        schemaTypeName = types.claimExactly(
+            SwiftNames.schemaTypeName(modelName + (layout.version.configurationName ?? "")))
         let version = layout.version
         // Entity types first, in file order, so a model's own names win over the generated `Any…` enums.
         var typeNameByEntity: [String: String] = [:]

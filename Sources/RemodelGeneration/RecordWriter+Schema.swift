@@ -13,9 +13,10 @@ extension RecordWriter {
     func schemaBody() -> String {
         var out = SwiftWriter()
         let version = shape.layout.version
+        let subject = configurationName.map { "configuration \(Self.literal($0)) of " } ?? ""
         out.doc(
             """
-            The records of version \(Self.literal(versionName)) of the model \(Self.literal(bundleName)).
+            The records of \(subject)version \(Self.literal(versionName)) of the model \(Self.literal(bundleName)).
 
             Call `check(_:)` on a store before reading it through the records (`RemodelGRDB` does, after launching
             the store): it refuses a store at another version, or one whose schema drifted.
@@ -25,6 +26,10 @@ extension RecordWriter {
             out.line("\(open)static let modelName = \(Self.literal(bundleName))")
             out.doc("The version the records were generated for.")
             out.line("\(open)static let versionName = \(Self.literal(versionName))")
+            out.doc(
+                "The configuration whose entities the records are of (`nil`: every entity), as the store records it.")
+            out.line(
+                "\(open)static let configurationName: String? = \(configurationName.map(Self.literal) ?? "nil")")
             out.doc("The store layout's format version the records read.")
             out.line("\(open)static let formatVersion = 1")
             out.doc(
@@ -72,9 +77,9 @@ extension RecordWriter {
         let metadata = Self.literal(StoreColumn.metadataTable)
         out.doc(
             """
-            Refuses a store the records cannot read: not a Remodel store, another model's, at another version (both \
-            versions named), a version edited since, or a schema that drifted (tables and columns named). Reads only \
-            the store's metadata and schema, no object.
+            Refuses a store the records cannot read: not a Remodel store, another model's, one holding another \
+            configuration's entities, at another version (both versions named), a version edited since, or a schema \
+            that drifted (tables and columns named). Reads only the store's metadata and schema, no object.
 
             For example:
             ```swift
@@ -138,6 +143,15 @@ extension RecordWriter {
             out.block("if storeModel != modelName") { out in
                 out.line(
                     "throw RecordError(kind: .otherModel, message: \"the store is of the model \\\"\\(storeModel)\\\", but these records are of the model \\\"\\(modelName)\\\" (version \\\"\\(versionName)\\\"): open the store with its own model's records\")"
+                )
+            }
+            out.line("let storeConfiguration = metadata[\"configuration\"]")
+            out.block("if storeConfiguration != configurationName") { out in
+                out.line(
+                    "let holds = { (name: String?) in name.map { \"the entities of configuration \\\"\\($0)\\\"\" } ?? \"every entity\" }"
+                )
+                out.line(
+                    "throw RecordError(kind: .otherConfiguration, message: \"the store holds \\(holds(storeConfiguration)) of the model \\\"\\(modelName)\\\", but these records are of \\(holds(configurationName)): open the store with the records of what it holds (remodel generate\\(storeConfiguration.map { \" --configuration \\($0)\" } ?? \" without --configuration\"))\")"
                 )
             }
             out.block("if storeVersion != versionName") { out in

@@ -38,6 +38,9 @@ extension RecordWriter {
                     case newerFormat
                     /// The store is another model's.
                     case otherModel
+                    /// The store holds another configuration's entities (or every entity, for the records of one
+                    /// configuration, or one configuration's, for the records of every entity).
+                    case otherConfiguration
                     /// The store is at another version than the records were generated for.
                     case otherVersion
                     /// The store's version was edited after the store was made.

@@ -17,6 +17,8 @@ struct RecordWriter {
     var open: String { access == .public ? "public " : "" }
     var schema: String { shape.schemaTypeName }
     var versionName: String { shape.layout.version.name }
+    /// The configuration the records are of, `nil` for every entity of the version.
+    var configurationName: String? { shape.layout.version.configurationName }
 
     /// Whether public declarations of these entities name a Foundation type (so the import must be public too).
     func usesFoundation(_ entities: [RecordShape.EntityShape]) -> Bool {
@@ -29,7 +31,8 @@ struct RecordWriter {
     func header(_ subject: String, publicFoundation: Bool) -> String {
         """
         \(RecordGenerator.marker) from the model \(SwiftNames.stringLiteral(bundleName)), \
-        version \(SwiftNames.stringLiteral(versionName)) (Remodel \(version)).
+        version \(SwiftNames.stringLiteral(versionName))\(configurationName.map { ", configuration " + Self.literal($0) } ?? "") \
+        (Remodel \(version)).
         // \(subject). Do not edit: run `remodel generate` again when the model changes.
         // swift-format-ignore-file
 

@@ -95,8 +95,9 @@ enum SwiftNames {
         return result
     }
 
-    /// `<Model>Schema`: the bundle's name with every character that is not a letter, digit or underscore removed,
-    /// then `Schema` (a leading digit gets a `_` before it, as Swift requires).
+    /// `<Model>Schema`: the bundle's name (and, for the records of one configuration, the configuration's name
+    /// after it: `LibraryCloud`) with every character that is not a letter, digit or underscore removed, then
+    /// `Schema` (a leading digit gets a `_` before it, as Swift requires).
     static func schemaTypeName(_ modelName: String) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in modelName.unicodeScalars

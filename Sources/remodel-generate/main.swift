@@ -6,9 +6,10 @@ import RemodelModel
 // command-line tool's other commands and its argument parser, so a build that uses the plugin builds only
 // Remodel and this file.
 //
-//   remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--access public|internal]
+//   remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--configuration C] [--access public|internal]
 //
-// With --file, everything goes into that one file (the build-tool plugin declares it as its output).
+// With --file, everything goes into that one file (the build-tool plugin declares it as its output). With
+// --configuration, the records of that configuration's entities only (`remodel generate --configuration`).
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
@@ -31,7 +32,7 @@ while !arguments.isEmpty {
 }
 guard let model, let output = options["output"] else {
     fail(
-        "usage: remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--access public|internal]",
+        "usage: remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--configuration C] [--access public|internal]",
         status: 64)
 }
 guard let access = RecordGenerator.Access(rawValue: options["access"] ?? "internal") else {
@@ -47,7 +48,9 @@ do {
     for diagnostic in errors.sorted() { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
     if !errors.isEmpty { fail("\(model) has errors; fix the model, then build again", status: 1) }
     guard let bundle = read.bundle else { fail("\(model) could not be read", status: 2) }
-    let generator = try RecordGenerator(bundle: bundle, version: options["version"], access: access)
+    let generator = try RecordGenerator(
+        bundle: try bundle.restricted(toConfiguration: options["configuration"]), version: options["version"],
+        access: access)
     if let file = options["file"] {
         try generator.writeCombined(to: output + "/" + file)
     } else {

@@ -11,11 +11,16 @@ struct ConfigurationOption: ParsableArguments {
             valueName: "name"))
     var name: String?
 
-    /// The bundle restricted to the configuration, when one is given; prints why and fails when it cannot be.
-    func restricting(_ bundle: ModelBundle) throws -> ModelBundle {
+    /// The bundle restricted to the configuration, when one is given; prints why and fails when it cannot be
+    /// (at its current version, and at `version` too when one is given).
+    func restricting(_ bundle: ModelBundle, version: String? = nil) throws -> ModelBundle {
         guard let name else { return bundle }
         return try runReportingFailure(status: ExitStatus.couldNotStart) { () throws(RemodelError) in
-            try bundle.restricted(toConfiguration: name)
+            let restricted = try bundle.restricted(toConfiguration: name)
+            if let version {
+                _ = try bundle.requireVersion(named: version, code: .invalidModel).restricted(toConfiguration: name)
+            }
+            return restricted
         }
     }
 }

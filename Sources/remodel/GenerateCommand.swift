@@ -21,6 +21,11 @@ struct GenerateCommand: ParsableCommand {
                     "remodel generate Models/Library.xcdatamodeld --version \"Library 2\"",
                     "--access public -o Records",
                     does: "Write public records for Library 2, for a library target."),
+                .init(
+                    "remodel generate Models/Library.xcdatamodeld --configuration Cloud -o Sources/App/Cloud",
+                    does:
+                        "Write records for the entities of configuration Cloud only, as a store of it holds them (LibraryCloudSchema)."
+                ),
             ],
             exitStatus: ExitStatusTable.generate))
 
@@ -42,11 +47,14 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "The access level of the generated declarations.")
     var access: AccessLevel = .internal
 
+    @OptionGroup var configurationOption: ConfigurationOption
+
     @OptionGroup var quiet: QuietOption
 
     func run() throws {
-        let bundle = try loadBundle(model)
-        try Inputs.requireVersion(version, in: bundle)
+        let whole = try loadBundle(model)
+        try Inputs.requireVersion(version, in: whole)
+        let bundle = try configurationOption.restricting(whole, version: version)
         // A model that `validate` rejects is never used: the generator refuses it, printing its errors.
         let generator = try runReportingFailure(status: ExitStatus.refused) { () throws(RemodelError) in
             try RecordGenerator(bundle: bundle, version: version, access: access == .public ? .public : .internal)
@@ -56,7 +64,8 @@ struct GenerateCommand: ParsableCommand {
         }
         if !quiet.quiet {
             let name = version ?? bundle.currentVersionName
-            print("Wrote \(files.count) files for version \"\(name)\" of \"\(bundle.name)\" to \(output).")
+            let shape = bundle.configurationName.map { " (configuration \"\($0)\")" } ?? ""
+            print("Wrote \(files.count) files for version \"\(name)\"\(shape) of \"\(bundle.name)\" to \(output).")
         }
     }
 }

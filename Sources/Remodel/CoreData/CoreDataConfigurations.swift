@@ -19,7 +19,10 @@ enum CoreDataConfigurations {
         }
         if let configuration {
             // Asked for by name: a configuration that cannot be a store is refused with its reason.
-            guard version.configurations.contains(where: { $0.name == configuration }) else { return ([], []) }
+            guard
+                version.configurations.contains(where: { $0.name == configuration })
+                    || version.isWholeVersion(atConfiguration: configuration)
+            else { return ([], []) }
             return ([try version.restricted(toConfiguration: configuration)], [])
         }
         var shapes = [version]

@@ -12,7 +12,9 @@ extension ModelBundle {
     /// ```
     /// A migration maps the configuration's entities in each version: an entity the configuration gains is
     /// created empty, one it loses is dropped (a data loss, named as every other). Every version a store of the
-    /// configuration passes through must have the configuration.
+    /// configuration passes through must have the configuration. Xcode's `Default` configuration
+    /// (``Configuration/defaultName``) holds every entity: when the current version declares no configuration of
+    /// that name, the bundle restricted to `Default` is the bundle itself (its stores record no configuration).
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the current version has no such
     ///   configuration (naming those it has), when it cannot be a store of its own (see
     ///   ``ModelVersion/restricted(toConfiguration:)``), or when the bundle already holds another configuration.
@@ -24,7 +26,9 @@ extension ModelBundle {
                 "model \"\(self.name)\" is already restricted to configuration \"\(configurationName ?? "")\"; it cannot hold configuration \"\(name)\"",
                 path: path)
         }
-        _ = try loadVersion(named: currentVersionName).restricted(toConfiguration: name)
+        if try loadVersion(named: currentVersionName).restricted(toConfiguration: name).configurationName == nil {
+            return self
+        }
         let whole = self
         var bundle = ModelBundle(
             name: self.name, path: path, versionNames: versionNames, currentVersionName: declaredCurrentVersionName,

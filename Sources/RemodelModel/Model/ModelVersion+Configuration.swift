@@ -9,6 +9,9 @@ extension ModelVersion {
     /// let cloud = try bundle.currentVersion.restricted(toConfiguration: "Cloud")
     /// print(cloud.entities.map(\.name))
     /// ```
+    /// Xcode's `Default` configuration (``Configuration/defaultName``) holds every entity: when the version declares
+    /// no configuration of that name, restricting it to `Default` gives the version itself, whose stores record
+    /// no configuration. One the model declares is used as any other.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/invalidModel`` when the version has no such
     ///   configuration (naming those it has), or when the configuration cannot be a store of its own: it names
     ///   an entity the version lacks, a sub-entity without its parent (Core Data keeps a sub-entity's objects in
@@ -21,7 +24,7 @@ extension ModelVersion {
                 "version \"\(self.name)\" already holds only configuration \"\(configurationName ?? "")\"; it cannot hold configuration \"\(name)\"",
                 path: path)
         }
-        if configurationName == name { return self }
+        if configurationName == name || isWholeVersion(atConfiguration: name) { return self }
         guard let configuration = configurations.first(where: { $0.name == name }) else {
             throw RemodelError(.invalidModel, unknownConfiguration(name), path: path)
         }
@@ -42,6 +45,12 @@ extension ModelVersion {
     package func restricted(toConfiguration name: String?) throws(RemodelError) -> ModelVersion {
         guard let name else { return self }
         return try restricted(toConfiguration: name)
+    }
+
+    /// Whether a store of configuration `name` is a store of every entity of this whole version: Xcode's `Default`
+    /// when the version declares no configuration of that name.
+    package func isWholeVersion(atConfiguration name: String) -> Bool {
+        configurationName == nil && name == Configuration.defaultName && !configurations.contains { $0.name == name }
     }
 
     /// What to say of a configuration name the version does not have: the names it has.

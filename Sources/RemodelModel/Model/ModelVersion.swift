@@ -19,6 +19,12 @@ public struct Configuration: Sendable, Hashable {
     public var source: ElementSource
     /// Where each `<memberEntity>` is written, in the order of ``memberEntities`` (empty for one made in code).
     public var memberSources: [ElementSource] = []
+
+    /// `Default`: the configuration Xcode gives every model, holding every entity, which the model file never
+    /// declares (a Core Data app that adds a store with it, or with no configuration, gets a store of every
+    /// entity). ``ModelVersion/restricted(toConfiguration:)`` with this name is the whole version, unless the
+    /// model declares a configuration of that name itself.
+    public static let defaultName = "Default"
 }
 
 /// One version of a data model: the entities of one `.xcdatamodel/contents` file.

@@ -15,6 +15,8 @@ public enum ArchivesSchema {
     public static let modelName = "Archives"
     /// The version the records were generated for.
     public static let versionName = "Archives"
+    /// The configuration whose entities the records are of (`nil`: every entity), as the store records it.
+    public static let configurationName: String? = nil
     /// The store layout's format version the records read.
     public static let formatVersion = 1
     /// Each entity's version hash, as the store records it (`entityHash.<Entity>` in `_RemodelMetadata`).
@@ -29,7 +31,7 @@ public enum ArchivesSchema {
         ("Note", ["_pk", "_entity", "title", "rÉsumÉ", "tags", "counts", "link", "readers", "history", "anything", "nothing"]),
     ]
 
-    /// Refuses a store the records cannot read: not a Remodel store, another model's, at another version (both versions named), a version edited since, or a schema that drifted (tables and columns named). Reads only the store's metadata and schema, no object.
+    /// Refuses a store the records cannot read: not a Remodel store, another model's, one holding another configuration's entities, at another version (both versions named), a version edited since, or a schema that drifted (tables and columns named). Reads only the store's metadata and schema, no object.
     /// 
     /// For example:
     /// ```swift
@@ -72,6 +74,11 @@ public enum ArchivesSchema {
         let storeVersion = metadata["versionName"] ?? ""
         if storeModel != modelName {
             throw RecordError(kind: .otherModel, message: "the store is of the model \"\(storeModel)\", but these records are of the model \"\(modelName)\" (version \"\(versionName)\"): open the store with its own model's records")
+        }
+        let storeConfiguration = metadata["configuration"]
+        if storeConfiguration != configurationName {
+            let holds = { (name: String?) in name.map { "the entities of configuration \"\($0)\"" } ?? "every entity" }
+            throw RecordError(kind: .otherConfiguration, message: "the store holds \(holds(storeConfiguration)) of the model \"\(modelName)\", but these records are of \(holds(configurationName)): open the store with the records of what it holds (remodel generate\(storeConfiguration.map { " --configuration \($0)" } ?? " without --configuration"))")
         }
         if storeVersion != versionName {
             throw RecordError(kind: .otherVersion, message: "the store is at version \"\(storeVersion)\" of the model \"\(modelName)\", but these records were generated for version \"\(versionName)\": launch the store with Store.launch (or run remodel migrate) to bring it to the current version first, or generate the records for the version the app ships")
@@ -134,6 +141,9 @@ extension ArchivesSchema {
             case newerFormat
             /// The store is another model's.
             case otherModel
+            /// The store holds another configuration's entities (or every entity, for the records of one
+            /// configuration, or one configuration's, for the records of every entity).
+            case otherConfiguration
             /// The store is at another version than the records were generated for.
             case otherVersion
             /// The store's version was edited after the store was made.

@@ -80,7 +80,7 @@ struct CoreDataConfigurationTests {
     }
 
     /// A Core Data store whose metadata hashes `entities` only, with Core Data's own tables, then `statements`.
-    private static func coreDataStore(at path: String, entities: [String], statements: [String]) throws -> String {
+    static func coreDataStore(at path: String, entities: [String], statements: [String]) throws -> String {
         let connection = try SQLiteConnection(path: path, mode: .create)
         let plist = BinaryPropertyListWriter.encode(
             .dictionary([
