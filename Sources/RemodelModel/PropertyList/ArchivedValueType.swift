@@ -29,7 +29,7 @@ package indirect enum ArchivedValueType: Sendable, Hashable {
 
     /// The type `customClassName` names, or nil.
     package static func parse(_ customClassName: String) -> ArchivedValueType? {
-        var parser = Parser(text: Array(customClassName.unicodeScalars.filter { $0 != " " }))
+        var parser = NameReader(text: Array(customClassName.unicodeScalars.filter { $0 != " " }))
         guard let type = parser.type(depth: 0), parser.position == parser.text.count else { return nil }
         return type
     }
@@ -44,7 +44,7 @@ package indirect enum ArchivedValueType: Sendable, Hashable {
         }
     }
 
-    private struct Parser {
+    private struct NameReader {
         let text: [Unicode.Scalar]
         var position = 0
 
