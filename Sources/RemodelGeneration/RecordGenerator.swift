@@ -41,7 +41,7 @@ public struct RecordGenerator: Sendable {
     /// ```swift
     /// let generator = try RecordGenerator(bundle: bundle, version: "Library 2", access: .internal)
     /// ```
-    /// A bundle restricted to a configuration (``ModelBundle/restricted(toConfiguration:)``) gives the records of
+    /// A bundle restricted to a configuration (``/RemodelModel/ModelBundle/restricted(toConfiguration:)``) gives the records of
     /// that configuration's entities, laid out as its stores are, with a schema enum named after the model and the
     /// configuration (`LibraryCloudSchema`) whose check refuses a store of anything else.
     /// - Parameters:
