@@ -45,7 +45,8 @@ enum ExitStatus {
 struct ExitStatuses {
     /// What the subcommand reads that may be missing or unreadable (status 2).
     enum Input: CaseIterable {
-        case model, store, version, mappings, jsonFile, coreDataStore, mappingModel, fixtures, storeList, path
+        case model, store, version, configuration, mappings, jsonFile, coreDataStore, mappingModel, fixtures, storeList,
+            path
 
         /// The input in the `2` line.
         var noun: String {
@@ -53,6 +54,7 @@ struct ExitStatuses {
             case .model: "a model"
             case .store: "a store"
             case .version: "a version"
+            case .configuration: "a configuration"
             case .mappings: "a --mappings folder"
             case .jsonFile: "a JSON file"
             case .coreDataStore: "a Core Data store"
@@ -86,7 +88,7 @@ struct ExitStatuses {
 
     /// `could not start: a model or a store that cannot be read or is not there, a version the model lacks`.
     private var couldNotStart: String? {
-        let files = inputs.filter { $0 != .version }.map(\.noun)
+        let files = inputs.filter { $0 != .version && $0 != .configuration }.map(\.noun)
         var parts: [String] = []
         if !files.isEmpty {
             let listed =
@@ -95,6 +97,7 @@ struct ExitStatuses {
             parts.append(listed + " that cannot be read or is not there")
         }
         if inputs.contains(.version) { parts.append("a version the model lacks") }
+        if inputs.contains(.configuration) { parts.append("a configuration the model lacks") }
         if let otherwise { parts.append(otherwise) }
         return parts.isEmpty ? nil : "could not start: " + parts.joined(separator: "; ")
     }

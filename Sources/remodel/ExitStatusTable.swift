@@ -24,7 +24,7 @@ enum ExitStatusTable {
         done: "the store was created",
         refused:
             "refused, nothing written: a file is already there, a model with errors, a seed value or link the model rejects",
-        inputs: [.model, .version, .jsonFile])
+        inputs: [.model, .version, .configuration, .jsonFile])
 
     static let importJSON = ExitStatuses(
         done: "every object was imported",
@@ -67,13 +67,13 @@ enum ExitStatusTable {
     static let seed = ExitStatuses(
         done: "the data was written (warnings name the rules it could not satisfy)",
         refused: "nothing written: a model with errors",
-        inputs: [.model, .version], otherwise: "an output that cannot be written")
+        inputs: [.model, .version, .configuration], otherwise: "an output that cannot be written")
 
     static let importCoreData = ExitStatuses(
         done: "the store was imported",
         refused:
             "refused, nothing written: not a Core Data store, no version fits (or two do: give --version), a file at --into, a model with errors, missing external data, links to objects the store does not have",
-        inputs: [.coreDataStore, .model, .version])
+        inputs: [.coreDataStore, .model, .version, .configuration])
 
     static let extractModel = ExitStatuses(
         done: "the bundle was written",
@@ -87,7 +87,7 @@ enum ExitStatusTable {
     static let generate = ExitStatuses(
         done: "the files were written",
         refused: "nothing written: the model has errors (printed as `remodel validate` prints them)",
-        inputs: [.model, .version], otherwise: "a folder that cannot be written")
+        inputs: [.model, .version, .configuration], otherwise: "a folder that cannot be written")
 
     static let addVersion = ExitStatuses(
         done: "the version was added and made current",

@@ -70,7 +70,10 @@ struct ImportCoreDataCommand: ParsableCommand {
 
     func run() throws {
         let bundles = try model.map(loadBundle)
-        if bundles.count == 1 { try Inputs.requireVersion(version, in: bundles[0]) }
+        if bundles.count == 1 {
+            try Inputs.requireVersion(version, in: bundles[0])
+            try Inputs.requireConfiguration(configurationName, in: bundles[0], version: version)
+        }
         let models: CoreDataModels = bundles.count > 1 ? .merged(bundles) : bundles.first.map { .bundle($0) } ?? .store
         let printer = progress.printer(quiet: output.quiet)
         defer { printer.finish(clearing: true) }

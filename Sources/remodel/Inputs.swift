@@ -22,6 +22,21 @@ enum Inputs {
         throw ExitCode(ExitStatus.couldNotStart)
     }
 
+    /// Exits with status 2 unless the model has configuration `name` (Xcode's undeclared `Default` counts) in
+    /// version `version`, or in some version when none is given (a Core Data store's version is found later).
+    static func requireConfiguration(_ name: String?, in bundle: ModelBundle, version: String?) throws {
+        guard let name else { return }
+        let versions = (version.map { [$0] } ?? bundle.versionNames).compactMap { try? bundle.loadVersion(named: $0) }
+        guard
+            let last = versions.last,
+            !versions.contains(where: {
+                $0.configurations.contains { $0.name == name } || $0.isWholeVersion(atConfiguration: name)
+            })
+        else { return }
+        printFailure(RemodelError(.invalidModel, last.unknownConfiguration(name), path: bundle.path))
+        throw ExitCode(ExitStatus.couldNotStart)
+    }
+
     /// The folder of mapping files: the one given, which must be there (status 2 otherwise: a folder that is not
     /// there is never silently taken for no mapping files), else `Mappings` when it exists.
     static func mappingsFolder(_ given: String?) throws -> String? {

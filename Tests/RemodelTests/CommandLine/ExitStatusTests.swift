@@ -12,8 +12,8 @@ import Testing
 struct ExitStatusTests {
     /// What goes wrong in a case, and the status the rule gives it.
     enum Failure: String, CaseIterable, Sendable {
-        case model, store, version, mappings, jsonFile, coreDataStore, mappingModel, fixtures, storeList, path
-        case badOption, refused
+        case model, store, version, configuration, mappings, jsonFile, coreDataStore, mappingModel, fixtures, storeList
+        case path, badOption, refused
 
         var status: Int32 {
             switch self {
@@ -29,6 +29,7 @@ struct ExitStatusTests {
             case .model: "a model"
             case .store: "a store"
             case .version: "a version the model lacks"
+            case .configuration: "a configuration the model lacks"
             case .mappings: "a --mappings folder"
             case .jsonFile: "a JSON file"
             case .coreDataStore: "a Core Data store"
@@ -110,6 +111,9 @@ struct ExitStatusTests {
         Case(command: "create", failure: .version) {
             [$0.folder.file("new.sqlite"), "--model", $0.model, "--version", "Library 9"]
         },
+        Case(command: "create", failure: .configuration) {
+            [$0.folder.file("new.sqlite"), "--model", $0.model, "--configuration", "Nowhere"]
+        },
         Case(command: "create", failure: .jsonFile) {
             [$0.folder.file("new.sqlite"), "--model", $0.model, "--seed", $0.missing("seed.json")]
         },
@@ -142,6 +146,9 @@ struct ExitStatusTests {
         },
         Case(command: "seed", failure: .model) { [$0.missing("m"), "--version", "Library"] },
         Case(command: "seed", failure: .version) { [$0.model, "--version", "Library 9"] },
+        Case(command: "seed", failure: .configuration) {
+            [$0.model, "--version", "Library", "--configuration", "Nowhere"]
+        },
         Case(command: "seed", failure: .refused) { [$0.broken, "--version", "Broken"] },
         Case(command: "import-core-data", failure: .coreDataStore) {
             [$0.missing("cd.sqlite"), "--into", $0.folder.file("new.sqlite")]
@@ -151,6 +158,9 @@ struct ExitStatusTests {
         },
         Case(command: "import-core-data", failure: .version) {
             [$0.garbage, "--model", $0.model, "--version", "Library 9", "--into", $0.folder.file("new.sqlite")]
+        },
+        Case(command: "import-core-data", failure: .configuration) {
+            [$0.garbage, "--model", $0.model, "--configuration", "Nowhere", "--into", $0.folder.file("new.sqlite")]
         },
         Case(command: "import-core-data", failure: .refused) { [$0.garbage, "--into", $0.folder.file("new.sqlite")] },
         Case(command: "extract-model", failure: .coreDataStore) {
@@ -164,6 +174,9 @@ struct ExitStatusTests {
         Case(command: "generate", failure: .model) { [$0.missing("m"), "-o", $0.folder.file("out")] },
         Case(command: "generate", failure: .version) {
             [$0.model, "--version", "Library 9", "-o", $0.folder.file("out")]
+        },
+        Case(command: "generate", failure: .configuration) {
+            [$0.model, "--configuration", "Nowhere", "-o", $0.folder.file("out")]
         },
         Case(command: "generate", failure: .refused) { [$0.broken, "-o", $0.folder.file("out")] },
         Case(command: "add-version", failure: .model) { [$0.missing("m.xcdatamodeld")] },
@@ -227,7 +240,9 @@ struct ExitStatusTests {
             let files = part.components(separatedBy: " that cannot be read or is not there")
             guard files.count == 2 else {
                 // What else stops the command before it starts (an output that cannot be written) is no input.
-                if part == "a version the model lacks" { nouns.insert(part) }
+                if part == "a version the model lacks" || part == "a configuration the model lacks" {
+                    nouns.insert(part)
+                }
                 continue
             }
             for noun in files[0].components(separatedBy: ", ").flatMap({ $0.components(separatedBy: " or ") }) {
