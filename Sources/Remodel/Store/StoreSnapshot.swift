@@ -113,18 +113,11 @@ final class StoreSnapshot {
             } catch {
                 result = .failure(error)
             }
-            let readAgain: Bool
-            if case .failure(let error) = result {
-                readAgain = snapshot.lostItsLog(error)
-            } else {
-                do {
-                    try snapshot.checkUnchanged()
-                    readAgain = false
-                } catch {
-                    readAgain = true
-                }
-            }
-            guard readAgain else { return try result.get() }
+            // A read that failed is read again too when the file changed under it: what it tripped on (a page
+            // torn by another program's checkpoint) may not be in the store.
+            var lostItsLog = false
+            if case .failure(let error) = result { lostItsLog = snapshot.lostItsLog(error) }
+            guard lostItsLog || snapshot.changedSinceOpened else { return try result.get() }
             usleep(useconds_t(attempts * 1_000))
         }
     }
@@ -175,11 +168,17 @@ final class StoreSnapshot {
     /// was read may mix two states. Call it after reading.
     /// - Throws: ``/RemodelModel/RemodelError`` with ``/RemodelModel/RemodelError/Code/locked``: read again.
     func checkUnchanged() throws(RemodelError) {
-        guard let unlockedFrom, Self.fingerprint(readPath) != unlockedFrom else { return }
+        guard changedSinceOpened else { return }
         throw RemodelError(
             .locked,
             "another program wrote to the store while it was being read, so what was read may mix two states; read it again",
             path: path)
+    }
+
+    /// Whether the store was read without a lock (immutable) and its file has changed since.
+    private var changedSinceOpened: Bool {
+        guard let unlockedFrom else { return false }
+        return Self.fingerprint(readPath) != unlockedFrom
     }
 
     /// Device, inode, size, and modification and change times (ns) of a file; empty when it is gone.

@@ -98,6 +98,28 @@ import Testing
         #expect(try folder.contents() == ["library.sqlite"])
     }
 
+    /// A read without a lock that fails while a program checkpoints into the file (SQLite then may meet a torn
+    /// page: "database disk image is malformed") is read again, and the second read's answer is the store's.
+    @Test func aReadThatFailsWhileTheFileChangesIsReadAgain() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("library.sqlite")
+        try Reliability.makeStore(at: store, people: 10)
+        try StoreStates.makeWAL(store)
+        var attempts = 0
+        let logged = try StoreSnapshot.reading(store) { (snapshot) throws(RemodelError) -> SQLiteValue? in
+            attempts += 1
+            let connection = try snapshot.connection()
+            if attempts == 1 {
+                let writer = try SQLiteConnection(path: store, mode: .readWrite)
+                try writer.execute("UPDATE Person SET lastName = 'Logged' WHERE _pk = 1")
+                throw RemodelError.sqlite(11, message: "database disk image is malformed", path: store)
+            }
+            return try connection.scalar("SELECT count(*) FROM Person WHERE lastName = 'Logged'")
+        }
+        #expect(attempts == 2)
+        #expect(logged == .integer(1))
+    }
+
     /// A program writes and checkpoints a WAL store while it is read without a lock (no `-wal` at the look:
     /// immutably), at every read: each read may mix two states, so it is read again, and at last shared
     /// with SQLite's locks. The answer holds every write made before it.
