@@ -13,19 +13,28 @@
 /// ArchivedValueType.parse("NSArray")                             // nil
 /// ```
 package indirect enum ArchivedValueType: Sendable, Hashable {
-    /// A leaf, by its Swift name (`String`, `Int16`, `Date`, `URL`…).
-    case leaf(String)
+    case leaf(Leaf)
     case array(ArchivedValueType)
     case set(ArchivedValueType)
     /// A dictionary whose keys are strings.
     case dictionary(ArchivedValueType)
 
-    /// The leaf types, by the names a model may give them.
-    private static let leaves: [String: String] = [
-        "String": "String", "NSString": "String", "Bool": "Bool", "Int": "Int", "Int64": "Int64", "Int32": "Int32",
-        "Int16": "Int16", "Double": "Double", "Float": "Float", "Date": "Date", "NSDate": "Date", "Data": "Data",
-        "NSData": "Data", "URL": "URL", "NSURL": "URL", "UUID": "UUID", "NSUUID": "UUID",
-    ]
+    /// A type that holds no other, by its Swift name.
+    package enum Leaf: String, Sendable, Hashable, CaseIterable {
+        case string = "String", bool = "Bool", int = "Int", int64 = "Int64", int32 = "Int32", int16 = "Int16"
+        case double = "Double", float = "Float", date = "Date", data = "Data", url = "URL", uuid = "UUID"
+
+        /// Foundation's class names of the leaves that have one.
+        private static let classNames: [String: Leaf] = [
+            "NSString": .string, "NSDate": .date, "NSData": .data, "NSURL": .url, "NSUUID": .uuid,
+        ]
+
+        /// The leaf a model names, by its Swift name or Foundation's class name (`NSString`, `NSURL`…).
+        init?(named name: String) {
+            guard let leaf = Leaf(rawValue: name) ?? Self.classNames[name] else { return nil }
+            self = leaf
+        }
+    }
 
     /// The type `customClassName` names, or nil.
     package static func parse(_ customClassName: String) -> ArchivedValueType? {
@@ -37,7 +46,7 @@ package indirect enum ArchivedValueType: Sendable, Hashable {
     /// The type as Swift spells it, as the generated code writes it (`[String: [Int]]`, `Set<UUID>`).
     package var spelled: String {
         switch self {
-        case .leaf(let name): name
+        case .leaf(let leaf): leaf.rawValue
         case .array(let element): "[\(element.spelled)]"
         case .set(let element): "Set<\(element.spelled)>"
         case .dictionary(let value): "[String: \(value.spelled)]"
@@ -56,7 +65,7 @@ package indirect enum ArchivedValueType: Sendable, Hashable {
             if take("[") {
                 guard let first = type(depth: depth + 1) else { return nil }
                 if take(":") {
-                    guard first == .leaf("String"), let value = type(depth: depth + 1), take("]") else { return nil }
+                    guard first == .leaf(.string), let value = type(depth: depth + 1), take("]") else { return nil }
                     return .dictionary(value)
                 }
                 return take("]") ? .array(first) : nil
@@ -67,12 +76,12 @@ package indirect enum ArchivedValueType: Sendable, Hashable {
                 guard take("<"), let element = type(depth: depth + 1), take(">") else { return nil }
                 return name == "Array" ? .array(element) : .set(element)
             case "Dictionary":
-                guard take("<"), type(depth: depth + 1) == .leaf("String"), take(","),
+                guard take("<"), type(depth: depth + 1) == .leaf(.string), take(","),
                     let value = type(depth: depth + 1), take(">")
                 else { return nil }
                 return .dictionary(value)
             default:
-                return ArchivedValueType.leaves[name].map(ArchivedValueType.leaf)
+                return Leaf(named: name).map(ArchivedValueType.leaf)
             }
         }
 

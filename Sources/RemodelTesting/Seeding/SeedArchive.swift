@@ -16,8 +16,8 @@ enum SeedArchive {
         // Nested collections hold fewer elements, so a deep type stays small.
         let count = random.index(depth == 0 ? 4 : 3)
         switch type {
-        case .leaf(let name):
-            return leaf(name, &random)
+        case .leaf(let type):
+            return leaf(type, &random)
         case .array(let element):
             return .array((0..<count).map { _ in value(of: element, depth: depth + 1, &random) }, mutable: false)
         case .set(let element):
@@ -37,20 +37,19 @@ enum SeedArchive {
         }
     }
 
-    private static func leaf(_ name: String, _ random: inout SeedRandom) -> PropertyListArchive.Value {
-        switch name {
-        case "String": return .string("text \(random.index(10_000))")
-        case "Bool": return .bool(random.chance(1, in: 2))
-        case "Int16": return .integer(random.integer(in: -30_000...30_000))
-        case "Int32": return .integer(random.integer(in: -2_000_000_000...2_000_000_000))
-        case "Int", "Int64": return .integer(random.integer(in: -1_000_000_000_000...1_000_000_000_000))
+    private static func leaf(_ leaf: ArchivedValueType.Leaf, _ random: inout SeedRandom) -> PropertyListArchive.Value {
+        switch leaf {
+        case .string: .string("text \(random.index(10_000))")
+        case .bool: .bool(random.chance(1, in: 2))
+        case .int16: .integer(random.integer(in: -30_000...30_000))
+        case .int32: .integer(random.integer(in: -2_000_000_000...2_000_000_000))
+        case .int, .int64: .integer(random.integer(in: -1_000_000_000_000...1_000_000_000_000))
         // Halves and quarters: exact in a Float and a Double, so the value reads back as written.
-        case "Double", "Float": return .real(Double(random.integer(in: -400_000...400_000)) / 4)
-        case "Date": return .date(Double(random.integer(in: -900_000_000...900_000_000)))
-        case "Data": return .data((0..<random.index(9)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        case "URL": return .url("https://example.org/item/\(random.index(10_000))")
-        case "UUID": return .uuid((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        default: return .null
+        case .double, .float: .real(Double(random.integer(in: -400_000...400_000)) / 4)
+        case .date: .date(Double(random.integer(in: -900_000_000...900_000_000)))
+        case .data: .data((0..<random.index(9)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        case .url: .url("https://example.org/item/\(random.index(10_000))")
+        case .uuid: .uuid((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         }
     }
 }
