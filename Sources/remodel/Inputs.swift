@@ -26,14 +26,17 @@ enum Inputs {
     /// version `version`, or in some version when none is given (a Core Data store's version is found later).
     static func requireConfiguration(_ name: String?, in bundle: ModelBundle, version: String?) throws {
         guard let name else { return }
-        let versions = (version.map { [$0] } ?? bundle.versionNames).compactMap { try? bundle.loadVersion(named: $0) }
-        guard
-            let last = versions.last,
-            !versions.contains(where: {
-                $0.configurations.contains { $0.name == name } || $0.isWholeVersion(atConfiguration: name)
-            })
-        else { return }
-        printFailure(RemodelError(.invalidModel, last.unknownConfiguration(name), path: bundle.path))
+        var lacking: ModelVersion?
+        // Newest first: a store to import is most often at a recent version, so the search stops early.
+        for versionName in (version.map { [$0] } ?? bundle.versionNames.reversed()) {
+            guard let read = try? bundle.loadVersion(named: versionName) else { continue }
+            if read.configurations.contains(where: { $0.name == name }) || read.isWholeVersion(atConfiguration: name) {
+                return
+            }
+            lacking = lacking ?? read
+        }
+        guard let lacking else { return }
+        printFailure(RemodelError(.invalidModel, lacking.unknownConfiguration(name), path: bundle.path))
         throw ExitCode(ExitStatus.couldNotStart)
     }
 
