@@ -121,7 +121,7 @@ struct Options {
           --repeat   run each scenario N times (each on a fresh copy) and report the median run
           --verify   check that the library's v1→v2 and v1→v4 stores hold exactly what the hand-written SQL produces
           --stores, --store-objects, --jobs   the fleet scenario (--only fleet): stores, objects each, jobs (default 2000, 1000, 2)
-          --keep     keep the temporary folder /tmp/remodel-bench-*
+          --keep     keep the temporary folder $TMPDIR/remodel-bench-* (/tmp when TMPDIR is not set)
           --statements N  each scenario's child lists its N longest SQL statements on standard error
           --no-trace do not trace SQLite statements in the children (no copy/schema/indexes split, no cache figures)
         """

@@ -12,7 +12,9 @@ struct Orchestrator {
         self.options = options
         self.executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        self.folder = "/tmp/remodel-bench-\(getpid())"
+        // In $TMPDIR when set: a store on another file system (one that clones files, say) is measured there.
+        let parent = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        self.folder = parent + "/remodel-bench-\(getpid())"
     }
 
     func run() throws {
