@@ -10,6 +10,9 @@
 #   `swift package --allow-writing-to-package-directory generate-records --target Committed` must write the records
 #   into `Sources/Committed/Generated/Library/`, and a second build compiles them.
 #
+# - Target `Configured` holds Tests/RemodelTests/Fixtures/Generation/Shop.xcdatamodel and a `remodel-records.json`
+#   naming its configuration `Cloud` and public access: the build must generate `ShopCloudSchema`, public.
+#
 # It builds GRDB, so it takes minutes: `.ci/run` runs it, `swift test` does not. REMODEL_PLUGIN_CHECK_DIR=DIR
 # keeps the package there (removed otherwise).
 #
@@ -28,7 +31,9 @@ else
     app=$(mktemp -d /tmp/remodel-plugin-check.XXXXXX)
     trap 'rm -rf "$app"' EXIT
 fi
-mkdir -p "$app/Sources/LibraryApp" "$app/Sources/Committed"
+mkdir -p "$app/Sources/LibraryApp" "$app/Sources/Committed" "$app/Sources/Configured"
+cp -R "$root/Tests/RemodelTests/Fixtures/Generation/Shop.xcdatamodel" "$app/Sources/Configured/"
+echo '{"Shop.xcdatamodel": {"configuration": "Cloud", "access": "public"}}' >"$app/Sources/Configured/remodel-records.json"
 cp -R "$root/Models/Library.xcdatamodeld" "$app/Sources/LibraryApp/"
 cp -R "$root/Models/Library.xcdatamodeld" "$app/Sources/Committed/"
 cat >"$app/Package.swift" <<MANIFEST
@@ -53,6 +58,12 @@ let package = Package(
             plugins: [.plugin(name: "RemodelRecords", package: "$(basename "$root")")]
         ),
         .target(
+            name: "Configured",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Shop.xcdatamodel", "remodel-records.json"],
+            plugins: [.plugin(name: "RemodelRecords", package: "$(basename "$root")")]
+        ),
+        .target(
             name: "Committed",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Library.xcdatamodeld"]
@@ -69,7 +80,7 @@ import RemodelGRDB
 let bundle = try ModelBundle(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
 let path = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-check-\(getpid()).sqlite").path
 let (queue, _) = try await Store.launchQueue(at: path, bundle: bundle, check: LibrarySchema.check)
-let names = try await queue.write { db -> [String] in
+let names = try queue.write { db -> [String] in
     var person = Person(fullName: "Ada")
     try person.insert(db)
     return try Person.fetchAll(db).map(\.fullName)
@@ -79,6 +90,7 @@ try queue.close()
 try FileManager.default.removeItem(atPath: path)
 SOURCE
 echo "public let committedPlaceholder = 0" >"$app/Sources/Committed/Placeholder.swift"
+echo 'public let cloudConfiguration = ShopCloudSchema.configurationName' >"$app/Sources/Configured/Configuration.swift"
 
 cd "$app"
 swift build >"$app/build.log" 2>&1 || { cat "$app/build.log"; exit 1; }
@@ -93,6 +105,13 @@ output=$("$app/.build/debug/LibraryApp" "$app/Sources/LibraryApp/Library.xcdatam
     exit 1
 }
 echo "RemodelRecords: generated, compiled and ran ($output)"
+grep -q "Generating records for Shop.xcdatamodel" "$app/build.log" \
+    && grep -rq "public enum ShopCloudSchema" "$app/.build/plugins/outputs/" || {
+    cat "$app/build.log"
+    echo "plugin-check: remodel-records.json did not give Configured the public records of configuration Cloud" >&2
+    exit 1
+}
+echo "RemodelRecords: remodel-records.json gave Configured the public records of configuration Cloud"
 
 swift package --allow-writing-to-package-directory generate-records --target Committed >"$app/generate.log" 2>&1 \
     || { cat "$app/generate.log"; exit 1; }

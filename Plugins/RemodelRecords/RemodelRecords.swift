@@ -16,19 +16,26 @@ import PackagePlugin
 ///     plugins: [.plugin(name: "RemodelRecords", package: "Remodel")]
 /// )
 /// ```
+///
+/// A model that needs another version, a configuration or public records says so in `remodel-records.json` in the
+/// target's folder (`{"Shop.xcdatamodeld": {"configuration": "Local", "access": "public"}}`; docs/TYPED-ACCESS.md),
+/// an input of every command, so that changing it regenerates the records.
 @main
 struct RemodelRecords: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let tool = try context.tool(named: "RemodelGenerate")
+        let settings = target.directoryURL.appendingPathComponent("remodel-records.json")
+        let hasSettings = FileManager.default.fileExists(atPath: settings.path)
         return ModelFolders.models(under: target.directoryURL).map { model in
             let name = model.deletingPathExtension().lastPathComponent + "Records.swift"
             let output = context.pluginWorkDirectoryURL.appendingPathComponent(name)
             return .buildCommand(
                 displayName: "Generating records for \(model.lastPathComponent)",
                 executable: tool.url,
-                arguments: [model.path, "--output", context.pluginWorkDirectoryURL.path, "--file", name],
-                inputFiles: ModelFolders.files(of: model),
+                arguments: [model.path, "--output", context.pluginWorkDirectoryURL.path, "--file", name]
+                    + (hasSettings ? ["--settings", settings.path] : []),
+                inputFiles: ModelFolders.files(of: model) + (hasSettings ? [settings] : []),
                 outputFiles: [output])
         }
     }

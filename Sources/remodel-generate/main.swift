@@ -7,9 +7,12 @@ import RemodelModel
 // Remodel and this file.
 //
 //   remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--configuration C] [--access public|internal]
+//                    [--settings remodel-records.json]
 //
 // With --file, everything goes into that one file (the build-tool plugin declares it as its output). With
-// --configuration, the records of that configuration's entities only (`remodel generate --configuration`).
+// --configuration, the records of that configuration's entities only (`remodel generate --configuration`). With
+// --settings, the model's entry in a target's `remodel-records.json` gives the version, configuration and access
+// the command line does not (`RecordSettings`).
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
@@ -32,10 +35,19 @@ while !arguments.isEmpty {
 }
 guard let model, let output = options["output"] else {
     fail(
-        "usage: remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--configuration C] [--access public|internal]",
+        "usage: remodel-generate MODEL --output DIR [--file NAME.swift] [--version V] [--configuration C] [--access public|internal] [--settings FILE]",
         status: 64)
 }
-guard let access = RecordGenerator.Access(rawValue: options["access"] ?? "internal") else {
+var settings = RecordSettings.Model()
+if let file = options["settings"] {
+    do {
+        settings = try RecordSettings(contentsOf: file).model(at: model)
+    } catch {
+        fail(error.description, status: 1)
+    }
+}
+let accessName = options["access"] ?? settings.access?.rawValue ?? RecordGenerator.Access.internal.rawValue
+guard let access = RecordGenerator.Access(rawValue: accessName) else {
     fail("--access is public or internal", status: 64)
 }
 
@@ -49,7 +61,8 @@ do {
     if !errors.isEmpty { fail("\(model) has errors; fix the model, then build again", status: 1) }
     guard let bundle = read.bundle else { fail("\(model) could not be read", status: 2) }
     let generator = try RecordGenerator(
-        bundle: try bundle.restricted(toConfiguration: options["configuration"]), version: options["version"],
+        bundle: try bundle.restricted(toConfiguration: options["configuration"] ?? settings.configuration),
+        version: options["version"] ?? settings.version,
         access: access)
     if let file = options["file"] {
         try generator.writeCombined(to: output + "/" + file)

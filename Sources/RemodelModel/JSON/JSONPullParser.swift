@@ -17,6 +17,8 @@ package struct JSONPullParser {
     private var atEnd = false
     /// Whether the container being walked has produced an element yet, one entry per open container.
     private var started: [Bool] = []
+    /// Where the key ``nextKey()`` read last begins (its opening quote), for messages about it.
+    package private(set) var keyLocation = SourceLocation(file: "", line: 1, column: 1)
 
     private static let chunkSize = 1 << 20
 
@@ -133,6 +135,7 @@ package struct JSONPullParser {
         guard try peek() == UInt8(ascii: "\"") else {
             throw failure("expected a key in quotes, found \(try describeNext())")
         }
+        keyLocation = location
         let key = try readString()
         try expect(UInt8(ascii: ":"), "':'")
         return key
@@ -169,6 +172,12 @@ package struct JSONPullParser {
     mutating func nextIsArray() throws(RemodelError) -> Bool {
         try skipWhitespace()
         return try peek() == UInt8(ascii: "[")
+    }
+
+    /// Where the next value begins, past whitespace: for messages about the value read next.
+    package mutating func nextValueLocation() throws(RemodelError) -> SourceLocation {
+        try skipWhitespace()
+        return location
     }
 
     /// Checks that nothing but whitespace follows the top-level value.
