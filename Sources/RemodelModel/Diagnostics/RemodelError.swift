@@ -59,26 +59,84 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    public var code: Code {
+        get { storage.fields.code }
+        set { update { $0.code = newValue } }
+    }
     /// One sentence saying what went wrong and, where possible, what to do.
-    public var message: String
+    public var message: String {
+        get { storage.fields.message }
+        set { update { $0.message = newValue } }
+    }
     /// The file position at fault, if any.
-    public var location: SourceLocation?
+    public var location: SourceLocation? {
+        get { storage.fields.location }
+        set { update { $0.location = newValue } }
+    }
     /// The file at fault when there is no position (a store, a folder).
-    public var path: String?
+    public var path: String? {
+        get { storage.fields.path }
+        set { update { $0.path = newValue } }
+    }
     /// The entity at fault, if any.
-    public var entity: String?
+    public var entity: String? {
+        get { storage.fields.entity }
+        set { update { $0.entity = newValue } }
+    }
     /// The attribute or relationship at fault, if any.
-    public var property: String?
+    public var property: String? {
+        get { storage.fields.property }
+        set { update { $0.property = newValue } }
+    }
     /// The object at fault (`_pk`), if any.
-    public var primaryKey: Int64?
+    public var primaryKey: Int64? {
+        get { storage.fields.primaryKey }
+        set { update { $0.primaryKey = newValue } }
+    }
     /// The underlying error, if any.
-    public var cause: (any Error & Sendable)?
+    public var cause: (any Error & Sendable)? {
+        get { storage.fields.cause }
+        set { update { $0.cause = newValue } }
+    }
     /// SQLite's result code, for errors with code ``Code/sqlite``.
-    public var sqliteCode: Int32?
+    public var sqliteCode: Int32? {
+        get { storage.fields.sqliteCode }
+        set { update { $0.sqliteCode = newValue } }
+    }
     /// For a model that `remodel validate` rejects (``Code/invalidModel``): every error it reports, each
     /// printed `path:line:column: error: message [rule]` as `validate` prints it.
-    public var diagnostics: [Diagnostic] = []
+    public var diagnostics: [Diagnostic] {
+        get { storage.fields.diagnostics }
+        set { update { $0.diagnostics = newValue } }
+    }
+
+    /// The error's fields, behind one reference: an error is thrown through every `try` of the call chain, and a
+    /// value of one pointer costs each of those sites far less code to pass on than a struct of ten fields.
+    private var storage: Storage
+
+    private struct Fields: Sendable {
+        var code: Code
+        var message: String
+        var location: SourceLocation?
+        var path: String?
+        var entity: String?
+        var property: String?
+        var primaryKey: Int64?
+        var cause: (any Error & Sendable)?
+        var sqliteCode: Int32?
+        var diagnostics: [Diagnostic] = []
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
 
     /// Creates an error.
     public init(
@@ -86,14 +144,10 @@ public struct RemodelError: Error, Sendable, CustomStringConvertible {
         entity: String? = nil, property: String? = nil, primaryKey: Int64? = nil,
         cause: (any Error & Sendable)? = nil
     ) {
-        self.code = code
-        self.message = message
-        self.location = location
-        self.path = path
-        self.entity = entity
-        self.property = property
-        self.primaryKey = primaryKey
-        self.cause = cause
+        storage = Storage(
+            Fields(
+                code: code, message: message, location: location, path: path, entity: entity, property: property,
+                primaryKey: primaryKey, cause: cause))
     }
 
     /// The error in one line: position or path first, then the message.
