@@ -36,9 +36,11 @@ struct ModelDiffBuilder {
                     name: entity.name, sourceName: renamed ? sourceName : nil, change: change,
                     migration: entityMapping.kind, properties: properties.filter { $0.change != .unchanged }))
         }
+        var removedEntities: [String] = []
         for entityMapping in mapping.entities where entityMapping.kind == .remove {
             guard let name = entityMapping.source, let entity = source.entity(named: name) else { continue }
             if !entity.isAbstract {
+                removedEntities.append(name)
                 lints.append(
                     ModelDiff.Lint(
                         rule: .dataDropped, severity: .warning, entity: name, property: nil,
@@ -48,6 +50,7 @@ struct ModelDiffBuilder {
                 ModelDiff.EntityChange(
                     name: name, sourceName: nil, change: .removed, migration: .remove, properties: []))
         }
+        lintRequiredLinks(removing: Set(removedEntities))
         for problem in mapping.problems {
             lints.append(
                 ModelDiff.Lint(
@@ -194,6 +197,52 @@ struct ModelDiffBuilder {
 
     private func cardinality(_ relationship: Relationship) -> String {
         relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+    }
+
+    /// A relationship that requires objects (a required to-one, a to-many with a minimum) and is carried from a
+    /// source relationship whose destination, or one of its sub-entities, the step removes: the objects linked only
+    /// to removed ones are left without, and phase 3 refuses the store naming them. Said at planning, as a store
+    /// with such links will fail.
+    private mutating func lintRequiredLinks(removing removed: Set<String>) {
+        guard !removed.isEmpty else { return }
+        // An inherited relationship is named once, on the entity that declares it.
+        var named: Set<String> = []
+        for entity in destination.entities where !entity.isAbstract {
+            guard let entityMapping = mapping.mapping(toDestination: entity.name),
+                let sourceName = entityMapping.source, let sourceEntity = source.entity(named: sourceName)
+            else { continue }
+            for relationship in destination.relationships(of: entity) where relationship.requiresObjects {
+                guard let sourceRelationshipName = entityMapping.relationship(relationship.name)?.source,
+                    let sourceRelationship = source.relationship(named: sourceRelationshipName, in: sourceEntity),
+                    let target = sourceRelationship.destinationEntity.flatMap(source.entity(named:))
+                else { continue }
+                let dropped = source.hierarchy(of: target).map(\.name).filter(removed.contains)
+                let owner =
+                    ([entity] + destination.ancestors(of: entity)).first {
+                        $0.relationship(named: relationship.name) != nil
+                    } ?? entity
+                guard !dropped.isEmpty, named.insert(owner.name + "." + relationship.name).inserted else { continue }
+                let names =
+                    dropped.count == 1
+                    ? "entity \(dropped[0])"
+                    : "entities " + dropped.dropLast().joined(separator: ", ") + " and " + dropped[dropped.count - 1]
+                let subject = "\(owner.name).\(relationship.name)"
+                let (requirement, outcome, remedy) =
+                    relationship.isToMany
+                    ? (
+                        "needs at least \(relationship.minCount ?? 1) objects", "left with fewer",
+                        "lower its minimum"
+                    )
+                    : ("is required", "linked to one is left with none and", "make \(subject) optional")
+                lints.append(
+                    ModelDiff.Lint(
+                        rule: .requiredLinkDropped, severity: .warning, entity: owner.name,
+                        property: relationship.name,
+                        message:
+                            "\(subject) \(requirement), and the step removes \(names), whose objects it may link to: a \(owner.name) \(outcome) fails the migration, which names it; map \(dropped.count == 1 ? "that entity" : "those entities") in a mapping file, or \(remedy)"
+                    ))
+            }
+        }
     }
 
     private mutating func lintUniqueness(from sourceEntity: Entity, to entity: Entity) {

@@ -78,6 +78,7 @@ package enum DiagnosticRule: String, Sendable, Hashable, CaseIterable {
     case likelyRename = "likely-rename"
     case needsMapping = "needs-mapping"
     case newUniquenessConstraint = "new-uniqueness-constraint"
+    case requiredLinkDropped = "required-link-dropped"
 
     // MARK: - Xcode mapping models
 

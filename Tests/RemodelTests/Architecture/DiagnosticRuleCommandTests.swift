@@ -727,10 +727,11 @@ extension DiagnosticRuleCommandTests {
     /// What `remodel diff` finds comparing two versions names no place in a file: `severity: message [rule]`.
     static let diffRules: [(DiagnosticRule, Severity)] = [
         (.dataDropped, .warning), (.likelyRename, .warning), (.needsMapping, .error),
-        (.newUniquenessConstraint, .warning),
+        (.newUniquenessConstraint, .warning), (.requiredLinkDropped, .warning),
     ]
 
-    /// `Person.phone` removed and `mobile` (String) added, `age` String → Integer 32, `name` made unique.
+    /// `Person.phone` removed and `mobile` (String) added, `age` String → Integer 32, `name` made unique, and the
+    /// sub-entity `Gadget` of `Item`, which `Person.item` requires, removed.
     @Test func everyDiffRuleIsPrintedByDiff() throws {
         let folder = try TemporaryFolder()
         for (path, text) in Self.bundle(
@@ -738,11 +739,11 @@ extension DiagnosticRuleCommandTests {
             [
                 (
                     "Compared",
-                    #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="phone" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="String"/></entity>"#
+                    #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="phone" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="String"/><relationship name="item" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/></entity><entity name="Item"><attribute name="label" optional="YES" attributeType="String"/></entity><entity name="Gadget" parentEntity="Item"><attribute name="volts" optional="YES" attributeType="Integer 16"/></entity>"#
                 ),
                 (
                     "Compared 2",
-                    #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="mobile" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 32"/><uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+                    #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="mobile" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 32"/><relationship name="item" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/><uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints></entity><entity name="Item"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
                 ),
             ])
         {

@@ -38,6 +38,51 @@ struct ModelDiffTests {
         #expect(diff.text.contains("  - Note: remove"))
     }
 
+    /// DashSync's history (version 6 → 7 without its mapping model) removes sub-entities of the transaction that
+    /// `DSInstantSendLockEntity.transaction` requires: every lock linked to one of them failed phase 3, with no word
+    /// from the plan. A relationship left optional and one whose destination keeps every entity are not named; one
+    /// a sub-entity inherits is named once, on the entity that declares it.
+    @Test func aRequiredRelationshipWhoseDestinationObjectsAreDroppedIsNamed() throws {
+        let items = """
+            <entity name="Item" isAbstract="YES"><attribute name="label" optional="YES" attributeType="String"/></entity>
+            <entity name="Gadget" parentEntity="Item"><attribute name="volts" optional="YES" attributeType="Integer 16"/></entity>
+            <entity name="Widget" parentEntity="Item"/>
+            <entity name="Tag"><attribute name="text" optional="YES" attributeType="String"/></entity>
+            """
+        let v1 = try makeVersion(
+            "A",
+            """
+            <entity name="Lock">
+                <relationship name="item" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>
+                <relationship name="spare" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>
+                <relationship name="tag" maxCount="1" deletionRule="Nullify" destinationEntity="Tag"/>
+            </entity>
+            <entity name="BigLock" parentEntity="Lock"/>
+            <entity name="Box"><relationship name="items" toMany="YES" minCount="2" deletionRule="Nullify" destinationEntity="Item"/></entity>
+            \(items)
+            """)
+        let v2 = try makeVersion(
+            "B",
+            """
+            <entity name="Lock">
+                <relationship name="item" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>
+                <relationship name="spare" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>
+                <relationship name="tag" maxCount="1" deletionRule="Nullify" destinationEntity="Tag"/>
+            </entity>
+            <entity name="BigLock" parentEntity="Lock"/>
+            <entity name="Box"><relationship name="items" toMany="YES" minCount="2" deletionRule="Nullify" destinationEntity="Item"/></entity>
+            <entity name="Item" isAbstract="YES"><attribute name="label" optional="YES" attributeType="String"/></entity>
+            <entity name="Widget" parentEntity="Item"/>
+            <entity name="Tag"><attribute name="text" optional="YES" attributeType="String"/></entity>
+            """)
+        let diff = try ModelDiff(bundle: makeBundle("M", v1, v2), from: "A", to: "B")
+        #expect(
+            diff.lints.filter { $0.rule == "required-link-dropped" }.map(\.description) == [
+                "warning: Lock.item is required, and the step removes entity Gadget, whose objects it may link to: a Lock linked to one is left with none and fails the migration, which names it; map that entity in a mapping file, or make Lock.item optional [required-link-dropped]",
+                "warning: Box.items needs at least 2 objects, and the step removes entity Gadget, whose objects it may link to: a Box left with fewer fails the migration, which names it; map that entity in a mapping file, or lower its minimum [required-link-dropped]",
+            ])
+    }
+
     @Test func narrowingAndRequiredWithoutDefaultAreErrors() throws {
         let v1 = try makeVersion(
             "A", #"<entity name="Item"><attribute name="code" optional="YES" attributeType="Integer 64"/></entity>"#)
