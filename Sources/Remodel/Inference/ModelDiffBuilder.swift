@@ -27,7 +27,7 @@ struct ModelDiffBuilder {
                 continue
             }
             let properties = propertyChanges(from: sourceEntity, to: entity, mapping: entityMapping)
-            lintUniqueness(from: sourceEntity, to: entity)
+            lintUniqueness(from: sourceEntity, to: entity, mapping: entityMapping)
             let renamed = sourceName != entity.name
             let change: ModelDiff.Change =
                 renamed || properties.contains { $0.change != .unchanged } ? .changed : .unchanged
@@ -245,17 +245,26 @@ struct ModelDiffBuilder {
         }
     }
 
-    private mutating func lintUniqueness(from sourceEntity: Entity, to entity: Entity) {
+    /// A uniqueness constraint the source entity does not have: a store whose objects share values fails it. When
+    /// inference fills every one of its attributes with the model's default, all objects share them, and the lint
+    /// says that a store of two or more objects fails.
+    private mutating func lintUniqueness(from sourceEntity: Entity, to entity: Entity, mapping: EntityMapping) {
         let existing = Set(sourceEntity.uniquenessConstraints.map { Set($0.properties) })
         for constraint in entity.uniquenessConstraints where !existing.contains(Set(constraint.properties)) {
             let names = constraint.properties.joined(separator: ", ")
+            let defaults = constraint.properties.compactMap { name -> String? in
+                guard case .modelDefault(let value)? = mapping.attribute(name)?.provenance else { return nil }
+                return value
+            }
+            let outcome =
+                defaults.count == constraint.properties.count
+                ? "inferred, every \(entity.name) gets the model's defaults (\(defaults.joined(separator: ", "))) there, so a store with two or more \(entity.name) objects fails the migration: give them distinct values in a mapping file"
+                : "existing objects may hold duplicates, and the migration will fail naming them"
             lints.append(
                 ModelDiff.Lint(
                     rule: .newUniquenessConstraint, severity: .warning, entity: entity.name,
                     property: constraint.properties.first,
-                    message:
-                        "\(entity.name) gets a new uniqueness constraint on (\(names)); existing objects may hold duplicates, and the migration will fail naming them"
-                ))
+                    message: "\(entity.name) gets a new uniqueness constraint on (\(names)); \(outcome)"))
         }
     }
 }

@@ -83,6 +83,33 @@ struct ModelDiffTests {
             ])
     }
 
+    /// manicmaniac's core_data_model adds three attributes with defaults and makes them unique together: every
+    /// object migrated gets the same three values, so any store with two objects fails. The lint says so, and keeps
+    /// "may" where an attribute of the constraint carries values.
+    @Test func aNewConstraintOverModelDefaultsAloneSaysEveryObjectSharesThem() throws {
+        let v1 = try makeVersion(
+            "A", #"<entity name="Info"><attribute name="name" optional="YES" attributeType="String"/></entity>"#)
+        let v2 = try makeVersion(
+            "B",
+            """
+            <entity name="Info">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="comma" attributeType="Integer 16" defaultValueString="0"/>
+                <attribute name="kind" attributeType="String" defaultValueString="plain"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint><constraint value="comma"/><constraint value="kind"/></uniquenessConstraint>
+                    <uniquenessConstraint><constraint value="name"/><constraint value="kind"/></uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            """)
+        let diff = try ModelDiff(bundle: makeBundle("M", v1, v2), from: "A", to: "B")
+        #expect(
+            diff.lints.map(\.description) == [
+                "warning: Info gets a new uniqueness constraint on (comma, kind); inferred, every Info gets the model's defaults (0, plain) there, so a store with two or more Info objects fails the migration: give them distinct values in a mapping file [new-uniqueness-constraint]",
+                "warning: Info gets a new uniqueness constraint on (name, kind); existing objects may hold duplicates, and the migration will fail naming them [new-uniqueness-constraint]",
+            ])
+    }
+
     @Test func narrowingAndRequiredWithoutDefaultAreErrors() throws {
         let v1 = try makeVersion(
             "A", #"<entity name="Item"><attribute name="code" optional="YES" attributeType="Integer 64"/></entity>"#)
