@@ -49,8 +49,14 @@ package enum FileCopy {
         }
     }
 
-    /// The file's bytes as ranges in the order to copy them: everything outside `last`, then `last`.
-    static func order(size: Int, last: [Range<Int>]) -> [Range<Int>] {
+    /// How much of a range copied last is copied at a time, from its end back to its start.
+    static let backwardChunk = 1 << 20
+
+    /// The file's bytes as ranges in the order to copy them: everything outside `last`, then `last` from its end
+    /// back to its start, `chunk` bytes at a time. The caller then reads those pages from their start, which was
+    /// copied last: when the cache is smaller than what went last, what it still holds is what is read first,
+    /// instead of the end, which the reads from the start would push out before reaching it.
+    static func order(size: Int, last: [Range<Int>], chunk: Int = backwardChunk) -> [Range<Int>] {
         var tail: [Range<Int>] = []
         for range in last.map({ $0.clamped(to: 0..<size) }).filter({ !$0.isEmpty }).sorted(by: {
             $0.lowerBound < $1.lowerBound
@@ -68,7 +74,16 @@ package enum FileCopy {
             start = range.upperBound
         }
         if start < size { head.append(start..<size) }
-        return head + tail
+        var backwards: [Range<Int>] = []
+        for range in tail.reversed() {
+            var end = range.upperBound
+            while end > range.lowerBound {
+                let begin = max(range.lowerBound, end - max(chunk, 1))
+                backwards.append(begin..<end)
+                end = begin
+            }
+        }
+        return head + backwards
     }
 
     /// Copies bytes `start..<end` of the file open on `input` to the same place in `output` with `pread` and

@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Whatever ranges go last (overlapping, past the end, empty), the copy is the file byte for byte, and the
-    /// order covers every byte once, the ranges asked last after the rest.
+    /// order covers every byte once, the ranges asked last after the rest, from their end back to their start.
     @Test func aCopyInAnyOrderIsTheSameFile() throws {
         let folder = try TemporaryFolder()
         var random = SystemRandomNumberGenerator()
@@ -123,13 +123,19 @@ import Testing
                 let start = Int.random(in: 0...(size + 1000), using: &random)
                 return start..<start + Int.random(in: 0...9_000, using: &random)
             }
-            let order = FileCopy.order(size: size, last: last)
-            var covered = Array(repeating: 0, count: size)
-            for range in order { for offset in range { covered[offset] += 1 } }
-            #expect(covered.allSatisfy { $0 == 1 }, "round \(round): \(order)")
             let lastBytes = Set(last.flatMap { $0.clamped(to: 0..<size) })
-            let firstTail = order.firstIndex { lastBytes.contains($0.lowerBound) } ?? order.count
-            #expect(order[firstTail...].allSatisfy { lastBytes.contains($0.lowerBound) }, "round \(round): \(order)")
+            for chunk in [FileCopy.backwardChunk, 997] {
+                let order = FileCopy.order(size: size, last: last, chunk: chunk)
+                var covered = Array(repeating: 0, count: size)
+                for range in order { for offset in range { covered[offset] += 1 } }
+                #expect(covered.allSatisfy { $0 == 1 }, "round \(round): \(order)")
+                let firstTail = order.firstIndex { lastBytes.contains($0.lowerBound) } ?? order.count
+                let tail = order[firstTail...]
+                #expect(tail.allSatisfy { lastBytes.contains($0.lowerBound) }, "round \(round): \(order)")
+                // What goes last is copied from its end back to its start, a chunk at a time.
+                #expect(tail.allSatisfy { $0.count <= chunk }, "round \(round): \(order)")
+                #expect(zip(tail, tail.dropFirst()).allSatisfy { $0.lowerBound > $1.lowerBound }, "round \(round)")
+            }
             let copy = folder.file("copy-\(round)")
             try FileCopy.copy(from: input, to: copy, last: last)
             #expect(FileManager.default.contents(atPath: copy) == Data(bytes), "round \(round)")
