@@ -120,6 +120,32 @@ struct CompositeCoreDataTests {
     }
 }
 
+extension CompositeCoreDataTests {
+    /// A leaf's column missing, or declared of another type than Core Data gives the leaf: the store fits no version,
+    /// said naming the column and the member's key path; nothing is written.
+    @Test(arguments: [
+        (
+            ["ALTER TABLE ZTRIP DROP COLUMN ZLAT"],
+            #"the closest is "Trips", but ZTRIP has no column ZLAT for Trip.place.geo.lat"#
+        ),
+        (
+            ["ALTER TABLE ZTRIP DROP COLUMN ZVISITS", "ALTER TABLE ZTRIP ADD COLUMN ZVISITS VARCHAR"],
+            "ZTRIP.ZVISITS is VARCHAR, not what Core Data declares for Trip.place.visits, a Integer 16 attribute (INTEGER)"
+        ),
+    ])
+    func refusesALeafColumnMissingOrOfAnotherType(sql: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CompositeModels.bundle(Self.entities, in: folder)
+        let source = try Self.store(at: folder.file("Trips.sqlite"), extraSQL: sql)
+        let error = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: source, bundle: bundle, into: folder.file("trips.sqlite"))
+        }
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(error.path == source)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("trips.sqlite")))
+    }
+}
+
 /// A required member without a value where its composite has one (a batch update or another program wrote it;
 /// Core Data refuses to save it): refused naming the object, the member's key path and its column, nothing
 /// written. Imported, the value was one the new store's own export refused ("a damaged composite value").
