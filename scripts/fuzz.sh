@@ -108,6 +108,8 @@ case "$product" in
     FuzzArchive)
         core_data_seeds transformables
         printf '"$objects"\n"$top"\n"$class"\n"$classname"\n"$classes"\n"NS.objects"\n"NS.keys"\n"NS.time"\n"NS.uuidbytes"\n"NS.relative"\n"NS.base"\n"NSArray"\n"NSDictionary"\n"NSMutableArray"\n"NSSet"\n"NSDate"\n"NSUUID"\n"NSURL"\n"NSNull"\n"root"\n' >"$work/archive.dict"
+        # The customClassName spellings the same target parses (ArchivedValueType).
+        printf '"[String: "\n"Set<"\n"Array<"\n"Dictionary<String, "\n"UUID"\n"NSURL"\n"Int16"\n"Date"\n' >>"$work/archive.dict"
         dictionary=(-dict="$work/archive.dict")
         ;;
     FuzzExpression)

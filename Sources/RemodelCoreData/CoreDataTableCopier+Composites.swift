@@ -9,7 +9,18 @@ extension CoreDataTableCopier {
         _ column: CoreDataMapping.CompositeColumn, allNumbers: [Int64], problems: inout Problems?
     ) -> String {
         func built(_ source: CoreDataMapping.CompositeColumn.Source) -> String {
-            let leaves = source.leaves.map { copied($0, problems: &problems) }
+            let checks = memberChecks(source)
+            let leaves = source.leaves.map { leaf -> String in
+                var sql = copied(leaf, problems: &problems)
+                for member in checks where member.leaf == leaf {
+                    guard var list = problems else { continue }
+                    list.append((leaf, member.expected))
+                    problems = list
+                    sql = CoreDataValues.Check.refuse(when: member.refused).guarding(
+                        sql, refusal: CoreDataRefusal.call(Int64(list.count - 1)))
+                }
+                return sql
+            }
             return "\(CoreDataComposites.function)(\(([quoteLiteral(source.key)] + leaves).joined(separator: ", ")))"
         }
         if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
@@ -32,8 +43,9 @@ extension CoreDataTableCopier {
                     case nil: return nil
                     }
                 }
-                guard !refused.isEmpty else { continue }
-                let any = refused.joined(separator: " OR ")
+                let all = refused + memberChecks(source).map { "(\($0.refused))" }
+                guard !all.isEmpty else { continue }
+                let any = all.joined(separator: " OR ")
                 if column.sources.count == 1, Set(source.numbers).isSuperset(of: numbers) {
                     tests.append("(\(any))")
                 } else {
@@ -42,5 +54,46 @@ extension CoreDataTableCopier {
             }
         }
         return tests
+    }
+
+    /// The checks of a composite's required members, beyond each leaf's own value: a required member (a leaf, or
+    /// a nested composite such as `place.geo`) must have a value wherever the composite around it has one. Core
+    /// Data refuses to save an object without, but a batch update or another program writes what it likes, and
+    /// imported, such a value is one the new store's own export refuses. Each check is the leaf it is told of (a
+    /// nested composite's first), the SQL true for a row `s` it refuses, and what the leaf must be.
+    static func memberChecks(_ source: CoreDataMapping.CompositeColumn.Source) -> [(
+        leaf: CoreDataMapping.Source, refused: String, expected: String
+    )] {
+        func raw(_ leaf: CoreDataMapping.Source) -> String { "s.\(quoteIdentifier(leaf.column))" }
+        func under(_ path: String) -> [CoreDataMapping.Source] {
+            source.leaves.filter { $0.property.hasPrefix(path + ".") }
+        }
+        func around(_ path: String) -> String { String(path[..<(path.lastIndex(of: ".") ?? path.endIndex)]) }
+        func anyValue(_ leaves: [CoreDataMapping.Source]) -> String {
+            leaves.map { "\(raw($0)) IS NOT NULL" }.joined(separator: " OR ")
+        }
+        var checks: [(leaf: CoreDataMapping.Source, refused: String, expected: String)] = []
+        for leaf in source.leaves where !leaf.isOptional {
+            let composite = around(leaf.property)
+            let others = under(composite).filter { $0.property != leaf.property }
+            guard !others.isEmpty else { continue }
+            checks.append(
+                (
+                    leaf, "\(raw(leaf)) IS NULL AND (\(anyValue(others)))",
+                    "a value wherever \(composite) has one (\(leaf.property) is required)"
+                ))
+        }
+        for path in source.requiredComposites {
+            let inside = under(path)
+            let others = under(around(path)).filter { !$0.property.hasPrefix(path + ".") }
+            guard let first = inside.first, !others.isEmpty else { continue }
+            let empty = inside.map { "\(raw($0)) IS NULL" }.joined(separator: " AND ")
+            checks.append(
+                (
+                    first, "(\(empty)) AND (\(anyValue(others)))",
+                    "a value wherever \(around(path)) has one (\(path) is required)"
+                ))
+        }
+        return checks
     }
 }

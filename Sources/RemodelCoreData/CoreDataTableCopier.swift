@@ -96,8 +96,11 @@ final class CoreDataTableCopier {
     /// checks, on the same values, each where the copy makes it), NULL or false for a row it takes.
     static func problem(_ table: CoreDataMapping.Table) -> String {
         let numbers = table.entityByNumber.keys.sorted()
+        // A table of no concrete entity (an abstract one without sub-entities) holds no object that may be taken.
         var tests = [
-            "CASE s.\(entityNumber) " + numbers.map { "WHEN \($0) THEN 0" }.joined(separator: " ") + " ELSE 1 END"
+            numbers.isEmpty
+                ? "1"
+                : "CASE s.\(entityNumber) " + numbers.map { "WHEN \($0) THEN 0" }.joined(separator: " ") + " ELSE 1 END"
         ]
         for column in table.columns {
             func refused(_ item: CoreDataMapping.Source) -> String? {
@@ -155,11 +158,16 @@ final class CoreDataTableCopier {
         func statement(_ problems: inout Problems?) throws(RemodelError) -> SQLiteStatement {
             // Without the checks, an object of no concrete entity gets no name (`_entity` is NOT NULL);
             // the scan has vouched that there is none.
+            // A table of no concrete entity (an abstract one without sub-entities): every object of it is refused
+            // (a CASE needs one WHEN at least).
+            let stray = problems == nil ? "NULL" : CoreDataRefusal.call(CoreDataRefusal.strayEntity)
             let entityName =
-                "CASE s.\(Self.entityNumber) "
-                + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(
-                    separator: " ")
-                + (problems == nil ? "" : " ELSE \(CoreDataRefusal.call(CoreDataRefusal.strayEntity))") + " END"
+                numbers.isEmpty
+                ? stray
+                : "CASE s.\(Self.entityNumber) "
+                    + numbers.map { "WHEN \($0) THEN \(quoteLiteral(table.entityByNumber[$0] ?? ""))" }.joined(
+                        separator: " ")
+                    + (problems == nil ? "" : " ELSE \(stray)") + " END"
             let values =
                 ["s.\(Self.key)", entityName]
                 + table.columns.map { Self.expression($0, allNumbers: numbers, problems: &problems) }

@@ -15,6 +15,9 @@ extension CoreDataMapping {
             /// The leaves, in the composite's flattened order (depth first): each a Core Data column read as its
             /// member's type, with the member's key path as `property` (`place.geo.lat`).
             package var leaves: [CoreDataMapping.Source]
+            /// The key paths of the nested composites that are required members (`place.geo`): each must have a
+            /// value wherever the composite around it has one.
+            package var requiredComposites: [String] = []
         }
 
         package var target: String
@@ -27,6 +30,21 @@ extension CoreDataMapping {
         package var keyPath: String
         package var name: String
         package var attribute: Attribute
+    }
+
+    /// The key paths of the required members of a composite attribute that are composites themselves, outermost
+    /// first (`place.geo`).
+    package static func requiredComposites(of attribute: Attribute, in version: ModelVersion) -> [String] {
+        var result: [String] = []
+        func walk(_ attribute: Attribute, path: [String], depth: Int) {
+            guard depth < ModelVersion.maximumCompositeDepth else { return }
+            for member in version.members(of: attribute) where member.type == .composite {
+                if !member.isOptional { result.append((path + [member.name]).joined(separator: ".")) }
+                walk(member, path: path + [member.name], depth: depth + 1)
+            }
+        }
+        walk(attribute, path: [attribute.name], depth: 0)
+        return result
     }
 
     /// The leaves of a composite attribute in Core Data's flattened order: each member in the composite's order,
@@ -160,7 +178,8 @@ struct CompositeColumns {
             guard leaves.count == order.count else { continue }
             let source = CoreDataMapping.CompositeColumn.Source(
                 numbers: composite.numbers,
-                key: CoreDataComposites.key(entity: composite.entity, attribute: composite.attribute), leaves: leaves)
+                key: CoreDataComposites.key(entity: composite.entity, attribute: composite.attribute), leaves: leaves,
+                requiredComposites: CoreDataMapping.requiredComposites(of: attribute, in: version))
             if let index = result.firstIndex(where: { $0.target == composite.target }) {
                 result[index].sources.append(source)
             } else {

@@ -5,7 +5,10 @@ import Remodel
 /// constraints and user info. Flags that are `NO` are left out, as Xcode leaves them out.
 extension CompiledModel {
     /// The model's XML.
-    var contents: String {
+    var contents: String { element.document }
+
+    /// The model's root element.
+    private var element: WrittenElement {
         let identifier = versionIdentifiers.first { !$0.isEmpty } ?? ""
         let model = WrittenElement(
             "model",
@@ -15,7 +18,26 @@ extension CompiledModel {
                 ("sourceLanguage", "Swift"), ("userDefinedModelVersionIdentifier", identifier),
             ],
             children: entities.map(\.element) + composites.map(\.element))
-        return model.document
+        return model
+    }
+
+    /// Checks that every text the model file would hold is one XML can hold: each part of the decoder checks the
+    /// texts it reads, and this is the net under them all (a text an archive may hold but a model file cannot,
+    /// written as it is, is a file no reader reads back).
+    func checkWritable() throws(Failure) {
+        func walk(_ element: WrittenElement, _ path: String) throws(Failure) {
+            let named = element.attributes.first { $0.name == "name" }.map { "\(element.name) \($0.value)" }
+            let place = [path, named ?? element.name].filter { !$0.isEmpty }.joined(separator: ", ")
+            for attribute in element.attributes {
+                try CompiledModelDecoder.checkWritable(attribute.value, what: "\(place): \(attribute.name)")
+            }
+            for child in element.children { try walk(child, place) }
+        }
+        let model = element
+        for attribute in model.attributes {
+            try CompiledModelDecoder.checkWritable(attribute.value, what: "the model's \(attribute.name)")
+        }
+        for child in model.children { try walk(child, "") }
     }
 
     /// `YES` for a flag that is set, nothing (the attribute left out) otherwise.

@@ -153,6 +153,7 @@ struct CompiledModel: Sendable, Hashable {
             throw Failure(message: "it does not hold a keyed archive (\(error.message))")
         }
         self = try CompiledModelDecoder(archive: archive).model()
+        try checkWritable()
     }
 
     init(entities: [Entity], versionIdentifiers: [String]) {

@@ -232,7 +232,10 @@ struct CompiledModelDecoder {
             attribute.defaultValue = try defaultValue(value, type: type, of: what)
         }
         if object.className == "NSDerivedAttributeDescription" {
-            attribute.derivationExpression = ArchivedDerivation.text(of: object)
+            if let text = ArchivedDerivation.text(of: object) {
+                try Self.checkWritable(text, what: "\(what)'s derivation")
+                attribute.derivationExpression = text
+            }
         }
         return attribute
     }

@@ -119,3 +119,79 @@ struct CompositeCoreDataTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("trips.sqlite")))
     }
 }
+
+extension CompositeCoreDataTests {
+    /// A leaf's column missing, or declared of another type than Core Data gives the leaf: the store fits no version,
+    /// said naming the column and the member's key path; nothing is written.
+    @Test(arguments: [
+        (
+            ["ALTER TABLE ZTRIP DROP COLUMN ZLAT"],
+            #"the closest is "Trips", but ZTRIP has no column ZLAT for Trip.place.geo.lat"#
+        ),
+        (
+            ["ALTER TABLE ZTRIP DROP COLUMN ZVISITS", "ALTER TABLE ZTRIP ADD COLUMN ZVISITS VARCHAR"],
+            "ZTRIP.ZVISITS is VARCHAR, not what Core Data declares for Trip.place.visits, a Integer 16 attribute (INTEGER)"
+        ),
+    ])
+    func refusesALeafColumnMissingOrOfAnotherType(sql: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CompositeModels.bundle(Self.entities, in: folder)
+        let source = try Self.store(at: folder.file("Trips.sqlite"), extraSQL: sql)
+        let error = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: source, bundle: bundle, into: folder.file("trips.sqlite"))
+        }
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(error.path == source)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("trips.sqlite")))
+    }
+}
+
+/// A required member without a value where its composite has one (a batch update or another program wrote it;
+/// Core Data refuses to save it): refused naming the object, the member's key path and its column, nothing
+/// written. Imported, the value was one the new store's own export refused ("a damaged composite value").
+struct CompositeCoreDataRequiredMemberTests {
+    /// The entities with `geo` a required member of `Place`.
+    static let requiredGeo = CompositeCoreDataTests.entities.replacingOccurrences(
+        of: #"<attribute name="geo" optional="YES" attributeType="Composite" composite="Geo"/>"#,
+        with: #"<attribute name="geo" attributeType="Composite" composite="Geo"/>"#)
+
+    @Test(arguments: [
+        (
+            CompositeCoreDataTests.entities,
+            "INSERT INTO ZTRIP (Z_PK, Z_ENT, Z_OPT, ZVISITS, ZNAME) VALUES (4, 1, 1, 3, 'x')",
+            #"Trip Z_PK 4 attribute "place.city" (column ZTRIP.ZCITY1): the store holds NULL (null), but a String attribute must be a value wherever place has one (place.city is required)"#
+        ),
+        (
+            CompositeCoreDataTests.entities,
+            "INSERT INTO ZTRIP (Z_PK, Z_ENT, Z_OPT, ZCITY1, ZLON, ZNAME) VALUES (4, 1, 1, 'Rome', 1.5, 'x')",
+            #"Trip Z_PK 4 attribute "place.geo.lat" (column ZTRIP.ZLAT): the store holds NULL (null), but a Double attribute must be a value wherever place.geo has one (place.geo.lat is required)"#
+        ),
+        // Oslo (Z_PK 3) has a place but no geo, which this model requires.
+        (
+            requiredGeo, "SELECT 1",
+            #"Trip Z_PK 3 attribute "place.geo.lat" (column ZTRIP.ZLAT): the store holds NULL (null), but a Double attribute must be a value wherever place has one (place.geo is required)"#
+        ),
+    ])
+    func refusedNamingTheMemberAndNothingIsWritten(entities: String, sql: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let bundle = try CompositeModels.bundle(entities, in: folder)
+        let source = try CompositeCoreDataTests.store(at: folder.file("Trips.sqlite"), extraSQL: [sql])
+        let before = try Data(contentsOf: URL(fileURLWithPath: source))
+        let target = folder.file("trips.sqlite")
+        let error = try #require(throws: RemodelError.self) {
+            try Store.importCoreData(from: source, bundle: bundle, into: target)
+        }
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+        #expect(error.path == source)
+        #expect(error.entity == "Trip")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // The command says the same, exits 1, and leaves the Core Data store as it was.
+        let result = try RemodelProcess.run([
+            "import-core-data", source, "--model", folder.file("Trips.xcdatamodeld"), "--into", target,
+        ])
+        #expect(result.status == 1)
+        #expect(result.error.contains(message), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
+    }
+}

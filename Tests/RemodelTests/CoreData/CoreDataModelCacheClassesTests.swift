@@ -112,6 +112,27 @@ struct CoreDataModelCacheClassesTests {
         }
     }
 
+    /// A derivation that cannot be read as Remodel's text is kept in `NSExpression`'s format, which names the
+    /// class of an operand it does not read: a class name holding a character no model file can hold (U+0001) is
+    /// refused naming the attribute, never written into the model's XML, which no reader would read back
+    /// (`Fixtures/Reliability/Fuzz/model-cache/derivation-control-character`, found by the fuzzer).
+    @Test func refusesADerivationNoModelFileCanHold() throws {
+        let folder = try TemporaryFolder()
+        var extras = ModelCacheWriter.Extras()
+        extras.derived = [("Keeper", "animalCount", "animals.@count")]
+        let (_, cache) = try Self.zooCache(extras, in: folder)
+        var archive = try RawDeflate.inflate(cache, limit: 1 << 20)
+        let name = Array("NSKeyPathSpecifierExpression".utf8)
+        let found = try #require(archive.firstRange(of: name))
+        archive[found.lowerBound + 6] = 0x01
+
+        let failure = try #require(throws: CompiledModel.Failure.self) { try CompiledModel(archive: archive) }
+
+        #expect(
+            failure.message
+                == "attribute Keeper.animalCount's derivation holds the character U+1, which no model file can hold")
+    }
+
     /// The fuzz seeds with these classes (`Fixtures/Reliability/Fuzz/model-cache/classes-*`, which
     /// scripts/fuzz.sh starts from and the regression suite replays) are the archives this writer makes.
     @Test func fuzzSeedsHoldEveryClass() throws {

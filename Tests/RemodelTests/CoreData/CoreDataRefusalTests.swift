@@ -31,6 +31,11 @@ struct CoreDataRefusalTests {
         Case(name: "version given does not fit", expected: "does not fit version \"Zoo 2\""),
         Case(name: "bad value", expected: "Dog Z_PK 4 attribute \"born\""),
         Case(name: "abstract entity", expected: "ZANIMAL Z_PK 3 has entity number 9"),
+        // A table whose only entity is abstract: the copy's SQL once had a CASE without WHEN (a syntax error said
+        // of the new store).
+        Case(
+            name: "objects of an abstract entity without sub-entities",
+            expected: "ZZONE Z_PK 1 has the abstract entity Zone; an object must be of a concrete entity"),
         Case(name: "dangling to-one", expected: "names Z_PK 9, but the store has no Keeper"),
         Case(name: "dangling link", expected: "links Z_PK 7 as a Zone"),
         Case(name: "dangling link into a gap of the keys", expected: "links Z_PK 3 as a Zone"),
@@ -96,6 +101,10 @@ struct CoreDataRefusalTests {
             }
         case "bad value": try connection.execute("UPDATE ZANIMAL SET ZBORN = 'yesterday' WHERE Z_PK = 4")
         case "abstract entity": try connection.execute("UPDATE ZANIMAL SET Z_ENT = 9 WHERE Z_PK = 3")
+        case "objects of an abstract entity without sub-entities":
+            let abstract = CoreDataStoreBuilder.zooEntities.replacingOccurrences(
+                of: #"<entity name="Zone">"#, with: #"<entity name="Zone" isAbstract="YES">"#)
+            bundle = try BundleWriting.write("Zoo", in: folder.file("abstract"), versions: [("Zoo 1", abstract)])
         case "dangling to-one": try connection.execute("UPDATE ZANIMAL SET ZKEEPER = 9 WHERE Z_PK = 5")
         case "dangling link": try connection.execute("INSERT INTO Z_4ZONES VALUES (1, 7, 10)")
         case "dangling link into a gap of the keys":

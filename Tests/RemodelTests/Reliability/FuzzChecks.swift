@@ -97,9 +97,11 @@ public enum FuzzChecks {
     /// reads must be written so that it reads back to the same objects, and its export JSON must import back to
     /// the archive's bytes exactly when the export showed it as an archive.
     public static func archive(_ bytes: [UInt8]) {
+        typedArchive(bytes)
         guard let archive = try? PropertyListArchive(archive: bytes) else { return }
         let written = archive.bytes
-        guard let again = try? PropertyListArchive(archive: written), again.root == archive.root else {
+        // Compared by their bytes: a NaN is not equal to itself.
+        guard let again = try? PropertyListArchive(archive: written), again.bytes == written else {
             fatalError("an archive written from \(archive.root) does not read back to it")
         }
         guard PropertyListArchive.exact(written) != nil else {
@@ -120,6 +122,42 @@ public enum FuzzChecks {
             stored == .blob(Data(bytes))
         else {
             fatalError("the export of a Transformable value does not import back to its bytes: \(output.text)")
+        }
+    }
+
+    /// The typed values of Transformable attributes (``KeyedArchiveCoding``, which generated records decode the
+    /// store's bytes with) and the `customClassName` spellings that type them: a value that decodes encodes to an
+    /// archive that decodes to a value encoding to the same bytes; a spelling that parses parses back from how it
+    /// is spelled.
+    public static func typedArchive(_ bytes: [UInt8]) {
+        let data = Data(bytes)
+        typed(data, String.self)
+        typed(data, Int.self)
+        typed(data, Float.self)
+        typed(data, Date.self)
+        typed(data, URL.self)
+        typed(data, UUID.self)
+        typed(data, [String].self)
+        typed(data, [Int16].self)
+        typed(data, Set<Double>.self)
+        typed(data, [String: [Int]].self)
+        typed(data, [[String: Date]].self)
+        typed(data, Set<UUID>.self)
+        typed(data, [String: Data].self)
+        typed(data, [Bool].self)
+        let text = String(decoding: bytes.prefix(256), as: UTF8.self)
+        if let type = ArchivedValueType.parse(text), ArchivedValueType.parse(type.spelled) != type {
+            fatalError("the customClassName \(text) is typed \(type.spelled), which does not parse back to it")
+        }
+    }
+
+    private static func typed<Value: KeyedArchivable>(_ data: Data, _ type: Value.Type) {
+        guard let value = try? KeyedArchiveCoding.decode(type, from: data) else { return }
+        let written = KeyedArchiveCoding.encode(value)
+        guard let again = try? KeyedArchiveCoding.decode(type, from: written),
+            KeyedArchiveCoding.encode(again) == written
+        else {
+            fatalError("\(Value.self) \(value) decoded from an archive does not come back through its own archive")
         }
     }
 

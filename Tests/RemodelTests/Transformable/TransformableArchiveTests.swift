@@ -111,6 +111,23 @@ struct TransformableArchiveTests {
         #expect(ContinuousClock.now - clock < .seconds(2))
     }
 
+    /// Numbers whose JSON would not import back to their bits: a date that is infinite or NaN (JSON has no such
+    /// number) and a NaN with a payload leave the whole archive base64, wherever they sit; a date of -0.0 is shown
+    /// as its seconds, not as the date of 0.0. Either way the export imports back into the same bytes.
+    @Test(arguments: [
+        (Value.date(.infinity), nil), (.date(-.infinity), nil), (.date(.nan), nil),
+        (.real(Double(bitPattern: 0x7FF8_0000_0000_0ABC)), nil),
+        (.date(-0.0), #"{"$keyedArchive": ["x", {"$date": -0.0}]}"#),
+        (.real(.nan), #"{"$keyedArchive": ["x", {"$real": "NaN"}]}"#),
+    ])
+    func numbersWithoutAJSONFormThatImportsBackStayBytes(number: Value, shown: String?) throws {
+        let bytes = PropertyListArchive(root: .array([.string("x"), number], mutable: false)).bytes
+        #expect(PropertyListArchive.exact(bytes) != nil)
+        let json = Self.json(bytes)
+        #expect(json == shown ?? "\"\(Data(bytes).base64EncodedString())\"")
+        #expect(try Self.imported(json) == .blob(Data(bytes)), "\(json)")
+    }
+
     /// Random graphs: each archive written is read back to the same objects, is one the export shows as JSON, and
     /// that JSON imports back into the same bytes.
     @Test(arguments: 0..<40)

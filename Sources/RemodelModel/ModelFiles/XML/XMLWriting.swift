@@ -7,9 +7,9 @@
 /// print(entity.text(indent: 1))   //     <entity name="Car">…</entity>
 /// ```
 package struct WrittenElement: Sendable, Hashable {
-    var name: String
+    package var name: String
     package var attributes: [Attribute]
-    var children: [WrittenElement]
+    package var children: [WrittenElement]
 
     /// One attribute: its name and its value (unescaped).
     package struct Attribute: Sendable, Hashable {

@@ -27,7 +27,10 @@ extension AttributeCodec {
     /// Writes a Transformable value: the archive's JSON when it is one, else base64.
     static func writeTransformable(_ bytes: Data, to output: inout JSONOutput) {
         // An archive whose root is not `root` (not a transformer's) stays bytes: the JSON form has no place for the key.
-        guard let archive = PropertyListArchive.exact(Array(bytes)), archive.topKey == "root" else {
+        // So does one holding a number JSON has no form of that imports back to the same bits (`hasJSONForm`).
+        guard let archive = PropertyListArchive.exact(Array(bytes)), archive.topKey == "root",
+            hasJSONForm(archive.root)
+        else {
             output.writeString(bytes.base64EncodedString())
             return
         }
@@ -42,6 +45,19 @@ extension AttributeCodec {
             output.writeString("legacy")
         }
         output.write("}")
+    }
+
+    /// Whether every number of the value has a JSON form that imports back to its very bits: a date that is not
+    /// NaN or infinite (JSON has no such number, and `$date` takes no `$real` tag), and a NaN that is the one
+    /// `{"$real": "NaN"}` imports as (a NaN may carry any payload in its bits).
+    private static func hasJSONForm(_ value: PropertyListArchive.Value) -> Bool {
+        switch value {
+        case .date(let seconds): seconds.isFinite
+        case .real(let number): !number.isNaN || number.bitPattern == Double.nan.bitPattern
+        case .array(let elements, _), .set(let elements, _): elements.allSatisfy(hasJSONForm)
+        case .dictionary(let entries, _): entries.allSatisfy { hasJSONForm($0.key) && hasJSONForm($0.value) }
+        case .string, .integer, .bool, .data, .uuid, .url, .null: true
+        }
     }
 
     private static func write(_ value: PropertyListArchive.Value, to output: inout JSONOutput) {
@@ -97,7 +113,9 @@ extension AttributeCodec {
         case .date(let seconds):
             tagged(.date) { output in
                 if let text = ISODate.format(seconds + ISODate.referenceDateOffset),
-                    let back = ISODate.parse(text), back - ISODate.referenceDateOffset == seconds
+                    // Bit for bit: -0.0 is written as its seconds, not as the date of 0.0.
+                    let back = ISODate.parse(text),
+                    (back - ISODate.referenceDateOffset).bitPattern == seconds.bitPattern
                 {
                     output.writeString(text)
                 } else {
