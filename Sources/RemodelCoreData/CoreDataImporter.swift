@@ -187,6 +187,7 @@ final class CoreDataImporter {
                 )
             }
         }
+        try Self.requireRules(of: candidate.version, layout: layout, on: output, source: source)
         for table in mapping.skippedTables {
             result.skippedTables[table] = Int(
                 try output.scalar("SELECT count(*) FROM source.\(quoteIdentifier(table))")?.coreDataInteger ?? 0)
@@ -195,6 +196,22 @@ final class CoreDataImporter {
         try output.execute("COMMIT")
         try output.detach("source")
         try output.execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// Refuses objects that break the version's rules (a required value nil, a bound, a regular expression, a
+    /// relationship count, uniqueness): Core Data checks them only when it saves an object, so a batch update or
+    /// another program can leave them in its store, and a Remodel store holding them would fail its own checks and
+    /// its export would not import back. Nothing is kept then: the caller throws the new file away.
+    static func requireRules(
+        of version: ModelVersion, layout: StoreLayout, on output: SQLiteConnection, source: String
+    ) throws(RemodelError) {
+        let failures = try Store.ruleFailures(on: output, version: version, layout: layout)
+        guard let first = failures.first else { return }
+        let found = failures.map(\.description).joined(separator: "; ")
+        throw RemodelError(
+            .validationFailed,
+            "the Core Data store holds objects that break the rules of version \"\(version.name)\" (Core Data checks them only when it saves an object, so a batch update or another program can leave them), so nothing was imported; correct them in the store, or import with the version they were written for (--version). Each _pk is the object's Z_PK: \(found)",
+            path: source, entity: first.entity, property: first.property, primaryKey: first.primaryKey)
     }
 
     /// The objects of each concrete entity: a table of one entity holds as many as were copied into it;

@@ -22,3 +22,18 @@ extension Store {
         return try validator.run()
     }
 }
+
+extension Store {
+    /// The model's rules on every object of a store being built on `connection` (required values, storage
+    /// classes, bounds, regular expressions, links, counts, uniqueness), without SQLite's check of the file: what
+    /// a write path that does not go through Remodel's own checks (a Core Data store's import) runs before it
+    /// keeps the objects, so that the store it makes passes ``checkEverything()``.
+    /// - Returns: The failures found (at most a few per rule); empty when every object keeps the rules.
+    package static func ruleFailures(on connection: SQLiteConnection, version: ModelVersion, layout: StoreLayout)
+        throws(RemodelError) -> [ValidationFailure]
+    {
+        try MigrationValidator(connection: connection, version: version, layout: layout) {
+            (_: Int, _: Int, _: String?) throws(RemodelError) in
+        }.run()
+    }
+}
