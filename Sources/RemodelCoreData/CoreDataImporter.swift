@@ -198,13 +198,17 @@ final class CoreDataImporter {
         try output.execute("PRAGMA journal_mode = DELETE")
     }
 
-    /// Refuses objects that break the version's rules (a required value nil, a bound, a regular expression, a
-    /// relationship count, uniqueness): Core Data checks them only when it saves an object, so a batch update or
-    /// another program can leave them in its store, and a Remodel store holding them would fail its own checks and
-    /// its export would not import back. Nothing is kept then: the caller throws the new file away.
+    /// Refuses objects that break the version's rules the copy does not check itself: bounds, regular expressions
+    /// and the counts of to-many relationships. Core Data checks them only when it saves an object, so a batch
+    /// update or another program can leave them in its store, and a Remodel store holding them would fail its own
+    /// checks and its export would not import back. (The copy refuses a value of another type and a NULL where the
+    /// model requires one, the reference check a link to nothing, the unique indexes a duplicate.) The rules are
+    /// checked on the new store, one more read of it, and only when the version has any of them. Nothing is kept
+    /// then: the caller throws the new file away.
     static func requireRules(
         of version: ModelVersion, layout: StoreLayout, on output: SQLiteConnection, source: String
     ) throws(RemodelError) {
+        guard hasRulesBeyondTheCopy(version) else { return }
         let failures = try Store.ruleFailures(on: output, version: version, layout: layout)
         guard let first = failures.first else { return }
         let found = failures.map(\.description).joined(separator: "; ")
@@ -212,6 +216,21 @@ final class CoreDataImporter {
             .validationFailed,
             "the Core Data store holds objects that break the rules of version \"\(version.name)\" (Core Data checks them only when it saves an object, so a batch update or another program can leave them), so nothing was imported; correct them in the store, or import with the version they were written for (--version). Each _pk is the object's Z_PK: \(found)",
             path: source, entity: first.entity, property: first.property, primaryKey: first.primaryKey)
+    }
+
+    /// Whether the version has a bound, a regular expression or a to-many count: rules only a check of the new
+    /// store finds broken.
+    static func hasRulesBeyondTheCopy(_ version: ModelVersion) -> Bool {
+        // A composite's members may carry bounds and expressions of their own.
+        !version.composites.isEmpty
+            || version.entities.contains { entity in
+                entity.attributes.contains {
+                    $0.isStored && ($0.minValue != nil || $0.maxValue != nil || $0.regularExpression != nil)
+                }
+                    || entity.relationships.contains {
+                        $0.isToMany && (($0.minCount ?? 0) > 0 || ($0.maxCount ?? 0) > 0)
+                    }
+            }
     }
 
     /// The objects of each concrete entity: a table of one entity holds as many as were copied into it;

@@ -67,6 +67,25 @@ final class CoreDataTableCopier {
         return (CoreDataValues.conversion(raw, type: type), check.check, check.expected)
     }
 
+    /// ``value(_:)`` of a column of the table (not a composite's leaf, which is nil wherever its composite is):
+    /// where the property is required, NULL is refused too. Core Data checks that only when it saves an object,
+    /// so a batch update or another program can leave a NULL there, and a Remodel store holding it would fail its
+    /// own checks, and its export would not import back.
+    static func columnValue(_ item: CoreDataMapping.Source) -> (
+        converted: String, check: CoreDataValues.Check?, expected: String
+    ) {
+        let (converted, check, expected) = value(item)
+        guard !item.isOptional else { return (converted, check, expected) }
+        let raw = "s.\(quoteIdentifier(item.column))"
+        let required: CoreDataValues.Check =
+            switch check {
+            case nil: .refuse(when: "\(raw) IS NULL")
+            case .refuse(let condition)?: .refuse(when: "\(raw) IS NULL OR (\(condition))")
+            case .accept(let condition)?: .accept(when: "\(raw) IS NOT NULL AND (\(condition))")
+            }
+        return (converted, required, "\(expected), never NULL (the model says it is required)")
+    }
+
     /// One Core Data column of a row `s` read as Remodel keeps it, unchecked.
     static func convertedValue(of item: CoreDataMapping.Source) -> String { value(item).converted }
 
@@ -75,7 +94,9 @@ final class CoreDataTableCopier {
     private static func expression(
         _ column: CoreDataMapping.ValueColumn, allNumbers: [Int64], problems: inout Problems?
     ) -> String {
-        func copied(_ item: CoreDataMapping.Source) -> String { Self.copied(item, problems: &problems) }
+        func copied(_ item: CoreDataMapping.Source) -> String {
+            Self.copied(item, problems: &problems, value: columnValue)
+        }
         if column.sources.count == 1, let only = column.sources.first, Set(only.numbers).isSuperset(of: allNumbers) {
             return copied(only)
         }
@@ -84,7 +105,11 @@ final class CoreDataTableCopier {
     }
 
     /// One Core Data column read as Remodel keeps it, with its check in the copy when `problems` records them.
-    static func copied(_ item: CoreDataMapping.Source, problems: inout Problems?) -> String {
+    static func copied(
+        _ item: CoreDataMapping.Source, problems: inout Problems?,
+        value: (CoreDataMapping.Source) -> (converted: String, check: CoreDataValues.Check?, expected: String) =
+            value
+    ) -> String {
         let (converted, check, expected) = value(item)
         guard let check, var list = problems else { return converted }
         list.append((item, expected))
@@ -104,7 +129,7 @@ final class CoreDataTableCopier {
         ]
         for column in table.columns {
             func refused(_ item: CoreDataMapping.Source) -> String? {
-                switch value(item).check {
+                switch columnValue(item).check {
                 case .refuse(let condition)?: return "(\(condition))"
                 case .accept(let condition)?: return "((\(condition)) IS NOT 1)"
                 case nil: return nil

@@ -47,14 +47,19 @@ struct CoreDataRefusalTests {
         Case(name: "link holds text", expected: "links Z_PK 'x' as a Keeper"),
         Case(name: "missing external file", expected: "its bytes are kept in the file"),
         Case(name: "not unique", expected: "have the same title, which must be unique"),
-        // A batch update can leave a required value nil: imported, the store failed its own checks and its export
-        // did not import back.
+        // A batch update can leave a required value nil, or one out of bounds: imported, the store failed its own
+        // checks and its export did not import back.
         Case(
             name: "required value nil",
             expected:
+                "Dog Z_PK 4 attribute \"name\" (column ZANIMAL.ZNAME): the store holds NULL (null), but a String attribute must be text, never NULL (the model says it is required)"
+        ),
+        Case(
+            name: "value out of bounds",
+            expected:
                 "the Core Data store holds objects that break the rules of version \"Zoo 1\" (Core Data checks them only when it saves an object"
         ),
-        Case(name: "required value nil, the object", expected: "Dog _pk 4 \"name\": a value is required"),
+        Case(name: "value out of bounds, the object", expected: "Cat _pk 3 \"lives\""),
         Case(name: "model with errors", expected: "[missing-destination]"),
         Case(name: "merged models define an entity twice", expected: "both define entity Zone"),
         Case(name: "no model cache", expected: "keeps no compiled model"),
@@ -108,8 +113,13 @@ struct CoreDataRefusalTests {
                 arguments = ["import-core-data", source, "--model", bundle, "--into", target, "--version", "Zoo 2"]
             }
         case "bad value": try connection.execute("UPDATE ZANIMAL SET ZBORN = 'yesterday' WHERE Z_PK = 4")
-        case "required value nil", "required value nil, the object":
-            try connection.execute("UPDATE ZANIMAL SET ZNAME = NULL WHERE Z_PK = 4")
+        case "required value nil": try connection.execute("UPDATE ZANIMAL SET ZNAME = NULL WHERE Z_PK = 4")
+        case "value out of bounds", "value out of bounds, the object":
+            let bounded = CoreDataStoreBuilder.zooEntities.replacingOccurrences(
+                of: #"<attribute name="lives" optional="YES" attributeType="Integer 16"/>"#,
+                with: #"<attribute name="lives" optional="YES" attributeType="Integer 16" maxValueString="9"/>"#)
+            bundle = try BundleWriting.write("Zoo", in: folder.file("bounded"), versions: [("Zoo 1", bounded)])
+            try connection.execute("UPDATE ZANIMAL SET ZLIVES = 12 WHERE Z_PK = 3")
         case "abstract entity": try connection.execute("UPDATE ZANIMAL SET Z_ENT = 9 WHERE Z_PK = 3")
         case "objects of an abstract entity without sub-entities":
             let abstract = CoreDataStoreBuilder.zooEntities.replacingOccurrences(
