@@ -52,13 +52,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
         // The model as its files give it, its rules and its store layout: what the records' generator needs, and
-        // what `Remodel` builds on. The plugins' tool compiles this, not `Remodel`.
+        // what `Remodel` builds on. The plugins' tool compiles this, not `Remodel`; what the generator never calls
+        // (SQLite's C API, keyed archives, file copies) is in `Remodel` (docs/ARCHITECTURE.md).
         .target(
             name: "RemodelModel",
-            dependencies: [
-                "RemodelLibXML2",
-                "RemodelSQLite",
-            ]
+            dependencies: ["RemodelLibXML2"]
         ),
         .target(
             name: "Remodel",

@@ -20,7 +20,7 @@ package enum ISODate {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` into seconds since 1970, or `nil`.
-    static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         var position = 0
         func number(_ width: Int) -> Int64? {

@@ -1,6 +1,6 @@
 /// Natural sort: runs of digits compare as numbers, so "Model 2" < "Model 10".
-enum NaturalOrder {
-    static func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
+package enum NaturalOrder {
+    package static func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
         let left = chunks(lhs)
         let right = chunks(rhs)
         for (a, b) in zip(left, right) where a != b {

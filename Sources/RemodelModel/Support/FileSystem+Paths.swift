@@ -54,7 +54,7 @@ extension FileSystem {
     /// Removes what is at `path` — a file or a link itself, or a folder with everything in it — as
     /// `FileManager.removeItem(atPath:)`; false when something could not be removed.
     @discardableResult
-    static func removeItem(atPath path: String) -> Bool {
+    package static func removeItem(atPath path: String) -> Bool {
         var status = stat()
         guard lstat(path, &status) == 0 else { return false }
         guard status.st_mode & S_IFMT == S_IFDIR else { return unlink(path) == 0 }
@@ -88,7 +88,7 @@ extension FileSystem {
 
     /// A name's extension (`xcdatamodeld`), or "" (see ``deletingExtension(of:)``; one with a space is none, as
     /// `URL` has it).
-    static func pathExtension(of name: Substring) -> Substring {
+    package static func pathExtension(of name: Substring) -> Substring {
         let base = deletingExtension(of: name)
         guard base.endIndex != name.endIndex else { return "" }
         let found = name[name.utf8.index(after: base.endIndex)...]

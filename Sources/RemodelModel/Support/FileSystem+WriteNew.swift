@@ -8,7 +8,7 @@ extension FileSystem {
     /// Writes `bytes` into a new file at `path`, flushed to disk: the file must not be there (`O_EXCL`, so neither
     /// a file nor a link already at `path` is ever written through). A file it could not finish is removed.
     /// - Throws: ``RemodelError`` with ``RemodelError/Code/io``, naming the path and the system's reason.
-    static func writeNew(_ bytes: [UInt8], to path: String) throws(RemodelError) {
+    package static func writeNew(_ bytes: [UInt8], to path: String) throws(RemodelError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))

@@ -104,7 +104,7 @@ extension FileSystem {
     /// A file's bytes, read straight into the array (what `FileManager.contents(atPath:)` then `Array(_:)` give,
     /// without the `Data` and the copy out of it: a chain reads every version of a history); nil when the file
     /// cannot be opened or read (no file, a folder, no permission).
-    static func bytes(atPath path: String) -> [UInt8]? {
+    package static func bytes(atPath path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

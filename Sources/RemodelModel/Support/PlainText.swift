@@ -10,7 +10,7 @@ extension StringProtocol {
 
     /// The text without white space and line ends at its ends, by Unicode scalar, as
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` has it (see ``PlainText/isSpaceOrNewline(_:)``).
-    func trimmingSpacesAndNewlines() -> String {
+    package func trimmingSpacesAndNewlines() -> String {
         trimmingScalars(where: PlainText.isSpaceOrNewline)
     }
 
@@ -63,7 +63,7 @@ extension String {
 }
 
 /// Foundation's white space sets, written out (`PlainTextTests` compares them with Foundation's on every scalar).
-enum PlainText {
+package enum PlainText {
     /// `CharacterSet.whitespaces`: general category Zs, U+0009, and U+200B (zero width space, which Foundation
     /// keeps from Unicode before 4.0.1).
     static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
@@ -74,7 +74,7 @@ enum PlainText {
     }
 
     /// `CharacterSet.whitespacesAndNewlines`: ``isSpace(_:)``, general categories Zl and Zp, U+000A–U+000D and U+0085.
-    static func isSpaceOrNewline(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isSpaceOrNewline(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
         default: return isSpace(scalar)

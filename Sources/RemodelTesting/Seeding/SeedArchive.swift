@@ -1,4 +1,5 @@
 internal import Foundation
+import Remodel
 import RemodelModel
 
 /// Keyed archives of a Transformable attribute's typed value (``ArchivedValueType``), as Core Data's

@@ -143,7 +143,7 @@ package struct DerivedSQL {
 
     /// The statement that computes the column for every row (a maintained column), or fills the rows that have
     /// no time yet (a timestamp); nil for a generated column.
-    var recomputeSQL: String? {
+    package var recomputeSQL: String? {
         let table = "main.\(owner)"
         let rows = column.kinds.map {
             " WHERE \(StoreColumn.entity) IN (\($0.map(quoteLiteral).joined(separator: ", ")))"

@@ -8,7 +8,7 @@
 /// folds as Remodel does.
 ///
 /// Each entry is `<character>=<result>`, in hexadecimal scalars (a result may be several, or none).
-enum TextFolds {
+package enum TextFolds {
     static let lowercase = """
         C0=E0,C1=E1,C2=E2,C3=E3,C4=E4,C5=E5,C6=E6,C7=E7,C8=E8,C9=E9,CA=EA,CB=EB,CC=EC,CD=ED,CE=EE,CF=EF,D0=F0,D1=F1,\
         D2=F2,D3=F3,D4=F4,D5=F5,D6=F6,D8=F8,D9=F9,DA=FA,DB=FB,DC=FC,DD=FD,DE=FE,100=101,102=103,104=105,106=107,108=109,\
@@ -209,7 +209,7 @@ enum TextFolds {
         """
 
     /// Each character and what it folds to, for `function`.
-    static func pairs(_ function: Derivation.Function) -> [(character: String, folded: String)] {
+    package static func pairs(_ function: Derivation.Function) -> [(character: String, folded: String)] {
         let text: String
         switch function {
         case .lowercase: text = lowercase
