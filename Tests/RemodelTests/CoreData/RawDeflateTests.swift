@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Remodel
+@testable import RemodelCoreData
 @testable import RemodelModel
 
 /// The DEFLATE decoder against streams zlib wrote (Python's `zlib.compressobj(level, DEFLATED, -15, 9,
