@@ -91,10 +91,7 @@ struct ExitStatuses {
         let files = inputs.filter { $0 != .version && $0 != .configuration }.map(\.noun)
         var parts: [String] = []
         if !files.isEmpty {
-            let listed =
-                files.count == 1
-                ? files[0] : files.dropLast().joined(separator: ", ") + " or " + files[files.count - 1]
-            parts.append(listed + " that cannot be read or is not there")
+            parts.append(files.listed("or") + " that cannot be read or is not there")
         }
         if inputs.contains(.version) { parts.append("a version the model lacks") }
         if inputs.contains(.configuration) { parts.append("a configuration the model lacks") }

@@ -58,7 +58,7 @@ enum CoreDataConfigurations {
     /// The error for candidates that fit the store equally: each named, and the option that tells them apart.
     static func tie(_ tied: [CoreDataVersionMatcher.Candidate], bundle: ModelBundle, path: String) -> RemodelError {
         let names = tied.map { "\"\($0.version.name)\"\(at($0))" }
-        let list = names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        let list = names.listed()
         let versions = Set(tied.map(\.version.name)).count > 1
         let configurations = Set(tied.map { $0.version.configurationName ?? "" }).count > 1
         let options = [versions ? "--version" : nil, configurations ? "--configuration" : nil].compactMap { $0 }

@@ -222,10 +222,7 @@ struct ModelDiffBuilder {
                         $0.relationship(named: relationship.name) != nil
                     } ?? entity
                 guard !dropped.isEmpty, named.insert(owner.name + "." + relationship.name).inserted else { continue }
-                let names =
-                    dropped.count == 1
-                    ? "entity \(dropped[0])"
-                    : "entities " + dropped.dropLast().joined(separator: ", ") + " and " + dropped[dropped.count - 1]
+                let names = (dropped.count == 1 ? "entity " : "entities ") + dropped.listed()
                 let subject = "\(owner.name).\(relationship.name)"
                 let (requirement, outcome, remedy) =
                     relationship.isToMany

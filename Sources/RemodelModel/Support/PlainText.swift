@@ -81,3 +81,11 @@ package enum PlainText {
         }
     }
 }
+
+extension Array where Element == String {
+    /// The names as a sentence lists them: `a`, `a and b`, `a, b and c` (or `or` in place of `and`).
+    package func listed(_ conjunction: String = "and") -> String {
+        guard let last, count > 1 else { return last ?? "" }
+        return dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}

@@ -7,6 +7,15 @@ import Testing
 /// The text edits a migration makes without Foundation, against Foundation's (the road they replace).
 struct PlainTextTests {
     /// Every Unicode scalar: the white space sets are Foundation's, exactly.
+    /// Every message that names several things lists them one way: the ModelDiff lint, the migration report, the
+    /// Core Data version tie and the CLI's unreadable inputs all call `listed`.
+    @Test func namesAreListedAsASentenceListsThem() {
+        #expect([String]().listed() == "")
+        #expect(["Gadget"].listed() == "Gadget")
+        #expect(["Gadget", "Widget"].listed() == "Gadget and Widget")
+        #expect(["a", "b", "c"].listed("or") == "a, b or c")
+    }
+
     @Test func theSpaceSetsAreFoundations() {
         var compared = 0
         for value in UInt32(0)...0x10FFFF {

@@ -40,9 +40,7 @@ extension MigrationReport: CustomStringConvertible {
         let tables =
             writtenTables.count > 3
             ? "\(writtenTables.count) tables (\(writtenTables.prefix(3).joined(separator: ", ")), …)"
-            : writtenTables.count == 1
-                ? writtenTables[0]
-                : writtenTables.dropLast().joined(separator: ", ") + " and " + writtenTables[writtenTables.count - 1]
+            : writtenTables.listed()
         let others = tableCount - writtenTables.count
         let carried =
             others <= 0
