@@ -15,6 +15,7 @@ struct CorpusMigrationTests {
         try search.add(ValidationSupport.corpus.path)
         var migrated = 0
         var refused: [String] = []
+        var foretold: [String] = []
         for model in search.models {
             guard let bundle = ModelReader.read(path: model.path).bundle, bundle.versions.count > 1 else { continue }
             // Versions after the current one are a newer app's: a store there is refused, not migrated.
@@ -23,6 +24,7 @@ struct CorpusMigrationTests {
             for (source, destination) in zip(versions, versions.dropFirst()) {
                 let mapping = MappingInference.infer(from: source, to: destination, modelName: bundle.name)
                 guard mapping.problems.isEmpty else { continue }
+                foretold += try Self.certainFailures(bundle: bundle, from: source, to: destination)
                 if let refusal = try await migrate(bundle: bundle, from: source, to: destination, mapping: mapping) {
                     refused.append(refusal)
                 } else {
@@ -42,6 +44,28 @@ struct CorpusMigrationTests {
                 "DashSync DashSync 6 → DashSync 7: DSInstantSendLockEntity required",
                 "model model → model 2: UserInfo unique",
             ])
+        // The other road to the same answer: `remodel diff` says, before any store is touched, which of these
+        // steps fail phase 3 whatever the data (a required link into a removed entity, a new constraint over the
+        // model's defaults alone), and no other step.
+        #expect(foretold == refused)
+    }
+
+    /// The steps `ModelDiff` says will fail phase 3 on a store whose objects link as generated data does, in the
+    /// form `migrate` reports a refusal.
+    private static func certainFailures(
+        bundle: ModelBundle, from source: ModelVersion, to destination: ModelVersion
+    ) throws -> [String] {
+        let diff = try ModelDiff(bundle: bundle, from: source.name, to: destination.name)
+        let context = "\(bundle.name) \(source.name) → \(destination.name)"
+        return diff.lints.compactMap { lint in
+            if lint.rule == DiagnosticRule.requiredLinkDropped.rawValue { return "\(context): \(lint.entity) required" }
+            if lint.rule == DiagnosticRule.newUniquenessConstraint.rawValue,
+                lint.message.contains("the model's defaults")
+            {
+                return "\(context): \(lint.entity) unique"
+            }
+            return nil
+        }
     }
 
     /// Migrates generated data one step; returns "model step: entity rule" when phase 3 refused it (store left unchanged).
