@@ -42,29 +42,24 @@ struct CoreDataImportRulesPropertyTests {
         enum Breaks { case required, addedRule, nothing }
         var sql: String
         var breaks: Breaks
-
-        init(sql: String, breaksARule: Bool, required: Bool = false) {
-            self.sql = sql
-            self.breaks = required ? .required : breaksARule ? .addedRule : .nothing
-        }
     }
 
     static let edits: [Edit] = [
-        Edit(sql: "UPDATE ZANIMAL SET ZNAME = NULL WHERE Z_PK = 3", breaksARule: true, required: true),
-        Edit(sql: "UPDATE ZKEEPER SET ZNAME = NULL WHERE Z_PK = 2", breaksARule: true, required: true),
-        Edit(sql: "UPDATE ZZONE SET ZTITLE = NULL WHERE Z_PK = 1", breaksARule: true, required: true),
-        Edit(sql: "UPDATE ZANIMAL SET ZLIVES = 12 WHERE Z_PK = 2", breaksARule: true),
-        Edit(sql: "UPDATE ZANIMAL SET ZLIVES = -1 WHERE Z_PK = 3", breaksARule: true),
-        Edit(sql: "UPDATE ZANIMAL SET ZHEIGHT = -0.5 WHERE Z_PK = 1", breaksARule: true),
-        Edit(sql: "UPDATE ZANIMAL SET ZTAG = 'Striped!' WHERE Z_PK = 2", breaksARule: true),
-        Edit(sql: "UPDATE ZKEEPER SET ZNAME = 'A' WHERE Z_PK = 1", breaksARule: true),
-        Edit(sql: "DELETE FROM Z_4ZONES WHERE Z_4KEEPERS = 1", breaksARule: true),
-        Edit(sql: "UPDATE ZANIMAL SET ZLIVES = 0 WHERE Z_PK = 3", breaksARule: false),
-        Edit(sql: "UPDATE ZANIMAL SET ZHEIGHT = 0 WHERE Z_PK = 2", breaksARule: false),
-        Edit(sql: "UPDATE ZANIMAL SET ZTAG = 'tabby' WHERE Z_PK = 3", breaksARule: false),
-        Edit(sql: "UPDATE ZKEEPER SET ZNAME = 'Al' WHERE Z_PK = 1", breaksARule: false),
-        Edit(sql: "UPDATE ZANIMAL SET ZNAME = 'Rexy' WHERE Z_PK = 1", breaksARule: false),
-        Edit(sql: "DELETE FROM Z_4ZONES WHERE Z_4KEEPERS = 2 AND Z_5ZONES = 2", breaksARule: false),
+        Edit(sql: "UPDATE ZANIMAL SET ZNAME = NULL WHERE Z_PK = 3", breaks: .required),
+        Edit(sql: "UPDATE ZKEEPER SET ZNAME = NULL WHERE Z_PK = 2", breaks: .required),
+        Edit(sql: "UPDATE ZZONE SET ZTITLE = NULL WHERE Z_PK = 1", breaks: .required),
+        Edit(sql: "UPDATE ZANIMAL SET ZLIVES = 12 WHERE Z_PK = 2", breaks: .addedRule),
+        Edit(sql: "UPDATE ZANIMAL SET ZLIVES = -1 WHERE Z_PK = 3", breaks: .addedRule),
+        Edit(sql: "UPDATE ZANIMAL SET ZHEIGHT = -0.5 WHERE Z_PK = 1", breaks: .addedRule),
+        Edit(sql: "UPDATE ZANIMAL SET ZTAG = 'Striped!' WHERE Z_PK = 2", breaks: .addedRule),
+        Edit(sql: "UPDATE ZKEEPER SET ZNAME = 'A' WHERE Z_PK = 1", breaks: .addedRule),
+        Edit(sql: "DELETE FROM Z_4ZONES WHERE Z_4KEEPERS = 1", breaks: .addedRule),
+        Edit(sql: "UPDATE ZANIMAL SET ZLIVES = 0 WHERE Z_PK = 3", breaks: .nothing),
+        Edit(sql: "UPDATE ZANIMAL SET ZHEIGHT = 0 WHERE Z_PK = 2", breaks: .nothing),
+        Edit(sql: "UPDATE ZANIMAL SET ZTAG = 'tabby' WHERE Z_PK = 3", breaks: .nothing),
+        Edit(sql: "UPDATE ZKEEPER SET ZNAME = 'Al' WHERE Z_PK = 1", breaks: .nothing),
+        Edit(sql: "UPDATE ZANIMAL SET ZNAME = 'Rexy' WHERE Z_PK = 1", breaks: .nothing),
+        Edit(sql: "DELETE FROM Z_4ZONES WHERE Z_4KEEPERS = 2 AND Z_5ZONES = 2", breaks: .nothing),
     ]
 
     @Test(arguments: 0..<24)
